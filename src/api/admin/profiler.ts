@@ -1,0 +1,104 @@
+// The admin profiler (avalanchego utils/profiler) over what Node offers: a V8 CPU profile
+// (cpu.profile, loadable in Chrome DevTools), a V8 heap snapshot taken after a full GC
+// (mem.profile), and for lock.profile, since one JS thread has no mutexes, the closest honest
+// signal of contention: how long callbacks waited for the event loop (a delay histogram) since the
+// previous lock profile.
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { getHeapSnapshot } from 'node:v8';
+import { writeFileAtomic } from '../../storage/files.js';
+
+export class ProfilerError extends Error {}
+
+export class Profiler {
+  private cpu: Session | undefined;
+  private delay: IntervalHistogram;
+  private delaySince = Date.now();
+  private utilization = performance.eventLoopUtilization();
+
+  constructor(private readonly dir: string) {
+    this.delay = monitorEventLoopDelay({ resolution: 10 });
+    this.delay.enable();
+  }
+
+  private async ensureDir(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o750 });
+  }
+
+  async startCPU(): Promise<void> {
+    if (this.cpu) throw new ProfilerError('cpu profiler already running');
+    const session = new Session();
+    this.cpu = session;
+    try {
+      await this.ensureDir();
+      // Go creates (truncates) the file when profiling starts and fills it when it stops.
+      await writeFileAtomic(join(this.dir, 'cpu.profile'), '');
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    } catch (err) {
+      this.cpu = undefined;
+      session.disconnect();
+      throw err;
+    }
+  }
+
+  async stopCPU(): Promise<void> {
+    const session = this.cpu;
+    if (!session) throw new ProfilerError("cpu profiler doesn't exist");
+    this.cpu = undefined;
+    try {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFileAtomic(join(this.dir, 'cpu.profile'), JSON.stringify(profile));
+    } finally {
+      session.disconnect();
+    }
+  }
+
+  async memory(): Promise<void> {
+    await this.ensureDir();
+    const target = join(this.dir, 'mem.profile');
+    await pipeline(getHeapSnapshot(), createWriteStream(target, { mode: 0o640 }));
+  }
+
+  async lock(): Promise<void> {
+    await this.ensureDir();
+    const h = this.delay;
+    const ms = (ns: number) => ns / 1e6;
+    const now = performance.eventLoopUtilization();
+    const report = {
+      kind: 'event-loop-delay',
+      description: 'How long callbacks waited for the single JavaScript thread; Node has no mutexes to profile.',
+      from: new Date(this.delaySince).toISOString(),
+      to: new Date().toISOString(),
+      samples: h.count,
+      delayMs: {
+        min: ms(h.min), max: ms(h.max), mean: ms(h.mean), stddev: ms(h.stddev),
+        p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), p999: ms(h.percentile(99.9)),
+      },
+      eventLoopUtilization: performance.eventLoopUtilization(now, this.utilization).utilization,
+    };
+    await writeFileAtomic(join(this.dir, 'lock.profile'), JSON.stringify(report, null, 2));
+    h.reset();
+    this.delaySince = Date.now();
+    this.utilization = now;
+  }
+
+  isRunning(): boolean {
+    return this.cpu !== undefined;
+  }
+
+  async close(): Promise<void> {
+    this.delay.disable();
+    if (this.cpu) {
+      const session = this.cpu;
+      this.cpu = undefined;
+      await session.post('Profiler.stop').catch(() => undefined);
+      session.disconnect();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// Admin API (avalanchego api/admin), mounted only with --api-admin-enabled=true.
+import { writeFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { idFromString } from '../../encoding/cb58.js';
+import { decodeHex, encodeHex } from '../../encoding/hex.js';
+import type { Aliaser } from '../../chains/aliases.js';
+import type { VmRegistry } from '../../chains/vms.js';
+import type { LogFactory, Logger } from '../../logging/logger.js';
+import { parseLevel, type Level } from '../../logging/level.js';
+import type { Database } from '../../storage/db.js';
+import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { none, optional, string, struct, textual } from '../schema.js';
+import type { Profiler } from './profiler.js';
+
+const MAX_ALIAS_LENGTH = 512;
+
+/** What admin.alias needs of the HTTP router. */
+export interface RouteAliases {
+  addAliases(endpoint: string, ...aliases: string[]): void;
+}
+
+export interface AdminDeps {
+  routes: RouteAliases;
+  chainAliases: Aliaser;
+  logs: LogFactory;
+  vms: VmRegistry;
+  profiler: Profiler;
+  db: Database;
+  config: () => Record<string, unknown>;
+}
+
+const level = textual<Level | undefined>(parseLevel, () => undefined);
+
+/** Errors of the layers below become the method's error with their own text. */
+function rpc<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw new RpcError((err as Error).message);
+  }
+}
+
+const levelsOf = (loggers: Logger[]) =>
+  ({ loggerLevels: Object.fromEntries(loggers.map((l) => [l.name, { logLevel: l.levels.logLevel, displayLevel: l.levels.displayLevel }])) });
+
+function loggersNamed(logs: LogFactory, name: string): Logger[] {
+  if (name === '') return logs.names().map((n) => logs.get(n)!);
+  const logger = logs.get(name);
+  if (!logger) throw new RpcError(`logger with name "${name}" not found`);
+  return [logger];
+}
+
+async function rpcAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new RpcError((err as Error).message);
+  }
+}
+
+export function adminService(d: AdminDeps): ServiceDef {
+  const aliasArgs = struct({ endpoint: string, alias: string });
+  return {
+    name: 'admin',
+    methods: {
+      startCPUProfiler: method(none, async () => { await rpcAsync(() => d.profiler.startCPU()); return {}; }),
+      stopCPUProfiler: method(none, async () => { await rpcAsync(() => d.profiler.stopCPU()); return {}; }),
+      memoryProfile: method(none, async () => { await rpcAsync(() => d.profiler.memory()); return {}; }),
+      lockProfile: method(none, async () => { await rpcAsync(() => d.profiler.lock()); return {}; }),
+
+      alias: method(aliasArgs, ({ endpoint, alias }) => {
+        if (alias.length > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+        rpc(() => d.routes.addAliases(endpoint, alias));
+        return {};
+      }),
+
+      aliasChain: method(struct({ chain: string, alias: string }), ({ chain, alias }) => {
+        if (alias.length > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+        const id = rpc(() => d.chainAliases.lookup(chain));
+        rpc(() => d.chainAliases.alias(id, alias));
+        rpc(() => d.routes.addAliases(posix.join('bc', id), posix.join('bc', alias)));
+        return {};
+      }),
+
+      getChainAliases: method(struct({ chain: string }), ({ chain }) => {
+        rpc(() => idFromString(chain));
+        return { aliases: d.chainAliases.aliases(chain) };
+      }),
+
+      stacktrace: method(none, async () => {
+        const report = process.report.getReport() as unknown as { javascriptStack?: { message?: string; stack?: string[] }; nativeStack?: Array<{ pc: string; symbol: string }>; libuv?: Array<{ type: string; is_active: boolean; is_referenced?: boolean }> };
+        const lines = [`pid ${process.pid}, ${new Date().toISOString()}`, '', 'JavaScript stack (main thread):'];
+        lines.push(...(report.javascriptStack?.stack ?? []).map((s) => `  ${s.trim()}`));
+        lines.push('', 'Native stack:', ...(report.nativeStack ?? []).map((f) => `  ${f.pc} ${f.symbol}`));
+        lines.push('', 'Active libuv handles:', ...(report.libuv ?? []).filter((h) => h.is_active).map((h) => `  ${h.type}`));
+        await rpcAsync(() => writeFile(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n', { mode: 0o640 }));
+        return {};
+      }),
+
+      setLoggerLevel: method(struct({ loggerName: string, logLevel: optional(level), displayLevel: optional(level) }), ({ loggerName, logLevel, displayLevel }) => {
+        if (logLevel === undefined && displayLevel === undefined) throw new RpcError('need to specify either displayLevel or logLevel');
+        const loggers = loggersNamed(d.logs, loggerName);
+        for (const l of loggers) {
+          if (logLevel !== undefined) l.levels.logLevel = logLevel;
+          if (displayLevel !== undefined) l.levels.displayLevel = displayLevel;
+        }
+        return levelsOf(loggers);
+      }),
+
+      getLoggerLevel: method(struct({ loggerName: string }), ({ loggerName }) => levelsOf(loggersNamed(d.logs, loggerName))),
+
+      getConfig: method(none, () => d.config()),
+
+      loadVMs: method(none, async () => {
+        const { newVMs, failedVMs } = await rpcAsync(() => d.vms.reload());
+        return Object.keys(failedVMs).length === 0 ? { newVMs } : { newVMs, failedVMs };
+      }),
+
+      dbGet: method(struct({ key: string }), async ({ key }) => {
+        const bytes = rpc(() => decodeHex(key));
+        if (d.db.status !== 'open') return { value: '', errorCode: 1 };
+        const value = await d.db.get(bytes);
+        return value === undefined ? { value: '', errorCode: 2 } : { value: encodeHex(value), errorCode: 0 };
+      }),
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// Emulator controls (not part of avalanchego): what a test double needs beyond a real node.
+// Health faults let a client exercise its failover: a named check fails with the given error,
+// its contiguousFailures and timeOfFirstFailure evolve on every run as on a real node, until the
+// fault is cleared.
+import type { Health } from '../../health/health.js';
+import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { none, string, struct } from '../schema.js';
+
+export function emulatorService(health: Health): ServiceDef {
+  const known = (name: string) => {
+    if (!health.knows(name)) throw new RpcError(`no health check named "${name}"; checks: ${health.checkNames().join(', ')}`);
+  };
+  return {
+    name: 'emulator',
+    methods: {
+      failHealthCheck: method(struct({ name: string, error: string }), async ({ name, error }) => {
+        known(name);
+        await health.injectFault(name, error === '' ? 'fault injected by emulator.failHealthCheck' : error);
+        return { faults: health.activeFaults() };
+      }),
+      recoverHealthCheck: method(struct({ name: string }), async ({ name }) => {
+        known(name);
+        await health.clearFault(name);
+        return { faults: health.activeFaults() };
+      }),
+      healthFaults: method(none, () => ({ faults: health.activeFaults() })),
+    },
+  };
+}

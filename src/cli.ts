@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The avalanchego-compatible command line: same flags, same failure lines and exit codes.
+import { loadConfig } from './config/load.js';
+import { FlagError } from './config/flags.js';
+import { NODE_VERSION } from './chains/vms.js';
+import { LOCAL_NODE } from './chains/ids.js';
+import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
+import { startNode } from './node.js';
+
+async function main(): Promise<number> {
+  let result;
+  try {
+    result = loadConfig({ argv: process.argv.slice(2), env: process.env });
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    process.stdout.write(`${err.stage === 'flags' ? "couldn't configure flags" : "couldn't load node config"}: ${err.message}\n`);
+    return 1;
+  }
+  if (result.action === 'help') {
+    process.stderr.write(result.text + '\n');
+    return 0;
+  }
+  if (result.action === 'version') {
+    process.stdout.write(`${NODE_VERSION} [database=${DATABASE_VERSION}, rpcchainvm=${RPC_PROTOCOL_VERSION}, emulator=avalanche-emulator, node=${process.version}]\n`);
+    return 0;
+  }
+  const config = result.config;
+  let node;
+  try {
+    node = await startNode(config);
+  } catch (err) {
+    process.stdout.write(`couldn't start node: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const apis = [
+    config.apiAdminEnabled && 'admin', config.apiInfoEnabled && 'info', config.apiHealthEnabled && 'health',
+    config.apiMetricsEnabled && 'metrics', config.indexEnabled && 'index', config.apiEmulatorEnabled && 'emulator',
+  ].filter(Boolean).join(', ');
+  process.stdout.write([
+    `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
+    `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,
+    `  node      ${LOCAL_NODE.nodeID}`,
+    `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
+    `  APIs      ${apis}`,
+    `Listening on ${node.uri}`,
+  ].join('\n') + '\n');
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await node.stop();
+  return 0;
+}
+
+main().then(
+  (code) => { process.exitCode = code; },
+  (err: unknown) => {
+    process.stdout.write(`couldn't start node: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

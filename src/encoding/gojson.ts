@@ -1,0 +1,237 @@
+// A JSON reader with Go encoding/json's Decoder semantics, because avalanchego's JSON-RPC answers
+// a malformed body with Go's own error text (code -32700). It reads only the first JSON value
+// (trailing bytes are ignored, as json.Decoder does), reports Go's syntax-error messages, and keeps
+// numbers as their raw text so uint64 values survive beyond 2^53.
+
+export class RawNumber {
+  constructor(readonly raw: string) {}
+  toJSON(): number { return Number(this.raw); }
+}
+
+export type JsonValue = null | boolean | string | RawNumber | JsonValue[] | JsonObject;
+export interface JsonObject { [key: string]: JsonValue }
+
+export class GoJsonError extends Error {}
+
+export interface ParsedJson {
+  value: JsonValue;
+  /** Raw byte spans of the members of a top-level object, by key (last occurrence wins). */
+  memberSpans: Map<string, [number, number]>;
+}
+
+const MAX_DEPTH = 10000;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+/** Go's quoteChar: how a byte is shown inside "invalid character ..." messages. */
+export function quoteChar(c: number): string {
+  if (c === 0x27) return "'\\''";
+  if (c === 0x22) return "'\"'";
+  const special: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x5c: '\\\\' };
+  if (special[c]) return `'${special[c]}'`;
+  if (c < 0x20 || c === 0x7f) return `'\\x${c.toString(16).padStart(2, '0')}'`;
+  // Go converts the byte to a rune, so 0x80..0xff show as Latin-1 characters when printable.
+  if (c >= 0x80 && (c <= 0xa0 || c === 0xad)) return `'\\u${c.toString(16).padStart(4, '0')}'`;
+  return `'${String.fromCharCode(c)}'`;
+}
+
+const syntaxError = (c: number, context: string) => new GoJsonError(`invalid character ${quoteChar(c)} ${context}`);
+const unexpectedEOF = () => new GoJsonError('unexpected EOF');
+
+interface Frame { kind: 'object' | 'array'; value: JsonObject | JsonValue[]; key: string }
+
+export function parseGoJson(b: Uint8Array): ParsedJson {
+  const n = b.length;
+  let i = 0;
+  const skip = () => { while (i < n && isSpace(b[i]!)) i++; };
+  skip();
+  if (i === n) throw new GoJsonError('EOF');
+
+  const stack: Frame[] = [];
+  const memberSpans = new Map<string, [number, number]>();
+  let memberStart = -1;
+
+  const readString = (): string => {
+    const start = ++i; // past the opening quote
+    let escaped = false;
+    for (;;) {
+      if (i >= n) throw unexpectedEOF();
+      const c = b[i]!;
+      if (c === 0x22) break;
+      if (c < 0x20) throw syntaxError(c, 'in string literal');
+      if (c === 0x5c) {
+        escaped = true;
+        i++;
+        if (i >= n) throw unexpectedEOF();
+        const e = b[i]!;
+        if (e === 0x75) {
+          for (let k = 0; k < 4; k++) {
+            i++;
+            if (i >= n) throw unexpectedEOF();
+            if (!isHex(b[i]!)) throw syntaxError(b[i]!, 'in \\u hexadecimal character escape');
+          }
+        } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) {
+          throw syntaxError(e, 'in string escape code');
+        }
+      }
+      i++;
+    }
+    const raw = Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('utf8');
+    i++; // closing quote
+    return escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
+  };
+
+  const readNumber = (): RawNumber => {
+    const start = i;
+    const atEnd = () => { if (i >= n && stack.length > 0) throw unexpectedEOF(); return i >= n; };
+    if (b[i] === 0x2d) {
+      i++;
+      if (i >= n) throw unexpectedEOF();
+      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'in numeric literal');
+    }
+    if (b[i] === 0x30) i++;
+    else while (i < n && isDigit(b[i]!)) i++;
+    if (!atEnd() && b[i] === 0x2e) {
+      i++;
+      if (i >= n) throw unexpectedEOF();
+      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'after decimal point in numeric literal');
+      while (i < n && isDigit(b[i]!)) i++;
+    }
+    if (!atEnd() && (b[i] === 0x65 || b[i] === 0x45)) {
+      i++;
+      if (i < n && (b[i] === 0x2b || b[i] === 0x2d)) i++;
+      if (i >= n) throw unexpectedEOF();
+      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'in exponent of numeric literal');
+      while (i < n && isDigit(b[i]!)) i++;
+    }
+    atEnd();
+    return new RawNumber(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
+  };
+
+  const readLiteral = (word: string, value: JsonValue): JsonValue => {
+    for (let k = 1; k < word.length; k++) {
+      i++;
+      if (i >= n) throw unexpectedEOF();
+      if (b[i] !== word.charCodeAt(k)) throw syntaxError(b[i]!, `in literal ${word} (expecting '${word[k]}')`);
+    }
+    i++;
+    return value;
+  };
+
+  const readKey = (): string => {
+    skip();
+    if (i >= n) throw unexpectedEOF();
+    if (b[i] !== 0x22) throw syntaxError(b[i]!, 'looking for beginning of object key string');
+    const key = readString();
+    skip();
+    if (i >= n) throw unexpectedEOF();
+    if (b[i] !== 0x3a) throw syntaxError(b[i]!, 'after object key');
+    i++;
+    return key;
+  };
+
+  for (;;) {
+    // Expecting the start of a value.
+    skip();
+    if (i >= n) throw unexpectedEOF();
+    if (stack.length === 1 && stack[0]!.kind === 'object') memberStart = i;
+    const c = b[i]!;
+    let value: JsonValue;
+    if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= MAX_DEPTH) throw new GoJsonError('exceeded max depth');
+      i++;
+      skip();
+      if (i >= n) throw unexpectedEOF();
+      if (c === 0x7b) {
+        const obj: JsonObject = Object.create(null) as JsonObject;
+        if (b[i] === 0x7d) { i++; value = obj; } else {
+          stack.push({ kind: 'object', value: obj, key: readKey() });
+          continue;
+        }
+      } else {
+        if (b[i] === 0x5d) { i++; value = []; } else {
+          stack.push({ kind: 'array', value: [], key: '' });
+          continue;
+        }
+      }
+    } else if (c === 0x22) value = readString();
+    else if (c === 0x2d || isDigit(c)) value = readNumber();
+    else if (c === 0x74) value = readLiteral('true', true);
+    else if (c === 0x66) value = readLiteral('false', false);
+    else if (c === 0x6e) value = readLiteral('null', null);
+    else throw syntaxError(c, 'looking for beginning of value');
+
+    // A value is complete: hand it to its container, closing containers as they end.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (!top) return { value, memberSpans };
+      if (top.kind === 'object') {
+        (top.value as JsonObject)[top.key] = value;
+        if (stack.length === 1) memberSpans.set(top.key, [memberStart, i]);
+      } else {
+        (top.value as JsonValue[]).push(value);
+      }
+      skip();
+      if (i >= n) throw unexpectedEOF();
+      const d = b[i]!;
+      if (d === 0x2c) {
+        i++;
+        if (top.kind === 'object') top.key = readKey();
+        break;
+      }
+      if ((top.kind === 'object' && d === 0x7d) || (top.kind === 'array' && d === 0x5d)) {
+        i++;
+        stack.pop();
+        value = top.value;
+        continue;
+      }
+      throw syntaxError(d, top.kind === 'object' ? 'after object key:value pair' : 'after array element');
+    }
+  }
+}
+
+/** The JSON kind Go names in "cannot unmarshal <kind> into ..." messages. */
+export function goKind(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (v instanceof RawNumber) return 'number';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}
+
+/** json.Compact with HTML escaping, as Go's encoder writes a json.RawMessage. */
+export function compactRaw(b: Uint8Array, start: number, end: number): string {
+  const text = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
+  let out = '';
+  let inString = false;
+  for (let k = 0; k < text.length; k++) {
+    const ch = text[k]!;
+    if (inString) {
+      out += ch;
+      if (ch === '\\') { out += text[++k] ?? ''; continue; }
+      if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') continue;
+    if (ch === '"') inString = true;
+    out += ch;
+  }
+  return escapeHtml(out);
+}
+
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+const HTML_UNSAFE_G = /[<>&\u2028\u2029]/g;
+const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+/** Go's encoder escapes <, >, & and U+2028/9 inside strings; in valid JSON they only occur there. */
+export function escapeHtml(json: string): string {
+  return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE_G, (ch) => HTML_ESCAPES[ch]!) : json;
+}
+
+/** json.Marshal of a value (objects keep their insertion order, which callers build in Go field order). */
+export function goMarshal(value: unknown): string {
+  return escapeHtml(JSON.stringify(value));
+}

@@ -1,0 +1,102 @@
+// The real node's handler chain, outermost first: node-id header, CORS (rs/cors v1.7.0 with
+// credentials), allowed-hosts filter, then gorilla/mux path routing (clean-path redirects, exact
+// match, plain-text 404).
+import { isIP } from 'node:net';
+import type { NextFunction, Request, Response } from 'express';
+
+const TEXT = 'text/plain; charset=utf-8';
+const CORS_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
+const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With']);
+
+/** textproto.CanonicalMIMEHeaderKey */
+const canonical = (h: string) => h.trim().toLowerCase().replace(/(^|-)([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+
+export function originMatcher(allowed: string[]): (origin: string) => boolean {
+  const list = allowed.map((o) => o.toLowerCase());
+  if (list.includes('*')) return () => true;
+  const patterns = list.map((o) => {
+    const star = o.indexOf('*');
+    return star < 0 ? (x: string) => x === o : (x: string) => x.length >= o.length - 1 && x.startsWith(o.slice(0, star)) && x.endsWith(o.slice(star + 1));
+  });
+  return (origin) => patterns.some((p) => p(origin.toLowerCase()));
+}
+
+export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
+  const allows = originMatcher(allowedOrigins);
+  const anyOrigin = allowedOrigins.includes('*');
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('Node-Id', nodeId);
+    const origin = req.headers.origin;
+    const requested = req.headers['access-control-request-method'];
+    if (req.method === 'OPTIONS' && requested !== undefined) {
+      // A preflight is answered by CORS itself, before the host filter and the router.
+      res.setHeader('Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
+      const method = requested.toUpperCase();
+      const wantHeaders = (req.headers['access-control-request-headers'] ?? '').split(',').map(canonical).filter((h) => h !== '');
+      if (origin && allows(origin) && CORS_METHODS.has(method) && wantHeaders.every((h) => CORS_HEADERS.has(h))) {
+        res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
+        res.setHeader('Access-Control-Allow-Methods', method);
+        if (wantHeaders.length > 0) res.setHeader('Access-Control-Allow-Headers', wantHeaders.join(', '));
+        res.setHeader('Access-Control-Allow-Credentials', 'true');
+      }
+      res.writeHead(200).end();
+      return;
+    }
+    res.setHeader('Vary', 'Origin');
+    if (origin && allows(origin) && CORS_METHODS.has(req.method)) {
+      res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
+      res.setHeader('Access-Control-Allow-Credentials', 'true');
+    }
+    next();
+  };
+}
+
+function plain(res: Response, status: number, body: string): void {
+  res.writeHead(status, { 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Host header filter: empty hosts and IP literals pass; otherwise the name must be listed. */
+export function allowedHosts(hosts: string[]) {
+  const list = new Set(hosts.map((h) => h.toLowerCase()));
+  const any = list.has('*');
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const host = req.headers.host ?? '';
+    if (any || host === '') return next();
+    const name = hostname(host);
+    if (isIP(name) !== 0 || list.has(name.toLowerCase())) return next();
+    plain(res, 403, 'invalid host specified\n');
+  };
+}
+
+function hostname(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end > 0 ? host.slice(1, end) : host;
+  }
+  const colon = host.lastIndexOf(':');
+  return colon > 0 && host.indexOf(':') === colon ? host.slice(0, colon) : host;
+}
+
+/** Go's path.Clean. */
+export function cleanPath(p: string): string {
+  if (p === '') return '/';
+  const rooted = p.startsWith('/') ? p : '/' + p;
+  const out: string[] = [];
+  for (const seg of rooted.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  let np = '/' + out.join('/');
+  if (rooted.endsWith('/') && np !== '/') np += '/';
+  return np;
+}
+
+export function notFound(_req: Request, res: Response): void {
+  plain(res, 404, '404 page not found\n');
+}
+
+export function badRequest(res: Response): void {
+  plain(res, 400, '400 Bad Request');
+}

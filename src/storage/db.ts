@@ -1,0 +1,53 @@
+// The node's key-value store: LevelDB on disk (--db-type=leveldb) or in memory (memdb), behind the
+// same abstract-level API so every layer above is indifferent to which one runs.
+import { mkdirSync } from 'node:fs';
+import { Level } from 'level';
+import { MemoryLevel } from 'memory-level';
+
+export type Bytes = Uint8Array;
+
+export interface Database {
+  readonly kind: 'leveldb' | 'memdb';
+  readonly path: string | undefined;
+  get(key: Bytes): Promise<Bytes | undefined>;
+  put(key: Bytes, value: Bytes): Promise<void>;
+  del(key: Bytes): Promise<void>;
+  batch(ops: Array<{ type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }>): Promise<void>;
+  readonly status: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseError extends Error {}
+
+type AbstractDb = Level<Bytes, Bytes> | MemoryLevel<Bytes, Bytes>;
+
+class LevelDatabase implements Database {
+  constructor(readonly kind: 'leveldb' | 'memdb', readonly path: string | undefined, private readonly db: AbstractDb) {}
+  get status(): string { return this.db.status; }
+  get(key: Bytes) { return this.db.get(key); }
+  put(key: Bytes, value: Bytes) { return this.db.put(key, value); }
+  del(key: Bytes) { return this.db.del(key); }
+  async batch(ops: Parameters<Database['batch']>[0]): Promise<void> { await (this.db as Level<Bytes, Bytes>).batch(ops); }
+  close() { return this.db.close(); }
+}
+
+export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
+  const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+  if (kind === 'memdb') {
+    const db = new MemoryLevel<Bytes, Bytes>(options);
+    await db.open();
+    return new LevelDatabase('memdb', undefined, db);
+  }
+  mkdirSync(path, { recursive: true, mode: 0o750 });
+  const db = new Level<Bytes, Bytes>(path, options);
+  try {
+    await db.open();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') {
+      throw new DatabaseError(`database ${path} is in use by another process (another node on the same --data-dir or --db-dir?)`);
+    }
+    throw new DatabaseError(`couldn't open database ${path}: ${cause?.message ?? (err as Error).message}`);
+  }
+  return new LevelDatabase('leveldb', path, db);
+}

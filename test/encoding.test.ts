@@ -1,0 +1,105 @@
+// Encodings whose exact text is part of the API: cb58 and its errors, Go durations and times,
+// hex with checksums, and the X-Chain genesis block vector.
+import { describe, expect, it } from 'vitest';
+import { decodeCB58, encodeCB58, idFromString, EMPTY_ID } from '../src/encoding/cb58.js';
+import { decodeHex, encodeHex } from '../src/encoding/hex.js';
+import { formatDuration, formatRFC3339Nano, parseDuration } from '../src/encoding/time.js';
+import { parseGoJson, RawNumber } from '../src/encoding/gojson.js';
+import { stopVertexId, xGenesisBlock } from '../src/chains/x/genesis.js';
+import { FX_IDS, VM_IDS, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
+import { enabled, parseLevel } from '../src/logging/level.js';
+
+describe('cb58', () => {
+  it('round-trips and names the empty ID as avalanchego does', () => {
+    expect(EMPTY_ID).toBe('11111111111111111111111111111111LpoYY');
+    const bytes = Buffer.from('dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db', 'hex');
+    expect(encodeCB58(bytes)).toBe('2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe');
+    expect(Buffer.from(idFromString('2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe')).equals(bytes)).toBe(true);
+  });
+
+  it('reports mr-tron/base58 and cb58 errors verbatim', () => {
+    expect(() => decodeCB58('')).toThrow('base58 decoding error: zero length string');
+    expect(() => decodeCB58('0abc')).toThrow("base58 decoding error: Invalid base58 digit ('0')");
+    expect(() => decodeCB58('é')).toThrow('base58 decoding error: High-bit set on invalid digit');
+    expect(() => decodeCB58('1')).toThrow('input string is smaller than the checksum size');
+    expect(() => decodeCB58('11111111111111111111111111111111LpoYZ')).toThrow('invalid input checksum');
+    expect(() => idFromString(encodeCB58(new Uint8Array(20)))).toThrow('invalid hash length: expected 32 bytes but got 20');
+  });
+
+  it('derives the VM and fx IDs from their names', () => {
+    expect(VM_IDS.avm).toBe('jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq');
+    expect(VM_IDS.subnetEvm).toBe('srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy');
+    expect(FX_IDS.secp256k1fx).toBe('spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ');
+  });
+});
+
+describe('hex formatting', () => {
+  it('adds and checks the 4-byte sha256 checksum', () => {
+    const data = Buffer.from('hello');
+    const hex = encodeHex(data, 'hex');
+    expect(hex).toMatch(/^0x68656c6c6f[0-9a-f]{8}$/);
+    expect(Buffer.from(decodeHex(hex, 'hex')).equals(data)).toBe(true);
+    expect(() => decodeHex('0x68656c6c6f00000000', 'hex')).toThrow('invalid input checksum');
+    expect(() => decodeHex('68', 'hexnc')).toThrow('missing 0x prefix to hex encoding');
+    expect(() => decodeHex('0x0', 'hexnc')).toThrow('encoding/hex: odd length hex string');
+    expect(() => decodeHex('0xzz', 'hexnc')).toThrow("encoding/hex: invalid byte: U+007A 'z'");
+    expect(decodeHex('', 'hex')).toHaveLength(0);
+  });
+});
+
+describe('Go time and durations', () => {
+  it('parses durations as time.ParseDuration', () => {
+    expect(parseDuration('2s')).toBe(2_000_000_000n);
+    expect(parseDuration('500ms')).toBe(500_000_000n);
+    expect(parseDuration('1m30s')).toBe(90_000_000_000n);
+    expect(parseDuration('1.5h')).toBe(5_400_000_000_000n);
+    expect(parseDuration('0')).toBe(0n);
+    expect(() => parseDuration('5')).toThrow('time: missing unit in duration "5"');
+    expect(() => parseDuration('5x')).toThrow('time: unknown unit "x" in duration "5x"');
+    expect(() => parseDuration('')).toThrow('time: invalid duration ""');
+  });
+
+  it('formats durations as time.Duration.String', () => {
+    expect(formatDuration(0n)).toBe('0s');
+    expect(formatDuration(293_098_000n)).toBe('293.098ms');
+    expect(formatDuration(1_500n)).toBe('1.5µs');
+    expect(formatDuration(90_000_000_000n)).toBe('1m30s');
+    expect(formatDuration(3_600_000_000_000n)).toBe('1h0m0s');
+  });
+
+  it('formats RFC 3339 with trimmed nanoseconds', () => {
+    const text = formatRFC3339Nano(1_607_144_400_120_000_000n);
+    expect(text).toMatch(/^2020-12-0\dT\d\d:00:00\.12(Z|[+-]\d\d:\d\d)$/);
+  });
+});
+
+describe('Go JSON reading', () => {
+  it('keeps big numbers exact and reads only the first value', () => {
+    const { value } = parseGoJson(Buffer.from('{"n":18446744073709551615} {"ignored":true}'));
+    expect((value as { n: RawNumber }).n.raw).toBe('18446744073709551615');
+  });
+
+  it('stops at Go maximum nesting depth without overflowing the stack', () => {
+    expect(() => parseGoJson(Buffer.from('['.repeat(10001)))).toThrow('exceeded max depth');
+  });
+});
+
+describe('X-Chain genesis block (local network)', () => {
+  it('matches the derived stop vertex and genesis block', () => {
+    const block = xGenesisBlock(LOCAL_X_CHAIN_ID);
+    expect(encodeCB58(stopVertexId(LOCAL_X_CHAIN_ID))).toBe('3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY');
+    expect(block.id).toBe('2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst');
+    expect(encodeHex(block.bytes, 'hex')).toBe('0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722');
+  });
+});
+
+describe('log levels', () => {
+  it('orders TRACE between DEBUG and INFO, and OFF silences everything', () => {
+    expect(parseLevel('trace')).toBe('TRACE');
+    expect(enabled('TRACE', 'DEBUG')).toBe(true);
+    expect(enabled('DEBUG', 'TRACE')).toBe(false);
+    expect(enabled('INFO', 'TRACE')).toBe(true);
+    expect(enabled('FATAL', 'OFF')).toBe(false);
+    expect(() => parseLevel('loud')).toThrow('unknown log level: "loud"');
+  });
+});
