@@ -20,6 +20,7 @@ import { LogFactory } from './logging/logger.js';
 import { createApp, createHttpServer } from './server/app.js';
 import { gorillaDialect } from './server/jsonrpc/gorilla.js';
 import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
+import { withCallLog } from './server/jsonrpc/service.js';
 import { Router } from './server/router.js';
 import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
@@ -80,7 +81,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     cleanups.push(() => profiler.close());
 
     const router = new Router();
-    const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) => jsonRpcEndpoint(gorillaDialect, services);
+    const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) =>
+      jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))));
     if (config.apiAdminEnabled) {
       router.addRoute(rpc([adminService({
         routes: router, chainAliases: chains.aliaser, logs, vms, profiler, db,

@@ -6,7 +6,8 @@
 // app.request/app.response, so that call is a no-op and the whole Express app runs at the speed of
 // a bare node:http handler (figures in scripts/bench/rpc.mjs).
 import http from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { createExpressApp } from './express.js';
 import { internalError } from './jsonrpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
@@ -18,8 +19,8 @@ export interface AppOptions {
   router: Router;
 }
 
-export function createApp(opts: AppOptions): express.Express {
-  const app = express();
+export function createApp(opts: AppOptions): Express {
+  const app = createExpressApp();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(nodeHeaders(opts.nodeId, opts.allowedOrigins));
@@ -58,7 +59,7 @@ function dispatch(router: Router) {
   };
 }
 
-export function createHttpServer(app: express.Express): http.Server {
+export function createHttpServer(app: Express): http.Server {
   class AppRequest extends http.IncomingMessage {}
   class AppResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {}
   Object.setPrototypeOf(AppRequest.prototype, app.request);

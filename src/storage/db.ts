@@ -1,8 +1,8 @@
 // The node's key-value store: LevelDB on disk (--db-type=leveldb) or in memory (memdb), behind the
 // same abstract-level API so every layer above is indifferent to which one runs.
 import { mkdirSync } from 'node:fs';
-import { Level } from 'level';
-import { MemoryLevel } from 'memory-level';
+import type { Level } from 'level';
+import type { MemoryLevel } from 'memory-level';
 
 export type Bytes = Uint8Array;
 
@@ -33,12 +33,15 @@ class LevelDatabase implements Database {
 
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
   const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+  // Only the store in use is loaded: each costs start-up time.
   if (kind === 'memdb') {
+    const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Bytes, Bytes>(options);
     await db.open();
     return new LevelDatabase('memdb', undefined, db);
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
+  const { Level } = await import('level');
   const db = new Level<Bytes, Bytes>(path, options);
   try {
     await db.open();

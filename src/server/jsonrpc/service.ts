@@ -52,3 +52,18 @@ export async function invoke(def: MethodDef, rawParams: JsonValue | undefined, c
     throw err;
   }
 }
+
+/** avalanchego services log every call at DEBUG as "API called" with the service and method. */
+export function withCallLog(service: ServiceDef, debug: (msg: string, fields: Record<string, unknown>) => void): ServiceDef {
+  const methods: Record<string, MethodDef> = {};
+  for (const [name, def] of Object.entries(service.methods)) {
+    methods[name] = {
+      params: def.params,
+      handler: (args, ctx) => {
+        debug('API called', { service: service.name, method: name });
+        return def.handler(args, ctx);
+      },
+    };
+  }
+  return { name: service.name, methods };
+}
