@@ -63,7 +63,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
   try {
     checkPluginDir(config);
-    const vms = new VmRegistry(config.pluginDir, await VmRegistry.readAliasesFile(config.vmAliasesFile));
+    const vmAliases = await VmRegistry.readAliasesFile(config.vmAliasesFile);
+    const vms = new VmRegistry(config.pluginDir, vmAliases);
     const loaded = await vms.reload();
     for (const [vmId, error] of Object.entries(loaded.failedVMs)) logs.get('vm-factory')!.error('failed to register VM', { vmID: vmId, error });
 
@@ -86,7 +87,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.apiAdminEnabled) {
       router.addRoute(rpc([adminService({
         routes: router, chainAliases: chains.aliaser, logs, vms, profiler, db,
-        config: () => nodeConfigJson(config, TX_FEE, CREATE_ASSET_TX_FEE),
+        config: () => nodeConfigJson(config, TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
       })]), 'admin');
     }
     if (config.apiInfoEnabled) {

@@ -3,6 +3,7 @@
 // keys match case-insensitively, unknown keys are ignored, and any mismatch is a ParamsError that
 // the dialect turns into its own error (gorilla: one generic message; geth: -32602).
 import { RawNumber, goKind, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { goQuote } from '../encoding/goquote.js';
 
 export class ParamsError extends Error {}
 
@@ -33,9 +34,9 @@ function unsigned(bits: 32 | 64 | 8): Field<bigint> {
   return {
     decode(v) {
       const text = typeof v === 'string' ? v : v instanceof RawNumber ? v.raw : fail(v, `json.Uint${bits}`);
-      if (!/^\d+$/.test(text)) throw new ParamsError(`strconv.ParseUint: parsing ${JSON.stringify(text)}: invalid syntax`);
+      if (!/^\d+$/.test(text)) throw new ParamsError(`strconv.ParseUint: parsing ${goQuote(text)}: invalid syntax`);
       const n = BigInt(text);
-      if (n > max) throw new ParamsError(`strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`);
+      if (n > max) throw new ParamsError(`strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
       return n;
     },
     zero: () => 0n,

@@ -3,10 +3,11 @@
 // itself (Subnet-EVM) and reports the others as the real node reports a plugin it cannot start.
 import { constants } from 'node:fs';
 import { access, open, readdir, readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { idFromString } from '../encoding/cb58.js';
 import { Aliaser } from './aliases.js';
 import { FX_IDS, VM_IDS } from './ids.js';
+import { goQuote } from '../encoding/goquote.js';
 
 export const NODE_VERSION = 'avalanchego/1.14.2';
 export const SUBNET_EVM_VERSION = 'v0.8.0';
@@ -77,11 +78,19 @@ export class VmRegistry {
 
   /** VMRegistry.Reload: registers every new plugin file; a file that names no VM fails the whole scan. */
   async reload(): Promise<ReloadResult> {
-    const entries = (await readdir(this.pluginDir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    let entries;
+    try {
+      entries = (await readdir(this.pluginDir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new VmError(`open ${this.pluginDir}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'ENOTDIR' ? 'not a directory' : (err as Error).message}`);
+    }
     const found: [string, string][] = [];
     for (const entry of entries) {
       if (entry.isDirectory()) continue;
-      const name = entry.name.slice(0, entry.name.length - extname(entry.name).length);
+      // Go's filepath.Ext: from the last dot, so ".DS_Store" has no name and is skipped.
+      const dot = entry.name.lastIndexOf('.');
+      const name = dot < 0 ? entry.name : entry.name.slice(0, dot);
       if (name === '') continue;
       let vmId: string;
       if (this.aliaser.has(name)) vmId = this.aliaser.lookup(name);
@@ -90,19 +99,25 @@ export class VmRegistry {
           idFromString(name);
           vmId = name;
         } catch {
-          throw new VmError(`invalid vmID: ${JSON.stringify(name)}`);
+          throw new VmError(`invalid vmID: ${goQuote(name)}`);
         }
       }
       if (!this.isRegistered(vmId) && !found.some(([id]) => id === vmId)) found.push([vmId, join(this.pluginDir, entry.name)]);
     }
-    const result: ReloadResult = { newVMs: {}, failedVMs: {} };
+    // A plugin that fails to start stays registered (never retried) but is reported only as failed.
+    const loaded: string[] = [];
+    const failed: [string, string][] = [];
     for (const [vmId, path] of found) {
       const failure = await startFailure(vmId, path);
       this.register(vmId, failure === undefined ? EMULATED_PLUGINS[vmId] : undefined);
-      if (failure !== undefined) result.failedVMs[vmId] = failure;
-      result.newVMs[vmId] = this.aliasesOf(vmId);
+      if (failure === undefined) loaded.push(vmId);
+      else failed.push([vmId, failure]);
     }
-    return result;
+    // Both are Go maps: keys sorted.
+    return {
+      newVMs: Object.fromEntries(loaded.sort().map((id) => [id, this.aliasesOf(id)])),
+      failedVMs: Object.fromEntries(failed.sort(([a], [b]) => (a < b ? -1 : 1))),
+    };
   }
 }
 

@@ -4,6 +4,7 @@
 import { parseDuration } from '../encoding/time.js';
 import { parseLevel } from '../logging/level.js';
 import { parseNetworkId } from './network.js';
+import { goQuote } from '../encoding/goquote.js';
 
 export type FlagKind = 'bool' | 'string' | 'port' | 'duration' | 'network' | 'level' | 'level?' | 'db-type' | 'list' | 'uint';
 
@@ -90,17 +91,17 @@ const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 /** Parses one value of a flag; `raw` is text from the command line or environment, or a JSON value from a file. */
 export function parseFlagValue(spec: FlagSpec, raw: unknown): FlagValue {
   const text = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.join(',') : String(raw);
-  const invalid = (why: string) => new FlagError(`invalid argument ${JSON.stringify(text)} for "--${spec.name}" flag: ${why}`);
+  const invalid = (why: string) => new FlagError(`invalid argument ${goQuote(text)} for "--${spec.name}" flag: ${why}`);
   const unusable = (why: string) => new FlagError(`invalid --${spec.name}: ${why}`, 'config');
   switch (spec.kind) {
     case 'bool':
       if (typeof raw === 'boolean') return raw;
       if (TRUE.has(text)) return true;
       if (FALSE.has(text)) return false;
-      throw invalid(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+      throw invalid(`strconv.ParseBool: parsing ${goQuote(text)}: invalid syntax`);
     case 'port':
     case 'uint': {
-      if (!/^\d+$/.test(text)) throw invalid(`strconv.ParseUint: parsing ${JSON.stringify(text)}: invalid syntax`);
+      if (!/^\d+$/.test(text)) throw invalid(`strconv.ParseUint: parsing ${goQuote(text)}: invalid syntax`);
       const n = Number(text);
       if (spec.kind === 'port' && n > 65535) throw invalid('port must be in [0, 65535]');
       return n;

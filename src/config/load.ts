@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Level } from '../logging/level.js';
 import { FLAGS, FLAG_BY_NAME, FlagError, parseFlagValue, type FlagSpec, type FlagValue } from './flags.js';
 import { networkHrp, networkName, refuseReason } from './network.js';
+import { goQuote } from '../encoding/goquote.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -53,7 +54,7 @@ const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}
 
 function specFor(name: string, origin: string): FlagSpec {
   const spec = FLAG_BY_NAME.get(name);
-  if (!spec) throw new FlagError(origin === 'flag' ? `unknown flag: --${name}` : `unknown ${origin} key: ${JSON.stringify(name)}`);
+  if (!spec) throw new FlagError(origin === 'flag' ? `unknown flag: --${name}` : `unknown ${origin} key: ${goQuote(name)}`);
   return spec;
 }
 
@@ -63,7 +64,7 @@ export function parseArgv(argv: string[]): Map<string, FlagValue> {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('-') || arg === '-' || arg === '--') {
-      throw new FlagError(`unexpected argument ${JSON.stringify(arg)}: flags are written --name=value`);
+      throw new FlagError(`unexpected argument ${goQuote(arg)}: flags are written --name=value`);
     }
     const body = arg.replace(/^--?/, '');
     const eq = body.indexOf('=');
@@ -102,7 +103,7 @@ function readConfigFile(path: string | undefined, content: string | undefined, c
   let text: string;
   let origin: string;
   if (content) {
-    if (contentType !== 'json') throw new FlagError(`invalid argument ${JSON.stringify(contentType)} for "--config-file-content-type" flag: only json is supported`);
+    if (contentType !== 'json') throw new FlagError(`invalid argument ${goQuote(contentType)} for "--config-file-content-type" flag: only json is supported`);
     text = Buffer.from(content, 'base64').toString('utf8');
     origin = 'config-file-content';
   } else if (path) {

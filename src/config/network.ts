@@ -1,4 +1,5 @@
 // Network IDs and names as avalanchego's utils/constants defines them.
+import { goQuote } from '../encoding/goquote.js';
 export const MAINNET_ID = 1;
 export const FUJI_ID = 5;
 export const LOCAL_ID = 12345;
@@ -16,7 +17,7 @@ export function parseNetworkId(text: string): number {
   if (named !== undefined) return named;
   const digits = lower.startsWith('network-') ? lower.slice('network-'.length) : lower;
   if (/^\d+$/.test(digits) && Number(digits) <= 0xffffffff) return Number(digits);
-  throw new NetworkError(`failed to parse network name: ${JSON.stringify(lower)}`);
+  throw new NetworkError(`failed to parse network name: ${goQuote(lower)}`);
 }
 
 export function networkName(id: number): string {

@@ -1,3 +1,4 @@
+import { goQuote } from './goquote.js';
 // Go's time formatting as avalanchego's JSON shows it: RFC 3339 with nanoseconds (trailing zeros trimmed)
 // in the node's local zone, and durations as Go's time.Duration.String().
 
@@ -39,7 +40,7 @@ export class DurationError extends Error {}
 
 /** time.ParseDuration, returning nanoseconds. */
 export function parseDuration(text: string): bigint {
-  const quoted = JSON.stringify(text);
+  const quoted = goQuote(text);
   let s = text;
   let negative = false;
   if (s.startsWith('-') || s.startsWith('+')) { negative = s[0] === '-'; s = s.slice(1); }
@@ -55,7 +56,7 @@ export function parseDuration(text: string): bigint {
     if (!unitMatch) throw new DurationError(`time: missing unit in duration ${quoted}`);
     const unit = unitMatch[0];
     const scale = UNITS[unit];
-    if (scale === undefined) throw new DurationError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+    if (scale === undefined) throw new DurationError(`time: unknown unit ${goQuote(unit)} in duration ${quoted}`);
     s = s.slice(unit.length);
     total += BigInt(intPart || '0') * scale;
     if (fracPart) total += (BigInt(fracPart) * scale) / 10n ** BigInt(fracPart.length);

@@ -1,11 +1,12 @@
 // avalanchego's utils/logging levels. TRACE sits between DEBUG and INFO: VERBO < DEBUG < TRACE < INFO.
+import { goQuote } from '../encoding/goquote.js';
 export const LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATAL', 'OFF'] as const;
 export type Level = (typeof LEVELS)[number];
 
 export function parseLevel(text: string): Level {
   const upper = text.toUpperCase();
   if ((LEVELS as readonly string[]).includes(upper)) return upper as Level;
-  throw new Error(`unknown log level: ${JSON.stringify(text)}`);
+  throw new Error(`unknown log level: ${goQuote(text)}`);
 }
 
 /** A message at `level` is written where the threshold is `threshold`. OFF writes nothing. */

@@ -9,7 +9,7 @@ import { LOCAL_UPGRADES } from '../info/upgrades.js';
 
 const ns = (v: unknown) => Number(v as bigint);
 
-export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: bigint): Record<string, unknown> {
+export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: bigint, vmAliases: Record<string, string[]> | null): Record<string, unknown> {
   const f = c.flags;
   return {
     httpConfig: {
@@ -33,14 +33,33 @@ export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: b
       shutdownWait: ns(f['http-shutdown-wait']),
     },
     ipConfig: { publicIP: f['public-ip'], publicIPResolutionService: '', publicIPResolutionFreq: 300000000000, listenHost: f['staking-host'], listenPort: c.stakingPort },
+    // genesis.StakingConfig of the local network, then the node's own staking settings.
     stakingConfig: {
+      uptimeRequirement: 0.8,
+      minValidatorStake: 2000000000000,
+      maxValidatorStake: 3000000000000000,
+      minDelegatorStake: 25000000000,
+      minDelegationFee: 20000,
+      minStakeDuration: 86400000000000,
+      maxStakeDuration: 31536000000000000,
+      heliconMinStakeDuration: 3600000000000,
+      rewardConfig: { maxConsumptionRate: 120000, minConsumptionRate: 100000, mintingPeriod: 31536000000000000, supplyCap: 720000000000000000 },
       sybilProtectionEnabled: false,
       partialSyncPrimaryNetwork: false,
       sybilProtectionDisabledWeight: Number(f['sybil-protection-disabled-weight']),
+      stakingTLSKeyPath: join(c.dataDir, 'staking', 'staker.key'),
+      stakingTLSCertPath: join(c.dataDir, 'staking', 'staker.crt'),
+      stakingSingerConfig: { ephemeralSignerEnabled: false, signerKeyContent: '', keyPath: join(c.dataDir, 'staking', 'signer.key'), RPCEndpoint: '', keyPathIsSet: false },
     },
     txFeeConfig: { createAssetTxFee: Number(createAssetTxFee), txFee: Number(txFee) },
     stateSyncConfig: { stateSyncIDs: null, stateSyncIPs: null },
-    bootstrapConfig: { bootstrappers: [] },
+    bootstrapConfig: {
+      bootstrapBeaconConnectionTimeout: 60000000000,
+      bootstrapAncestorsMaxContainersSent: 2000,
+      bootstrapAncestorsMaxContainersReceived: 2000,
+      bootstrapMaxTimeGetAncestors: 50000000,
+      bootstrappers: [],
+    },
     databaseConfig: { readOnly: false, path: c.dbPath, name: c.dbType },
     upgradeConfig: LOCAL_UPGRADES,
     avaxAssetID: LOCAL_AVAX_ASSET_ID,
@@ -54,7 +73,7 @@ export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: b
     pluginDir: c.pluginDir,
     trackedSubnets: [],
     chainAliases: null,
-    vmAliases: null,
+    vmAliases,
     requiredAvailableDiskSpacePercentage: 3,
     warningAvailableDiskSpacePercentage: 10,
     chainDataDir: join(c.dataDir, 'chainData'),

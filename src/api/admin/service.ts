@@ -1,5 +1,4 @@
 // Admin API (avalanchego api/admin), mounted only with --api-admin-enabled=true.
-import { writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { idFromString } from '../../encoding/cb58.js';
 import { decodeHex, encodeHex } from '../../encoding/hex.js';
@@ -8,6 +7,8 @@ import type { VmRegistry } from '../../chains/vms.js';
 import type { LogFactory, Logger } from '../../logging/logger.js';
 import { parseLevel, type Level } from '../../logging/level.js';
 import type { Database } from '../../storage/db.js';
+import { writeFileAtomic } from '../../storage/files.js';
+import { goQuote } from '../../encoding/goquote.js';
 import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
 import { none, optional, string, struct, textual } from '../schema.js';
 import type { Profiler } from './profiler.js';
@@ -40,13 +41,20 @@ function rpc<T>(fn: () => T): T {
   }
 }
 
-const levelsOf = (loggers: Logger[]) =>
-  ({ loggerLevels: Object.fromEntries(loggers.map((l) => [l.name, { logLevel: l.levels.logLevel, displayLevel: l.levels.displayLevel }])) });
+/** loggerLevels is a Go map: its keys come out sorted. */
+const levelsOf = (loggers: Logger[]) => ({
+  loggerLevels: Object.fromEntries(
+    [...loggers].sort((a, b) => (a.name < b.name ? -1 : 1)).map((l) => [l.name, { logLevel: l.levels.logLevel, displayLevel: l.levels.displayLevel }]),
+  ),
+});
+
+/** Go's len() of a string counts UTF-8 bytes. */
+const tooLong = (alias: string) => Buffer.byteLength(alias, 'utf8') > MAX_ALIAS_LENGTH;
 
 function loggersNamed(logs: LogFactory, name: string): Logger[] {
   if (name === '') return logs.names().map((n) => logs.get(n)!);
   const logger = logs.get(name);
-  if (!logger) throw new RpcError(`logger with name "${name}" not found`);
+  if (!logger) throw new RpcError(`logger with name ${goQuote(name)} not found`);
   return [logger];
 }
 
@@ -69,13 +77,13 @@ export function adminService(d: AdminDeps): ServiceDef {
       lockProfile: method(none, async () => { await rpcAsync(() => d.profiler.lock()); return {}; }),
 
       alias: method(aliasArgs, ({ endpoint, alias }) => {
-        if (alias.length > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+        if (tooLong(alias)) throw new RpcError('alias length is too long');
         rpc(() => d.routes.addAliases(endpoint, alias));
         return {};
       }),
 
       aliasChain: method(struct({ chain: string, alias: string }), ({ chain, alias }) => {
-        if (alias.length > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+        if (tooLong(alias)) throw new RpcError('alias length is too long');
         const id = rpc(() => d.chainAliases.lookup(chain));
         rpc(() => d.chainAliases.alias(id, alias));
         rpc(() => d.routes.addAliases(posix.join('bc', id), posix.join('bc', alias)));
@@ -93,7 +101,7 @@ export function adminService(d: AdminDeps): ServiceDef {
         lines.push(...(report.javascriptStack?.stack ?? []).map((s) => `  ${s.trim()}`));
         lines.push('', 'Native stack:', ...(report.nativeStack ?? []).map((f) => `  ${f.pc} ${f.symbol}`));
         lines.push('', 'Active libuv handles:', ...(report.libuv ?? []).filter((h) => h.is_active).map((h) => `  ${h.type}`));
-        await rpcAsync(() => writeFile(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n', { mode: 0o640 }));
+        await rpcAsync(() => writeFileAtomic(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n'));
         return {};
       }),
 

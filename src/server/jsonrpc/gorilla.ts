@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { compactRaw, goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../../encoding/gojson.js';
 import { invoke, type MethodDef, type ServiceDef } from './service.js';
 import type { Dialect, RpcResponse } from './dialect.js';
+import { goQuote } from '../../encoding/goquote.js';
 
 const E_PARSE = -32700;
 const E_INVALID_REQ = -32600;
@@ -84,11 +85,11 @@ function capitalize(name: string): string {
 /** gorilla's serviceMap.get over the mangled name. */
 function lookup(mangled: string, services: ReadonlyMap<string, ServiceDef>): { def: MethodDef } | { error: string } {
   const parts = mangled.split('.');
-  if (parts.length !== 2) return { error: `rpc: service/method request ill-formed: ${JSON.stringify(mangled)}` };
+  if (parts.length !== 2) return { error: `rpc: service/method request ill-formed: ${goQuote(mangled)}` };
   const service = services.get(parts[0]!);
-  if (!service) return { error: `rpc: can't find service ${JSON.stringify(mangled)}` };
+  if (!service) return { error: `rpc: can't find service ${goQuote(mangled)}` };
   const entry = Object.entries(service.methods).find(([name]) => capitalize(name) === parts[1]);
-  if (!entry) return { error: `rpc: can't find method ${JSON.stringify(mangled)}` };
+  if (!entry) return { error: `rpc: can't find method ${goQuote(mangled)}` };
   return { def: entry[1] };
 }
 
