@@ -20,7 +20,7 @@ import { LogFactory } from './logging/logger.js';
 import { createApp, createHttpServer } from './server/app.js';
 import { gorillaDialect } from './server/jsonrpc/gorilla.js';
 import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
-import { withCallLog } from './server/jsonrpc/service.js';
+import { withCallLog } from './api/rpc.js';
 import { Router } from './server/router.js';
 import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
@@ -78,13 +78,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const health = new Health(Number(config.healthCheckFrequencyNs / 1_000_000n) || 1);
     registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
     for (const chain of chains.chains) if (chain.status) registerChainCheck(health, chain.alias, chain.status);
-    const profiler = new Profiler(config.profileDir);
-    cleanups.push(() => profiler.close());
 
     const router = new Router();
     const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) =>
       jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))));
     if (config.apiAdminEnabled) {
+      // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
+      const profiler = new Profiler(config.profileDir);
+      cleanups.push(() => profiler.close());
       router.addRoute(rpc([adminService({
         routes: router, chainAliases: chains.aliaser, logs, vms, profiler, db,
         config: () => nodeConfigJson(config, TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),

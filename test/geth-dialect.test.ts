@@ -4,7 +4,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { gethDialect, positional } from '../src/server/jsonrpc/geth.js';
 import { jsonRpcEndpoint } from '../src/server/jsonrpc/endpoint.js';
-import { method, RpcError } from '../src/server/jsonrpc/service.js';
+import { method, RpcError } from '../src/api/rpc.js';
 import { optional, string, uint64 } from '../src/api/schema.js';
 
 const app = express();

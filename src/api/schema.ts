@@ -2,7 +2,7 @@
 // args struct (what avalanchego's services receive): absent or null fields keep their zero value,
 // keys match case-insensitively, unknown keys are ignored, and any mismatch is a ParamsError that
 // the dialect turns into its own error (gorilla: one generic message; geth: -32602).
-import { RawNumber, goKind, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { RawNumber, goKind, numberText, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { goQuote } from '../encoding/goquote.js';
 
 export class ParamsError extends Error {}
@@ -33,7 +33,7 @@ function unsigned(bits: 32 | 64 | 8): Field<bigint> {
   const max = (1n << BigInt(bits)) - 1n;
   return {
     decode(v) {
-      const text = typeof v === 'string' ? v : v instanceof RawNumber ? v.raw : fail(v, `json.Uint${bits}`);
+      const text = typeof v === 'string' ? v : numberText(v) ?? fail(v, `json.Uint${bits}`);
       if (!/^\d+$/.test(text)) throw new ParamsError(`strconv.ParseUint: parsing ${goQuote(text)}: invalid syntax`);
       const n = BigInt(text);
       if (n > max) throw new ParamsError(`strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
@@ -49,8 +49,9 @@ export const uint8 = unsigned(8);
 /** A plain Go int (JSON numbers only). */
 export const int: Field<number> = {
   decode(v) {
-    if (!(v instanceof RawNumber) || !/^-?\d+$/.test(v.raw)) return fail(v, 'int');
-    return Number(v.raw);
+    const text = numberText(v);
+    if (text === undefined || !/^-?\d+$/.test(text)) return fail(v, 'int');
+    return Number(text);
   },
   zero: () => 0,
 };

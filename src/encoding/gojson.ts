@@ -8,15 +8,16 @@ export class RawNumber {
   toJSON(): number { return Number(this.raw); }
 }
 
-export type JsonValue = null | boolean | string | RawNumber | JsonValue[] | JsonObject;
+/** Numbers are RawNumber (exact text) from the Go-faithful reader, or plain numbers from the fast path, which only takes integers a double holds exactly. */
+export type JsonValue = null | boolean | string | number | RawNumber | JsonValue[] | JsonObject;
 export interface JsonObject { [key: string]: JsonValue }
 
 export class GoJsonError extends Error {}
 
 export interface ParsedJson {
   value: JsonValue;
-  /** Raw byte spans of the members of a top-level object, by key (last occurrence wins). */
-  memberSpans: Map<string, [number, number]>;
+  /** A top-level member's JSON as Go re-encodes a json.RawMessage: compacted, HTML-escaped. */
+  raw(key: string): string;
 }
 
 const MAX_DEPTH = 10000;
@@ -42,7 +43,49 @@ const unexpectedEOF = () => new GoJsonError('unexpected EOF');
 
 interface Frame { kind: 'object' | 'array'; value: JsonObject | JsonValue[]; key: string }
 
+/**
+ * Reads the first JSON value of `b` as Go's json.Decoder does. Most bodies take a fast path through
+ * the native JSON.parse: when they are valid, hold no escapes (strings then decode identically) and
+ * no numbers that a double would not keep exactly. Everything else goes through the Go-faithful
+ * reader below, which also produces Go's error messages.
+ */
 export function parseGoJson(b: Uint8Array): ParsedJson {
+  return parseFast(b) ?? parseSlow(b);
+}
+
+/** Outside of strings (no escapes here), is there a number a double might not keep as written? */
+function hasRiskyNumber(text: string): boolean {
+  let inString = false;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { inString = !inString; digits = 0; continue; }
+    if (inString) continue;
+    if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 15) return true;
+    } else {
+      digits = 0;
+      if (c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45) return true; // - . e E
+    }
+  }
+  return false;
+}
+
+function parseFast(b: Uint8Array): ParsedJson | undefined {
+  if (b.length > 65536 || b.includes(0x5c)) return undefined;
+  const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
+  if (hasRiskyNumber(text)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const value = parsed as JsonValue;
+  return { value, raw: (key) => escapeHtml(JSON.stringify((value as JsonObject)[key])) };
+}
+
+function parseSlow(b: Uint8Array): ParsedJson {
   const n = b.length;
   let i = 0;
   const skip = () => { while (i < n && isSpace(b[i]!)) i++; };
@@ -166,7 +209,9 @@ export function parseGoJson(b: Uint8Array): ParsedJson {
     // A value is complete: hand it to its container, closing containers as they end.
     for (;;) {
       const top = stack[stack.length - 1];
-      if (!top) return { value, memberSpans };
+      if (!top) {
+        return { value, raw: (key) => { const span = memberSpans.get(key)!; return compactRaw(b, span[0], span[1]); } };
+      }
       if (top.kind === 'object') {
         (top.value as JsonObject)[top.key] = value;
         if (stack.length === 1) memberSpans.set(top.key, [memberStart, i]);
@@ -197,7 +242,7 @@ export function goKind(v: JsonValue): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
-  if (v instanceof RawNumber) return 'number';
+  if (typeof v === 'number' || v instanceof RawNumber) return 'number';
   if (Array.isArray(v)) return 'array';
   return 'object';
 }
@@ -231,7 +276,20 @@ export function escapeHtml(json: string): string {
   return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE_G, (ch) => HTML_ESCAPES[ch]!) : json;
 }
 
+/** JSON text that is already encoded (e.g. a cached report), embedded as is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /** json.Marshal of a value (objects keep their insertion order, which callers build in Go field order). */
 export function goMarshal(value: unknown): string {
+  if (value instanceof RawJson) return value.text;
   return escapeHtml(JSON.stringify(value));
+}
+
+/** The text of a JSON number from either reader. */
+export function numberText(v: JsonValue): string | undefined {
+  if (typeof v === 'number') return String(v);
+  if (v instanceof RawNumber) return v.raw;
+  return undefined;
 }

@@ -12,7 +12,7 @@ export class Health {
   private readonly faults = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly cache = new Map<string, { version: number; json: string }>();
+  private readonly cache = new Map<string, { version: number; json: string; healthy: boolean }>();
 
   constructor(private readonly frequencyMs: number) {}
 
@@ -85,13 +85,14 @@ export class Health {
   /** The report as Go's encoder writes it (without the trailing newline), cached until the next change. */
   reportJson(kind: WorkerKind, tags: string[]): { json: string; healthy: boolean } {
     const worker = this.worker(kind);
-    const key = `${kind}\0${tags.join('\0')}`;
+    const key = tags.length === 0 ? kind : `${kind}\0${tags.join('\0')}`;
     const hit = this.cache.get(key);
-    if (hit && hit.version === worker.version) return { json: hit.json, healthy: hit.json.endsWith('"healthy":true}') };
+    if (hit && hit.version === worker.version) return hit;
     const report = worker.report(tags);
     const json = goMarshal(report);
     if (this.cache.size > 256) this.cache.clear();
-    this.cache.set(key, { version: worker.version, json });
-    return { json, healthy: report.healthy };
+    const entry = { version: worker.version, json, healthy: report.healthy };
+    this.cache.set(key, entry);
+    return entry;
   }
 }

@@ -10,6 +10,8 @@ export function parseLevel(text: string): Level {
 }
 
 /** A message at `level` is written where the threshold is `threshold`. OFF writes nothing. */
+const RANK = Object.fromEntries(LEVELS.map((l, i) => [l, i])) as Record<Level, number>;
+
 export function enabled(level: Level, threshold: Level): boolean {
-  return threshold !== 'OFF' && LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
+  return threshold !== 'OFF' && RANK[level] >= RANK[threshold];
 }

@@ -8,8 +8,9 @@
 import http from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createExpressApp } from './express.js';
+import { reply } from '../api/http.js';
 import { internalError } from './jsonrpc/endpoint.js';
-import { allowedHosts, badRequest, cleanPath, nodeHeaders, notFound } from './middleware.js';
+import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
 
 export interface AppOptions {
@@ -23,9 +24,15 @@ export function createApp(opts: AppOptions): Express {
   const app = createExpressApp();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(nodeHeaders(opts.nodeId, opts.allowedOrigins));
-  app.use(allowedHosts(opts.allowedHosts));
-  app.use(dispatch(opts.router));
+  // The real node's chain (node-id, CORS, allowed hosts, router) runs as one Express layer: each
+  // further layer costs the router a match per request, and these steps always run together.
+  const headers = nodeHeaders(opts.nodeId, opts.allowedOrigins);
+  const hosts = allowedHosts(opts.allowedHosts);
+  const route = dispatch(opts.router);
+  app.use((req: Request, res: Response) => {
+    if (headers(req, res) || hosts(req, res)) return;
+    route(req, res);
+  });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => internalError(res, err));
   return app;
 }
@@ -36,25 +43,27 @@ function dispatch(router: Router) {
     const routeHeader = req.headers['avalanche-api-route'];
     if (routeHeader !== undefined) {
       // Header routing serves VMs with a connect-rpc handler; the emulator's chains have none.
-      res.writeHead(routeHeader === '' ? 400 : 404, { 'Content-Length': 0 }).end();
+      reply(res, routeHeader === '' ? 400 : 404, []);
       return;
     }
     const url = req.url;
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
-    let path: string;
-    try {
-      path = decodeURIComponent(raw);
-    } catch {
-      return badRequest(res);
+    let path = raw;
+    if (raw.includes('%')) {
+      try {
+        path = decodeURIComponent(raw);
+      } catch {
+        return badRequest(res);
+      }
     }
-    const clean = cleanPath(path);
-    if (clean !== path) {
-      res.writeHead(301, { Location: encodeURI(clean) + (q < 0 ? '' : url.slice(q)), 'Content-Length': 0 }).end();
+    if (!isCleanPath(path)) {
+      const clean = cleanPath(path);
+      reply(res, 301, ['Location', encodeURI(clean) + (q < 0 ? '' : url.slice(q))]);
       return;
     }
     const handler = router.match(path);
-    if (!handler) return notFound(req, res);
+    if (!handler) return notFound(res);
     handler(req, res);
   };
 }

@@ -2,9 +2,9 @@
 // credentials), allowed-hosts filter, then gorilla/mux path routing (clean-path redirects, exact
 // match, plain-text 404).
 import { isIP } from 'node:net';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { reply, replyText, setNodeHeaders } from '../api/http.js';
 
-const TEXT = 'text/plain; charset=utf-8';
 const CORS_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
 const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With']);
 
@@ -21,51 +21,48 @@ export function originMatcher(allowed: string[]): (origin: string) => boolean {
   return (origin) => patterns.some((p) => p(origin.toLowerCase()));
 }
 
+/** Sets Node-Id and CORS headers; answers a preflight itself and then returns true. */
 export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
   const allows = originMatcher(allowedOrigins);
   const anyOrigin = allowedOrigins.includes('*');
-  return (req: Request, res: Response, next: NextFunction): void => {
-    res.setHeader('Node-Id', nodeId);
+  const plainHeaders = ['Node-Id', nodeId, 'Vary', 'Origin'];
+  const anyOriginHeaders = [...plainHeaders, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Credentials', 'true'];
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin;
     const requested = req.headers['access-control-request-method'];
     if (req.method === 'OPTIONS' && requested !== undefined) {
       // A preflight is answered by CORS itself, before the host filter and the router.
-      res.setHeader('Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
+      const headers = ['Node-Id', nodeId, 'Vary', 'Origin', 'Vary', 'Access-Control-Request-Method', 'Vary', 'Access-Control-Request-Headers'];
       const method = requested.toUpperCase();
       const wantHeaders = (req.headers['access-control-request-headers'] ?? '').split(',').map(canonical).filter((h) => h !== '');
       if (origin && allows(origin) && CORS_METHODS.has(method) && wantHeaders.every((h) => CORS_HEADERS.has(h))) {
-        res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-        res.setHeader('Access-Control-Allow-Methods', method);
-        if (wantHeaders.length > 0) res.setHeader('Access-Control-Allow-Headers', wantHeaders.join(', '));
-        res.setHeader('Access-Control-Allow-Credentials', 'true');
+        headers.push('Access-Control-Allow-Origin', anyOrigin ? '*' : origin, 'Access-Control-Allow-Methods', method);
+        if (wantHeaders.length > 0) headers.push('Access-Control-Allow-Headers', wantHeaders.join(', '));
+        headers.push('Access-Control-Allow-Credentials', 'true');
       }
-      res.writeHead(200).end();
-      return;
+      reply(res, 200, headers);
+      return true;
     }
-    res.setHeader('Vary', 'Origin');
-    if (origin && allows(origin) && CORS_METHODS.has(req.method)) {
-      res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-      res.setHeader('Access-Control-Allow-Credentials', 'true');
+    if (origin && allows(origin) && CORS_METHODS.has(req.method!)) {
+      setNodeHeaders(res, anyOrigin ? anyOriginHeaders : [...plainHeaders, 'Access-Control-Allow-Origin', origin, 'Access-Control-Allow-Credentials', 'true']);
+    } else {
+      setNodeHeaders(res, plainHeaders);
     }
-    next();
+    return false;
   };
 }
 
-function plain(res: Response, status: number, body: string): void {
-  res.writeHead(status, { 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-/** Host header filter: empty hosts and IP literals pass; otherwise the name must be listed. */
+/** Host header filter: empty hosts and IP literals pass; otherwise the name must be listed. Returns true when it refused. */
 export function allowedHosts(hosts: string[]) {
   const list = new Set(hosts.map((h) => h.toLowerCase()));
   const any = list.has('*');
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
     const host = req.headers.host ?? '';
-    if (any || host === '') return next();
+    if (any || host === '') return false;
     const name = hostname(host);
-    if (isIP(name) !== 0 || list.has(name.toLowerCase())) return next();
-    plain(res, 403, 'invalid host specified\n');
+    if (isIP(name) !== 0 || list.has(name.toLowerCase())) return false;
+    replyText(res, 403, 'invalid host specified\n');
+    return true;
   };
 }
 
@@ -76,6 +73,11 @@ function hostname(host: string): string {
   }
   const colon = host.lastIndexOf(':');
   return colon > 0 && host.indexOf(':') === colon ? host.slice(0, colon) : host;
+}
+
+/** True when path.Clean would change nothing: the common case, tested without splitting. */
+export function isCleanPath(p: string): boolean {
+  return p.startsWith('/') && !/\/\/|\/\.\.?(\/|$)/.test(p);
 }
 
 /** Go's path.Clean. */
@@ -93,10 +95,10 @@ export function cleanPath(p: string): string {
   return np;
 }
 
-export function notFound(_req: Request, res: Response): void {
-  plain(res, 404, '404 page not found\n');
+export function notFound(res: ServerResponse): void {
+  replyText(res, 404, '404 page not found\n');
 }
 
-export function badRequest(res: Response): void {
-  plain(res, 400, '400 Bad Request');
+export function badRequest(res: ServerResponse): void {
+  replyText(res, 400, '400 Bad Request');
 }

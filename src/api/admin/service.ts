@@ -9,7 +9,7 @@ import { parseLevel, type Level } from '../../logging/level.js';
 import type { Database } from '../../storage/db.js';
 import { writeFileAtomic } from '../../storage/files.js';
 import { goQuote } from '../../encoding/goquote.js';
-import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { method, RpcError, type ServiceDef } from '../rpc.js';
 import { none, optional, string, struct, textual } from '../schema.js';
 import type { Profiler } from './profiler.js';
 

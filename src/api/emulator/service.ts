@@ -3,7 +3,7 @@
 // its contiguousFailures and timeOfFirstFailure evolve on every run as on a real node, until the
 // fault is cleared.
 import type { Health } from '../../health/health.js';
-import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { method, RpcError, type ServiceDef } from '../rpc.js';
 import { none, string, struct } from '../schema.js';
 
 export function emulatorService(health: Health): ServiceDef {

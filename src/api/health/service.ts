@@ -1,14 +1,17 @@
 // Health API (avalanchego api/health): GET reports with 200/503, and the JSON-RPC service whose
 // replies are always HTTP 200.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RawJson } from '../../encoding/gojson.js';
+import { reply } from '../http.js';
 import type { Health, WorkerKind } from '../../health/health.js';
-import { method, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { method, type ServiceDef } from '../rpc.js';
 import { arrayOf, none, string, struct } from '../schema.js';
 
 const tagsArgs = struct({ tags: arrayOf(string) });
 
 export function healthService(health: Health): ServiceDef {
-  const reply = (kind: WorkerKind, tags: string[]) => health.report(kind, tags);
+  // The cached report text: encoding it once per check run, not once per request.
+  const reply = (kind: WorkerKind, tags: string[]) => new RawJson(health.reportJson(kind, tags).json);
   return {
     name: 'health',
     methods: {
@@ -27,7 +30,6 @@ export function healthReportHandler(health: Health, kind: WorkerKind) {
     const { json, healthy } = health.reportJson(kind, tags);
     const body = json + '\n';
     req.resume();
-    res.writeHead(healthy ? 200 : 503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+    reply(res, healthy ? 200 : 503, ['Content-Type', 'application/json'], body);
   };
 }

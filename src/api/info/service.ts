@@ -3,7 +3,7 @@
 import { LOCAL_NODE, FX_IDS } from '../../chains/ids.js';
 import type { ChainRegistry } from '../../chains/registry.js';
 import { NODE_VERSION, type VmRegistry } from '../../chains/vms.js';
-import { method, RpcError, type ServiceDef } from '../../server/jsonrpc/service.js';
+import { method, RpcError, type ServiceDef } from '../rpc.js';
 import { none, string, struct, arrayOf } from '../schema.js';
 import { LOCAL_UPGRADES } from './upgrades.js';
 

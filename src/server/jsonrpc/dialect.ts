@@ -1,19 +1,23 @@
 import type { IncomingMessage } from 'node:http';
-import type { ServiceDef } from './service.js';
+import type { HeaderList } from '../../api/http.js';
+import type { ServiceDef } from '../../api/rpc.js';
 
 export interface RpcResponse {
   status: number;
-  headers: Record<string, string>;
+  headers: HeaderList;
   /** null: answer with an empty body (notifications). */
   body: string | null;
 }
+
+/** Answers a complete request body; synchronous when every method involved is. */
+export type Responder = (body: Buffer, req: IncomingMessage) => RpcResponse | Promise<RpcResponse>;
 
 /** What differs between avalanchego's and geth's JSON-RPC: HTTP gatekeeping, envelopes, error shapes. */
 export interface Dialect {
   /** An HTTP-level refusal (method, content type) to send before the body is read, if any. */
   precheck(req: IncomingMessage): RpcResponse | undefined;
-  /** Answers a complete request body. */
-  respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<RpcResponse>;
+  /** Prepares the method table once; the returned function answers each body. */
+  responder(services: ServiceDef[]): Responder;
   /** The response to a body over the size limit. */
   tooLarge(limit: number): RpcResponse;
 }

@@ -1,24 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { reply, TEXT_PLAIN } from '../../api/http.js';
 import type { Dialect, RpcResponse } from './dialect.js';
-import type { ServiceDef } from './service.js';
+import type { ServiceDef } from '../../api/rpc.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** 4 MiB: twice the hex of the largest X-Chain tx (256 KiB) with room to spare; Go sets no limit. */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
-export function send(res: ServerResponse, reply: RpcResponse): void {
-  if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...reply.headers };
-  const body = reply.body === null ? '' : reply.body;
-  headers['content-length'] = Buffer.byteLength(body);
-  res.writeHead(reply.status, headers);
-  res.end(body);
+export function send(res: ServerResponse, r: RpcResponse): void {
+  reply(res, r.status, r.headers, r.body ?? '');
 }
 
 /** One JSON-RPC endpoint: the dialect decides envelopes and errors, the services the methods. */
 export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLimit = DEFAULT_BODY_LIMIT): Handler {
-  const byName = new Map(services.map((s) => [s.name, s]));
+  const respond = dialect.responder(services);
   return (req, res) => {
     const refusal = dialect.precheck(req);
     if (refusal) {
@@ -41,10 +37,14 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLi
     };
     const onEnd = () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      dialect.respond(body, byName, req).then(
-        (reply) => send(res, reply),
-        (err: unknown) => internalError(res, err),
-      );
+      let reply;
+      try {
+        reply = respond(body, req);
+      } catch (err) {
+        return internalError(res, err);
+      }
+      if (reply instanceof Promise) reply.then((r) => send(res, r), (err: unknown) => internalError(res, err));
+      else send(res, reply);
     };
     req.on('data', onData);
     req.on('end', onEnd);
@@ -54,13 +54,13 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLi
 
 function refuseLarge(req: IncomingMessage, res: ServerResponse, dialect: Dialect, limit: number): void {
   // The rest of the body is not read: close the connection once the answer is out.
-  res.setHeader('connection', 'close');
-  send(res, dialect.tooLarge(limit));
+  const r = dialect.tooLarge(limit);
+  send(res, { ...r, headers: [...r.headers, 'Connection', 'close'] });
   req.pause();
 }
 
 export function internalError(res: ServerResponse, err: unknown): void {
   // Only a defect in the emulator reaches here; say so instead of hanging the client.
   console.error('internal error:', err);
-  send(res, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `internal error: ${(err as Error)?.message ?? String(err)}\n` });
+  reply(res, 500, TEXT_PLAIN, `internal error: ${(err as Error)?.message ?? String(err)}\n`);
 }

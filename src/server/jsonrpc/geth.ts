@@ -1,13 +1,13 @@
 // geth's JSON-RPC dialect (go-ethereum rpc package), used by coreth/subnet-evm at /ext/bc/<id>/rpc:
 // batches, -32601 for unknown methods, -32602 for bad params, `id` before `result`, positional params.
 import type { IncomingMessage } from 'node:http';
-import { goMarshal, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../../encoding/gojson.js';
+import { goMarshal, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../../encoding/gojson.js';
 import { ParamsError, type Field } from '../../api/schema.js';
-import { invoke, type MethodDef, type ServiceDef } from './service.js';
-import type { Dialect, RpcResponse } from './dialect.js';
+import { invoke, type MethodDef, type ServiceDef } from '../../api/rpc.js';
+import type { Dialect, Responder, RpcResponse } from './dialect.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8' };
+const JSON_HEADERS = ['Content-Type', 'application/json'];
+const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
 
 const errorMessage = (id: string, code: number, message: string) =>
   `{"jsonrpc":"2.0","id":${id},"error":{"code":${code},"message":${goMarshal(message)}}}`;
@@ -65,7 +65,7 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
 
 /** Ids are echoed as written; re-serialising a parsed value is enough outside of big numbers. */
 function rawOf(v: JsonValue): string {
-  return v instanceof RawNumber ? v.raw : goMarshal(v);
+  return numberText(v) ?? goMarshal(v);
 }
 
 export const gethDialect: Dialect = {
@@ -82,7 +82,13 @@ export const gethDialect: Dialect = {
     return { status: 413, headers: TEXT_HEADERS, body: `content length too large (${limit} bytes at most)\n` };
   },
 
-  async respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<RpcResponse> {
+  responder(list: ServiceDef[]): Responder {
+    const services = new Map(list.map((s) => [s.name, s]));
+    return (body, req) => respond(body, services, req);
+  },
+};
+
+async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<RpcResponse> {
     let value: JsonValue;
     try {
       value = parseGoJson(body).value;
@@ -97,5 +103,4 @@ export const gethDialect: Dialect = {
     if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: errorMessage('null', -32600, 'empty batch') + '\n' };
     const answers = (await Promise.all(value.map((m) => answerOne(m, services, req)))).filter((a): a is string => a !== null);
     return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
-  },
-};
+}

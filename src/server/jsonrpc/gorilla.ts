@@ -2,9 +2,9 @@
 // Every error after parsing is HTTP 200 with code -32000; a batch is a parse error; a request without
 // an id still runs but gets an empty body; method names are mangled ("svc.fooBar" -> "svc.FooBar").
 import type { IncomingMessage } from 'node:http';
-import { compactRaw, goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../../encoding/gojson.js';
-import { invoke, type MethodDef, type ServiceDef } from './service.js';
-import type { Dialect, RpcResponse } from './dialect.js';
+import { goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../../encoding/gojson.js';
+import { invoke, type MethodDef, type Outcome, type ServiceDef } from '../../api/rpc.js';
+import type { Dialect, Responder, RpcResponse } from './dialect.js';
 import { goQuote } from '../../encoding/goquote.js';
 
 const E_PARSE = -32700;
@@ -14,8 +14,11 @@ const E_SERVER = -32000;
 const ERR_UPPERCASE = 'method must start with a non-uppercase letter';
 export const ERR_INVALID_ARG = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8' };
+const JSON_HEADERS = ['Content-Type', 'application/json; charset=utf-8'];
+const JSON_NOSNIFF = [...JSON_HEADERS, 'X-Content-Type-Options', 'nosniff'];
+const NOSNIFF = ['X-Content-Type-Options', 'nosniff'];
+const NO_HEADERS: string[] = [];
+const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
 
 /** The request as gorilla decoded it; raw members stay raw JSON (json.RawMessage). */
 interface Envelope {
@@ -37,7 +40,7 @@ function errorBody(code: number, message: string, data: string, id: string | nul
 }
 
 /** Decodes the top-level object into the envelope the way json.Unmarshal fills serverRequest. */
-function decodeEnvelope(body: Buffer, parsed: ParsedJson): { env: Envelope; typeError?: string } {
+function decodeEnvelope(parsed: ParsedJson): { env: Envelope; typeError?: string } {
   const env = emptyEnvelope();
   const { value } = parsed;
   if (value === null) return { env };
@@ -47,7 +50,8 @@ function decodeEnvelope(body: Buffer, parsed: ParsedJson): { env: Envelope; type
   let typeError: string | undefined;
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    const field = (['jsonrpc', 'method', 'params', 'id'] as const).find((f) => f === key.toLowerCase());
+    const lower = key.toLowerCase();
+    const field = lower === 'jsonrpc' || lower === 'method' || lower === 'params' || lower === 'id' ? lower : undefined;
     if (!field) continue;
     const v = obj[key]!;
     if (field === 'jsonrpc' || field === 'method') {
@@ -58,8 +62,7 @@ function decodeEnvelope(body: Buffer, parsed: ParsedJson): { env: Envelope; type
       }
       env[field] = v;
     } else {
-      const span = parsed.memberSpans.get(key)!;
-      const raw = v === null ? null : compactRaw(body, span[0], span[1]);
+      const raw = v === null ? null : parsed.raw(key);
       if (field === 'id') env.id = raw;
       else { env.params = raw; env.paramsValue = v === null ? undefined : v; }
     }
@@ -82,15 +85,39 @@ function capitalize(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** Services by name, each with its methods under their Go (capitalized) names. */
+type MethodTable = Map<string, Map<string, MethodDef>>;
+
+function methodTable(services: ServiceDef[]): MethodTable {
+  return new Map(services.map((s) => [s.name, new Map(Object.entries(s.methods).map(([name, def]) => [capitalize(name), def]))]));
+}
+
+type Resolved = { def: MethodDef } | { error: string };
+
+/** mangle + lookup depend only on the method name, and clients repeat a few names: remember them. */
+function resolver(table: MethodTable): (method: string) => Resolved {
+  const cache = new Map<string, Resolved>();
+  return (method) => {
+    let hit = cache.get(method);
+    if (hit === undefined) {
+      const mangled = mangle(method);
+      hit = mangled.error ? { error: mangled.error } : lookup(mangled.name, table);
+      if (cache.size >= 1024) cache.clear();
+      cache.set(method, hit);
+    }
+    return hit;
+  };
+}
+
 /** gorilla's serviceMap.get over the mangled name. */
-function lookup(mangled: string, services: ReadonlyMap<string, ServiceDef>): { def: MethodDef } | { error: string } {
+function lookup(mangled: string, table: MethodTable): Resolved {
   const parts = mangled.split('.');
   if (parts.length !== 2) return { error: `rpc: service/method request ill-formed: ${goQuote(mangled)}` };
-  const service = services.get(parts[0]!);
+  const service = table.get(parts[0]!);
   if (!service) return { error: `rpc: can't find service ${goQuote(mangled)}` };
-  const entry = Object.entries(service.methods).find(([name]) => capitalize(name) === parts[1]);
-  if (!entry) return { error: `rpc: can't find method ${goQuote(mangled)}` };
-  return { def: entry[1] };
+  const def = service.get(parts[1]!);
+  if (!def) return { error: `rpc: can't find method ${goQuote(mangled)}` };
+  return { def };
 }
 
 /** gorilla decodes params into the args struct, then retries as a one-element array. */
@@ -124,33 +151,40 @@ export const gorillaDialect: Dialect = {
     return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, `http: request body too large (limit ${limit} bytes)`, envelopeData(emptyEnvelope()), null) };
   },
 
-  async respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<RpcResponse> {
-    let parsed: ParsedJson;
-    try {
-      parsed = parseGoJson(body);
-    } catch (err) {
-      if (!(err instanceof GoJsonError)) throw err;
-      return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, err.message, envelopeData(emptyEnvelope()), null) };
-    }
-    const { env, typeError } = decodeEnvelope(body, parsed);
-    const reply = (text: string, extra: Record<string, string> = {}): RpcResponse =>
-      ({ status: 200, headers: env.id === null ? extra : { ...JSON_HEADERS, ...extra }, body: env.id === null ? null : text });
-
-    if (typeError !== undefined) {
-      // Parse errors are answered even without an id.
-      return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, typeError, envelopeData(env), env.id) };
-    }
-    if (env.jsonrpc !== '2.0') return reply(errorBody(E_INVALID_REQ, 'jsonrpc must be 2.0', envelopeData(env), env.id));
-
-    const mangled = mangle(env.method);
-    if (mangled.error) return reply(errorBody(E_SERVER, mangled.error, 'null', env.id));
-    const found = lookup(mangled.name, services);
-    if ('error' in found) return reply(errorBody(E_SERVER, found.error, 'null', env.id));
-
-    const outcome = await invoke(found.def, env.paramsValue, { req }, decodeParams);
-    if (!outcome.ok && outcome.kind === 'params') return reply(errorBody(E_SERVER, ERR_INVALID_ARG, 'null', env.id));
-    const dispatched = { 'x-content-type-options': 'nosniff' };
-    if (!outcome.ok) return reply(errorBody(E_SERVER, outcome.error.message, 'null', env.id), dispatched);
-    return reply(`{"jsonrpc":"2.0","result":${goMarshal(outcome.result)},"id":${env.id}}\n`, dispatched);
+  responder(services: ServiceDef[]): Responder {
+    const resolve = resolver(methodTable(services));
+    return (body, req) => respond(body, resolve, req);
   },
 };
+
+function respond(body: Buffer, resolve: (method: string) => Resolved, req: IncomingMessage): RpcResponse | Promise<RpcResponse> {
+  let parsed: ParsedJson;
+  try {
+    parsed = parseGoJson(body);
+  } catch (err) {
+    if (!(err instanceof GoJsonError)) throw err;
+    return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, err.message, envelopeData(emptyEnvelope()), null) };
+  }
+  const { env, typeError } = decodeEnvelope(parsed);
+  const reply = (text: string, dispatched = false): RpcResponse => {
+    if (env.id === null) return { status: 200, headers: dispatched ? NOSNIFF : NO_HEADERS, body: null };
+    return { status: 200, headers: dispatched ? JSON_NOSNIFF : JSON_HEADERS, body: text };
+  };
+
+  if (typeError !== undefined) {
+    // Parse errors are answered even without an id.
+    return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, typeError, envelopeData(env), env.id) };
+  }
+  if (env.jsonrpc !== '2.0') return reply(errorBody(E_INVALID_REQ, 'jsonrpc must be 2.0', envelopeData(env), env.id));
+
+  const found = resolve(env.method);
+  if ('error' in found) return reply(errorBody(E_SERVER, found.error, 'null', env.id));
+
+  const answer = (outcome: Outcome): RpcResponse => {
+    if (!outcome.ok && outcome.kind === 'params') return reply(errorBody(E_SERVER, ERR_INVALID_ARG, 'null', env.id));
+    if (!outcome.ok) return reply(errorBody(E_SERVER, outcome.error.message, 'null', env.id), true);
+    return reply(`{"jsonrpc":"2.0","result":${goMarshal(outcome.result)},"id":${env.id}}\n`, true);
+  };
+  const outcome = invoke(found.def, env.paramsValue, { req }, decodeParams);
+  return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
+}

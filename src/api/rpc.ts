@@ -1,8 +1,8 @@
 // The shared core of JSON-RPC: services, their methods and one way to invoke them. Both dialects
 // (avalanchego's gorilla json2 and geth's) call `invoke`; only envelopes and error shapes differ.
 import type { IncomingMessage } from 'node:http';
-import type { JsonValue } from '../../encoding/gojson.js';
-import { ParamsError, type Field } from '../../api/schema.js';
+import type { JsonValue } from '../encoding/gojson.js';
+import { ParamsError, type Field } from './schema.js';
 
 export interface CallContext {
   req: IncomingMessage;
@@ -36,7 +36,16 @@ export type Outcome =
   | { ok: false; kind: 'params'; message: string }
   | { ok: false; kind: 'service'; error: RpcError };
 
-export async function invoke(def: MethodDef, rawParams: JsonValue | undefined, ctx: CallContext, decode: (def: MethodDef, raw: JsonValue | undefined) => unknown): Promise<Outcome> {
+function failure(err: unknown): Outcome {
+  if (err instanceof RpcError) return { ok: false, kind: 'service', error: err };
+  if (err instanceof ParamsError) return { ok: false, kind: 'params', message: err.message };
+  throw err;
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
+
+/** Decodes the params and runs the method; synchronous methods are answered without a promise. */
+export function invoke(def: MethodDef, rawParams: JsonValue | undefined, ctx: CallContext, decode: (def: MethodDef, raw: JsonValue | undefined) => unknown): Outcome | Promise<Outcome> {
   let args: unknown;
   try {
     args = decode(def, rawParams);
@@ -44,23 +53,25 @@ export async function invoke(def: MethodDef, rawParams: JsonValue | undefined, c
     if (err instanceof ParamsError) return { ok: false, kind: 'params', message: err.message };
     throw err;
   }
+  let result: unknown;
   try {
-    return { ok: true, result: await def.handler(args, ctx) };
+    result = def.handler(args, ctx);
   } catch (err) {
-    if (err instanceof RpcError) return { ok: false, kind: 'service', error: err };
-    if (err instanceof ParamsError) return { ok: false, kind: 'params', message: err.message };
-    throw err;
+    return failure(err);
   }
+  if (!isThenable(result)) return { ok: true, result };
+  return Promise.resolve(result).then((value): Outcome => ({ ok: true, result: value }), failure);
 }
 
 /** avalanchego services log every call at DEBUG as "API called" with the service and method. */
 export function withCallLog(service: ServiceDef, debug: (msg: string, fields: Record<string, unknown>) => void): ServiceDef {
   const methods: Record<string, MethodDef> = {};
   for (const [name, def] of Object.entries(service.methods)) {
+    const fields = { service: service.name, method: name };
     methods[name] = {
       params: def.params,
       handler: (args, ctx) => {
-        debug('API called', { service: service.name, method: name });
+        debug('API called', fields);
         return def.handler(args, ctx);
       },
     };
