@@ -47,6 +47,17 @@ afterAll(async () => {
 });
 
 const adminOf = (node: TestNode) => `${node.uri}/ext/admin`;
+
+/** Starts a node with the Admin API for the enclosing describe block and stops it afterwards. */
+function withAdminNode(use: (node: TestNode) => void, options: Record<string, unknown> = {}): void {
+  let started: TestNode;
+  beforeAll(async () => {
+    started = await startTestNode({ apiAdminEnabled: true, ...options });
+    dirs.push(started.dataDir);
+    use(started);
+  });
+  afterAll(() => started.stop());
+}
 const infoOf = (node: TestNode) => `${node.uri}/ext/info`;
 
 /** A call that must fail: HTTP 200, code -32000, data null, the request's id. */
@@ -124,12 +135,7 @@ describe('availability of /ext/admin', () => {
 describe('admin.alias', () => {
   let node: TestNode;
   let admin: string;
-  beforeAll(async () => {
-    node = await startTestNode({ apiAdminEnabled: true });
-    dirs.push(node.dataDir);
-    admin = adminOf(node);
-  });
-  afterAll(() => node.stop());
+  withAdminNode((n) => { node = n; admin = adminOf(n); });
 
   it('rejects an alias longer than 512 bytes with the full error envelope', async () => {
     const r = await rpc(admin, 'admin.alias', { endpoint: 'info', alias: 'a'.repeat(513) });
@@ -283,12 +289,7 @@ describe('admin.aliasChain', () => {
 describe('admin.getChainAliases', () => {
   let node: TestNode;
   let admin: string;
-  beforeAll(async () => {
-    node = await startTestNode({ apiAdminEnabled: true });
-    dirs.push(node.dataDir);
-    admin = adminOf(node);
-  });
-  afterAll(() => node.stop());
+  withAdminNode((n) => { node = n; admin = adminOf(n); });
 
   it('lists the P-Chain genesis aliases, then its ID', async () => {
     expect(await resultText(admin, 'admin.getChainAliases', { chain: P })).toBe(`{"aliases":["P","platform","${P}"]}`);
@@ -725,12 +726,7 @@ describe('admin.getConfig', () => {
 describe('admin.dbGet', () => {
   let node: TestNode;
   let admin: string;
-  beforeAll(async () => {
-    node = await startTestNode({ apiAdminEnabled: true });
-    dirs.push(node.dataDir);
-    admin = adminOf(node);
-  });
-  afterAll(() => node.stop());
+  withAdminNode((n) => { node = n; admin = adminOf(n); });
 
   it('reads the "ungracefulShutdown" marker the running node keeps: an empty value', async () => {
     expect(Buffer.from('ungracefulShutdown').toString('hex')).toBe('756e677261636566756c53687574646f776e');
