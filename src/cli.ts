@@ -6,6 +6,8 @@ import { NODE_VERSION } from './chains/vms.js';
 import { LOCAL_NODE } from './chains/ids.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
 import { startNode } from './node.js';
+import { formatAddress } from './chains/x/address.js';
+import { privateKeyString, TEST_ACCOUNT_BALANCE } from './chains/x/testaccounts.js';
 
 async function main(): Promise<number> {
   let result;
@@ -36,12 +38,15 @@ async function main(): Promise<number> {
     config.apiAdminEnabled && 'admin', config.apiInfoEnabled && 'info', config.apiHealthEnabled && 'health',
     config.apiMetricsEnabled && 'metrics', config.indexEnabled && 'index', config.apiEmulatorEnabled && 'emulator',
   ].filter(Boolean).join(', ');
+  const accounts = node.testAccounts.map((a, i) =>
+    `  (${i}) ${formatAddress('X', config.hrp, a.address)}  ${privateKeyString(a.privateKey)}`);
   process.stdout.write([
     `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
     `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,
     `  node      ${LOCAL_NODE.nodeID}`,
     `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
     `  APIs      ${apis}`,
+    ...(accounts.length > 0 ? [`Test accounts (${TEST_ACCOUNT_BALANCE / 1_000_000_000n} AVAX each on the X-Chain):`, ...accounts] : []),
     `Listening on ${node.uri}`,
   ].join('\n') + '\n');
 

@@ -10,8 +10,15 @@ import { emulatorService } from './api/emulator/service.js';
 import { healthReportHandler, healthService } from './api/health/service.js';
 import { infoService } from './api/info/service.js';
 import { metricsHandler } from './api/metrics/handler.js';
+import { avmService, walletService } from './api/avm/service.js';
+import { platformService } from './api/platform/service.js';
 import { LOCAL_NODE } from './chains/ids.js';
+import { localGenesisStartTime } from './chains/genesis.js';
 import { ChainRegistry } from './chains/registry.js';
+import { SharedMemory } from './chains/sharedmemory.js';
+import { XChain } from './chains/x/vm.js';
+import { fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
+import { encodeCB58 } from './encoding/cb58.js';
 import { VmRegistry } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
 import { Health } from './health/health.js';
@@ -36,6 +43,9 @@ export interface RunningNode {
   /** e.g. http://127.0.0.1:9650 */
   uri: string;
   config: NodeConfig;
+  /** The funded test keys (--test-accounts). */
+  testAccounts: TestAccount[];
+  xChain: XChain;
   stop(): Promise<void>;
 }
 
@@ -72,8 +82,25 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     cleanups.push(() => db.close());
     await db.put(UNGRACEFUL_SHUTDOWN_KEY, new Uint8Array());
 
-    const chains = new ChainRegistry();
+    const chains = new ChainRegistry(config.networkId);
     for (const chain of chains.chains) logs.make(chain.alias);
+
+    const shared = new SharedMemory(db);
+    const xInfo = chains.get('X');
+    const peerChains = new Map(chains.chains.filter((c) => c.alias !== 'X').map((c) => [Buffer.from(c.idBytes).toString('hex'), 'primary' as const]));
+    const xParams = { networkID: config.networkId, chainID: xInfo.idBytes, avaxAssetID: new Uint8Array(32) as Uint8Array, txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, peerChains };
+    const xChain = await XChain.open(db, shared, { params: xParams, blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n) });
+    xParams.avaxAssetID = xChain.avaxAssetID;
+    cleanups.push(() => xChain.close());
+    xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.mempool.size };
+    const accounts = testAccounts(config.testAccounts);
+    if (accounts.length > 0 && xChain.freshGenesis) {
+      const [source] = (await xChain.state.utxoIDs(Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex'), undefined, 1));
+      const utxo = source && (await xChain.state.getUTXO(source));
+      if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
+      await xChain.issueTx(fundingTx({ ...xParams, avaxAssetID: xChain.avaxAssetID }, utxo, accounts).bytes);
+      await xChain.buildAll();
+    }
 
     const health = new Health(Number(config.healthCheckFrequencyNs / 1_000_000n) || 1);
     registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
@@ -107,6 +134,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       router.addRoute(healthReportHandler(health, 'liveness'), 'health', '/liveness');
     }
     if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
+    const avmDeps = {
+      vm: xChain, hrp: config.hrp, chainId: xInfo.id, chainAliases: chains.aliaser, shared,
+      txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, now: () => BigInt(Math.floor(Date.now() / 1000)),
+    };
+    router.addRoute(rpc([avmService(avmDeps)]), `bc/${xInfo.id}`);
+    router.addRoute(rpc([walletService(avmDeps)]), `bc/${xInfo.id}`, '/wallet');
+    router.addRoute(rpc([platformService(localGenesisStartTime())]), `bc/${chains.get('P').id}`);
     if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
     // Genesis API aliases come before the chains register their routes, which they then inherit.
     for (const chain of chains.chains) {
@@ -148,6 +182,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     return {
       uri,
       config,
+      testAccounts: accounts,
+      xChain,
       stop() {
         stopping ??= (async () => {
           main.info('shutting down node');

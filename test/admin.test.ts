@@ -287,9 +287,8 @@ describe('admin.aliasChain', () => {
 // ---- admin.getChainAliases -------------------------------------------------------------------
 
 describe('admin.getChainAliases', () => {
-  let node: TestNode;
   let admin: string;
-  withAdminNode((n) => { node = n; admin = adminOf(n); });
+  withAdminNode((n) => { admin = adminOf(n); });
 
   it('lists the P-Chain genesis aliases, then its ID', async () => {
     expect(await resultText(admin, 'admin.getChainAliases', { chain: P })).toBe(`{"aliases":["P","platform","${P}"]}`);
@@ -724,9 +723,8 @@ describe('admin.getConfig', () => {
 // ---- dbGet -----------------------------------------------------------------------------------
 
 describe('admin.dbGet', () => {
-  let node: TestNode;
   let admin: string;
-  withAdminNode((n) => { node = n; admin = adminOf(n); });
+  withAdminNode((n) => { admin = adminOf(n); });
 
   it('reads the "ungracefulShutdown" marker the running node keeps: an empty value', async () => {
     expect(Buffer.from('ungracefulShutdown').toString('hex')).toBe('756e677261636566756c53687574646f776e');

@@ -132,9 +132,8 @@ describe('CORS', () => {
 });
 
 describe('route aliases of the primary chains', () => {
-  it('reserves /ext/X, /ext/avm, /ext/bc/X ... for chain routes (nothing served at the bare alias yet)', async () => {
-    // The AVM API registers under /ext/bc/<X id> with the X-Chain; until then these are 404 like any unknown route.
-    for (const path of ['/ext/X', '/ext/bc/X', '/ext/bc/2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed']) {
+  it('leaves the C-Chain routes absent until the C-Chain is emulated', async () => {
+    for (const path of ['/ext/bc/C', '/ext/C', '/ext/bc/C/rpc', '/ext/bc/2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC']) {
       const r = await post(`${node.uri}${path}`, '{}');
       expect(r.status).toBe(404);
     }

@@ -25,6 +25,8 @@ export interface NodeConfig {
   apiEmulatorEnabled: boolean;
   indexEnabled: boolean;
   indexAllowIncomplete: boolean;
+  xBlockIntervalNs: bigint;
+  testAccounts: number;
   healthCheckFrequencyNs: bigint;
   dbType: 'leveldb' | 'memdb';
   dbDir: string;
@@ -165,6 +167,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
   // avalanchego only rejects negative values and then panics on 0; both are refused here.
   if (frequency <= 0n) throw new FlagError('health-check-frequency must be positive', 'config');
 
+  if ((flags['x-block-interval'] as bigint) < 0n) throw new FlagError('x-block-interval must not be negative', 'config');
   const logLevel = flags['log-level'] as Level;
   const display = flags['log-display-level'] as Level | '';
   const dbDir = str('db-dir');
@@ -187,6 +190,8 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       apiEmulatorEnabled: bool('api-emulator-enabled'),
       indexEnabled: bool('index-enabled'),
       indexAllowIncomplete: bool('index-allow-incomplete'),
+      xBlockIntervalNs: flags['x-block-interval'] as bigint,
+      testAccounts: flags['test-accounts'] as number,
       healthCheckFrequencyNs: frequency,
       dbType: flags['db-type'] as 'leveldb' | 'memdb',
       dbDir,

@@ -276,7 +276,7 @@ export function escapeHtml(json: string): string {
   return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE_G, (ch) => HTML_ESCAPES[ch]!) : json;
 }
 
-/** JSON text that is already encoded (e.g. a cached report), embedded as is. */
+/** JSON text that is already encoded (e.g. a cached report), embedded as is: only as a whole result. */
 export class RawJson {
   constructor(readonly text: string) {}
 }

@@ -13,11 +13,21 @@ export interface Database {
   put(key: Bytes, value: Bytes): Promise<void>;
   del(key: Bytes): Promise<void>;
   batch(ops: Array<{ type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }>): Promise<void>;
+  /** Values of the keys in [gte, lt), in key order, at most `limit`. */
+  values(range: Range): Promise<Bytes[]>;
+  /** Entries of the keys in [gte, lt), in key order, at most `limit`. */
+  entries(range: Range): Promise<Array<[Bytes, Bytes]>>;
   readonly status: string;
   close(): Promise<void>;
 }
 
 export class DatabaseError extends Error {}
+
+export interface Range {
+  gte: Bytes;
+  lt: Bytes;
+  limit?: number;
+}
 
 type AbstractDb = Level<Bytes, Bytes> | MemoryLevel<Bytes, Bytes>;
 
@@ -28,6 +38,8 @@ class LevelDatabase implements Database {
   put(key: Bytes, value: Bytes) { return this.db.put(key, value); }
   del(key: Bytes) { return this.db.del(key); }
   async batch(ops: Parameters<Database['batch']>[0]): Promise<void> { await (this.db as Level<Bytes, Bytes>).batch(ops); }
+  values(range: Range) { return (this.db as Level<Bytes, Bytes>).values(range).all(); }
+  entries(range: Range) { return (this.db as Level<Bytes, Bytes>).iterator(range).all(); }
   close() { return this.db.close(); }
 }
 

@@ -1,0 +1,258 @@
+// The X-Chain VM: the genesis, the issue pipeline (parse, drop cache, verification against the last
+// accepted state, mempool), block building (instantly on each tx, or on an interval), and accepting
+// blocks into state and shared memory in one batch. Accepted blocks are announced to the node.
+import { EventEmitter } from 'node:events';
+import { encodeCB58 } from '../../encoding/cb58.js';
+import type { Database } from '../../storage/db.js';
+import { avaxGenesisTx } from '../genesis.js';
+import type { SharedMemory } from '../sharedmemory.js';
+import { buildBlock, buildTx, CodecError, marshalUTXO, outputAddresses, parseTx, parseUTXO, txInputIDs, txOutputs, utxoInputID } from './codec/index.js';
+import { CORTINA_TIME, stopVertexId } from './genesis.js';
+import { Mempool, MempoolError } from './mempool.js';
+import { XState, type BatchOp, type LastAccepted } from './state.js';
+import type { SignedTx, StandardBlock, UTXO } from './types.js';
+import { requiredReads, verifySemantics, verifySyntax, VerifyError, type ChainParams, type SemanticState } from './verify/index.js';
+
+/** 128 KiB of txs per block, as avalanchego's builder allows. */
+const TARGET_BLOCK_SIZE = 128 * 1024;
+
+export class IssueError extends Error {}
+
+export interface XChainOptions {
+  params: ChainParams;
+  /** Block building: 0 builds as soon as a tx arrives; otherwise every `blockIntervalMs`. */
+  blockIntervalMs: number;
+  now?: () => bigint;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+export interface XChainEvents {
+  accept: [block: StandardBlock];
+}
+
+export class XChain extends EventEmitter<XChainEvents> {
+  readonly state: XState;
+  readonly mempool = new Mempool();
+  readonly avaxAssetID: Uint8Array;
+  readonly genesisTx: SignedTx;
+  readonly genesisBlock: StandardBlock;
+  /** True when this process created the genesis (the real node then serves nil slices as null). */
+  freshGenesis = false;
+  private readonly waiters = new Map<string, Array<(err?: Error) => void>>();
+  /** Txs admitted by wallet.issueTx, still to be verified when a block is built. */
+  private readonly unverified = new Set<string>();
+  private lock: Promise<unknown> = Promise.resolve();
+  private building: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => bigint;
+
+  private constructor(db: Database, private readonly shared: SharedMemory, readonly opts: XChainOptions) {
+    super();
+    this.state = new XState(db);
+    this.now = opts.now ?? (() => BigInt(Math.floor(Date.now() / 1000)));
+    this.genesisTx = buildTx(avaxGenesisTx(opts.params.networkID), []);
+    this.avaxAssetID = this.genesisTx.id;
+    this.genesisBlock = buildBlock({ parentID: stopVertexId(encodeCB58(opts.params.chainID)), height: 0n, time: BigInt(CORTINA_TIME), txs: [] });
+  }
+
+  static async open(db: Database, shared: SharedMemory, opts: XChainOptions): Promise<XChain> {
+    const vm = new XChain(db, shared, opts);
+    if (!(await vm.state.load())) {
+      vm.freshGenesis = true;
+      await vm.state.commit({ block: vm.genesisBlock, created: txOutputs(vm.genesisTx).utxos, spent: [] }, [vm.genesisTx]);
+    }
+    if (opts.blockIntervalMs > 0) {
+      vm.timer = setInterval(() => void vm.buildAll(), opts.blockIntervalMs);
+      vm.timer.unref();
+    }
+    return vm;
+  }
+
+  lastAccepted(): LastAccepted {
+    return this.state.lastAccepted();
+  }
+
+  /** Serializes verification+mempool admission against block acceptance. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * avm.issueTx: returns the tx ID once the tx is in the mempool, or, when blocks are built on
+   * arrival, once its block is accepted (so that getTx right after issueTx finds it).
+   */
+  async issueTx(bytes: Uint8Array): Promise<Uint8Array> {
+    let tx: SignedTx;
+    try {
+      tx = parseTx(bytes);
+    } catch (err) {
+      if (err instanceof CodecError) throw new IssueError(err.message);
+      throw err;
+    }
+    const instant = this.opts.blockIntervalMs === 0;
+    // The wait is returned boxed: an async function would otherwise adopt it and hold the lock.
+    const admitted = await this.exclusive(async () => {
+      if (this.mempool.has(tx.id)) return { accepted: instant ? this.waitFor(tx) : undefined };
+      const dropped = this.mempool.dropReason(tx.id);
+      if (dropped !== undefined) throw new IssueError(dropped);
+      try {
+        await this.verify(tx);
+      } catch (err) {
+        if (!(err instanceof VerifyError)) throw err;
+        this.mempool.markDropped(tx.id, err.message);
+        throw new IssueError(err.message);
+      }
+      try {
+        this.mempool.add(tx);
+      } catch (err) {
+        if (err instanceof MempoolError) throw new IssueError(err.message);
+        throw err;
+      }
+      return { accepted: instant ? this.waitFor(tx) : undefined };
+    });
+    if (admitted.accepted) {
+      void this.buildAll();
+      await admitted.accepted;
+    }
+    return tx.id;
+  }
+
+  /** wallet.issueTx: straight into the mempool, without verification (the builder drops bad txs). */
+  async issueTxUnverified(bytes: Uint8Array): Promise<Uint8Array> {
+    let tx: SignedTx;
+    try {
+      tx = parseTx(bytes);
+    } catch (err) {
+      if (err instanceof CodecError) throw new IssueError(err.message);
+      throw err;
+    }
+    await this.exclusive(async () => {
+      if (this.mempool.has(tx.id)) return;
+      try {
+        this.mempool.add(tx);
+        this.unverified.add(hex(tx.id));
+      } catch (err) {
+        if (err instanceof MempoolError) throw new IssueError(err.message);
+        throw err;
+      }
+    });
+    if (this.opts.blockIntervalMs === 0) void this.buildAll();
+    return tx.id;
+  }
+
+  private waitFor(tx: SignedTx): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiters.get(hex(tx.id)) ?? [];
+      list.push((err) => (err ? reject(err) : resolve()));
+      this.waiters.set(hex(tx.id), list);
+    });
+  }
+
+  private settle(tx: SignedTx, err?: Error): void {
+    const list = this.waiters.get(hex(tx.id));
+    this.waiters.delete(hex(tx.id));
+    for (const done of list ?? []) done(err);
+  }
+
+  /** Syntactic, then semantic verification against a prefetched view of the last accepted state. */
+  private async verify(tx: SignedTx): Promise<void> {
+    verifySyntax(tx, this.opts.params);
+    verifySemantics(tx, this.opts.params, await this.snapshot(tx), this.now());
+  }
+
+  private async snapshot(tx: SignedTx): Promise<SemanticState> {
+    const reads = requiredReads(tx);
+    const utxos = new Map<string, UTXO>();
+    const txs = new Map<string, SignedTx>();
+    const atomic = new Map<string, UTXO>();
+    await Promise.all([
+      ...reads.utxos.map(async (id) => { const u = await this.state.getUTXO(id); if (u) utxos.set(hex(id), u); }),
+      ...reads.txs.map(async (id) => { const t = await this.state.getTx(id); if (t) txs.set(hex(id), t); }),
+      ...reads.atomic.map(async ({ chain, id }) => {
+        const raw = await this.shared.get(this.opts.params.chainID, chain, id);
+        if (raw) atomic.set(hex(chain) + hex(id), parseUTXO(raw));
+      }),
+    ]);
+    return {
+      utxo: (id) => utxos.get(hex(id)),
+      tx: (id) => txs.get(hex(id)),
+      atomicUTXO: (chain, id) => atomic.get(hex(chain) + hex(id)),
+    };
+  }
+
+  /** Builds and accepts blocks until the mempool is empty. */
+  buildAll(): Promise<void> {
+    this.building ??= (async () => {
+      try {
+        while (this.mempool.size > 0) await this.exclusive(() => this.buildOne());
+      } finally {
+        this.building = undefined;
+      }
+    })();
+    return this.building;
+  }
+
+  private async buildOne(): Promise<void> {
+    const candidates = this.mempool.peekForBlock(TARGET_BLOCK_SIZE);
+    this.mempool.remove(candidates);
+    const txs: SignedTx[] = [];
+    for (const tx of candidates) {
+      // Txs verified on admission stay valid: nothing that lands before them can spend their inputs
+      // (the mempool refuses conflicts). Only wallet.issueTx txs are checked here, as the real builder does.
+      if (!this.unverified.delete(hex(tx.id))) {
+        txs.push(tx);
+        continue;
+      }
+      try {
+        await this.verify(tx);
+        txs.push(tx);
+      } catch (err) {
+        if (!(err instanceof VerifyError)) throw err;
+        this.mempool.markDropped(tx.id, err.message);
+        this.settle(tx, new IssueError(err.message));
+      }
+    }
+    if (txs.length === 0) return;
+    const parent = this.state.lastAccepted();
+    const now = this.now();
+    const block = buildBlock({ parentID: parent.id, height: parent.height + 1n, time: now > parent.time ? now : parent.time, txs });
+    await this.accept(block);
+  }
+
+  private async accept(block: StandardBlock): Promise<void> {
+    const created: UTXO[] = [];
+    const spent: UTXO[] = [];
+    const extra: BatchOp[] = [];
+    const chainID = this.opts.params.chainID;
+    for (const [i, tx] of block.txs.entries()) {
+      const inputs = txInputIDs(tx);
+      for (const id of inputs.spent) {
+        const utxo = await this.state.getUTXO(id);
+        if (utxo) spent.push(utxo);
+      }
+      const outs = txOutputs(tx);
+      created.push(...outs.utxos);
+      if (tx.unsigned.type === 4 && outs.exported.length > 0) {
+        const elements = outs.exported.map((u) => ({ utxoID: utxoInputID(u.utxoID), utxoBytes: marshalUTXO(u), traits: outputAddresses(u.output) }));
+        // Ordered by block height, then position: later exports come first in the index.
+        extra.push(...this.shared.putOps(tx.unsigned.destinationChain, chainID, elements, (block.height << 20n) + (BigInt(i) << 8n)));
+      }
+      if (tx.unsigned.type === 3) extra.push(...(await this.shared.removeOps(chainID, tx.unsigned.sourceChain, inputs.imported)));
+    }
+    await this.state.commit({ block, created, spent, extra });
+    for (const tx of block.txs) this.settle(tx);
+    this.emit('accept', block);
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.building;
+    for (const key of [...this.waiters.keys()]) {
+      for (const done of this.waiters.get(key) ?? []) done(new IssueError('node is shutting down'));
+    }
+    this.waiters.clear();
+  }
+}
