@@ -27,6 +27,16 @@ export interface XChainOptions {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
+/** Runs one step of the issue pipeline, turning its expected refusals into IssueErrors with their text. */
+function issueStep<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof CodecError || err instanceof MempoolError) throw new IssueError(err.message);
+    throw err;
+  }
+}
+
 export interface XChainEvents {
   accept: [block: StandardBlock];
 }
@@ -85,13 +95,7 @@ export class XChain extends EventEmitter<XChainEvents> {
    * arrival, once its block is accepted (so that getTx right after issueTx finds it).
    */
   async issueTx(bytes: Uint8Array): Promise<Uint8Array> {
-    let tx: SignedTx;
-    try {
-      tx = parseTx(bytes);
-    } catch (err) {
-      if (err instanceof CodecError) throw new IssueError(err.message);
-      throw err;
-    }
+    const tx = issueStep(() => parseTx(bytes));
     const instant = this.opts.blockIntervalMs === 0;
     // The wait is returned boxed: an async function would otherwise adopt it and hold the lock.
     const admitted = await this.exclusive(async () => {
@@ -105,12 +109,7 @@ export class XChain extends EventEmitter<XChainEvents> {
         this.mempool.markDropped(tx.id, err.message);
         throw new IssueError(err.message);
       }
-      try {
-        this.mempool.add(tx);
-      } catch (err) {
-        if (err instanceof MempoolError) throw new IssueError(err.message);
-        throw err;
-      }
+      issueStep(() => this.mempool.add(tx));
       return { accepted: instant ? this.waitFor(tx) : undefined };
     });
     if (admitted.accepted) {
@@ -122,22 +121,11 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   /** wallet.issueTx: straight into the mempool, without verification (the builder drops bad txs). */
   async issueTxUnverified(bytes: Uint8Array): Promise<Uint8Array> {
-    let tx: SignedTx;
-    try {
-      tx = parseTx(bytes);
-    } catch (err) {
-      if (err instanceof CodecError) throw new IssueError(err.message);
-      throw err;
-    }
+    const tx = issueStep(() => parseTx(bytes));
     await this.exclusive(async () => {
       if (this.mempool.has(tx.id)) return;
-      try {
-        this.mempool.add(tx);
-        this.unverified.add(hex(tx.id));
-      } catch (err) {
-        if (err instanceof MempoolError) throw new IssueError(err.message);
-        throw err;
-      }
+      issueStep(() => this.mempool.add(tx));
+      this.unverified.add(hex(tx.id));
     });
     if (this.opts.blockIntervalMs === 0) void this.buildAll();
     return tx.id;
