@@ -6,6 +6,7 @@ import { NODE_VERSION } from './chains/vms.js';
 import { LOCAL_NODE } from './chains/ids.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
 import { startNode } from './node.js';
+import { IndexerShutdown } from './indexer/indexer.js';
 import { formatAddress } from './chains/x/address.js';
 import { privateKeyString, TEST_ACCOUNT_BALANCE } from './chains/x/testaccounts.js';
 
@@ -31,6 +32,8 @@ async function main(): Promise<number> {
   try {
     node = await startNode(config);
   } catch (err) {
+    // An indexer refusal is a FATAL log line and a clean shutdown, exit code 0, as on avalanchego.
+    if (err instanceof IndexerShutdown) return 0;
     process.stdout.write(`couldn't start node: ${(err as Error).message}\n`);
     return 1;
   }

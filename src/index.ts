@@ -12,6 +12,7 @@ export type { RunningNode } from './node.js';
 export type { NodeConfig } from './config/load.js';
 export { FlagError } from './config/flags.js';
 export { StartError } from './node.js';
+export { IndexerShutdown } from './indexer/indexer.js';
 
 /**
  * Starts a node with the same options as the command-line flags (kebab-case or camelCase keys:

@@ -17,6 +17,9 @@ import { localGenesisStartTime } from './chains/genesis.js';
 import { ChainRegistry } from './chains/registry.js';
 import { SharedMemory } from './chains/sharedmemory.js';
 import { XChain } from './chains/x/vm.js';
+import { ProposerVM } from './chains/proposervm.js';
+import { BlockAcceptor, Indexer, IndexerShutdown } from './indexer/indexer.js';
+import { indexService } from './api/index/service.js';
 import { fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
 import { encodeCB58 } from './encoding/cb58.js';
 import { VmRegistry } from './chains/vms.js';
@@ -85,6 +88,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const chains = new ChainRegistry(config.networkId);
     for (const chain of chains.chains) logs.make(chain.alias);
 
+    const indexer = await Indexer.open(db, { enabled: config.indexEnabled, allowIncomplete: config.indexAllowIncomplete }, chains.chains, main);
     const shared = new SharedMemory(db);
     const xInfo = chains.get('X');
     const peerChains = new Map(chains.chains.filter((c) => c.alias !== 'X').map((c) => [Buffer.from(c.idBytes).toString('hex'), 'primary' as const]));
@@ -92,6 +96,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const xChain = await XChain.open(db, shared, { params: xParams, blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n) });
     xParams.avaxAssetID = xChain.avaxAssetID;
     cleanups.push(() => xChain.close());
+    const xProposer = new ProposerVM(db, xInfo.idBytes, xChain.genesisBlock.id);
+    await xProposer.load();
+    xChain.addAcceptor(new BlockAcceptor(xProposer, indexer.get('X', 'block')));
     xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.mempool.size };
     const accounts = testAccounts(config.testAccounts);
     if (accounts.length > 0 && xChain.freshGenesis) {
@@ -142,6 +149,10 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     router.addRoute(rpc([walletService(avmDeps)]), `bc/${xInfo.id}`, '/wallet');
     router.addRoute(rpc([platformService(localGenesisStartTime())]), `bc/${chains.get('P').id}`);
     if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
+    for (const [name, index] of indexer.indexes) {
+      const [alias, kind] = name.split('/');
+      router.addRoute(rpc([indexService(index)]), `index/${alias}`, `/${kind}`);
+    }
     // Genesis API aliases come before the chains register their routes, which they then inherit.
     for (const chain of chains.chains) {
       const [primary, vmAlias] = chains.aliaser.aliases(chain.id)!;
@@ -194,6 +205,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       },
     };
   } catch (err) {
+    if (err instanceof IndexerShutdown) main.info('shutting down node', { exitCode: 0 });
     await cleanup();
     throw err;
   }

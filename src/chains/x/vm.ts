@@ -41,6 +41,12 @@ export interface XChainEvents {
   accept: [block: StandardBlock];
 }
 
+/** Layers that commit their own writes with each accepted block (proposervm, the index). */
+export interface Acceptor {
+  prepare(block: StandardBlock): Promise<BatchOp[]>;
+  committed(): void;
+}
+
 export class XChain extends EventEmitter<XChainEvents> {
   readonly state: XState;
   readonly mempool = new Mempool();
@@ -50,6 +56,7 @@ export class XChain extends EventEmitter<XChainEvents> {
   /** True when this process created the genesis (the real node then serves nil slices as null). */
   freshGenesis = false;
   private readonly waiters = new Map<string, Array<(err?: Error) => void>>();
+  private readonly acceptors: Acceptor[] = [];
   /** Txs admitted by wallet.issueTx, still to be verified when a block is built. */
   private readonly unverified = new Set<string>();
   private lock: Promise<unknown> = Promise.resolve();
@@ -81,6 +88,10 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   lastAccepted(): LastAccepted {
     return this.state.lastAccepted();
+  }
+
+  addAcceptor(acceptor: Acceptor): void {
+    this.acceptors.push(acceptor);
   }
 
   /** Serializes verification+mempool admission against block acceptance. */
@@ -230,7 +241,9 @@ export class XChain extends EventEmitter<XChainEvents> {
       }
       if (tx.unsigned.type === 3) extra.push(...(await this.shared.removeOps(chainID, tx.unsigned.sourceChain, inputs.imported)));
     }
+    for (const acceptor of this.acceptors) extra.push(...(await acceptor.prepare(block)));
     await this.state.commit({ block, created, spent, extra });
+    for (const acceptor of this.acceptors) acceptor.committed();
     for (const tx of block.txs) this.settle(tx);
     this.emit('accept', block);
   }

@@ -1,0 +1,89 @@
+// The proposervm layer that wraps a chain's blocks on a real node (avalanchego vms/proposervm), as it
+// behaves on a single node with sybil protection off (empty validator set): every block is unsigned;
+// the first after the inner genesis is a statelessBlock (type 0) with no epoch, every later one a
+// statelessGraniteBlock (type 2) carrying its ACP-181 epoch. The outer bytes and IDs are what the
+// Index API serves. Notes: docs/research/index-and-proposervm.md.
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { BatchOp } from './x/state.js';
+import type { Database } from '../storage/db.js';
+
+const GRANITE_EPOCH_DURATION = 30n;
+const STATELESS_BLOCK = 0;
+const STATELESS_GRANITE_BLOCK = 2;
+
+export interface Epoch {
+  pChainHeight: bigint;
+  number: bigint;
+  startTime: bigint;
+}
+
+export interface OuterBlock {
+  id: Uint8Array;
+  bytes: Uint8Array;
+  timestamp: bigint;
+  pChainHeight: bigint;
+  epoch: Epoch | undefined;
+}
+
+const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
+const i64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64BE(n); return b; };
+
+/** Unsigned proposervm block: the ID hashes everything but the trailing (empty) signature field. */
+export function encodeOuterBlock(parentID: Uint8Array, timestamp: bigint, pChainHeight: bigint, inner: Uint8Array, epoch: Epoch | undefined): { id: Uint8Array; bytes: Uint8Array } {
+  const unsigned = Buffer.concat([
+    Uint8Array.of(0, 0), u32(epoch ? STATELESS_GRANITE_BLOCK : STATELESS_BLOCK), parentID, i64(timestamp), u64(pChainHeight),
+    u32(0), u32(inner.length), inner,
+    ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : []),
+  ]);
+  return { id: sha256(unsigned), bytes: Buffer.concat([unsigned, u32(0)]) };
+}
+
+/** acp181.NewEpoch: the child's epoch from its parent's. */
+export function nextEpoch(parent: { pChainHeight: bigint; epoch: Epoch | undefined; timestamp: bigint }): Epoch {
+  if (!parent.epoch) return { pChainHeight: parent.pChainHeight, number: 1n, startTime: parent.timestamp };
+  if (parent.timestamp < parent.epoch.startTime + GRANITE_EPOCH_DURATION) return parent.epoch;
+  return { pChainHeight: parent.pChainHeight, number: parent.epoch.number + 1n, startTime: parent.timestamp };
+}
+
+/** The last outer block of a chain, persisted with the chain's state (it cannot be re-derived). */
+export class ProposerVM {
+  private last: OuterBlock | undefined;
+  private readonly key: Uint8Array;
+
+  constructor(private readonly db: Database, chainID: Uint8Array, private readonly innerGenesisID: Uint8Array) {
+    this.key = Buffer.concat([Uint8Array.of(0x16), chainID]);
+  }
+
+  async load(): Promise<void> {
+    const raw = await this.db.get(this.key);
+    if (!raw) return;
+    const b = Buffer.from(raw);
+    const hasEpoch = b.length > 56;
+    this.last = {
+      id: b.subarray(0, 32), bytes: new Uint8Array(), timestamp: b.readBigInt64BE(32), pChainHeight: b.readBigUInt64BE(40),
+      epoch: hasEpoch ? { pChainHeight: b.readBigUInt64BE(48), number: b.readBigUInt64BE(56), startTime: b.readBigInt64BE(64) } : undefined,
+    };
+  }
+
+  /**
+   * Wraps the next accepted inner block. Timestamps are whole seconds, never before the parent, and
+   * at least --proposervm-min-block-delay (1 s) after a post-fork parent; under instant mining of
+   * several blocks a second they therefore run ahead of the clock. The P-Chain stays at height 0.
+   */
+  wrap(inner: Uint8Array, nowSeconds: bigint): { block: OuterBlock; ops: BatchOp[] } {
+    const parent = this.last;
+    const pChainHeight = parent ? parent.pChainHeight : 0n;
+    const timestamp = parent ? (nowSeconds > parent.timestamp + 1n ? nowSeconds : parent.timestamp + 1n) : nowSeconds;
+    const epoch = parent ? nextEpoch(parent) : undefined;
+    const { id, bytes } = encodeOuterBlock(parent ? parent.id : this.innerGenesisID, timestamp, pChainHeight, inner, epoch);
+    const block: OuterBlock = { id, bytes, timestamp, pChainHeight, epoch };
+    const state = Buffer.concat([id, i64(timestamp), u64(pChainHeight), ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : [])]);
+    return { block, ops: [{ type: 'put', key: this.key, value: state }] };
+  }
+
+  /** Called once the batch holding `wrap`'s ops is committed. */
+  accepted(block: OuterBlock): void {
+    this.last = block;
+  }
+}
