@@ -63,9 +63,15 @@ export class Mempool {
     }
   }
 
-  /** Why `id` was dropped, if it was among the last 64 drops. */
+  /** Why `id` was dropped, if it is among the 64 most recently used drop reasons (an LRU, as avalanchego's). */
   dropReason(id: Uint8Array): string | undefined {
-    return this.dropped.get(hex(id));
+    const key = hex(id);
+    const reason = this.dropped.get(key);
+    if (reason !== undefined) {
+      this.dropped.delete(key);
+      this.dropped.set(key, reason);
+    }
+    return reason;
   }
 
   markDropped(id: Uint8Array, reason: string): void {

@@ -106,7 +106,9 @@ export class XState {
     }
     const end = key(P_ADDR, address, Buffer.alloc(8, 0xff), Uint8Array.of(0xff));
     const ids: Uint8Array[] = [];
-    for (const value of await this.db.values({ gte: from, lt: end, limit: limit + 1 })) {
+    // One more than asked, for the start UTXO that is skipped; LevelDB takes no limit beyond int32.
+    const dbLimit = limit >= 0x7ffffffe ? -1 : limit + 1;
+    for (const value of await this.db.values({ gte: from, lt: end, limit: dbLimit })) {
       if (start && ids.length === 0 && Buffer.from(value).equals(start)) continue;
       ids.push(value);
       if (ids.length >= limit) break;

@@ -59,6 +59,8 @@ export class XChain extends EventEmitter<XChainEvents> {
   private readonly acceptors: Acceptor[] = [];
   /** Txs admitted by wallet.issueTx, still to be verified when a block is built. */
   private readonly unverified = new Set<string>();
+  /** wallet.issueTx's pending txs, oldest first. */
+  private readonly walletQueue = new Map<string, SignedTx>();
   private lock: Promise<unknown> = Promise.resolve();
   private building: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -130,16 +132,41 @@ export class XChain extends EventEmitter<XChainEvents> {
     return tx.id;
   }
 
-  /** wallet.issueTx: straight into the mempool, without verification (the builder drops bad txs). */
+  /**
+   * wallet.issueTx (avalanchego's WalletService): no verification; a FIFO of pending txs of which only
+   * the head sits in the mempool, the next one entering when the head is accepted. A head that is
+   * dropped is never accepted, so the queue then stalls for good, as on the real node.
+   */
   async issueTxUnverified(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = issueStep(() => parseTx(bytes));
+    const key = hex(tx.id);
     await this.exclusive(async () => {
-      if (this.mempool.has(tx.id)) return;
-      issueStep(() => this.mempool.add(tx));
-      this.unverified.add(hex(tx.id));
+      if (this.walletQueue.has(key)) return;
+      if (this.walletQueue.size === 0 && !this.mempool.has(tx.id)) {
+        issueStep(() => this.mempool.add(tx));
+        this.unverified.add(key);
+      }
+      this.walletQueue.set(key, tx);
     });
     if (this.opts.blockIntervalMs === 0) void this.buildAll();
     return tx.id;
+  }
+
+  /** WalletService.decided: an accepted queued tx lets the next queued txs into the mempool. */
+  private advanceWalletQueue(accepted: SignedTx): void {
+    if (!this.walletQueue.delete(hex(accepted.id))) return;
+    for (const [key, next] of this.walletQueue) {
+      try {
+        if (!this.mempool.has(next.id)) {
+          this.mempool.add(next);
+          this.unverified.add(key);
+        }
+        return;
+      } catch (err) {
+        if (!(err instanceof MempoolError)) throw err;
+        this.walletQueue.delete(key);
+      }
+    }
   }
 
   private waitFor(tx: SignedTx): Promise<void> {
@@ -244,7 +271,10 @@ export class XChain extends EventEmitter<XChainEvents> {
     for (const acceptor of this.acceptors) extra.push(...(await acceptor.prepare(block)));
     await this.state.commit({ block, created, spent, extra });
     for (const acceptor of this.acceptors) acceptor.committed();
-    for (const tx of block.txs) this.settle(tx);
+    for (const tx of block.txs) {
+      this.settle(tx);
+      this.advanceWalletQueue(tx);
+    }
     this.emit('accept', block);
   }
 
