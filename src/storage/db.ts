@@ -10,6 +10,8 @@ export interface Database {
   readonly kind: 'leveldb' | 'memdb';
   readonly path: string | undefined;
   get(key: Bytes): Promise<Bytes | undefined>;
+  /** Many reads in one round trip to the store. */
+  getMany(keys: Bytes[]): Promise<Array<Bytes | undefined>>;
   put(key: Bytes, value: Bytes): Promise<void>;
   del(key: Bytes): Promise<void>;
   batch(ops: Array<{ type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }>): Promise<void>;
@@ -35,6 +37,7 @@ class LevelDatabase implements Database {
   constructor(readonly kind: 'leveldb' | 'memdb', readonly path: string | undefined, private readonly db: AbstractDb) {}
   get status(): string { return this.db.status; }
   get(key: Bytes) { return this.db.get(key); }
+  getMany(keys: Bytes[]) { return keys.length === 0 ? Promise.resolve([]) : (this.db as Level<Bytes, Bytes>).getMany(keys); }
   put(key: Bytes, value: Bytes) { return this.db.put(key, value); }
   del(key: Bytes) { return this.db.del(key); }
   async batch(ops: Parameters<Database['batch']>[0]): Promise<void> { await (this.db as Level<Bytes, Bytes>).batch(ops); }
@@ -54,7 +57,10 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
   const { Level } = await import('level');
-  const db = new Level<Bytes, Bytes>(path, options);
+  // LevelDB maps each open table file into memory; its table cache closes (and unmaps) what it does
+  // not keep. A cache of 100 tables (about 200 MB of 2 MB tables) bounds the resident set on a large
+  // index, where the default of 1000 would let every table of a 400 MB database stay mapped.
+  const db = new Level<Bytes, Bytes>(path, { ...options, maxOpenFiles: 100 });
   try {
     await db.open();
   } catch (err) {

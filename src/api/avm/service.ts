@@ -67,8 +67,7 @@ export function avmService(d: AvmDeps): ServiceDef {
   /** Every UTXO of an address, newest first. */
   const utxosOf = async (address: Uint8Array): Promise<UTXO[]> => {
     const ids = await d.vm.state.utxoIDs(address, undefined, Number.MAX_SAFE_INTEGER);
-    const utxos = await Promise.all(ids.map((i) => d.vm.state.getUTXO(i)));
-    return utxos.filter((u): u is UTXO => u !== undefined);
+    return (await d.vm.state.getUTXOs(ids)).filter((u): u is UTXO => u !== undefined);
   };
   /** The balance rules: secp TransferOutputs only; without includePartial, single-owner and unlocked. */
   const counts = (u: UTXO, includePartial: boolean) =>
@@ -240,11 +239,13 @@ async function localPage(vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array,
     if (cmp < 0) continue;
     endAddr = addr;
     // avalanchego searches each address with the original limit, not what is left of it.
-    for (const id of await vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit)) {
+    const ids = await vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit);
+    const found = await vm.state.getUTXOs(ids);
+    for (const [i, id] of ids.entries()) {
       endUTXO = id;
       const key = Buffer.from(id).toString('hex');
       if (seen.has(key)) continue;
-      const utxo = await vm.state.getUTXO(id);
+      const utxo = found[i];
       if (!utxo) continue;
       utxos.push(utxo);
       seen.add(key);

@@ -68,6 +68,12 @@ export class XState {
     return raw ? parseUTXO(raw.subarray(8)) : undefined;
   }
 
+  /** Several UTXOs in one read of the store, in the order asked. */
+  async getUTXOs(ids: Uint8Array[]): Promise<Array<UTXO | undefined>> {
+    const raws = await this.db.getMany(ids.map((id) => key(P_UTXO, id)));
+    return raws.map((raw) => (raw ? parseUTXO(raw.subarray(8)) : undefined));
+  }
+
   async getTx(id: Uint8Array): Promise<SignedTx | undefined> {
     const hex = Buffer.from(id).toString('hex');
     const cached = this.txCache.get(hex);
@@ -119,9 +125,11 @@ export class XState {
   /** Writes a block's effects, with the new last-accepted pointer, in one batch. */
   async commit(effects: BlockEffects, txs: SignedTx[] = effects.block.txs): Promise<void> {
     const ops: BatchOp[] = [];
-    for (const utxo of effects.spent) {
-      const id = utxoInputID(utxo.utxoID);
-      const raw = await this.db.get(key(P_UTXO, id));
+    const spentIds = effects.spent.map((u) => utxoInputID(u.utxoID));
+    const spentRaws = await this.db.getMany(spentIds.map((id) => key(P_UTXO, id)));
+    for (const [i, utxo] of effects.spent.entries()) {
+      const id = spentIds[i]!;
+      const raw = spentRaws[i];
       if (!raw) continue;
       const seq = Buffer.from(raw).readBigUInt64BE(0);
       ops.push({ type: 'del', key: key(P_UTXO, id) });

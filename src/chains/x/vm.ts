@@ -255,10 +255,7 @@ export class XChain extends EventEmitter<XChainEvents> {
     const chainID = this.opts.params.chainID;
     for (const [i, tx] of block.txs.entries()) {
       const inputs = txInputIDs(tx);
-      for (const id of inputs.spent) {
-        const utxo = await this.state.getUTXO(id);
-        if (utxo) spent.push(utxo);
-      }
+      for (const utxo of await this.state.getUTXOs(inputs.spent)) if (utxo) spent.push(utxo);
       const outs = txOutputs(tx);
       created.push(...outs.utxos);
       if (tx.unsigned.type === 4 && outs.exported.length > 0) {
