@@ -28,6 +28,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = result.config;
+  // Signals are handled from the start: one that arrives while the node starts stops it cleanly once up.
+  let stopRequested!: () => void;
+  const stopSignal = new Promise<void>((resolve) => { stopRequested = resolve; });
+  process.once('SIGINT', () => stopRequested());
+  process.once('SIGTERM', () => stopRequested());
   let node;
   try {
     node = await startNode(config);
@@ -53,11 +58,7 @@ async function main(): Promise<number> {
     `Listening on ${node.uri}`,
   ].join('\n') + '\n');
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopSignal;
   await node.stop();
   return 0;
 }

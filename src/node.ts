@@ -71,7 +71,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const logs = new LogFactory({ logLevel: config.logLevel, displayLevel: config.logDisplayLevel }, config.logDir);
   const main = logs.make('main');
   logs.make('vm-factory');
-  const cleanups: Array<() => Promise<void> | void> = [() => logs.close()];
+  const cleanups: Array<() => Promise<void> | void> = [async () => { main.info('finished node shutdown'); await logs.close(); }];
   const cleanup = async () => { for (const fn of cleanups.reverse()) await fn(); };
 
   try {
@@ -113,7 +113,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
     for (const chain of chains.chains) if (chain.status) registerChainCheck(health, chain.alias, chain.status);
 
-    const router = new Router();
+    const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
     const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) =>
       jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))));
     if (config.apiAdminEnabled) {
@@ -197,7 +197,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       xChain,
       stop() {
         stopping ??= (async () => {
-          main.info('shutting down node');
+          main.info('shutting down node', { exitCode: 0 });
           if (db.status === 'open') await db.del(UNGRACEFUL_SHUTDOWN_KEY);
           await cleanup();
         })();

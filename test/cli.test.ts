@@ -43,7 +43,8 @@ describe('a spawned node', () => {
     const first = await spawnNode([], dir);
     const second = await runCli([`--data-dir=${dir}`, '--http-port=0']);
     expect(second.code).toBe(1);
-    expect(second.stdout).toMatch(/^couldn't start node: database .*db\/local is in use by another process/);
+    // Log lines come first, as on avalanchego; the failure is the last line.
+    expect(second.stdout.trimEnd().split('\n').at(-1)).toMatch(/^couldn't start node: database .*db\/local is in use by another process/);
     expect(await health(first.uri)).toBe(200);
     first.child.kill('SIGTERM');
     await first.exited;
@@ -56,7 +57,7 @@ describe('a spawned node', () => {
     try {
       const r = await runCli([`--data-dir=${tempDir()}`, `--http-port=${port}`]);
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe(`couldn't start node: failed to initialize node: couldn't initialize API server: listen tcp 127.0.0.1:${port}: bind: address already in use\n`);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(`couldn't start node: failed to initialize node: couldn't initialize API server: listen tcp 127.0.0.1:${port}: bind: address already in use`);
     } finally {
       blocker.close();
     }

@@ -15,9 +15,13 @@ export class Router {
   /** The mux: full path -> handler. */
   private readonly paths = new Map<string, Handler>();
 
+  /** `onAdd` hears of every route registered by addRoute (avalanchego logs them). */
+  constructor(private readonly onAdd: (url: string, endpoint: string) => void = () => {}) {}
+
   addRoute(handler: Handler, base: string, endpoint = ''): void {
     const full = url(base);
     if (this.reserved.has(full)) throw new RouteError(`route is either already aliased or already maps to a handle: ${full}`);
+    this.onAdd(full, endpoint);
     this.forceAdd(full, endpoint, handler);
   }
 

@@ -1,12 +1,20 @@
 // secp256k1 as avalanchego's utils/crypto/secp256k1 uses it: 65-byte [r ‖ s ‖ v] recoverable
 // signatures over a 32-byte hash, low-S only, addresses = ripemd160(sha256(compressed pubkey)).
 // The failure texts and their order are API: they reach issueTx callers unchanged.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { fail } from './errors.js';
 
-const N = secp256k1.Point.CURVE().n;
+type Curve = typeof import('@noble/curves/secp256k1.js')['secp256k1'];
+// The curve module takes ~56 ms to load; only the first signature check or signing pays it, not
+// the node's start-up. (require of an ES module is synchronous on Node 20.19+.)
+const require = createRequire(import.meta.url);
+let curve: Curve | undefined;
+const secp = (): Curve => (curve ??= (require('@noble/curves/secp256k1.js') as { secp256k1: Curve }).secp256k1);
+
+/** The group order: a constant of the curve, so it needs no module load. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = N >> 1n;
 const SIG_LEN = 65;
 
@@ -22,7 +30,7 @@ export function addressOfPublicKey(compressed: Uint8Array): Uint8Array {
 }
 
 export function addressOfPrivateKey(privateKey: Uint8Array): Uint8Array {
-  return addressOfPublicKey(secp256k1.getPublicKey(privateKey, true));
+  return addressOfPublicKey(secp().getPublicKey(privateKey, true));
 }
 
 /**
@@ -44,7 +52,7 @@ export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
   try {
     // The constructor rejects r, s outside [1, N-1] as decred does; recovery ids 2 and 3 use
     // x = r + N, which must still be a field element, again as decred does.
-    const recovered = new secp256k1.Signature(r, s).addRecoveryBit(v & 3).recoverPublicKey(hash);
+    const recovered = new (secp().Signature)(r, s).addRecoveryBit(v & 3).recoverPublicKey(hash);
     pubkey = recovered.toBytes(true);
   } catch {
     fail('invalid signature');
@@ -58,7 +66,7 @@ export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
  * and flips the recovery bit exactly as decred's SignCompact does, so the bytes match the node's.
  */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  const recovered = secp256k1.sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+  const recovered = secp().sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
   const out = new Uint8Array(SIG_LEN);
   out.set(recovered.subarray(1, 65), 0);
   out[64] = recovered[0]!;
