@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator, type NodeOptions } from '../src/index.js';
 
-export const CLI = resolve(import.meta.dirname, '../dist/cli.js');
+export const CLI = resolve(import.meta.dirname, '../dist/avalanche-emulator.js');
 
 export function tempDir(prefix = 'emu-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

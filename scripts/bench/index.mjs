@@ -1,7 +1,7 @@
 // Index API benchmark: look-ups in an X-Chain block index of N containers (default 1,000,000),
 // through HTTP against a spawned node, and the same look-ups straight on the node's LevelDB.
 //
-//   0. Initialise: `node dist/cli.js --index-enabled=true --http-port=0 --log-level=off` on a temp
+//   0. Initialise: `node dist/avalanche-emulator.js --index-enabled=true --http-port=0 --log-level=off` on a temp
 //      --data-dir (default leveldb), so the genesis, the chain state and the indexer's markers exist;
 //      checked to answer index.getIndex on /ext/index/X/block; then stopped (SIGTERM).
 //   1. Bulk fill (the documented path): <data-dir>/db/local is opened in this process with
@@ -60,7 +60,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(ROOT, 'dist');
-const CLI = path.join(DIST, 'cli.js');
+const CLI = path.join(DIST, 'avalanche-emulator.js');
 const MODULES = {
   db: path.join(DIST, 'storage/db.js'),
   index: path.join(DIST, 'indexer/index.js'),

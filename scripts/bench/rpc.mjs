@@ -2,7 +2,7 @@
 // answers the very same bytes, at 32 connections (pipelining 1), for two JSON-RPC requests:
 // health.health (POST /ext/health) and info.getNetworkID (POST /ext/info).
 //
-// For each request, the emulator is spawned (`node dist/cli.js --http-port=0 --db-type=memdb
+// For each request, the emulator is spawned (`node dist/avalanche-emulator.js --http-port=0 --db-type=memdb
 // --log-level=off`, temp --data-dir, uri read from process.json) and asked once; its response
 // bytes and content-type are captured. A bare node:http server, run in a child process like the
 // emulator, then reads and JSON.parse's every POST body and answers those captured bytes.
@@ -47,7 +47,7 @@ if (process.argv[2] === '--bare-server') {
 
 async function main() {
   const SELF = fileURLToPath(import.meta.url);
-  const CLI = path.resolve(path.dirname(SELF), '../../dist/cli.js');
+  const CLI = path.resolve(path.dirname(SELF), '../../dist/avalanche-emulator.js');
   if (!existsSync(CLI)) {
     console.error(`bench:rpc: ${path.relative(process.cwd(), CLI)} is missing; run npm run build first`);
     process.exit(1);

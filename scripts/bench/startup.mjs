@@ -1,4 +1,4 @@
-// Startup benchmark: how long from spawn() of `node dist/cli.js` until the node answers
+// Startup benchmark: how long from spawn() of `node dist/avalanche-emulator.js` until the node answers
 // GET /ext/health with HTTP 200.
 //
 // Each run gets a fresh temporary --data-dir (default leveldb database) and an --http-port picked
@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'avalanche-emulator.js');
 const RUNS = Math.max(1, Number(process.env.RUNS) || 11);
 const TARGET_MS = 300;
 const POLL_INTERVAL_MS = 2; // pause between two failed attempts

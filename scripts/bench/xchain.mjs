@@ -1,5 +1,5 @@
 // X-Chain benchmark: what the emulator's AVM sustains over JSON-RPC (POST /ext/bc/X), measured
-// against a spawned node (`node dist/cli.js --http-port=0 --log-level=off`, default leveldb in a
+// against a spawned node (`node dist/avalanche-emulator.js --http-port=0 --log-level=off`, default leveldb in a
 // temporary --data-dir that is removed afterwards; default instant block building, so an
 // avm.issueTx reply comes once the tx's block is accepted). All txs are real signed BaseTxs built
 // here with the emulator's own codec (dist/chains/x/codec) and signer (dist/chains/x/verify),
@@ -43,7 +43,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(ROOT, 'dist');
-const CLI = path.join(DIST, 'cli.js');
+const CLI = path.join(DIST, 'avalanche-emulator.js');
 const MODULES = {
   codec: path.join(DIST, 'chains/x/codec/index.js'),
   verify: path.join(DIST, 'chains/x/verify/index.js'),
@@ -441,7 +441,7 @@ let failed = false;
 try {
   const uri = await startNode();
   xUrl = `${uri}/ext/bc/X`;
-  console.log(`X-Chain benchmark: node ${process.version}, ${os.cpus().length} CPUs, spawned \`node dist/cli.js\` (leveldb, instant block building),` +
+  console.log(`X-Chain benchmark: node ${process.version}, ${os.cpus().length} CPUs, spawned \`node dist/avalanche-emulator.js\` (leveldb, instant block building),` +
     ` JSON-RPC over HTTP keep-alive${CPU_PROF ? `, node CPU profile -> ${CPU_PROF}` : ''}`);
   console.log(`load average at start: ${os.loadavg().map(f2).join(' ')} (other work on the machine skews every figure)`);
   console.log(`settings: TXS=${TXS} CLIENTS=${CLIENTS} PER_CLIENT=${PER_CLIENT} CALLS=${CALLS} SMALL=${SMALL} FULL=${FULL ? 1 : 0} SIZE=${SIZE}` +
