@@ -4,54 +4,10 @@
 // sequence every UTXO of every key is walked with paginated avm.getUTXOs and checked against a
 // model: the exact UTXO set, no duplicates, per-asset supply = minted − fees − exported, balances.
 import { createHash } from 'node:crypto';
-import * as avalanchejs from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestNode, type TestNode } from './helpers.js';
+import { ajs, type Owners, type Utxo, type TransferableOutput, type UnsignedTx, type AjsContext, type AVMApi } from './support/avalanchejs.js';
 
-// ---- the slice of avalanchejs used here (its .d.ts re-exports do not resolve under NodeNext) ------
-interface Id { toString(): string }
-interface Int { value(): number }
-interface Owners { locktime: { value(): bigint }; threshold: Int; addrs: { toBytes(): Uint8Array }[] }
-interface Utxo { utxoId: { txID: Id; outputIdx: Int }; assetId: Id; output: { _type: string; amount?(): bigint }; getOutputOwners(): Owners }
-interface TransferableInput { utxoID: { txID: Id; outputIdx: Int }; assetId: Id; amount(): bigint; sigIndicies(): number[] }
-interface TransferableOutput { assetId: Id; output: { amount(): bigint; outputOwners: Owners } }
-interface AvaxBaseTx { BlockchainId: Id; outputs: readonly TransferableOutput[]; inputs: readonly TransferableInput[] }
-interface AjsTx { _type: string; baseTx: AvaxBaseTx; outs?: readonly TransferableOutput[]; destination?: Id }
-interface SignedTx { toBytes(): Uint8Array }
-interface UnsignedTx { addressMaps: unknown; getTx(): AjsTx; getInputUtxos(): readonly Utxo[]; getSignedTx(): SignedTx; hasAllSignatures(): boolean }
-interface AjsContext { avaxAssetID: string; baseTxFee: bigint; createAssetTxFee: bigint; pBlockchainID: string; cBlockchainID: string }
-interface AVMApi {
-  getUTXOs(input: { addresses: string[]; limit?: number; startIndex?: { address: string; utxo: string } }): Promise<{ utxos: Utxo[]; numFetched: string; endIndex: { address: string; utxo: string } }>;
-  issueSignedTx(tx: SignedTx): Promise<{ txID: string }>;
-  getTxStatus(params: { txID: string }): Promise<{ status: string }>;
-  getAssetDescription(assetID: string): Promise<{ assetID: string; name: string; symbol: string; denomination: string }>;
-}
-interface Ajs {
-  Context: { getContextFromURI(uri: string): Promise<AjsContext> };
-  avm: {
-    AVMApi: new (uri: string) => AVMApi;
-    newBaseTx(ctx: AjsContext, from: Uint8Array[], utxos: Utxo[], outputs: TransferableOutput[], opts?: { changeAddresses?: Uint8Array[] }): UnsignedTx;
-    newExportTx(ctx: AjsContext, destination: string, from: Uint8Array[], utxos: Utxo[], outputs: TransferableOutput[], opts?: { changeAddresses?: Uint8Array[] }): UnsignedTx;
-  };
-  avmSerial: {
-    CreateAssetTx: new (base: AvaxBaseTx, name: unknown, symbol: unknown, denomination: unknown, states: unknown[]) => object;
-    InitialState: new (fxIndex: unknown, outputs: unknown[]) => object;
-    getAVMManager(): { getDefaultCodec(): { PackPrefix(v: unknown): Uint8Array } };
-  };
-  UnsignedTx: new (tx: object, utxos: readonly Utxo[], addressMaps: unknown) => UnsignedTx;
-  TransferableOutput: { fromNative(assetID: string, amount: bigint, addrs: Uint8Array[]): TransferableOutput };
-  TransferOutput: new (amount: unknown, owners: unknown) => object;
-  MintOutput: new (owners: unknown) => object;
-  OutputOwners: { fromNative(addrs: Uint8Array[]): unknown };
-  BigIntPr: new (v: bigint) => unknown;
-  Int: new (v: number) => unknown;
-  Byte: new (v: Uint8Array) => unknown;
-  Stringpr: new (v: string) => unknown;
-  addTxSignatures(args: { unsignedTx: UnsignedTx; privateKeys: Uint8Array[] }): Promise<void>;
-  secp256k1: { getPublicKey(key: Uint8Array): Uint8Array; publicKeyBytesToAddress(pub: Uint8Array): Uint8Array };
-  utils: { hexToBuffer(hex: string): Uint8Array; format(alias: string, hrp: string, addr: Uint8Array): string; base58check: { encode(b: Uint8Array): string } };
-}
-const ajs = avalanchejs as unknown as Ajs;
 const { avm, utils } = ajs;
 
 const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
