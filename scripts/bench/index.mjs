@@ -49,35 +49,17 @@
 // Exits 0 when every phase ran (it reports, it does not gate); 1 if dist/ is missing or a phase failed.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { CLI, loadDist } from './dist.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = path.join(ROOT, 'dist');
-const CLI = path.join(DIST, 'avalanche-emulator.js');
-const MODULES = {
-  db: path.join(DIST, 'storage/db.js'),
-  index: path.join(DIST, 'indexer/index.js'),
-  proposervm: path.join(DIST, 'chains/proposervm.js'),
-  cb58: path.join(DIST, 'encoding/cb58.js'),
-};
-for (const file of [CLI, ...Object.values(MODULES)]) {
-  if (!existsSync(file)) {
-    console.error(`bench:index: ${path.relative(process.cwd(), file) || file} is missing; run npm run build first`);
-    process.exit(1);
-  }
-}
-const load = (file) => import(pathToFileURL(file).href);
-const { openDatabase } = await load(MODULES.db);
-const { ContainerIndex } = await load(MODULES.index);
-const { encodeOuterBlock, nextEpoch } = await load(MODULES.proposervm);
-const { encodeCB58, idFromString } = await load(MODULES.cb58);
+const [{ openDatabase }, { ContainerIndex }, { encodeOuterBlock, nextEpoch }, { encodeCB58, idFromString }] =
+  await loadDist('bench:index', 'storage/db.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
 
 const envInt = (name, dflt, min = 1) => {
   const v = process.env[name];

@@ -32,35 +32,20 @@
 // Exits 0 when every phase ran (it reports, it does not gate); 1 if dist/ is missing or a phase failed.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI, loadDist } from './dist.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = path.join(ROOT, 'dist');
-const CLI = path.join(DIST, 'avalanche-emulator.js');
-const MODULES = {
-  codec: path.join(DIST, 'chains/x/codec/index.js'),
-  verify: path.join(DIST, 'chains/x/verify/index.js'),
-  cb58: path.join(DIST, 'encoding/cb58.js'),
-  address: path.join(DIST, 'chains/x/address.js'),
-};
-for (const file of [CLI, ...Object.values(MODULES)]) {
-  if (!existsSync(file)) {
-    console.error(`bench:xchain: ${path.relative(process.cwd(), file) || file} is missing; run npm run build first`);
-    process.exit(1);
-  }
-}
-const load = (file) => import(pathToFileURL(file).href);
-const { buildTx, compareBytes, outputSortKey, parseUTXO } = await load(MODULES.codec);
-const { signHash, txHash, addressOfPrivateKey, recoverAddress } = await load(MODULES.verify);
-const { encodeCB58, idFromString } = await load(MODULES.cb58);
-const { formatAddress } = await load(MODULES.address);
+const [
+  { buildTx, compareBytes, outputSortKey, parseUTXO },
+  { signHash, txHash, addressOfPrivateKey, recoverAddress },
+  { encodeCB58, idFromString },
+  { formatAddress },
+] = await loadDist('bench:xchain', 'chains/x/codec/index.js', 'chains/x/verify/index.js', 'encoding/cb58.js', 'chains/x/address.js');
 
 const envInt = (name, dflt, min = 1) => {
   const v = process.env[name];
