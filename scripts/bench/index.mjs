@@ -56,21 +56,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
-import { CLI, loadDist } from './dist.mjs';
+import { CLI, cpuSeconds, envIntOf, loadDist, pct } from './common.mjs';
 
 const [{ openDatabase }, { ContainerIndex }, { encodeOuterBlock, nextEpoch }, { encodeCB58, idFromString }] =
   await loadDist('bench:index', 'storage/db.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
 
-const envInt = (name, dflt, min = 1) => {
-  const v = process.env[name];
-  if (v === undefined || v === '') return dflt;
-  const n = Math.floor(Number(v));
-  if (!Number.isFinite(n) || n < min) {
-    console.error(`bench:index: ${name}=${v} is not an integer >= ${min}`);
-    process.exit(1);
-  }
-  return n;
-};
+const envInt = envIntOf('bench:index');
 const N = envInt('N', 1_000_000, 1025);
 const BATCH = envInt('BATCH', 1000);
 const CALLS = envInt('CALLS', 2000);
@@ -93,9 +84,6 @@ const INNER_MIN = 230; // + 90 bytes of statelessGraniteBlock framing = 320..400
 const INNER_SPAN = 81;
 
 // --- Measurement helpers -----------------------------------------------------------------------
-function pct(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] : NaN;
-}
 const latencyStats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
   return { p50: pct(s, 0.5), p99: pct(s, 0.99), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
@@ -128,14 +116,6 @@ async function procStatus(pid) {
     ldbMaps = ldbKb = NaN;
   }
   return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon'), file: kb('RssFile'), ldbMaps, ldbKb };
-}
-async function cpuSeconds(pid) {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 const du = (dir) => {
   try {

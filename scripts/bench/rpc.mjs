@@ -19,6 +19,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuSeconds } from './common.mjs';
 import { fileURLToPath } from 'node:url';
 
 // --- Child mode: the bare node:http server (started by the main mode below through fork()). ---
@@ -135,15 +136,6 @@ async function main() {
 
   /** One autocannon run. autocannon's own latency histogram has 1 ms resolution, so p50/p99 are
    *  computed here from the per-response times (float ms) of the 2xx responses. */
-  /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-  const cpuSeconds = async (pid) => {
-    try {
-      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-    } catch {
-      return NaN;
-    }
-  };
 
   async function load(uri, req, duration, pid) {
     const cpuBefore = pid ? await cpuSeconds(pid) : NaN;

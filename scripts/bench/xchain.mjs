@@ -38,7 +38,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, loadDist } from './dist.mjs';
+import { CLI, cpuSeconds, envIntOf, loadDist, pct } from './common.mjs';
 
 const [
   { buildTx, compareBytes, outputSortKey, parseUTXO },
@@ -47,16 +47,7 @@ const [
   { formatAddress },
 ] = await loadDist('bench:xchain', 'chains/x/codec/index.js', 'chains/x/verify/index.js', 'encoding/cb58.js', 'chains/x/address.js');
 
-const envInt = (name, dflt, min = 1) => {
-  const v = process.env[name];
-  if (v === undefined || v === '') return dflt;
-  const n = Math.floor(Number(v));
-  if (!Number.isFinite(n) || n < min) {
-    console.error(`bench:xchain: ${name}=${v} is not an integer >= ${min}`);
-    process.exit(1);
-  }
-  return n;
-};
+const envInt = envIntOf('bench:xchain');
 const TXS = envInt('TXS', 300);
 const CLIENTS = envInt('CLIENTS', 32);
 const PER_CLIENT = envInt('PER_CLIENT', 30);
@@ -186,9 +177,6 @@ async function fund(targets) {
 }
 
 // --- Measurement helpers -----------------------------------------------------------------------
-function pct(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] : NaN;
-}
 const latencyStats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
   return { p50: pct(s, 0.5), p99: pct(s, 0.99), max: s[s.length - 1] };
@@ -204,14 +192,6 @@ async function procStatus(pid) {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux, USER_HZ 100). */
-async function cpuSeconds(pid) {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 const selfCpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
 // --- The node ---------------------------------------------------------------------------------
