@@ -122,7 +122,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       cleanups.push(() => profiler.close());
       router.addRoute(rpc([adminService({
         routes: router, chainAliases: chains.aliaser, logs, vms, profiler, db,
-        config: () => nodeConfigJson(config, TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
+        config: () => nodeConfigJson(config, encodeCB58(xChain.avaxAssetID), TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
       })]), 'admin');
     }
     if (config.apiInfoEnabled) {

@@ -22,13 +22,16 @@ describe('primary network IDs', () => {
     const ids = primaryNetworkIds(1337);
     expect(encodeCB58(ids.xChainId)).toBe('2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX');
     expect(encodeCB58(ids.cChainId)).toBe('t7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx');
-    const node = await startTestNode({ dbType: 'memdb', networkId: 1337 });
+    const node = await startTestNode({ dbType: 'memdb', networkId: 1337, apiAdminEnabled: true });
     try {
       expect(await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'X' })).toEqual({ blockchainID: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX' });
       expect((await call(`${node.uri}/ext/bc/X`, 'avm.getAssetDescription', { assetID: 'AVAX' })).assetID).toBe('28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN');
       const utxos = await call(`${node.uri}/ext/bc/X`, 'avm.getUTXOs', { addresses: ['X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p'] });
       expect(utxos.numFetched).toBe('1');
       expect(utxos.endIndex.address).toBe('X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p');
+      const config = await call(`${node.uri}/ext/admin`, 'admin.getConfig');
+      expect(config.avaxAssetID).toBe('28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN');
+      expect(config.networkID).toBe(1337);
     } finally {
       await node.stop();
     }

@@ -4,12 +4,11 @@
 // network here for those knobs to describe.
 import { join } from 'node:path';
 import type { NodeConfig } from '../../config/load.js';
-import { LOCAL_AVAX_ASSET_ID } from '../../chains/ids.js';
 import { LOCAL_UPGRADES } from '../info/upgrades.js';
 
 const ns = (v: unknown) => Number(v as bigint);
 
-export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: bigint, vmAliases: Record<string, string[]> | null): Record<string, unknown> {
+export function nodeConfigJson(c: NodeConfig, avaxAssetID: string, txFee: bigint, createAssetTxFee: bigint, vmAliases: Record<string, string[]> | null): Record<string, unknown> {
   const f = c.flags;
   return {
     httpConfig: {
@@ -62,7 +61,7 @@ export function nodeConfigJson(c: NodeConfig, txFee: bigint, createAssetTxFee: b
     },
     databaseConfig: { readOnly: false, path: c.dbPath, name: c.dbType },
     upgradeConfig: LOCAL_UPGRADES,
-    avaxAssetID: LOCAL_AVAX_ASSET_ID,
+    avaxAssetID,
     networkID: c.networkId,
     healthCheckFreq: Number(c.healthCheckFrequencyNs),
     profilerConfig: { dir: c.profileDir, enabled: false, freq: 900000000000, maxNumFiles: 5 },
