@@ -86,9 +86,9 @@ describe('Go JSON reading', () => {
 
 describe('X-Chain genesis block (local network)', () => {
   it('matches the derived stop vertex and genesis block', () => {
-    const block = xGenesisBlock(LOCAL_X_CHAIN_ID);
+    const block = xGenesisBlock(idFromString(LOCAL_X_CHAIN_ID));
     expect(encodeCB58(stopVertexId(LOCAL_X_CHAIN_ID))).toBe('3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY');
-    expect(block.id).toBe('2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst');
+    expect(encodeCB58(block.id)).toBe('2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst');
     expect(encodeHex(block.bytes, 'hex')).toBe('0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722');
   });
 });

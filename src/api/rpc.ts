@@ -78,3 +78,20 @@ export function withCallLog(service: ServiceDef, debug: (msg: string, fields: Re
   }
   return { name: service.name, methods };
 }
+
+/** Runs `fn`; whatever it throws becomes the method's error, with its text (reworded by `wrap`). */
+export function rpcTry<T>(fn: () => T, wrap: (message: string) => string = (m) => m): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw new RpcError(wrap((err as Error).message));
+  }
+}
+
+export async function rpcTryAsync<T>(fn: () => Promise<T>, wrap: (message: string) => string = (m) => m): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new RpcError(wrap((err as Error).message));
+  }
+}

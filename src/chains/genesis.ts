@@ -6,9 +6,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { marshalUnsignedTx, outputSortKey, compareBytes } from './x/codec/index.js';
 import type { Output, UnsignedTx } from './x/types.js';
 import { LOCAL_C_CHAIN_GENESIS } from './c/genesis.js';
+import { u16, u32 } from '../encoding/bytes.js';
 
-const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b; };
-const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
 const hex = (s: string) => Buffer.from(s, 'hex');
 const padded = (name: string) => { const b = Buffer.alloc(32); b.write(name, 'ascii'); return b; };
 

@@ -6,6 +6,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { BatchOp } from './x/state.js';
 import type { Database } from '../storage/db.js';
+import { u32, u64, i64 } from '../encoding/bytes.js';
 
 const GRANITE_EPOCH_DURATION = 30n;
 const STATELESS_BLOCK = 0;
@@ -25,9 +26,6 @@ export interface OuterBlock {
   epoch: Epoch | undefined;
 }
 
-const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
-const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
-const i64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64BE(n); return b; };
 
 /** Unsigned proposervm block: the ID hashes everything but the trailing (empty) signature field. */
 export function encodeOuterBlock(parentID: Uint8Array, timestamp: bigint, pChainHeight: bigint, inner: Uint8Array, epoch: Epoch | undefined): { id: Uint8Array; bytes: Uint8Array } {

@@ -8,13 +8,12 @@
 //   0x21 dest ‖ src ‖ trait ‖ u64 (~seq)     -> utxoID   (newest first)
 import type { Database } from '../storage/db.js';
 import type { BatchOp } from './x/state.js';
+import { u32, u64 } from '../encoding/bytes.js';
 
 const P_VALUE = 0x20;
 const P_INDEX = 0x21;
 const MAX_U64 = 0xffffffffffffffffn;
 const key = (prefix: number, ...parts: Uint8Array[]) => Buffer.concat([Uint8Array.of(prefix), ...parts]);
-const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
-const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
 
 export interface AtomicElement {
   utxoID: Uint8Array;

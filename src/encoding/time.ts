@@ -27,11 +27,6 @@ export function formatRFC3339Nano(epochNs: bigint): string {
 /** Go's zero time.Time as encoding/json writes it. */
 export const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
-/** UTC RFC 3339 without fractions, as Go marshals time.Time values held in UTC (e.g. upgrade times). */
-export function formatRFC3339UTC(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 const UNITS: Record<string, bigint> = {
   ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
 };

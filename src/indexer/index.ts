@@ -8,11 +8,11 @@
 //   0x02 ‖ ID            -> u64 index
 import type { Database } from '../storage/db.js';
 import type { BatchOp } from '../chains/x/state.js';
+import { u64 } from '../encoding/bytes.js';
 
 export type IndexKind = 'block' | 'vtx' | 'tx';
 const KIND_BYTE: Record<IndexKind, number> = { block: 1, vtx: 2, tx: 3 };
 
-const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
 
 export interface Container {
   id: Uint8Array;

@@ -9,7 +9,7 @@ import { parseLevel, type Level } from '../../logging/level.js';
 import type { Database } from '../../storage/db.js';
 import { writeFileAtomic } from '../../storage/files.js';
 import { goQuote } from '../../encoding/goquote.js';
-import { method, RpcError, type ServiceDef } from '../rpc.js';
+import { method, RpcError, rpcTry, rpcTryAsync, type ServiceDef } from '../rpc.js';
 import { none, optional, string, struct, textual } from '../schema.js';
 import type { Profiler } from './profiler.js';
 
@@ -32,15 +32,6 @@ export interface AdminDeps {
 
 const level = textual<Level | undefined>(parseLevel, () => undefined);
 
-/** Errors of the layers below become the method's error with their own text. */
-function rpc<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw new RpcError((err as Error).message);
-  }
-}
-
 /** loggerLevels is a Go map: its keys come out sorted. */
 const levelsOf = (loggers: Logger[]) => ({
   loggerLevels: Object.fromEntries(
@@ -58,40 +49,32 @@ function loggersNamed(logs: LogFactory, name: string): Logger[] {
   return [logger];
 }
 
-async function rpcAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw new RpcError((err as Error).message);
-  }
-}
-
 export function adminService(d: AdminDeps): ServiceDef {
   const aliasArgs = struct({ endpoint: string, alias: string });
   return {
     name: 'admin',
     methods: {
-      startCPUProfiler: method(none, async () => { await rpcAsync(() => d.profiler.startCPU()); return {}; }),
-      stopCPUProfiler: method(none, async () => { await rpcAsync(() => d.profiler.stopCPU()); return {}; }),
-      memoryProfile: method(none, async () => { await rpcAsync(() => d.profiler.memory()); return {}; }),
-      lockProfile: method(none, async () => { await rpcAsync(() => d.profiler.lock()); return {}; }),
+      startCPUProfiler: method(none, async () => { await rpcTryAsync(() => d.profiler.startCPU()); return {}; }),
+      stopCPUProfiler: method(none, async () => { await rpcTryAsync(() => d.profiler.stopCPU()); return {}; }),
+      memoryProfile: method(none, async () => { await rpcTryAsync(() => d.profiler.memory()); return {}; }),
+      lockProfile: method(none, async () => { await rpcTryAsync(() => d.profiler.lock()); return {}; }),
 
       alias: method(aliasArgs, ({ endpoint, alias }) => {
         if (tooLong(alias)) throw new RpcError('alias length is too long');
-        rpc(() => d.routes.addAliases(endpoint, alias));
+        rpcTry(() => d.routes.addAliases(endpoint, alias));
         return {};
       }),
 
       aliasChain: method(struct({ chain: string, alias: string }), ({ chain, alias }) => {
         if (tooLong(alias)) throw new RpcError('alias length is too long');
-        const id = rpc(() => d.chainAliases.lookup(chain));
-        rpc(() => d.chainAliases.alias(id, alias));
-        rpc(() => d.routes.addAliases(posix.join('bc', id), posix.join('bc', alias)));
+        const id = rpcTry(() => d.chainAliases.lookup(chain));
+        rpcTry(() => d.chainAliases.alias(id, alias));
+        rpcTry(() => d.routes.addAliases(posix.join('bc', id), posix.join('bc', alias)));
         return {};
       }),
 
       getChainAliases: method(struct({ chain: string }), ({ chain }) => {
-        rpc(() => idFromString(chain));
+        rpcTry(() => idFromString(chain));
         return { aliases: d.chainAliases.aliases(chain) };
       }),
 
@@ -101,7 +84,7 @@ export function adminService(d: AdminDeps): ServiceDef {
         lines.push(...(report.javascriptStack?.stack ?? []).map((s) => `  ${s.trim()}`));
         lines.push('', 'Native stack:', ...(report.nativeStack ?? []).map((f) => `  ${f.pc} ${f.symbol}`));
         lines.push('', 'Active libuv handles:', ...(report.libuv ?? []).filter((h) => h.is_active).map((h) => `  ${h.type}`));
-        await rpcAsync(() => writeFileAtomic(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n'));
+        await rpcTryAsync(() => writeFileAtomic(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n'));
         return {};
       }),
 
@@ -120,12 +103,12 @@ export function adminService(d: AdminDeps): ServiceDef {
       getConfig: method(none, () => d.config()),
 
       loadVMs: method(none, async () => {
-        const { newVMs, failedVMs } = await rpcAsync(() => d.vms.reload());
+        const { newVMs, failedVMs } = await rpcTryAsync(() => d.vms.reload());
         return Object.keys(failedVMs).length === 0 ? { newVMs } : { newVMs, failedVMs };
       }),
 
       dbGet: method(struct({ key: string }), async ({ key }) => {
-        const bytes = rpc(() => decodeHex(key));
+        const bytes = rpcTry(() => decodeHex(key));
         if (d.db.status !== 'open') return { value: '', errorCode: 1 };
         const value = await d.db.get(bytes);
         return value === undefined ? { value: '', errorCode: 2 } : { value: encodeHex(value), errorCode: 0 };

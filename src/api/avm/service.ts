@@ -9,7 +9,7 @@ import { blockJson, marshalUTXO, parseUTXO, txJson, utxoInputID } from '../../ch
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import type { SignedTx, UTXO } from '../../chains/x/types.js';
 import { IssueError, type XChain } from '../../chains/x/vm.js';
-import { method, RpcError, type ServiceDef } from '../rpc.js';
+import { method, RpcError, rpcTry, type ServiceDef } from '../rpc.js';
 import { arrayOf, bool, none, string, struct, textual, uint32, uint64 } from '../schema.js';
 
 type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
@@ -205,14 +205,6 @@ async function issue(d: AvmDeps, text: string, enc: Encoding, unverified: boolea
   } catch (err) {
     if (err instanceof IssueError) throw new RpcError(err.message);
     throw err;
-  }
-}
-
-function rpcTry<T>(fn: () => T, wrap: (message: string) => string = (m) => m): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw new RpcError(wrap((err as Error).message));
   }
 }
 

@@ -3,7 +3,7 @@
 import { LOCAL_NODE, FX_IDS } from '../../chains/ids.js';
 import type { ChainRegistry } from '../../chains/registry.js';
 import { NODE_VERSION, type VmRegistry } from '../../chains/vms.js';
-import { method, RpcError, type ServiceDef } from '../rpc.js';
+import { method, RpcError, rpcTry, type ServiceDef } from '../rpc.js';
 import { none, string, struct, arrayOf } from '../schema.js';
 import { LOCAL_UPGRADES } from './upgrades.js';
 
@@ -38,13 +38,7 @@ export function infoService(d: InfoDeps): ServiceDef {
       getNodeIP: method(none, () => ({ ip: d.stakingAddress() })),
       getNetworkID: method(none, () => ({ networkID: String(d.networkId) })),
       getNetworkName: method(none, () => ({ networkName: d.networkName })),
-      getBlockchainID: method(struct({ alias: string }), ({ alias }) => {
-        try {
-          return { blockchainID: d.chains.aliaser.lookup(alias) };
-        } catch (err) {
-          throw new RpcError((err as Error).message);
-        }
-      }),
+      getBlockchainID: method(struct({ alias: string }), ({ alias }) => ({ blockchainID: rpcTry(() => d.chains.aliaser.lookup(alias)) })),
       peers: method(struct({ nodeIDs: arrayOf(string) }), () => ({ numPeers: '0', peers: [] })),
       isBootstrapped: method(struct({ chain: string }), ({ chain }) => {
         if (chain === '') throw new RpcError("argument 'chain' not given");

@@ -12,6 +12,7 @@
 import type { Database } from '../../storage/db.js';
 import { marshalUTXO, outputAddresses, parseBlock, parseTx, parseUTXO, utxoInputID } from './codec/index.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
+import { u64 } from '../../encoding/bytes.js';
 
 const P_UTXO = 0x10;
 const P_ADDR = 0x11;
@@ -23,7 +24,6 @@ const LAST_KEY = Uint8Array.of(P_META, ...Buffer.from('last'));
 const MAX_U64 = 0xffffffffffffffffn;
 
 const key = (prefix: number, ...parts: Uint8Array[]) => Buffer.concat([Uint8Array.of(prefix), ...parts]);
-const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
 
 export interface LastAccepted {
   id: Uint8Array;

@@ -2,12 +2,11 @@
 // accepted state, mempool), block building (instantly on each tx, or on an interval), and accepting
 // blocks into state and shared memory in one batch. Accepted blocks are announced to the node.
 import { EventEmitter } from 'node:events';
-import { encodeCB58 } from '../../encoding/cb58.js';
 import type { Database } from '../../storage/db.js';
 import { avaxGenesisTx } from '../genesis.js';
 import type { SharedMemory } from '../sharedmemory.js';
 import { buildBlock, buildTx, CodecError, marshalUTXO, outputAddresses, parseTx, parseUTXO, txInputIDs, txOutputs, utxoInputID } from './codec/index.js';
-import { CORTINA_TIME, stopVertexId } from './genesis.js';
+import { xGenesisBlock } from './genesis.js';
 import { Mempool, MempoolError } from './mempool.js';
 import { XState, type BatchOp, type LastAccepted } from './state.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
@@ -72,7 +71,7 @@ export class XChain extends EventEmitter<XChainEvents> {
     this.now = opts.now ?? (() => BigInt(Math.floor(Date.now() / 1000)));
     this.genesisTx = buildTx(avaxGenesisTx(opts.params.networkID), []);
     this.avaxAssetID = this.genesisTx.id;
-    this.genesisBlock = buildBlock({ parentID: stopVertexId(encodeCB58(opts.params.chainID)), height: 0n, time: BigInt(CORTINA_TIME), txs: [] });
+    this.genesisBlock = xGenesisBlock(opts.params.chainID);
   }
 
   static async open(db: Database, shared: SharedMemory, opts: XChainOptions): Promise<XChain> {

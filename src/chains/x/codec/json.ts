@@ -4,7 +4,7 @@
 // keys come out sorted; uint64s are exact decimal numbers. The text is built by hand so that no
 // integer passes through a JS double.
 import { bech32 } from '@scure/base';
-import { encodeCB58 } from '../../../encoding/cb58.js';
+import { encodeCB58, EMPTY_ID } from '../../../encoding/cb58.js';
 import { FX_IDS } from '../../ids.js';
 import type {
   FxValue, Operation, Output, OutputOwners, SignedTx, StandardBlock, TransferableInput, TransferableOutput,
@@ -25,7 +25,6 @@ type AddressFormat = (address: Uint8Array) => string;
 
 /** fxs[i].ID: the fx names zero-padded to 32 bytes. */
 const FX_ID_BY_INDEX = [FX_IDS.secp256k1fx, FX_IDS.nftfx, FX_IDS.propertyfx];
-const EMPTY_ID = encodeCB58(new Uint8Array(32));
 
 const idText = (bytes: Uint8Array) => `"${encodeCB58(bytes)}"`;
 /** types.JSONByteSlice and signatures: formatting.HexNC. */
