@@ -20,7 +20,7 @@ import { XChain } from './chains/x/vm.js';
 import { ProposerVM } from './chains/proposervm.js';
 import { BlockAcceptor, Indexer, IndexerShutdown } from './indexer/indexer.js';
 import { indexService } from './api/index/service.js';
-import { fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
+import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
 import { encodeCB58 } from './encoding/cb58.js';
 import { VmRegistry } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
@@ -102,7 +102,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.mempool.size };
     const accounts = testAccounts(config.testAccounts);
     if (accounts.length > 0 && xChain.freshGenesis) {
-      const [source] = (await xChain.state.utxoIDs(Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex'), undefined, 1));
+      const [source] = (await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1));
       const utxo = source && (await xChain.state.getUTXO(source));
       if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
       await xChain.issueTx(fundingTx({ ...xParams, avaxAssetID: xChain.avaxAssetID }, utxo, accounts).bytes);

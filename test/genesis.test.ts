@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeCB58 } from '../src/encoding/cb58.js';
 import { primaryNetworkIds, xGenesisBytes, localGenesisStartTime } from '../src/chains/genesis.js';
 import { LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY } from '../src/chains/x/testaccounts.js';
+import { addressOfPrivateKey } from '../src/chains/x/verify/index.js';
 import { call, startTestNode } from './helpers.js';
 
 describe('primary network IDs', () => {
@@ -12,6 +14,10 @@ describe('primary network IDs', () => {
     const ids = primaryNetworkIds(12345);
     expect(encodeCB58(ids.xChainId)).toBe(LOCAL_X_CHAIN_ID);
     expect(encodeCB58(ids.cChainId)).toBe(LOCAL_C_CHAIN_ID);
+  });
+
+  it('knows ewoq\'s address as the one its key derives', () => {
+    expect(Buffer.from(addressOfPrivateKey(EWOQ_PRIVATE_KEY)).equals(EWOQ_ADDRESS)).toBe(true);
   });
 
   it('builds the local X genesis bytes', () => {

@@ -36,7 +36,8 @@ export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { ty
 export interface BlockEffects {
   block: StandardBlock;
   created: UTXO[];
-  spent: UTXO[];
+  /** IDs of the UTXOs the block consumes (read once here, for their index entries). */
+  spent: Uint8Array[];
   /** Extra writes that must land in the same batch (shared memory, indexes of other layers). */
   extra?: BatchOp[];
 }
@@ -125,15 +126,13 @@ export class XState {
   /** Writes a block's effects, with the new last-accepted pointer, in one batch. */
   async commit(effects: BlockEffects, txs: SignedTx[] = effects.block.txs): Promise<void> {
     const ops: BatchOp[] = [];
-    const spentIds = effects.spent.map((u) => utxoInputID(u.utxoID));
-    const spentRaws = await this.db.getMany(spentIds.map((id) => key(P_UTXO, id)));
-    for (const [i, utxo] of effects.spent.entries()) {
-      const id = spentIds[i]!;
+    const spentRaws = await this.db.getMany(effects.spent.map((id) => key(P_UTXO, id)));
+    for (const [i, id] of effects.spent.entries()) {
       const raw = spentRaws[i];
       if (!raw) continue;
       const seq = Buffer.from(raw).readBigUInt64BE(0);
       ops.push({ type: 'del', key: key(P_UTXO, id) });
-      for (const a of outputAddresses(utxo.output)) ops.push({ type: 'del', key: key(P_ADDR, a, u64(MAX_U64 - seq)) });
+      for (const a of outputAddresses(parseUTXO(raw.subarray(8)).output)) ops.push({ type: 'del', key: key(P_ADDR, a, u64(MAX_U64 - seq)) });
     }
     let seq = this.nextSeq;
     for (const utxo of effects.created) {

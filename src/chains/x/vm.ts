@@ -249,12 +249,12 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   private async accept(block: StandardBlock): Promise<void> {
     const created: UTXO[] = [];
-    const spent: UTXO[] = [];
+    const spent: Uint8Array[] = [];
     const extra: BatchOp[] = [];
     const chainID = this.opts.params.chainID;
     for (const [i, tx] of block.txs.entries()) {
       const inputs = txInputIDs(tx);
-      for (const utxo of await this.state.getUTXOs(inputs.spent)) if (utxo) spent.push(utxo);
+      spent.push(...inputs.spent);
       const outs = txOutputs(tx);
       created.push(...outs.utxos);
       if (tx.unsigned.type === 4 && outs.exported.length > 0) {
