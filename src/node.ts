@@ -30,6 +30,7 @@ import { LogFactory } from './logging/logger.js';
 import { createApp, createHttpServer } from './server/app.js';
 import { gorillaDialect } from './server/jsonrpc/gorilla.js';
 import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
+import { BodyBudget } from './server/jsonrpc/budget.js';
 import { withCallLog } from './api/rpc.js';
 import { Router } from './server/router.js';
 import { openDatabase, type Database } from './storage/db.js';
@@ -99,7 +100,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const xProposer = new ProposerVM(db, xInfo.idBytes, xChain.genesisBlock.id);
     await xProposer.load();
     xChain.addAcceptor(new BlockAcceptor(xProposer, indexer.get('X', 'block')));
-    xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.mempool.size };
+    xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.processing() };
+    xChain.on('buildFailed', (err) => logs.get('X')!.error('failed to accept block', { error: err.message }));
     const accounts = testAccounts(config.testAccounts);
     if (accounts.length > 0 && xChain.freshGenesis) {
       const [source] = (await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1));
@@ -114,8 +116,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     for (const chain of chains.chains) if (chain.status) registerChainCheck(health, chain.alias, chain.status);
 
     const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
+    const bodies = new BodyBudget();
     const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) =>
-      jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))));
+      jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))), { budget: bodies });
     if (config.apiAdminEnabled) {
       // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
       const profiler = new Profiler(config.profileDir);

@@ -3,150 +3,20 @@
 // getUTXOs pagination contract and the balance rules, each held to avalanchego's behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { buildTx, compareBytes, outputSortKey, parseUTXO, txOutputs } from '../src/chains/x/codec/index.js';
-import { addressOfPrivateKey, signHash, txHash } from '../src/chains/x/verify/index.js';
+import { buildTx, compareBytes, parseUTXO } from '../src/chains/x/codec/index.js';
+import { addressOfPrivateKey } from '../src/chains/x/verify/index.js';
 import type {
-  BaseTxFields, CredentialBody, InitialState, Output, OutputOwners, SignedTx, TransferableInput, TransferableOutput,
-  UnsignedTx, UTXO, UTXOID,
+  BaseTxFields, CredentialBody, InitialState, SignedTx, TransferableInput, TransferableOutput,
+  UnsignedTx, UTXO,
 } from '../src/chains/x/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
-import { formatAddress } from '../src/chains/x/address.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
-
-// ---------------------------------------------------------------------------------------------
-// Local network constants (avalanchego-node.md §7) and keys.
-
-const X_ID = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
-const C_ID = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC';
-const AVAX_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
-const EMPTY_ID = '11111111111111111111111111111111LpoYY';
-const X = idFromString(X_ID);
-const C = idFromString(C_ID);
-const AVAX = idFromString(AVAX_ID);
-
-const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
-const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
-const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const EWOQ_KEY = fromHex('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
-const EWOQ = fromHex('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c');
-const EWOQ_SHORT_ID = '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV';
-const EWOQ_ADDR = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
-const keyOf = (label: string): Uint8Array => sha256(utf8(`x-issue test key ${label}`));
-const OTHER_KEY = keyOf('other');
-const OTHER = addressOfPrivateKey(OTHER_KEY);
-const addr = (a: Uint8Array): string => formatAddress('X', 'local', a);
-
-const FEE = 1_000_000n;
-const GENESIS_AMOUNT = 300_000_000_000_000_000n;
-const N = secp256k1.Point.CURVE().n;
-const GENESIS_UTXO: UTXO = {
-  utxoID: { txID: AVAX, outputIndex: 1 },
-  assetID: AVAX,
-  output: { type: 7, amount: GENESIS_AMOUNT, owners: { locktime: 0n, threshold: 1, addresses: [EWOQ] } },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Building txs as a wallet does.
-
-/** UTXOID.InputID: sha256(u64 outputIndex ‖ txID), computed here independently of the codec. */
-function inputID(u: UTXOID): Uint8Array {
-  const b = Buffer.alloc(40);
-  b.writeBigUInt64BE(BigInt(u.outputIndex));
-  Buffer.from(u.txID).copy(b, 8);
-  return sha256(b);
-}
-const utxoIDString = (u: UTXO): string => encodeCB58(inputID(u.utxoID));
-
-const owners = (addresses: Uint8Array[] = [EWOQ], threshold = 1, locktime = 0n): OutputOwners =>
-  ({ locktime, threshold, addresses: [...addresses].sort(compareBytes) });
-const out = (amount: bigint, o: OutputOwners = owners(), assetID: Uint8Array = AVAX): TransferableOutput =>
-  ({ assetID, out: { type: 7, amount, owners: o } });
-const amt = (o: Output): bigint => (o.type === 7 ? o.amount : 0n);
-const outKey = (o: TransferableOutput): Buffer => Buffer.concat([o.assetID, outputSortKey(o.out)]);
-const sortOuts = (outs: TransferableOutput[]): TransferableOutput[] => [...outs].sort((a, b) => Buffer.compare(outKey(a), outKey(b)));
-const inp = (u: UTXO, sigIndices = [0], amount = amt(u.output), assetID = u.assetID): TransferableInput =>
-  ({ utxoID: u.utxoID, assetID, input: { type: 5, amount, sigIndices } });
-const cmpUTXOID = (a: UTXOID, b: UTXOID): number => Buffer.compare(a.txID, b.txID) || a.outputIndex - b.outputIndex;
-const base = (over: Partial<BaseTxFields> = {}): BaseTxFields =>
-  ({ networkID: 12345, blockchainID: X, outputs: [], inputs: [], memo: new Uint8Array(), ...over });
-
-/** Signs every credential with sha256 of the unsigned bytes, one signature per key. */
-function sign(unsigned: UnsignedTx, signers: Uint8Array[][]): SignedTx {
-  const hash = txHash(buildTx(unsigned, []).unsignedBytes);
-  return buildTx(unsigned, signers.map((keys): CredentialBody => ({ type: 9, signatures: keys.map((k) => signHash(hash, k)) })));
-}
-
-interface Spend {
-  utxo: UTXO;
-  keys: Uint8Array[];
-  sigIndices?: number[];
-}
-
-/** A BaseTx: inputs sorted by UTXO ID, outputs by asset and codec bytes, one credential per input. */
-function baseTx(spends: Spend[], outputs: TransferableOutput[], over: Partial<BaseTxFields> = {}): SignedTx {
-  const sorted = [...spends].sort((a, b) => cmpUTXOID(a.utxo.utxoID, b.utxo.utxoID));
-  const indices = (s: Spend) => s.sigIndices ?? s.keys.map((k, i) => {
-    const j = s.utxo.output.owners.addresses.findIndex((a) => eq(a, addressOfPrivateKey(k)));
-    return j >= 0 ? j : i;
-  });
-  const unsigned: UnsignedTx = { type: 0, base: base({ inputs: sorted.map((s) => inp(s.utxo, indices(s))), outputs: sortOuts(outputs), ...over }) };
-  return sign(unsigned, sorted.map((s) => s.keys));
-}
-
-const utxosOf = (tx: SignedTx): UTXO[] => txOutputs(tx).utxos;
-
-/** Tracks ewoq's big change UTXO on one node: every payment spends it and returns the change. */
-class Ewoq {
-  coin: UTXO = GENESIS_UTXO;
-  constructor(readonly url: string) {}
-
-  build(outs: TransferableOutput[], fee = FEE, over: Partial<BaseTxFields> = {}): { tx: SignedTx; change: UTXO } {
-    const paid = outs.filter((o) => eq(o.assetID, AVAX)).reduce((s, o) => s + amt(o.out), 0n);
-    const changeAmount = amt(this.coin.output) - paid - fee;
-    const tx = baseTx([{ utxo: this.coin, keys: [EWOQ_KEY] }], [...outs, out(changeAmount)], over);
-    const change = utxosOf(tx).find((u) => u.output.type === 7 && u.output.amount === changeAmount && u.output.owners.addresses.length === 1
-      && eq(u.output.owners.addresses[0]!, EWOQ) && u.output.owners.locktime === 0n && eq(u.assetID, AVAX))!;
-    return { tx, change };
-  }
-
-  /** Issues a payment and, once it is admitted, moves to its change. */
-  async pay(outs: TransferableOutput[], over: Partial<BaseTxFields> = {}): Promise<{ tx: SignedTx; utxos: UTXO[] }> {
-    const { tx, change } = this.build(outs, FEE, over);
-    await issue(this.url, tx);
-    this.coin = change;
-    return { tx, utxos: utxosOf(tx) };
-  }
-}
-
-const txHex = (bytes: Uint8Array): string => encodeHex(bytes, 'hex');
-
-async function issue(url: string, tx: SignedTx): Promise<string> {
-  const { txID } = await call(url, 'avm.issueTx', { tx: txHex(tx.bytes) });
-  expect(txID).toBe(encodeCB58(tx.id));
-  return txID;
-}
-
-async function issueError(url: string, tx: SignedTx | Uint8Array): Promise<string> {
-  const bytes = tx instanceof Uint8Array ? tx : tx.bytes;
-  return (await callError(url, 'avm.issueTx', { tx: txHex(bytes) })).message;
-}
-
-const height = async (url: string): Promise<bigint> => BigInt((await call(url, 'avm.getHeight')).height);
-const status = async (url: string, id: string): Promise<string> => (await call(url, 'avm.getTxStatus', { txID: id })).status;
-
-/** Polls until `ok` holds or the time is up, returning the last value for the assertion. */
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await sleep(20);
-  }
-}
+import {
+  AVAX, AVAX_ID, addr, amt, base, baseTx, C, EMPTY_ID, eq, EWOQ, EWOQ_ADDR, EWOQ_KEY, EWOQ_SHORT_ID, Ewoq, FEE, fromHex,
+  GENESIS_AMOUNT, GENESIS_UTXO, height, inp, inputID, issue, issueError, keyOf, N, OTHER, OTHER_KEY, out, owners, sign,
+  sleep, sortOuts, status, txHex, until, utf8, utxoIDString, utxosOf,
+} from './support/xwallet.js';
 
 const parseUTXOs = (r: { utxos: string[] }): UTXO[] => r.utxos.map((h) => parseUTXO(decodeHex(h, 'hex')));
 const ownedUTXOs = async (url: string, a: Uint8Array): Promise<UTXO[]> => parseUTXOs(await call(url, 'avm.getUTXOs', { addresses: [addr(a)] }));

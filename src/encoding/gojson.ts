@@ -53,10 +53,14 @@ export function parseGoJson(b: Uint8Array): ParsedJson {
   return parseFast(b) ?? parseSlow(b);
 }
 
-/** Outside of strings (no escapes here), is there a number a double might not keep as written? */
-function hasRiskyNumber(text: string): boolean {
+/**
+ * Outside of strings (no escapes here), is there a number a double might not keep as written, or
+ * nesting deeper than Go allows (which only the Go-faithful reader reports as Go does)?
+ */
+function needsSlowPath(text: string): boolean {
   let inString = false;
   let digits = 0;
+  let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) { inString = !inString; digits = 0; continue; }
@@ -66,6 +70,8 @@ function hasRiskyNumber(text: string): boolean {
     } else {
       digits = 0;
       if (c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45) return true; // - . e E
+      if (c === 0x5b || c === 0x7b) { if (++depth > MAX_DEPTH) return true; } // [ {
+      else if (c === 0x5d || c === 0x7d) depth--; // ] }
     }
   }
   return false;
@@ -74,7 +80,7 @@ function hasRiskyNumber(text: string): boolean {
 function parseFast(b: Uint8Array): ParsedJson | undefined {
   if (b.length > 65536 || b.includes(0x5c)) return undefined;
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
-  if (hasRiskyNumber(text)) return undefined;
+  if (needsSlowPath(text)) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -82,7 +88,7 @@ function parseFast(b: Uint8Array): ParsedJson | undefined {
     return undefined;
   }
   const value = parsed as JsonValue;
-  return { value, raw: (key) => escapeHtml(JSON.stringify((value as JsonObject)[key])) };
+  return { value, raw: (key) => goMarshal((value as JsonObject)[key]) };
 }
 
 function parseSlow(b: Uint8Array): ParsedJson {
@@ -183,7 +189,8 @@ function parseSlow(b: Uint8Array): ParsedJson {
     const c = b[i]!;
     let value: JsonValue;
     if (c === 0x7b || c === 0x5b) {
-      if (stack.length >= MAX_DEPTH) throw new GoJsonError('exceeded max depth');
+      // Go's scanner allows 10000 open containers; the next one is a syntax error.
+      if (stack.length >= MAX_DEPTH) throw syntaxError(c, 'exceeded max depth');
       i++;
       skip();
       if (i >= n) throw unexpectedEOF();
@@ -284,7 +291,47 @@ export class RawJson {
 /** json.Marshal of a value (objects keep their insertion order, which callers build in Go field order). */
 export function goMarshal(value: unknown): string {
   if (value instanceof RawJson) return value.text;
-  return escapeHtml(JSON.stringify(value));
+  try {
+    return escapeHtml(JSON.stringify(value));
+  } catch (err) {
+    // V8's JSON.stringify recurses and runs out of stack some 4,000 levels down; Go's encoder does
+    // not, and clients may echo such values (ids, params) back. Parsed JSON is a tree of plain values.
+    if (err instanceof RangeError) return escapeHtml(stringifyDeep(value as JsonValue));
+    throw err;
+  }
+}
+
+/** A piece of punctuation waiting on stringifyDeep's stack. */
+class Punct {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify of a parsed JSON value without recursion: a stack of what is left to write. */
+function stringifyDeep(root: JsonValue): string {
+  let out = '';
+  const todo: Array<JsonValue | Punct> = [root];
+  while (todo.length > 0) {
+    const v = todo.pop()!;
+    if (v instanceof Punct) out += v.text;
+    else if (v instanceof RawNumber) out += v.raw;
+    else if (Array.isArray(v)) {
+      // Pushed in reverse, so that '[' comes off first.
+      todo.push(new Punct(']'));
+      for (let k = v.length - 1; k >= 0; k--) {
+        todo.push(v[k]!);
+        if (k > 0) todo.push(new Punct(','));
+      }
+      todo.push(new Punct('['));
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      todo.push(new Punct('}'));
+      for (let k = keys.length - 1; k >= 0; k--) {
+        todo.push(v[keys[k]!]!, new Punct(`${k > 0 ? ',' : ''}${JSON.stringify(keys[k])}:`));
+      }
+      todo.push(new Punct('{'));
+    } else out += JSON.stringify(v);
+  }
+  return out;
 }
 
 /** The text of a JSON number from either reader. */

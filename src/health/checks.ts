@@ -5,6 +5,7 @@ import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PRIMARY_NETWORK_ID } from '../chains/ids.js';
 import type { Database } from '../storage/db.js';
+import { formatDuration } from '../encoding/time.js';
 import { APPLICATION_TAG, type CheckFn } from './worker.js';
 import type { Health } from './health.js';
 
@@ -68,22 +69,35 @@ export const bootstrappedCheck: CheckFn = () => ({ details: [] });
 
 export interface ChainStatus {
   lastAccepted(): { height: bigint; id: string };
-  processing(): number;
+  processing(): { txs: number; longestMs: number; lastError: Error | undefined };
 }
 
-/** A chain's handler health: consensus state, and networking as a lone validator (100 % connected). */
+/** snowball's default MaxItemProcessingTime (--snow-max-processing-time). */
+const MAX_PROCESSING_MS = 30_000;
+
+/**
+ * A chain's handler health: consensus state, and networking as a lone validator (100 % connected).
+ * Txs waiting for a block count as the block being processed, so a chain that stops building fails
+ * as a real node's consensus check does; a block whose commit failed is the VM's error.
+ */
 export function chainCheck(chain: ChainStatus): CheckFn {
   return () => {
     const last = chain.lastAccepted();
-    return {
-      details: {
-        engine: {
-          consensus: { lastAcceptedHeight: Number(last.height), lastAcceptedID: last.id, longestProcessingBlock: '0s', processingBlocks: chain.processing() },
-          vm: null,
-        },
-        networking: { disconnectedValidators: [], percentConnected: 1 },
+    const { txs, longestMs, lastError } = chain.processing();
+    const longest = BigInt(Math.round(longestMs)) * 1_000_000n;
+    const consensusError = longestMs > MAX_PROCESSING_MS
+      ? `block processing too long: ${formatDuration(longest)} > ${formatDuration(BigInt(MAX_PROCESSING_MS) * 1_000_000n)}`
+      : undefined;
+    const vmError = lastError && `failed to accept block: ${lastError.message}`;
+    const error = consensusError && vmError ? `vm: ${vmError} ; consensus: ${consensusError}` : consensusError ?? vmError;
+    const details = {
+      engine: {
+        consensus: { lastAcceptedHeight: Number(last.height), lastAcceptedID: last.id, longestProcessingBlock: formatDuration(longest), processingBlocks: txs > 0 ? 1 : 0 },
+        vm: null,
       },
+      networking: { disconnectedValidators: [], percentConnected: 1 },
     };
+    return error === undefined ? { details } : { details, error };
   };
 }
 

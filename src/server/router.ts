@@ -12,7 +12,7 @@ export class Router {
   private readonly routes = new Map<string, Map<string, Handler>>();
   private readonly reserved = new Set<string>();
   private readonly aliases = new Map<string, string[]>();
-  /** The mux: full path -> handler. */
+  /** The mux: full path -> the first handler registered for it. */
   private readonly paths = new Map<string, Handler>();
 
   /** `onAdd` hears of every route registered by addRoute (avalanchego logs them). */
@@ -56,7 +56,9 @@ export class Router {
     if (endpoints.has(endpoint)) throw new RouteError(`failed to create endpoint as ${base}${endpoint} already exists`);
     endpoints.set(endpoint, handler);
     this.routes.set(base, endpoints);
-    this.paths.set(base + endpoint, handler);
+    // gorilla/mux tries routes in registration order, so a path keeps the first handler given it:
+    // an alias such as `bc/X/wallet` for another endpoint is accepted but never takes the path over.
+    if (!this.paths.has(base + endpoint)) this.paths.set(base + endpoint, handler);
     let first: RouteError | undefined;
     for (const alias of this.aliases.get(base) ?? []) {
       try {

@@ -3,14 +3,12 @@
 // (mem.profile), and for lock.profile, since one JS thread has no mutexes, the closest honest
 // signal of contention: how long callbacks waited for the event loop (a delay histogram) since the
 // previous lock profile.
-import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { getHeapSnapshot } from 'node:v8';
-import { writeFileAtomic } from '../../storage/files.js';
+import { streamFileAtomic, writeFileAtomic } from '../../storage/files.js';
 
 export class ProfilerError extends Error {}
 
@@ -61,8 +59,7 @@ export class Profiler {
 
   async memory(): Promise<void> {
     await this.ensureDir();
-    const target = join(this.dir, 'mem.profile');
-    await pipeline(getHeapSnapshot(), createWriteStream(target, { mode: 0o640 }));
+    await streamFileAtomic(join(this.dir, 'mem.profile'), getHeapSnapshot());
   }
 
   async lock(): Promise<void> {

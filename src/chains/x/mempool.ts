@@ -7,6 +7,7 @@ import type { SignedTx } from './types.js';
 export const MAX_TX_SIZE = 64 * 1024;
 const MAX_MEMPOOL_BYTES = 64 * 1024 * 1024;
 const DROPPED_CACHE_SIZE = 64;
+const MAX_QUEUED_TXS = 4096;
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -28,11 +29,9 @@ export class Mempool {
 
   add(tx: SignedTx): void {
     const id = encodeCB58(tx.id);
-    if (tx.bytes.length > MAX_TX_SIZE) throw this.drop(tx, `tx too large: ${id} size (${tx.bytes.length}) > max size (${MAX_TX_SIZE})`);
-    if (this.bytes + tx.bytes.length > MAX_MEMPOOL_BYTES) {
-      // Never cached: the tx may fit once the mempool drains.
-      throw new MempoolError(`mempool is full: ${id} size (${tx.bytes.length}) > available space (${MAX_MEMPOOL_BYTES - this.bytes})`);
-    }
+    if (tx.bytes.length > MAX_TX_SIZE) throw this.drop(tx, tooLarge(id, tx));
+    // Never cached: the tx may fit once the mempool drains.
+    if (this.bytes + tx.bytes.length > MAX_MEMPOOL_BYTES) throw new MempoolError(full(id, tx, MAX_MEMPOOL_BYTES - this.bytes));
     const inputs = inputKeys(tx);
     if (inputs.some((k) => this.spenders.has(k))) throw this.drop(tx, `tx conflicts with other tx: ${id}`);
     const txHex = hex(tx.id);
@@ -85,6 +84,35 @@ export class Mempool {
   private drop(tx: SignedTx, reason: string): MempoolError {
     this.markDropped(tx.id, reason);
     return new MempoolError(reason);
+  }
+}
+
+const tooLarge = (id: string, tx: SignedTx) => `tx too large: ${id} size (${tx.bytes.length}) > max size (${MAX_TX_SIZE})`;
+const full = (id: string, tx: SignedTx, available: number) => `mempool is full: ${id} size (${tx.bytes.length}) > available space (${available})`;
+
+/**
+ * What wallet.issueTx may hold behind its head. avalanchego keeps that queue unbounded; here it gets
+ * a mempool's limits with the mempool's error texts (each tx at most 64 KiB, 64 MiB in all), plus a
+ * count, since thousands of tiny txs would otherwise cost far more memory than their bytes.
+ */
+export class QueueLimits {
+  private bytes = 0;
+  private count = 0;
+
+  constructor(private readonly maxBytes = MAX_MEMPOOL_BYTES, private readonly maxCount = MAX_QUEUED_TXS) {}
+
+  admit(tx: SignedTx): void {
+    const id = encodeCB58(tx.id);
+    if (tx.bytes.length > MAX_TX_SIZE) throw new MempoolError(tooLarge(id, tx));
+    if (this.bytes + tx.bytes.length > this.maxBytes) throw new MempoolError(full(id, tx, this.maxBytes - this.bytes));
+    if (this.count >= this.maxCount) throw new MempoolError(`mempool is full: ${id} count (${this.count}) >= max count (${this.maxCount})`);
+    this.bytes += tx.bytes.length;
+    this.count++;
+  }
+
+  release(tx: SignedTx): void {
+    this.bytes -= tx.bytes.length;
+    this.count--;
   }
 }
 

@@ -7,13 +7,15 @@ import { avaxGenesisTx } from '../genesis.js';
 import type { SharedMemory } from '../sharedmemory.js';
 import { buildBlock, buildTx, CodecError, marshalUTXO, outputAddresses, parseTx, parseUTXO, txInputIDs, txOutputs, utxoInputID } from './codec/index.js';
 import { xGenesisBlock } from './genesis.js';
-import { Mempool, MempoolError } from './mempool.js';
+import { Mempool, MempoolError, QueueLimits } from './mempool.js';
 import { XState, type BatchOp, type LastAccepted } from './state.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
 import { requiredReads, verifySemantics, verifySyntax, VerifyError, type ChainParams, type SemanticState } from './verify/index.js';
 
 /** 128 KiB of txs per block, as avalanchego's builder allows. */
 const TARGET_BLOCK_SIZE = 128 * 1024;
+/** After a block fails to commit (a store error), the builder tries again this much later. */
+const BUILD_RETRY_MS = 1000;
 
 export class IssueError extends Error {}
 
@@ -22,6 +24,8 @@ export interface XChainOptions {
   /** Block building: 0 builds as soon as a tx arrives; otherwise every `blockIntervalMs`. */
   blockIntervalMs: number;
   now?: () => bigint;
+  /** Milliseconds for the processing-time measure of the health check. */
+  clockMs?: () => number;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -38,6 +42,18 @@ function issueStep<T>(fn: () => T): T {
 
 export interface XChainEvents {
   accept: [block: StandardBlock];
+  /** A built block could not be accepted (its commit failed); its txs stay pending and are retried. */
+  buildFailed: [err: Error];
+}
+
+/** What the chain's health check reports of consensus: pending work and how long it has waited. */
+export interface Processing {
+  /** Txs waiting for a block. */
+  txs: number;
+  /** How long the oldest pending work has been due without a block being accepted, in ms. */
+  longestMs: number;
+  /** The last failure to accept a built block, until a block is accepted again. */
+  lastError: Error | undefined;
 }
 
 /** Layers that commit their own writes with each accepted block (proposervm, the index). */
@@ -60,15 +76,26 @@ export class XChain extends EventEmitter<XChainEvents> {
   private readonly unverified = new Set<string>();
   /** wallet.issueTx's pending txs, oldest first. */
   private readonly walletQueue = new Map<string, SignedTx>();
+  /** Bounds the queued txs behind the head (the head itself sits in the mempool, or was dropped). */
+  private readonly walletQueueLimits = new QueueLimits();
   private lock: Promise<unknown> = Promise.resolve();
   private building: Promise<void> | undefined;
+  /** Set by every buildAll call: the running builder loops again instead of missing it. */
+  private buildRequested = false;
   private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly now: () => bigint;
+  private readonly clockMs: () => number;
+  /** When the mempool last went from empty to pending, or last saw a block accepted while pending. */
+  private pendingSince: number | undefined;
+  private lastBuildError: Error | undefined;
 
   private constructor(db: Database, private readonly shared: SharedMemory, readonly opts: XChainOptions) {
     super();
     this.state = new XState(db);
     this.now = opts.now ?? (() => BigInt(Math.floor(Date.now() / 1000)));
+    this.clockMs = opts.clockMs ?? Date.now;
     this.genesisTx = buildTx(avaxGenesisTx(opts.params.networkID), []);
     this.avaxAssetID = this.genesisTx.id;
     this.genesisBlock = xGenesisBlock(opts.params.chainID);
@@ -122,6 +149,7 @@ export class XChain extends EventEmitter<XChainEvents> {
         throw new IssueError(err.message);
       }
       issueStep(() => this.mempool.add(tx));
+      this.noteAdded();
       return { accepted: instant ? this.waitFor(tx) : undefined };
     });
     if (admitted.accepted) {
@@ -141,9 +169,15 @@ export class XChain extends EventEmitter<XChainEvents> {
     const key = hex(tx.id);
     await this.exclusive(async () => {
       if (this.walletQueue.has(key)) return;
-      if (this.walletQueue.size === 0 && !this.mempool.has(tx.id)) {
-        issueStep(() => this.mempool.add(tx));
-        this.unverified.add(key);
+      if (this.walletQueue.size === 0) {
+        if (!this.mempool.has(tx.id)) {
+          issueStep(() => this.mempool.add(tx));
+          this.unverified.add(key);
+          this.noteAdded();
+        }
+      } else {
+        // avalanchego's queue is unbounded; here it is held to the mempool's own limits.
+        issueStep(() => this.walletQueueLimits.admit(tx));
       }
       this.walletQueue.set(key, tx);
     });
@@ -155,10 +189,12 @@ export class XChain extends EventEmitter<XChainEvents> {
   private advanceWalletQueue(accepted: SignedTx): void {
     if (!this.walletQueue.delete(hex(accepted.id))) return;
     for (const [key, next] of this.walletQueue) {
+      this.walletQueueLimits.release(next);
       try {
         if (!this.mempool.has(next.id)) {
           this.mempool.add(next);
           this.unverified.add(key);
+          this.noteAdded();
         }
         return;
       } catch (err) {
@@ -208,26 +244,65 @@ export class XChain extends EventEmitter<XChainEvents> {
     };
   }
 
-  /** Builds and accepts blocks until the mempool is empty. */
+  /** A tx entered the mempool: if it was empty, pending work starts waiting now. */
+  private noteAdded(): void {
+    if (this.mempool.size === 1 || this.pendingSince === undefined) this.pendingSince = this.clockMs();
+  }
+
+  /** Consensus as the health check sees it: a tx waiting for a block is a block being processed. */
+  processing(): Processing {
+    const since = this.mempool.size > 0 ? this.pendingSince : undefined;
+    // With an interval, a tx waits for the next tick by design: only the time beyond it counts.
+    const longestMs = since === undefined ? 0 : Math.max(0, this.clockMs() - since - this.opts.blockIntervalMs);
+    return { txs: this.mempool.size, longestMs, lastError: this.lastBuildError };
+  }
+
+  /**
+   * Builds and accepts blocks until the mempool is empty. A call while the builder runs makes it
+   * look again before it stops, so no tx admitted meanwhile is left behind.
+   */
   buildAll(): Promise<void> {
-    this.building ??= (async () => {
-      try {
-        while (this.mempool.size > 0) await this.exclusive(() => this.buildOne());
-      } finally {
-        this.building = undefined;
-      }
-    })();
+    this.buildRequested = true;
+    this.building ??= this.runBuilder();
     return this.building;
+  }
+
+  private async runBuilder(): Promise<void> {
+    // Yield first: `building` must hold this promise before the loop can end and clear it.
+    await undefined;
+    try {
+      while (this.buildRequested && !this.closed) {
+        this.buildRequested = false;
+        while (this.mempool.size > 0 && !this.closed) await this.exclusive(() => this.buildOne());
+      }
+      this.lastBuildError = undefined;
+    } catch (err) {
+      // The block's commit failed (a store error): nothing was written, its txs stay pending, and the
+      // chain reports the failure until a later attempt succeeds.
+      this.lastBuildError = err as Error;
+      this.emit('buildFailed', err as Error);
+      this.scheduleRetry();
+    } finally {
+      this.building = undefined;
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.buildAll();
+    }, BUILD_RETRY_MS);
+    this.retryTimer.unref();
   }
 
   private async buildOne(): Promise<void> {
     const candidates = this.mempool.peekForBlock(TARGET_BLOCK_SIZE);
-    this.mempool.remove(candidates);
     const txs: SignedTx[] = [];
     for (const tx of candidates) {
       // Txs verified on admission stay valid: nothing that lands before them can spend their inputs
       // (the mempool refuses conflicts). Only wallet.issueTx txs are checked here, as the real builder does.
-      if (!this.unverified.delete(hex(tx.id))) {
+      if (!this.unverified.has(hex(tx.id))) {
         txs.push(tx);
         continue;
       }
@@ -236,6 +311,8 @@ export class XChain extends EventEmitter<XChainEvents> {
         txs.push(tx);
       } catch (err) {
         if (!(err instanceof VerifyError)) throw err;
+        this.unverified.delete(hex(tx.id));
+        this.mempool.remove([tx]);
         this.mempool.markDropped(tx.id, err.message);
         this.settle(tx, new IssueError(err.message));
       }
@@ -266,6 +343,11 @@ export class XChain extends EventEmitter<XChainEvents> {
     }
     for (const acceptor of this.acceptors) extra.push(...(await acceptor.prepare(block)));
     await this.state.commit({ block, created, spent, extra });
+    // Only now do the txs leave the mempool: a failed commit leaves them pending for the next try.
+    this.mempool.remove(block.txs);
+    for (const tx of block.txs) this.unverified.delete(hex(tx.id));
+    this.lastBuildError = undefined;
+    this.pendingSince = this.mempool.size > 0 ? this.clockMs() : undefined;
     for (const acceptor of this.acceptors) acceptor.committed();
     for (const tx of block.txs) {
       this.settle(tx);
@@ -275,7 +357,9 @@ export class XChain extends EventEmitter<XChainEvents> {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.building;
     for (const key of [...this.waiters.keys()]) {
       for (const done of this.waiters.get(key) ?? []) done(new IssueError('node is shutting down'));

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { reply, TEXT_PLAIN } from '../../api/http.js';
 import type { Dialect, RpcResponse } from './dialect.js';
 import type { ServiceDef } from '../../api/rpc.js';
+import { BodyBudget } from './budget.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -12,9 +13,18 @@ export function send(res: ServerResponse, r: RpcResponse): void {
   reply(res, r.status, r.headers, r.body ?? '');
 }
 
+export interface EndpointOptions {
+  /** What one request body may be. */
+  bodyLimit?: number;
+  /** What every request body still arriving may hold in all; share one per node. */
+  budget?: BodyBudget;
+}
+
 /** One JSON-RPC endpoint: the dialect decides envelopes and errors, the services the methods. */
-export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLimit = DEFAULT_BODY_LIMIT): Handler {
+export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], opts: EndpointOptions = {}): Handler {
   const respond = dialect.responder(services);
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const budget = opts.budget ?? new BodyBudget();
   return (req, res) => {
     const refusal = dialect.precheck(req);
     if (refusal) {
@@ -25,17 +35,29 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLi
     if (declared > bodyLimit) return refuseLarge(req, res, dialect, bodyLimit);
     const chunks: Buffer[] = [];
     let size = 0;
+    const stopReading = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      budget.end(pending);
+      chunks.length = 0;
+    };
+    // Shed by the budget: the client was slowest to send; its connection is closed.
+    const pending = budget.start(() => {
+      stopReading();
+      req.socket.destroy();
+    });
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > bodyLimit) {
-        req.off('data', onData);
-        req.off('end', onEnd);
+        stopReading();
         refuseLarge(req, res, dialect, bodyLimit);
         return;
       }
       chunks.push(chunk);
+      budget.grow(pending, chunk.length);
     };
     const onEnd = () => {
+      budget.end(pending);
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       let reply;
       try {
@@ -49,6 +71,8 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], bodyLi
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', () => res.destroy());
+    // An aborted or timed-out request never ends: release what it held when its connection goes.
+    req.on('close', () => budget.end(pending));
   };
 }
 
