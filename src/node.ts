@@ -8,38 +8,41 @@ import { nodeConfigJson } from './api/admin/config.js';
 import { Profiler } from './api/admin/profiler.js';
 import { emulatorService } from './api/emulator/service.js';
 import { healthReportHandler, healthService } from './api/health/service.js';
+import { indexService } from './api/index/service.js';
 import { infoService } from './api/info/service.js';
 import { metricsHandler } from './api/metrics/handler.js';
-import { avmService, walletService } from './api/avm/service.js';
-import { platformService } from './api/platform/service.js';
-import { LOCAL_NODE } from './chains/ids.js';
-import { localGenesisStartTime } from './chains/genesis.js';
-import { ChainRegistry } from './chains/registry.js';
+import { platformFactory } from './api/platform/factory.js';
+import { type ServiceDef, withCallLog } from './api/rpc.js';
+import { AcceptedStream } from './chains/acceptance.js';
+import { Aliaser } from './chains/aliases.js';
+import { systemClock } from './chains/clock.js';
+import { localGenesisStartTime, primaryNetworkChains } from './chains/genesis.js';
+import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
+import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
 import { SharedMemory } from './chains/sharedmemory.js';
-import { XChain } from './chains/x/vm.js';
-import { ProposerVM } from './chains/proposervm.js';
-import { BlockAcceptor, Indexer, IndexerShutdown } from './indexer/indexer.js';
-import { indexService } from './api/index/service.js';
-import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
-import { encodeCB58 } from './encoding/cb58.js';
 import { VmRegistry } from './chains/vms.js';
+import { avmFactory, type AvmChain } from './chains/x/factory.js';
+import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
+import type { XChain } from './chains/x/vm.js';
 import type { NodeConfig } from './config/load.js';
+import { encodeCB58 } from './encoding/cb58.js';
+import { registerNodeChecks } from './health/checks.js';
 import { Health } from './health/health.js';
-import { registerChainCheck, registerNodeChecks } from './health/checks.js';
+import { Indexer, IndexerShutdown, type IndexedChain } from './indexer/indexer.js';
 import { LogFactory } from './logging/logger.js';
 import { createApp, createHttpServer } from './server/app.js';
-import { gorillaDialect } from './server/jsonrpc/gorilla.js';
-import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
 import { BodyBudget } from './server/jsonrpc/budget.js';
-import { withCallLog } from './api/rpc.js';
+import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
+import { gorillaDialect } from './server/jsonrpc/gorilla.js';
 import { Router } from './server/router.js';
+import { acceptWebsockets } from './server/websocket.js';
 import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
+import { checkLayout, indexDatabase, ROOT_KEYS, sharedMemoryDatabase } from './storage/keys.js';
 
 /** Local network fees (genesis LocalParams; --tx-fee and --create-asset-tx-fee are not exposed yet). */
 const TX_FEE = 1_000_000n;
 const CREATE_ASSET_TX_FEE = 1_000_000n;
-const UNGRACEFUL_SHUTDOWN_KEY = new TextEncoder().encode('ungracefulShutdown');
 
 export class StartError extends Error {}
 
@@ -49,6 +52,8 @@ export interface RunningNode {
   config: NodeConfig;
   /** The funded test keys (--test-accounts). */
   testAccounts: TestAccount[];
+  /** The chain manager: create chains at run time, look them up by ID or alias. */
+  chains: ChainManager;
   xChain: XChain;
   stop(): Promise<void>;
 }
@@ -84,53 +89,49 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
     const db: Database = await openDatabase(config.dbType, config.dbPath);
     cleanups.push(() => db.close());
-    await db.put(UNGRACEFUL_SHUTDOWN_KEY, new Uint8Array());
+    await checkLayout(db, config.dataDir);
+    await db.put(ROOT_KEYS.ungracefulShutdown, new Uint8Array());
 
-    const chains = new ChainRegistry(config.networkId);
-    for (const chain of chains.chains) logs.make(chain.alias);
-
-    const indexer = await Indexer.open(db, { enabled: config.indexEnabled, allowIncomplete: config.indexAllowIncomplete }, chains.chains, main);
-    const shared = new SharedMemory(db);
-    const xInfo = chains.get('X');
-    const peerChains = new Map(chains.chains.filter((c) => c.alias !== 'X').map((c) => [Buffer.from(c.idBytes).toString('hex'), 'primary' as const]));
-    const xParams = { networkID: config.networkId, chainID: xInfo.idBytes, avaxAssetID: new Uint8Array(32) as Uint8Array, txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, peerChains };
-    const xChain = await XChain.open(db, shared, { params: xParams, blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n) });
-    xParams.avaxAssetID = xChain.avaxAssetID;
-    cleanups.push(() => xChain.close());
-    const xProposer = new ProposerVM(db, xInfo.idBytes, xChain.genesisBlock.id);
-    await xProposer.load();
-    xChain.addAcceptor(new BlockAcceptor(xProposer, indexer.get('X', 'block')));
-    xInfo.status = { lastAccepted: () => { const l = xChain.lastAccepted(); return { height: l.height, id: encodeCB58(l.id) }; }, processing: () => xChain.processing() };
-    xChain.on('buildFailed', (err) => logs.get('X')!.error('failed to accept block', { error: err.message }));
-    const accounts = testAccounts(config.testAccounts);
-    if (accounts.length > 0 && xChain.freshGenesis) {
-      const [source] = (await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1));
-      const utxo = source && (await xChain.state.getUTXO(source));
-      if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
-      await xChain.issueTx(fundingTx({ ...xParams, avaxAssetID: xChain.avaxAssetID }, utxo, accounts).bytes);
-      await xChain.buildAll();
-    }
-
+    const clock = systemClock;
     const health = new Health(Number(config.healthCheckFrequencyNs / 1_000_000n) || 1);
     registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
-    for (const chain of chains.chains) if (chain.status) registerChainCheck(health, chain.alias, chain.status);
 
     const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
     const bodies = new BodyBudget();
-    const rpc = (services: Parameters<typeof jsonRpcEndpoint>[1]) =>
+    const rpc = (services: ServiceDef[]) =>
       jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))), { budget: bodies });
+    const serve = (services: ServiceDef[]) => ({ http: rpc(services) });
+
+    const chainAliases = new Aliaser();
+    const stream = new AcceptedStream();
+    const indexer = await Indexer.open(indexDatabase(db), { enabled: config.indexEnabled, allowIncomplete: config.indexAllowIncomplete }, main, clock);
+    stream.acceptors.push(indexer);
+    const manager = new ChainManager({
+      networkID: config.networkId, root: db, shared: new SharedMemory(sharedMemoryDatabase(db)), aliases: chainAliases, clock,
+      logs, routes: router, health, stream,
+    });
+    // As avalanchego's indexer, only the primary network's chains are indexed.
+    const indexChain = async (chain: IndexedChain) => {
+      for (const index of await indexer.registerChain(chain)) router.addRoute(rpc([indexService(index)]), `index/${chain.alias}`, `/${index.kind}`);
+    };
+    manager.onCreate((chain) => (isPrimaryNetwork(chain.subnetID) ? indexChain(chain) : Promise.resolve()));
+    manager.registerVM(VM_IDS.platform, platformFactory({ genesisStartTime: localGenesisStartTime(), serve }));
+    const avm = avmFactory({ hrp: config.hrp, txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n), serve });
+    manager.registerVM(VM_IDS.avm, avm);
+    cleanups.push(() => manager.close());
+
     if (config.apiAdminEnabled) {
       // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
       const profiler = new Profiler(config.profileDir);
       cleanups.push(() => profiler.close());
       router.addRoute(rpc([adminService({
-        routes: router, chainAliases: chains.aliaser, logs, vms, profiler, db,
+        routes: router, chainAliases, logs, vms, profiler, db,
         config: () => nodeConfigJson(config, encodeCB58(xChain.avaxAssetID), TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
       })]), 'admin');
     }
     if (config.apiInfoEnabled) {
       router.addRoute(rpc([infoService({
-        networkId: config.networkId, networkName: config.networkName, chains, vms,
+        networkId: config.networkId, networkName: config.networkName, chainAliases, vms,
         stakingAddress: () => formatAddrPort(String(config.flags['public-ip'] || '127.0.0.1'), config.stakingPort),
         txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE,
       })]), 'info');
@@ -144,22 +145,29 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       router.addRoute(healthReportHandler(health, 'liveness'), 'health', '/liveness');
     }
     if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
-    const avmDeps = {
-      vm: xChain, hrp: config.hrp, chainId: xInfo.id, chainAliases: chains.aliaser, shared,
-      txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, now: () => BigInt(Math.floor(Date.now() / 1000)),
-    };
-    router.addRoute(rpc([avmService(avmDeps)]), `bc/${xInfo.id}`);
-    router.addRoute(rpc([walletService(avmDeps)]), `bc/${xInfo.id}`, '/wallet');
-    router.addRoute(rpc([platformService(localGenesisStartTime())]), `bc/${chains.get('P').id}`);
     if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
-    for (const [name, index] of indexer.indexes) {
-      const [alias, kind] = name.split('/');
-      router.addRoute(rpc([indexService(index)]), `index/${alias}`, `/${kind}`);
+
+    // The primary network's chains, in avalanchego's order. The C-Chain is known (its ID, aliases and
+    // index) but does not run until the EVM arrives.
+    for (const g of primaryNetworkChains(config.networkId)) {
+      const subnetID = new Uint8Array(32);
+      if (g.vmID === VM_IDS.evm) {
+        manager.declare(g.chainID, subnetID, g.aliases);
+        logs.make(g.aliases[0]!);
+        await indexChain({ chainID: g.chainID, alias: g.aliases[0]!, dag: false });
+        router.addAliases(`bc/${encodeCB58(g.chainID)}`, ...g.aliases, ...g.aliases.map((a) => `bc/${a}`));
+        continue;
+      }
+      await manager.createChain({ subnetID, chainID: g.chainID, vmID: g.vmID, genesis: g.genesis, aliases: g.aliases });
     }
-    // Genesis API aliases come before the chains register their routes, which they then inherit.
-    for (const chain of chains.chains) {
-      const [primary, vmAlias] = chains.aliaser.aliases(chain.id)!;
-      router.addAliases(`bc/${chain.id}`, primary!, vmAlias!, `bc/${primary}`, `bc/${vmAlias}`);
+    const xChain = (manager.get('X')!.vm as AvmChain).xChain;
+    const accounts = testAccounts(config.testAccounts);
+    if (accounts.length > 0 && xChain.freshGenesis) {
+      const [source] = (await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1));
+      const utxo = source && (await xChain.state.getUTXO(source));
+      if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
+      await xChain.issueTx(fundingTx(xChain.params, utxo, accounts).bytes);
+      await xChain.buildAll();
     }
 
     await health.start();
@@ -167,6 +175,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
     const app = createApp({ nodeId: LOCAL_NODE.nodeID, allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts, router });
     const server = createHttpServer(app);
+    const sockets = acceptWebsockets(server, router, config.httpAllowedHosts);
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         const addr = formatAddrPort(config.httpHost || '::', config.httpPort);
@@ -181,6 +190,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     cleanups.push(() => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
+      sockets.close();
     }));
     const address = server.address() as AddressInfo;
     const uri = `http://${formatAddrPort(address.address, address.port)}`;
@@ -197,11 +207,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       uri,
       config,
       testAccounts: accounts,
+      chains: manager,
       xChain,
       stop() {
         stopping ??= (async () => {
           main.info('shutting down node', { exitCode: 0 });
-          if (db.status === 'open') await db.del(UNGRACEFUL_SHUTDOWN_KEY);
+          if (db.status === 'open') await db.del(ROOT_KEYS.ungracefulShutdown);
           await cleanup();
         })();
         return stopping;

@@ -4,13 +4,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTx } from '../src/chains/x/codec/index.js';
 import type { SignedTx } from '../src/chains/x/types.js';
-import { XChain } from '../src/chains/x/vm.js';
-import { ChainRegistry } from '../src/chains/registry.js';
+import type { XChain } from '../src/chains/x/vm.js';
+import { primaryNetworkChains } from '../src/chains/genesis.js';
 import { SharedMemory } from '../src/chains/sharedmemory.js';
-import { chainCheck } from '../src/health/checks.js';
+import { chainCheck } from '../src/chains/manager.js';
+import { avmFactory } from '../src/chains/x/factory.js';
+import { Aliaser } from '../src/chains/aliases.js';
+import { LogFactory } from '../src/logging/logger.js';
 import { encodeCB58 } from '../src/encoding/cb58.js';
 import { openDatabase, type Database } from '../src/storage/db.js';
-import { call, rpc, startTestNode, type TestNode } from './helpers.js';
+import { call, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
 import {
   base, baseTx, Ewoq, EWOQ_KEY, GENESIS_UTXO, height, OTHER, out, owners, sleep, status, txHex, utf8,
 } from './support/xwallet.js';
@@ -153,7 +156,7 @@ describe('the X health check sees a chain that stops making progress', () => {
   /** The node's store, with writes that can be made to fail as a full or broken disk would. */
   function flaky(store: Database): Database & { failing: boolean } {
     const db = Object.assign(Object.create(store) as Database, { failing: false });
-    db.batch = (ops) => (db.failing ? Promise.reject(new Error('IO error: No space left on device')) : store.batch(ops));
+    db.write = (batch) => (db.failing ? Promise.reject(new Error('IO error: No space left on device')) : store.write(batch));
     return db;
   }
 
@@ -164,21 +167,25 @@ describe('the X health check sees a chain that stops making progress', () => {
     const store = await openDatabase('memdb', '');
     const db = flaky(store);
     let clock = 1_000_000;
-    const x = new ChainRegistry(12345).get('X');
-    const params = { networkID: 12345, chainID: x.idBytes, avaxAssetID: new Uint8Array(32) as Uint8Array, txFee: 1_000_000n, createAssetTxFee: 1_000_000n, peerChains: new Map<string, 'primary'>() };
-    vm = await XChain.open(db, new SharedMemory(db), { params, blockIntervalMs: 0, clockMs: () => clock });
-    params.avaxAssetID = vm.avaxAssetID;
-    const check = chainCheck({ lastAccepted: () => ({ height: vm!.lastAccepted().height, id: encodeCB58(vm!.lastAccepted().id) }), processing: () => vm!.processing() });
+    const x = primaryNetworkChains(12345)[1]!;
+    const chain = await avmFactory({ hrp: 'local', txFee: 1_000_000n, createAssetTxFee: 1_000_000n, blockIntervalMs: 0, serve: () => ({}) }).create({
+      networkID: 12345, subnetID: new Uint8Array(32), chainID: x.chainID, genesis: x.genesis, config: undefined, db, shared: new SharedMemory(db),
+      aliases: new Aliaser(), subnetOf: () => undefined, log: new LogFactory({ logLevel: 'OFF', displayLevel: 'OFF' }, tempDir()).make('X'),
+      clock: { nowNs: () => BigInt(clock) * 1_000_000n }, acceptance: { prepare: async () => () => {} },
+    });
+    const xvm = chain.xChain;
+    vm = xvm;
+    const check = chainCheck(chain);
     const consensus = async () => ((await check()).details as { engine: { consensus: Record<string, unknown> } }).engine.consensus;
     expect((await check()).error).toBeUndefined();
 
     db.failing = true;
     const failures: string[] = [];
-    vm.on('buildFailed', (err) => failures.push(err.message));
+    xvm.on('buildFailed', (err) => failures.push(err.message));
     const ewoq = new Ewoq('');
     const { tx } = ewoq.build([out(1_000_000n, owners([OTHER]))]);
     let accepted = false;
-    const issued = vm.issueTx(tx.bytes).then(() => { accepted = true; });
+    const issued = xvm.issueTx(tx.bytes).then(() => { accepted = true; });
     await sleep(50);
     expect(failures).toEqual(['IO error: No space left on device']);
     expect(accepted).toBe(false);
@@ -192,10 +199,10 @@ describe('the X health check sees a chain that stops making progress', () => {
     db.failing = false; // the disk recovers: the builder's retry lands the block with the waiting tx
     expect(await within(issued, 3000)).not.toBe('timed out');
     expect(accepted).toBe(true);
-    expect(vm.lastAccepted().height).toBe(1n);
+    expect(xvm.lastAccepted().height).toBe(1n);
     expect((await check()).error).toBeUndefined();
     expect(await consensus()).toMatchObject({ processingBlocks: 0, lastAcceptedHeight: 1, longestProcessingBlock: '0s' });
-    await vm.close();
+    await xvm.close();
     await store.close();
     vm = undefined;
   });

@@ -68,10 +68,9 @@ const params: ChainParams = {
   avaxAssetID: AVAX,
   txFee: FEE,
   createAssetTxFee: FEE,
-  peerChains: new Map([
-    [hex(P), 'primary'],
-    [hex(C), 'primary'],
-  ]),
+  subnetID: P,
+  // P and C are on the primary network; 0x78… is a chain of another subnet (an L1).
+  subnetOf: (chain) => ([P, C].some((c) => hex(c) === hex(chain)) ? P : hex(chain) === hex(id(0x78)) ? id(0x99) : undefined),
 };
 
 const owners = (addresses: Uint8Array[] = [EWOQ], threshold = 1, locktime = 0n): OutputOwners => ({
@@ -401,7 +400,7 @@ describe('valid transactions', () => {
     if (tx.unsigned.type !== 4) throw new Error('expected an ExportTx');
     const oldC = tx.unsigned.destinationChain;
     expect(encodeCB58(oldC)).toBe('2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR');
-    const p = { ...params, chainID: tx.unsigned.base.blockchainID, peerChains: new Map([[hex(P), 'primary' as const], [hex(oldC), 'primary' as const]]) };
+    const p = { ...params, chainID: tx.unsigned.base.blockchainID, subnetOf: (chain: Uint8Array) => ([P, oldC].some((c) => hex(c) === hex(chain)) ? P : undefined) };
     const s = world();
     const genesisUTXO = utxo(AVAX, 1, AVAX, transfer(300_000_000_000_000_000n));
     s.utxos.set(hex(inputID(genesisUTXO)), genesisUTXO);
@@ -755,6 +754,7 @@ describe('semantic: ImportTx', () => {
   it.each<[string, () => SignedTx, string]>([
     ['importing from X itself', () => importTx([inp(A0)], { sourceChain: X }), 'same chainID'],
     ['importing from an unknown chain', () => importTx([inp(A0)], { sourceChain: unknownChain }), `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`],
+    ['importing from a chain of another subnet', () => importTx([inp(A0)], { sourceChain: id(0x78) }), `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`],
     ['base checks first', () => importTx([inp(A0)], { sourceChain: X, base: { inputs: [inp(U_MISSING)], outputs: [out(AVAX, FUND)] } }), `failed to verify transfer: failed to get utxo ${cb58(U_MISSING)}: not found`],
     ['a missing atomic UTXO is a bare "not found"', () => importTx([inp(A_MISSING)], { base: { outputs: [out(AVAX, 1n)] } }), 'not found'],
     ['all atomic UTXOs are fetched before any is verified', () => importTx([inp(A0), inp(A_MISSING, [0], 1_000_000_000n)], { base: { outputs: [out(AVAX, 1n)] } }, [secp(OTHER_KEY), secp(EWOQ_KEY)]), 'not found'],
@@ -778,6 +778,7 @@ describe('semantic: ExportTx', () => {
   it.each<[string, () => SignedTx, string]>([
     ['exporting to X itself', () => exportTx([out(AVAX, 1n)], { destinationChain: X }), 'same chainID'],
     ['exporting to an unknown chain', () => exportTx([out(AVAX, 1n)], { destinationChain: unknownChain }), `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`],
+    ['exporting to a chain of another subnet', () => exportTx([out(AVAX, 1n)], { destinationChain: id(0x78) }), `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`],
     ['base checks first', () => exportTx([out(AVAX, 1n)], { destinationChain: X }, [secp(OTHER_KEY)]), `failed to verify transfer: wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
   ])('%s', (_name, tx, message) => expectSemanticError(tx(), message));
 

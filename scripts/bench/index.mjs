@@ -7,19 +7,19 @@
 //   1. Bulk fill (the documented path): <data-dir>/db/local is opened in this process with
 //      dist/storage/db.js openDatabase('leveldb', ...) and filled through dist/indexer/index.js
 //      ContainerIndex for the X-Chain (2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed), kind
-//      'block': the very code and keys the node's BlockAcceptor uses. The containers are real
+//      'block', in the index's own database: the very code and keys the node's Indexer uses. The containers are real
 //      proposervm outer blocks from dist/chains/proposervm.js encodeOuterBlock (a parent-linked
 //      chain: the first a statelessBlock, then statelessGraniteBlocks with ACP-181 epochs,
 //      timestamps 1 s apart) around random inner bytes, 320-400 bytes each; the ID is the sha256
-//      of the unsigned bytes, as proposervm computes it. BATCH containers per db.batch, combining
-//      their acceptOps outputs.
-//      Note on acceptOps: it numbers a container with the in-memory `next` counter, which only
-//      accepted() moves, so combining several acceptOps outputs in one batch needs accepted(1n)
-//      after each acceptOps call (accepted(BATCH) after the batch would give all BATCH containers
-//      the same index). Each acceptOps call also reads the DB once (the duplicate check).
-//      FILL=direct writes the same three keys per container without acceptOps (no duplicate-check
+//      of the unsigned bytes, as proposervm computes it. BATCH containers per WriteBatch (one
+//      db.write each), into which accept adds its writes.
+//      Note on accept: it numbers a container with the in-memory `next` counter, which only
+//      accepted() moves, so adding several containers to one batch needs accepted(1n)
+//      after each accept call (accepted(BATCH) after the batch would give all BATCH containers
+//      the same index). Each accept call also reads the DB once (the duplicate check).
+//      FILL=direct writes the same three keys per container without accept (no duplicate-check
 //      read), and then sets the next-index key and calls nothing on ContainerIndex.
-//      The fill rate is printed with its split: container encoding (sha256), acceptOps, db.batch.
+//      The fill rate is printed with its split: container encoding (sha256), accept, db.batch.
 //   2. HTTP: the node is restarted on that data dir (--index-enabled=true); JSON-RPC to
 //      http://127.0.0.1:<port>/ext/index/X/block, one keep-alive connection, sequential calls,
 //      default encoding (hex): index.getContainerByIndex at CALLS random indices,
@@ -44,7 +44,7 @@
 //
 // Usage:  npm run build && npm run bench:index
 //   N=1000000  BATCH=1000  CALLS=2000  RANGE_CALLS=200  WARMUP=50  RAW_GETS=20000
-//   FILL=acceptops|direct   KEEP=1 keeps the temp data dir (its path is printed)
+//   FILL=accept|direct   KEEP=1 keeps the temp data dir (its path is printed)
 //   CPU_PROF=<dir>  runs the restarted node with --cpu-prof, the profile written to <dir>
 // Exits 0 when every phase ran (it reports, it does not gate); 1 if dist/ is missing or a phase failed.
 import { execFileSync, spawn } from 'node:child_process';
@@ -58,8 +58,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { CLI, cpuSeconds, envIntOf, loadDist, pct } from './common.mjs';
 
-const [{ openDatabase }, { ContainerIndex }, { encodeOuterBlock, nextEpoch }, { encodeCB58, idFromString }] =
-  await loadDist('bench:index', 'storage/db.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
+const [{ openDatabase, WriteBatch }, { indexDatabase }, { ContainerIndex, containerIndexDatabase }, { encodeOuterBlock, nextEpoch }, { encodeCB58, idFromString }] =
+  await loadDist('bench:index', 'storage/db.js', 'storage/keys.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
 
 const envInt = envIntOf('bench:index');
 const N = envInt('N', 1_000_000, 1025);
@@ -68,9 +68,9 @@ const CALLS = envInt('CALLS', 2000);
 const RANGE_CALLS = envInt('RANGE_CALLS', 200);
 const WARMUP = envInt('WARMUP', 50, 0);
 const RAW_GETS = envInt('RAW_GETS', 20_000);
-const FILL = (process.env.FILL || 'acceptops').toLowerCase();
-if (FILL !== 'acceptops' && FILL !== 'direct') {
-  console.error(`bench:index: FILL=${process.env.FILL} is neither acceptops nor direct`);
+const FILL = (process.env.FILL || 'accept').toLowerCase();
+if (FILL !== 'accept' && FILL !== 'direct') {
+  console.error(`bench:index: FILL=${process.env.FILL} is neither accept nor direct`);
   process.exit(1);
 }
 const KEEP = process.env.KEEP === '1';
@@ -220,13 +220,13 @@ async function fill() {
   const dbPath = path.join(dataDir, 'db', 'local');
   if (!existsSync(dbPath)) throw new Error(`${dbPath} does not exist after the first start`);
   const db = await openDatabase('leveldb', dbPath);
-  const index = new ContainerIndex(db, X_CHAIN_ID, 'block');
+  const idb = containerIndexDatabase(indexDatabase(db), X_CHAIN_ID, 'block');
+  const index = new ContainerIndex(idb, 'block');
   await index.open();
   first = Number(index.size);
   ids = Buffer.alloc(32 * N);
   const pool = randomBytes(1 << 20); // inner bytes are random slices of this (incompressible, like signed txs)
-  const prefix = Buffer.concat([Uint8Array.of(0x30), X_CHAIN_ID, Uint8Array.of(1)]); // the direct path's keys (src/indexer/index.ts)
-  const key = (...parts) => Buffer.concat([prefix, ...parts]);
+  const key = (...parts) => Buffer.concat(parts); // the direct path's keys, in the index's database (src/indexer/index.ts)
 
   let parent = { id: sha256Genesis(), timestamp: 1_700_000_000n, pChainHeight: 0n, epoch: undefined };
   let first_ = true;
@@ -236,7 +236,7 @@ async function fill() {
   const t0 = performance.now();
   for (let i = 0; i < N; i += BATCH) {
     const end = Math.min(N, i + BATCH);
-    const ops = [];
+    const batch = new WriteBatch();
     for (let j = i; j < end; j++) {
       let t = performance.now();
       const timestamp = parent.timestamp + 1n;
@@ -251,27 +251,25 @@ async function fill() {
       const tsNs = timestamp * 1_000_000_000n;
       const t1 = performance.now();
       encodeMs += t1 - t;
-      if (FILL === 'acceptops') {
-        const out = await index.acceptOps(id, bytes, tsNs);
-        if (out.length === 0) throw new Error(`container ${j} is already indexed`);
-        index.accepted(1n); // see the header: acceptOps numbers with `next`, which only accepted() moves
-        for (const op of out) ops.push(op);
+      if (FILL === 'accept') {
+        if (!(await index.accept(batch, id, bytes, tsNs))) throw new Error(`container ${j} is already indexed`);
+        index.accepted(1n); // see the header: accept numbers with `next`, which only accepted() moves
       } else {
         const n = u64(first + j);
-        ops.push({ type: 'put', key: key(Uint8Array.of(1), n), value: Buffer.concat([id, u64(tsNs), bytes]) });
-        ops.push({ type: 'put', key: key(Uint8Array.of(2), id), value: n });
+        batch.put(idb, key(Uint8Array.of(1), n), Buffer.concat([id, u64(tsNs), bytes]));
+        batch.put(idb, key(Uint8Array.of(2), id), n);
       }
       opsMs += performance.now() - t1;
     }
-    if (FILL === 'direct') ops.push({ type: 'put', key: key(Uint8Array.of(0)), value: u64(first + end) });
+    if (FILL === 'direct') batch.put(idb, key(Uint8Array.of(0)), u64(first + end));
     const t2 = performance.now();
-    await db.batch(ops);
+    await db.write(batch);
     batchMs += performance.now() - t2;
     if (process.stdout.isTTY && (end / BATCH) % 50 === 0) process.stdout.write(`\r   ${int(end)} / ${int(N)}`);
   }
   const seconds = (performance.now() - t0) / 1000;
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
-  const check = new ContainerIndex(db, X_CHAIN_ID, 'block');
+  const check = new ContainerIndex(idb, 'block');
   await check.open();
   total = Number(check.size);
   if (total !== first + N) throw new Error(`next index is ${total} after the fill, expected ${first + N}`);
@@ -279,7 +277,7 @@ async function fill() {
   await db.close();
   const closeMs = performance.now() - t3;
   console.log(`\n1. fill (FILL=${FILL}): ${int(N)} containers (avg ${f1(containerBytes / N)} B, proposervm outer blocks) into <data-dir>/db/local, ${BATCH} per db.batch`);
-  console.log(`   ${int(N / seconds)} containers/s  (${f1(seconds)} s: encode+sha256 ${f1(encodeMs / 1000)} s, ${FILL === 'acceptops' ? 'acceptOps (1 db.get each)' : 'building ops'} ${f1(opsMs / 1000)} s, db.batch ${f1(batchMs / 1000)} s; close ${f1(closeMs / 1000)} s)`);
+  console.log(`   ${int(N / seconds)} containers/s  (${f1(seconds)} s: encode+sha256 ${f1(encodeMs / 1000)} s, ${FILL === 'accept' ? 'accept (1 db.get each)' : 'building ops'} ${f1(opsMs / 1000)} s, db.batch ${f1(batchMs / 1000)} s; close ${f1(closeMs / 1000)} s)`);
   console.log(`   index size now ${int(total)} (first filled index ${first}); DB on disk ${f1(du(dbPath))} MiB`);
 }
 // The X-Chain's inner genesis ID is not needed for look-ups; any 32 bytes serve as the first parent.
@@ -340,11 +338,11 @@ async function http_() {
 async function raw() {
   const dbPath = path.join(dataDir, 'db', 'local');
   const db = await openDatabase('leveldb', dbPath);
-  const index = new ContainerIndex(db, X_CHAIN_ID, 'block');
+  const idb = containerIndexDatabase(indexDatabase(db), X_CHAIN_ID, 'block');
+  const index = new ContainerIndex(idb, 'block');
   await index.open();
-  const prefix = Buffer.concat([Uint8Array.of(0x30), X_CHAIN_ID, Uint8Array.of(1)]);
-  const indexKey = (p) => Buffer.concat([prefix, Uint8Array.of(1), u64(first + p)]);
-  const idKey = (p) => Buffer.concat([prefix, Uint8Array.of(2), idAt(p)]);
+  const indexKey = (p) => Buffer.concat([Uint8Array.of(1), u64(first + p)]);
+  const idKey = (p) => Buffer.concat([Uint8Array.of(2), idAt(p)]);
   console.log(`\n3. raw, same DB opened in this process after the node stopped (openDatabase: classic-level via level, view encodings)`);
   const out = {};
 
@@ -360,8 +358,8 @@ async function raw() {
     console.log(`   ${label.padEnd(44)} ${int(RAW_GETS / seconds).padStart(7)} /s   p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms   (${int(RAW_GETS)}, one at a time)`);
   };
   // A record starts with its container's ID (src/indexer/index.ts); its length varies (container 0 is a shorter type-0 block).
-  await gets('db.get(index key)', async (p) => { const v = await db.get(indexKey(p)); if (!v || !Buffer.from(v.subarray(0, 32)).equals(idAt(p))) throw new Error(`raw get by index ${first + p}`); });
-  await gets('db.get(ID key)', async (p) => { const v = await db.get(idKey(p)); if (!v || Buffer.from(v).readBigUInt64BE(0) !== BigInt(first + p)) throw new Error('raw get by ID'); });
+  await gets('db.get(index key)', async (p) => { const v = await idb.get(indexKey(p)); if (!v || !Buffer.from(v.subarray(0, 32)).equals(idAt(p))) throw new Error(`raw get by index ${first + p}`); });
+  await gets('db.get(ID key)', async (p) => { const v = await idb.get(idKey(p)); if (!v || Buffer.from(v).readBigUInt64BE(0) !== BigInt(first + p)) throw new Error('raw get by ID'); });
   await gets('ContainerIndex.byIndex', async (p) => { if (!(await index.byIndex(BigInt(first + p)))) throw new Error('byIndex'); });
   await gets('ContainerIndex.indexOf', async (p) => { if ((await index.indexOf(idAt(p))) !== BigInt(first + p)) throw new Error('indexOf'); });
 
@@ -374,7 +372,7 @@ async function raw() {
     out[label] = s;
     console.log(`   ${label.padEnd(44)} p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms  max ${f2(s.max).padStart(6)} ms   (${RANGE_CALLS} reads of ${RANGE})`);
   };
-  await ranges(`Database.entries, ${RANGE} entries`, async (p) => (await db.entries({ gte: indexKey(p), lt: indexKey(p + RANGE), limit: RANGE })).length);
+  await ranges(`Database.entries, ${RANGE} entries`, async (p) => (await idb.entries({ gte: indexKey(p), lt: indexKey(p + RANGE), limit: RANGE })).length);
   await ranges(`ContainerIndex.range, ${RANGE} containers`, async (p) => (await index.range(BigInt(first + p), RANGE)).length);
   await db.close();
   return out;

@@ -4,8 +4,18 @@ import type { IncomingMessage } from 'node:http';
 import type { JsonValue } from '../encoding/gojson.js';
 import { ParamsError, type Field } from './schema.js';
 
+/**
+ * What a method knows of its caller. A call over HTTP lives as long as its request; one over a
+ * websocket shares the connection's context, which can push notifications (subscriptions) until the
+ * connection closes.
+ */
 export interface CallContext {
-  req: IncomingMessage;
+  /** The HTTP request, or for a websocket the upgrade request that opened the connection. */
+  readonly request: IncomingMessage;
+  /** Sends a notification (a request without id) to the caller: only where the connection stays open. */
+  readonly notify?: (method: string, params: unknown) => void;
+  /** Runs `fn` when the caller goes away: only where the connection stays open. */
+  readonly onClose?: (fn: () => void) => void;
 }
 
 export interface MethodDef<A = any> {

@@ -7,6 +7,7 @@ import { marshalUnsignedTx, outputSortKey, compareBytes } from './x/codec/index.
 import type { Output, UnsignedTx } from './x/types.js';
 import { LOCAL_C_CHAIN_GENESIS } from './c/genesis.js';
 import { u16, u32 } from '../encoding/bytes.js';
+import { VM_IDS } from './ids.js';
 
 const hex = (s: string) => Buffer.from(s, 'hex');
 const padded = (name: string) => { const b = Buffer.alloc(32); b.write(name, 'ascii'); return b; };
@@ -55,6 +56,26 @@ function createChainTxId(networkID: number, name: string, vm: string, fxs: strin
 export interface PrimaryNetworkIds {
   xChainId: Uint8Array;
   cChainId: Uint8Array;
+}
+
+/** A chain of the primary network as its genesis declares it. */
+export interface GenesisChain {
+  chainID: Uint8Array;
+  vmID: string;
+  genesis: Uint8Array;
+  /** Its genesis aliases, primary first. */
+  aliases: string[];
+}
+
+/** The primary network's chains in creation order: P, X, C. */
+export function primaryNetworkChains(networkID: number): GenesisChain[] {
+  const { xChainId, cChainId } = primaryNetworkIds(networkID);
+  return [
+    // The P-Chain's genesis (validators, allocations) is not reproduced: it builds no blocks yet.
+    { chainID: new Uint8Array(32), vmID: VM_IDS.platform, genesis: new Uint8Array(), aliases: ['P', 'platform'] },
+    { chainID: xChainId, vmID: VM_IDS.avm, genesis: xGenesisBytes(networkID), aliases: ['X', 'avm'] },
+    { chainID: cChainId, vmID: VM_IDS.evm, genesis: Buffer.from(LOCAL_C_CHAIN_GENESIS), aliases: ['C', 'evm'] },
+  ];
 }
 
 export function primaryNetworkIds(networkID: number): PrimaryNetworkIds {

@@ -4,8 +4,7 @@
 // statelessGraniteBlock (type 2) carrying its ACP-181 epoch. The outer bytes and IDs are what the
 // Index API serves. Notes: docs/research/index-and-proposervm.md.
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { BatchOp } from './x/state.js';
-import type { Database } from '../storage/db.js';
+import type { Database, WriteBatch } from '../storage/db.js';
 import { u32, u64, i64 } from '../encoding/bytes.js';
 
 const GRANITE_EPOCH_DURATION = 30n;
@@ -20,6 +19,7 @@ export interface Epoch {
 
 export interface OuterBlock {
   id: Uint8Array;
+  parentID: Uint8Array;
   bytes: Uint8Array;
   timestamp: bigint;
   pChainHeight: bigint;
@@ -44,43 +44,45 @@ export function nextEpoch(parent: { pChainHeight: bigint; epoch: Epoch | undefin
   return { pChainHeight: parent.pChainHeight, number: parent.epoch.number + 1n, startTime: parent.timestamp };
 }
 
+const LAST_KEY = new TextEncoder().encode('last');
+
 /** The last outer block of a chain, persisted with the chain's state (it cannot be re-derived). */
 export class ProposerVM {
   private last: OuterBlock | undefined;
-  private readonly key: Uint8Array;
 
-  constructor(private readonly db: Database, chainID: Uint8Array, private readonly innerGenesisID: Uint8Array) {
-    this.key = Buffer.concat([Uint8Array.of(0x16), chainID]);
-  }
+  /** `db` is the chain's proposervm database. */
+  constructor(private readonly db: Database, private readonly innerGenesisID: Uint8Array) {}
 
   async load(): Promise<void> {
-    const raw = await this.db.get(this.key);
+    const raw = await this.db.get(LAST_KEY);
     if (!raw) return;
     const b = Buffer.from(raw);
     const hasEpoch = b.length > 56;
     this.last = {
-      id: b.subarray(0, 32), bytes: new Uint8Array(), timestamp: b.readBigInt64BE(32), pChainHeight: b.readBigUInt64BE(40),
+      id: b.subarray(0, 32), parentID: new Uint8Array(32), bytes: new Uint8Array(), timestamp: b.readBigInt64BE(32), pChainHeight: b.readBigUInt64BE(40),
       epoch: hasEpoch ? { pChainHeight: b.readBigUInt64BE(48), number: b.readBigUInt64BE(56), startTime: b.readBigInt64BE(64) } : undefined,
     };
   }
 
   /**
-   * Wraps the next accepted inner block. Timestamps are whole seconds, never before the parent, and
-   * at least --proposervm-min-block-delay (1 s) after a post-fork parent; under instant mining of
-   * several blocks a second they therefore run ahead of the clock. The P-Chain stays at height 0.
+   * Wraps the next accepted inner block, adding its record to `batch`. Timestamps are whole seconds,
+   * never before the parent, and at least --proposervm-min-block-delay (1 s) after a post-fork
+   * parent; under instant mining of several blocks a second they therefore run ahead of the clock.
+   * The P-Chain stays at height 0.
    */
-  wrap(inner: Uint8Array, nowSeconds: bigint): { block: OuterBlock; ops: BatchOp[] } {
+  wrap(inner: Uint8Array, nowSeconds: bigint, batch: WriteBatch): OuterBlock {
     const parent = this.last;
     const pChainHeight = parent ? parent.pChainHeight : 0n;
     const timestamp = parent ? (nowSeconds > parent.timestamp + 1n ? nowSeconds : parent.timestamp + 1n) : nowSeconds;
     const epoch = parent ? nextEpoch(parent) : undefined;
-    const { id, bytes } = encodeOuterBlock(parent ? parent.id : this.innerGenesisID, timestamp, pChainHeight, inner, epoch);
-    const block: OuterBlock = { id, bytes, timestamp, pChainHeight, epoch };
+    const parentID = parent ? parent.id : this.innerGenesisID;
+    const { id, bytes } = encodeOuterBlock(parentID, timestamp, pChainHeight, inner, epoch);
     const state = Buffer.concat([id, i64(timestamp), u64(pChainHeight), ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : [])]);
-    return { block, ops: [{ type: 'put', key: this.key, value: state }] };
+    batch.put(this.db, LAST_KEY, state);
+    return { id, parentID, bytes, timestamp, pChainHeight, epoch };
   }
 
-  /** Called once the batch holding `wrap`'s ops is committed. */
+  /** Called once the batch holding `wrap`'s record is committed. */
   accepted(block: OuterBlock): void {
     this.last = block;
   }

@@ -1,13 +1,12 @@
 // Shared memory between the primary network's chains (avalanchego chains/atomic): a chain's
 // ExportTx puts UTXOs into the destination chain's inbound store for that source, indexed by the
-// outputs' addresses ("traits"); the destination's ImportTx removes them. Writes are returned as
-// batch operations so they commit in the same batch as the exporting or importing block.
+// outputs' addresses ("traits"); the destination's ImportTx removes them. Writes go into the
+// exporting or importing block's own batch, so they commit with it.
 //
-// Layout (prefix 0x20 values, 0x21 index), per (destination, source) pair:
+// Layout, in shared memory's own database (prefix 0x20 values, 0x21 index), per (destination, source) pair:
 //   0x20 dest ‖ src ‖ utxoID                 -> u64 seq ‖ u32 nTraits ‖ traits(20 B each) ‖ UTXO bytes
 //   0x21 dest ‖ src ‖ trait ‖ u64 (~seq)     -> utxoID   (newest first)
-import type { Database } from '../storage/db.js';
-import type { BatchOp } from './x/state.js';
+import type { Database, WriteBatch } from '../storage/db.js';
 import { u32, u64 } from '../encoding/bytes.js';
 
 const P_VALUE = 0x20;
@@ -38,28 +37,24 @@ function decode(raw: Uint8Array): Stored {
 export class SharedMemory {
   constructor(private readonly db: Database) {}
 
-  /** Puts for UTXOs exported to `dest` by `src`; `seq` orders them (newest first in the index). */
-  putOps(dest: Uint8Array, src: Uint8Array, elements: AtomicElement[], firstSeq: bigint): BatchOp[] {
-    const ops: BatchOp[] = [];
+  /** Adds UTXOs exported to `dest` by `src` to `batch`; `seq` orders them (newest first in the index). */
+  put(batch: WriteBatch, dest: Uint8Array, src: Uint8Array, elements: AtomicElement[], firstSeq: bigint): void {
     elements.forEach((e, i) => {
       const seq = firstSeq + BigInt(i);
-      ops.push({ type: 'put', key: key(P_VALUE, dest, src, e.utxoID), value: Buffer.concat([u64(seq), u32(e.traits.length), ...e.traits, e.utxoBytes]) });
-      for (const t of e.traits) ops.push({ type: 'put', key: key(P_INDEX, dest, src, t, u64(MAX_U64 - seq)), value: e.utxoID });
+      batch.put(this.db, key(P_VALUE, dest, src, e.utxoID), Buffer.concat([u64(seq), u32(e.traits.length), ...e.traits, e.utxoBytes]));
+      for (const t of e.traits) batch.put(this.db, key(P_INDEX, dest, src, t, u64(MAX_U64 - seq)), e.utxoID);
     });
-    return ops;
   }
 
-  /** Removes of UTXOs `dest` imported from `src`. */
-  async removeOps(dest: Uint8Array, src: Uint8Array, utxoIDs: Uint8Array[]): Promise<BatchOp[]> {
-    const ops: BatchOp[] = [];
+  /** Adds the removal of UTXOs `dest` imported from `src` to `batch`. */
+  async remove(batch: WriteBatch, dest: Uint8Array, src: Uint8Array, utxoIDs: Uint8Array[]): Promise<void> {
     for (const id of utxoIDs) {
       const raw = await this.db.get(key(P_VALUE, dest, src, id));
       if (!raw) continue;
       const { seq, traits } = decode(raw);
-      ops.push({ type: 'del', key: key(P_VALUE, dest, src, id) });
-      for (const t of traits) ops.push({ type: 'del', key: key(P_INDEX, dest, src, t, u64(MAX_U64 - seq)) });
+      batch.del(this.db, key(P_VALUE, dest, src, id));
+      for (const t of traits) batch.del(this.db, key(P_INDEX, dest, src, t, u64(MAX_U64 - seq)));
     }
-    return ops;
   }
 
   async get(dest: Uint8Array, src: Uint8Array, utxoID: Uint8Array): Promise<Uint8Array | undefined> {

@@ -3,21 +3,19 @@
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PRIMARY_NETWORK_ID } from '../chains/ids.js';
 import type { Database } from '../storage/db.js';
-import { formatDuration } from '../encoding/time.js';
+import { ROOT_KEYS } from '../storage/keys.js';
 import { APPLICATION_TAG, type CheckFn } from './worker.js';
 import type { Health } from './health.js';
 
 const REQUIRED_DISK_PERCENT = 3n;
 const WARNING_DISK_PERCENT = 10n;
 const INGRESS_GRACE_MS = 10 * 60 * 1000;
-const PROBE_KEY = new TextEncoder().encode('health-probe');
 
 export function databaseCheck(db: Database): CheckFn {
   return async () => {
     if (db.status !== 'open') return { error: 'closed' };
-    await db.get(PROBE_KEY); // a real read, so a broken store fails the check
+    await db.get(ROOT_KEYS.healthProbe); // a real read, so a broken store fails the check
     return {};
   };
 }
@@ -67,40 +65,6 @@ export const futureUpgradeCheck: CheckFn = () => ({
 /** Bootstrapping is instant: the emulator's chains start from their genesis with no peers. */
 export const bootstrappedCheck: CheckFn = () => ({ details: [] });
 
-export interface ChainStatus {
-  lastAccepted(): { height: bigint; id: string };
-  processing(): { txs: number; longestMs: number; lastError: Error | undefined };
-}
-
-/** snowball's default MaxItemProcessingTime (--snow-max-processing-time). */
-const MAX_PROCESSING_MS = 30_000;
-
-/**
- * A chain's handler health: consensus state, and networking as a lone validator (100 % connected).
- * Txs waiting for a block count as the block being processed, so a chain that stops building fails
- * as a real node's consensus check does; a block whose commit failed is the VM's error.
- */
-export function chainCheck(chain: ChainStatus): CheckFn {
-  return () => {
-    const last = chain.lastAccepted();
-    const { txs, longestMs, lastError } = chain.processing();
-    const longest = BigInt(Math.round(longestMs)) * 1_000_000n;
-    const consensusError = longestMs > MAX_PROCESSING_MS
-      ? `block processing too long: ${formatDuration(longest)} > ${formatDuration(BigInt(MAX_PROCESSING_MS) * 1_000_000n)}`
-      : undefined;
-    const vmError = lastError && `failed to accept block: ${lastError.message}`;
-    const error = consensusError && vmError ? `vm: ${vmError} ; consensus: ${consensusError}` : consensusError ?? vmError;
-    const details = {
-      engine: {
-        consensus: { lastAcceptedHeight: Number(last.height), lastAcceptedID: last.id, longestProcessingBlock: formatDuration(longest), processingBlocks: txs > 0 ? 1 : 0 },
-        vm: null,
-      },
-      networking: { disconnectedValidators: [], percentConnected: 1 },
-    };
-    return error === undefined ? { details } : { details, error };
-  };
-}
-
 export interface NodeChecks {
   db: Database;
   dbPath: string;
@@ -117,8 +81,4 @@ export function registerNodeChecks(health: Health, deps: NodeChecks): void {
   health.registerHealthCheck('futureupgrade', futureUpgradeCheck, app);
   health.registerHealthCheck('bootstrapped', bootstrappedCheck, app);
   health.registerReadinessCheck('bootstrapped', bootstrappedCheck, app);
-}
-
-export function registerChainCheck(health: Health, alias: string, chain: ChainStatus): void {
-  health.registerHealthCheck(alias, chainCheck(chain), [PRIMARY_NETWORK_ID]);
 }

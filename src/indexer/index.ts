@@ -2,17 +2,19 @@
 // index and by ID. Its writes are batch operations committed with the chain's own state, so the
 // index and the chain can never disagree, even across a kill -9.
 //
-// Layout, under 0x30 ‖ chainID ‖ kind (1 block, 2 vtx, 3 tx):
+// Layout, in the index's own database (the Index API's database, prefixed by chain ID and kind):
 //   0x00                 -> next index (u64)
 //   0x01 ‖ u64 index     -> ID(32) ‖ u64 timestamp-ns ‖ container bytes
 //   0x02 ‖ ID            -> u64 index
-import type { Database } from '../storage/db.js';
-import type { BatchOp } from '../chains/x/state.js';
+import type { Database, WriteBatch } from '../storage/db.js';
 import { u64 } from '../encoding/bytes.js';
 
 export type IndexKind = 'block' | 'vtx' | 'tx';
 const KIND_BYTE: Record<IndexKind, number> = { block: 1, vtx: 2, tx: 3 };
 
+/** The database of one index, within the Index API's database. */
+export const containerIndexDatabase = (indexDb: Database, chainID: Uint8Array, kind: IndexKind): Database =>
+  indexDb.prefix(Buffer.concat([chainID, Uint8Array.of(KIND_BYTE[kind])]));
 
 export interface Container {
   id: Uint8Array;
@@ -23,14 +25,11 @@ export interface Container {
 
 export class ContainerIndex {
   private next = 0n;
-  private readonly prefix: Buffer;
 
-  constructor(private readonly db: Database, chainID: Uint8Array, readonly kind: IndexKind) {
-    this.prefix = Buffer.concat([Uint8Array.of(0x30), chainID, Uint8Array.of(KIND_BYTE[kind])]);
-  }
+  constructor(private readonly db: Database, readonly kind: IndexKind) {}
 
   private key(...parts: Uint8Array[]): Uint8Array {
-    return Buffer.concat([this.prefix, ...parts]);
+    return Buffer.concat(parts);
   }
 
   async open(): Promise<void> {
@@ -44,17 +43,16 @@ export class ContainerIndex {
   }
 
   /**
-   * Writes that index `id` next, or none if it is indexed already (re-acceptance is a no-op).
-   * `accepted` must be called once they are committed.
+   * Adds to `batch` the writes that index `id` next; false if it is indexed already (re-acceptance
+   * is a no-op). `accepted` must be called once the batch is committed.
    */
-  async acceptOps(id: Uint8Array, bytes: Uint8Array, timestampNs: bigint): Promise<BatchOp[]> {
-    if (await this.db.get(this.key(Uint8Array.of(2), id))) return [];
+  async accept(batch: WriteBatch, id: Uint8Array, bytes: Uint8Array, timestampNs: bigint): Promise<boolean> {
+    if (await this.db.get(this.key(Uint8Array.of(2), id))) return false;
     const index = this.next;
-    return [
-      { type: 'put', key: this.key(Uint8Array.of(1), u64(index)), value: Buffer.concat([id, u64(timestampNs), bytes]) },
-      { type: 'put', key: this.key(Uint8Array.of(2), id), value: u64(index) },
-      { type: 'put', key: this.key(Uint8Array.of(0)), value: u64(index + 1n) },
-    ];
+    batch.put(this.db, this.key(Uint8Array.of(1), u64(index)), Buffer.concat([id, u64(timestampNs), bytes]));
+    batch.put(this.db, this.key(Uint8Array.of(2), id), u64(index));
+    batch.put(this.db, this.key(Uint8Array.of(0)), u64(index + 1n));
+    return true;
   }
 
   accepted(count: bigint): void {

@@ -1,20 +1,21 @@
 // The node's indexer (avalanchego indexer/indexer.go): which chains get indexes, and the
 // --index-enabled / --index-allow-incomplete rules across restarts of the same database, kept with
 // markers as the real node keeps them. A refusal is avalanchego's FATAL line followed by a clean
-// shutdown with exit code 0. Chains are taken in creation order (P, X, C), so refusals name P.
-import type { Chain } from '../chains/registry.js';
-import type { OuterBlock, ProposerVM } from '../chains/proposervm.js';
-import type { BatchOp } from '../chains/x/state.js';
-import type { StandardBlock } from '../chains/x/types.js';
-import { nowNs } from '../encoding/time.js';
+// shutdown with exit code 0. Chains register in creation order (P, X, C), so refusals name P.
+//
+// It is an acceptor of the accepted-block stream: each block of an indexed chain is indexed in the
+// block's own batch. It knows chains only by ID, alias and kind, never by VM.
+import type { AcceptedBlock, BlockAcceptor } from '../chains/acceptance.js';
+import type { Clock } from '../chains/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { Database } from '../storage/db.js';
-import { ContainerIndex, type IndexKind } from './index.js';
+import type { Database, WriteBatch } from '../storage/db.js';
+import { ContainerIndex, containerIndexDatabase, type IndexKind } from './index.js';
 
-const HAS_RUN = Uint8Array.of(0x31, 0x07);
-const marker = (chainID: Uint8Array, kind: 0x04 | 0x05) => Buffer.concat([Uint8Array.of(0x31), chainID, Uint8Array.of(kind)]);
+const HAS_RUN = Uint8Array.of(0x07);
+const marker = (chainID: Uint8Array, kind: 0x04 | 0x05) => Buffer.concat([Uint8Array.of(kind), chainID]);
 const INCOMPLETE = 0x04;
 const PREVIOUSLY_INDEXED = 0x05;
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The node must stop (exit code 0) after an indexer FATAL, as avalanchego does. */
 export class IndexerShutdown extends Error {}
@@ -24,69 +25,76 @@ export interface IndexerConfig {
   allowIncomplete: boolean;
 }
 
-export class Indexer {
-  /** `<alias>/<kind>` -> index, in route registration order. */
+/** A chain as the indexer knows it. */
+export interface IndexedChain {
+  chainID: Uint8Array;
+  /** Its primary alias: the name of its index routes (/ext/index/<alias>/<kind>). */
+  alias: string;
+  /** A linearized DAG VM also gets vertex and tx indexes, which stay empty after linearization. */
+  dag: boolean;
+}
+
+export class Indexer implements BlockAcceptor {
+  /** `<alias>/<kind>` -> index, in registration order. */
   readonly indexes = new Map<string, ContainerIndex>();
+  /** Block indexes by hex chain ID. */
+  private readonly blockIndexes = new Map<string, ContainerIndex>();
+  /** Blocks whose index writes are in a batch not yet committed, by hex block ID. */
+  private readonly pending = new Map<string, ContainerIndex>();
 
-  private constructor() {}
+  private constructor(private readonly db: Database, private readonly config: IndexerConfig, private readonly hasRun: boolean, private readonly log: Logger, private readonly clock: Clock) {}
 
-  static async open(db: Database, config: IndexerConfig, chains: Chain[], log: Logger): Promise<Indexer> {
-    const indexer = new Indexer();
+  /** `db` is the index's own database. */
+  static async open(db: Database, config: IndexerConfig, log: Logger, clock: Clock): Promise<Indexer> {
     const hasRun = (await db.get(HAS_RUN)) !== undefined;
     await db.put(HAS_RUN, new Uint8Array());
-    for (const chain of chains) {
-      const previouslyIndexed = (await db.get(marker(chain.idBytes, PREVIOUSLY_INDEXED))) !== undefined;
-      const incomplete = (await db.get(marker(chain.idBytes, INCOMPLETE))) !== undefined;
-      if (!config.enabled) {
-        if (previouslyIndexed && !config.allowIncomplete) {
-          log.fatal('running would cause index to become incomplete but incomplete indices are disabled', { chainName: chain.alias });
-          throw new IndexerShutdown('running would cause index to become incomplete but incomplete indices are disabled');
-        }
-        await db.put(marker(chain.idBytes, INCOMPLETE), new Uint8Array());
-        continue;
+    return new Indexer(db, config, hasRun, log, clock);
+  }
+
+  /** RegisterChain: applies the restart rules and opens the chain's indexes; returns them (to be served). */
+  async registerChain(chain: IndexedChain): Promise<ContainerIndex[]> {
+    const { db, config, log } = this;
+    const previouslyIndexed = (await db.get(marker(chain.chainID, PREVIOUSLY_INDEXED))) !== undefined;
+    const incomplete = (await db.get(marker(chain.chainID, INCOMPLETE))) !== undefined;
+    if (!config.enabled) {
+      if (previouslyIndexed && !config.allowIncomplete) {
+        log.fatal('running would cause index to become incomplete but incomplete indices are disabled', { chainName: chain.alias });
+        throw new IndexerShutdown('running would cause index to become incomplete but incomplete indices are disabled');
       }
-      if (incomplete && !config.allowIncomplete && (previouslyIndexed || hasRun)) {
-        log.fatal('index is incomplete but incomplete indices are disabled. Shutting down', { chainName: chain.alias });
-        throw new IndexerShutdown('index is incomplete but incomplete indices are disabled. Shutting down');
-      }
-      await db.put(marker(chain.idBytes, PREVIOUSLY_INDEXED), new Uint8Array());
-      // The X-Chain is a DAG VM: it also gets vertex and tx indexes, which stay empty after linearization.
-      const kinds: IndexKind[] = chain.alias === 'X' ? ['block', 'vtx', 'tx'] : ['block'];
-      for (const kind of kinds) {
-        const index = new ContainerIndex(db, chain.idBytes, kind);
-        await index.open();
-        indexer.indexes.set(`${chain.alias}/${kind}`, index);
-        log.info('created new index', { nextAcceptedIndex: Number(index.size) });
-      }
+      await db.put(marker(chain.chainID, INCOMPLETE), new Uint8Array());
+      return [];
     }
-    return indexer;
+    if (incomplete && !config.allowIncomplete && (previouslyIndexed || this.hasRun)) {
+      log.fatal('index is incomplete but incomplete indices are disabled. Shutting down', { chainName: chain.alias });
+      throw new IndexerShutdown('index is incomplete but incomplete indices are disabled. Shutting down');
+    }
+    await db.put(marker(chain.chainID, PREVIOUSLY_INDEXED), new Uint8Array());
+    const opened: ContainerIndex[] = [];
+    for (const kind of chain.dag ? (['block', 'vtx', 'tx'] as IndexKind[]) : (['block'] as IndexKind[])) {
+      const index = new ContainerIndex(containerIndexDatabase(db, chain.chainID, kind), kind);
+      await index.open();
+      this.indexes.set(`${chain.alias}/${kind}`, index);
+      if (kind === 'block') this.blockIndexes.set(hex(chain.chainID), index);
+      opened.push(index);
+      log.info('created new index', { nextAcceptedIndex: Number(index.size) });
+    }
+    return opened;
   }
 
   get(alias: string, kind: IndexKind): ContainerIndex | undefined {
     return this.indexes.get(`${alias}/${kind}`);
   }
-}
 
-/**
- * What a chain does with each accepted block before it commits: wrap it in proposervm (always: it
- * is part of consensus) and, with indexing on, index the outer container, in the same batch.
- */
-export class BlockAcceptor {
-  private pending: { outer: OuterBlock; indexed: boolean } | undefined;
-
-  constructor(private readonly proposer: ProposerVM, private readonly index: ContainerIndex | undefined) {}
-
-  async prepare(block: StandardBlock): Promise<BatchOp[]> {
-    const { block: outer, ops } = this.proposer.wrap(block.bytes, BigInt(Math.floor(Date.now() / 1000)));
-    const indexOps = this.index ? await this.index.acceptOps(outer.id, outer.bytes, nowNs()) : [];
-    this.pending = { outer, indexed: indexOps.length > 0 };
-    return [...ops, ...indexOps];
+  async prepare(block: AcceptedBlock, batch: WriteBatch): Promise<void> {
+    const index = this.blockIndexes.get(hex(block.chainID));
+    if (index && (await index.accept(batch, block.id, block.bytes, this.clock.nowNs()))) this.pending.set(hex(block.id), index);
   }
 
-  committed(): void {
-    if (!this.pending) return;
-    this.proposer.accepted(this.pending.outer);
-    if (this.pending.indexed) this.index!.accepted(1n);
-    this.pending = undefined;
+  committed(block: AcceptedBlock): void {
+    const key = hex(block.id);
+    const index = this.pending.get(key);
+    if (!index) return;
+    this.pending.delete(key);
+    index.accepted(1n);
   }
 }

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createExpressApp } from './express.js';
-import { reply } from '../api/http.js';
+import { reply, replyText } from '../api/http.js';
 import { internalError } from './jsonrpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
@@ -62,9 +62,13 @@ function dispatch(router: Router) {
       reply(res, 301, ['Location', encodeURI(clean) + (q < 0 ? '' : url.slice(q))]);
       return;
     }
-    const handler = router.match(path);
-    if (!handler) return notFound(res);
-    handler(req, res);
+    const route = router.match(path);
+    if (route?.http) return route.http(req, res);
+    // gorilla/websocket's answer to a plain request on a websocket-only endpoint.
+    if (route?.ws) return replyText(res, 400, 'Bad Request\n');
+    const mounted = router.matchMount(path);
+    if (mounted) return mounted.handler(req, res, mounted.match);
+    notFound(res);
   };
 }
 

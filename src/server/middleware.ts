@@ -52,15 +52,22 @@ export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
   };
 }
 
-/** Host header filter: empty hosts and IP literals pass; otherwise the name must be listed. Returns true when it refused. */
-export function allowedHosts(hosts: string[]) {
+/** Whether a Host header may pass: empty hosts and IP literals always do; otherwise the name must be listed. */
+export function hostAllowed(hosts: string[]): (host: string) => boolean {
   const list = new Set(hosts.map((h) => h.toLowerCase()));
   const any = list.has('*');
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const host = req.headers.host ?? '';
-    if (any || host === '') return false;
+  return (host) => {
+    if (any || host === '') return true;
     const name = hostname(host);
-    if (isIP(name) !== 0 || list.has(name.toLowerCase())) return false;
+    return isIP(name) !== 0 || list.has(name.toLowerCase());
+  };
+}
+
+/** The allowed-hosts filter of every request. Returns true when it refused. */
+export function allowedHosts(hosts: string[]) {
+  const ok = hostAllowed(hosts);
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (ok(req.headers.host ?? '')) return false;
     replyText(res, 403, 'invalid host specified\n');
     return true;
   };

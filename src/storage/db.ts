@@ -1,29 +1,15 @@
 // The node's key-value store: LevelDB on disk (--db-type=leveldb) or in memory (memdb), behind the
-// same abstract-level API so every layer above is indifferent to which one runs.
+// same abstract-level API so every layer above is indifferent to which one runs. Every layer gets
+// its own prefixed sub-database (avalanchego's prefixdb), and one WriteBatch can span any of them,
+// so a block, its shared-memory effects and its index entry still land in one atomic write.
 import { mkdirSync } from 'node:fs';
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { Level } from 'level';
 import type { MemoryLevel } from 'memory-level';
 
 export type Bytes = Uint8Array;
 
-export interface Database {
-  readonly kind: 'leveldb' | 'memdb';
-  readonly path: string | undefined;
-  get(key: Bytes): Promise<Bytes | undefined>;
-  /** Many reads in one round trip to the store. */
-  getMany(keys: Bytes[]): Promise<Array<Bytes | undefined>>;
-  put(key: Bytes, value: Bytes): Promise<void>;
-  del(key: Bytes): Promise<void>;
-  batch(ops: Array<{ type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }>): Promise<void>;
-  /** Values of the keys in [gte, lt), in key order, at most `limit`. */
-  values(range: Range): Promise<Bytes[]>;
-  /** Entries of the keys in [gte, lt), in key order, at most `limit`. */
-  entries(range: Range): Promise<Array<[Bytes, Bytes]>>;
-  readonly status: string;
-  close(): Promise<void>;
-}
-
-export class DatabaseError extends Error {}
+export type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes };
 
 export interface Range {
   gte: Bytes;
@@ -31,19 +17,97 @@ export interface Range {
   limit?: number;
 }
 
+export interface Database {
+  readonly kind: 'leveldb' | 'memdb';
+  /** The store's directory (leveldb), for messages and disk checks. */
+  readonly path: string | undefined;
+  /** What this database's keys start with in the store: empty for the root. */
+  readonly keyPrefix: Bytes;
+  get(key: Bytes): Promise<Bytes | undefined>;
+  /** Many reads in one round trip to the store. */
+  getMany(keys: Bytes[]): Promise<Array<Bytes | undefined>>;
+  put(key: Bytes, value: Bytes): Promise<void>;
+  del(key: Bytes): Promise<void>;
+  /** Writes `ops` (this database's keys) atomically. */
+  batch(ops: BatchOp[]): Promise<void>;
+  /** Commits a batch that may span several databases of this store, atomically. */
+  write(batch: WriteBatch): Promise<void>;
+  /** Values of the keys in [gte, lt), in key order, at most `limit`. */
+  values(range: Range): Promise<Bytes[]>;
+  /** Entries of the keys in [gte, lt), in key order, at most `limit`; keys are this database's. */
+  entries(range: Range): Promise<Array<[Bytes, Bytes]>>;
+  /**
+   * A sub-database whose keys live under sha256(name) within this one, as avalanchego's prefixdb
+   * does: hashed prefixes all have one length, so no sub-database's range overlaps another's.
+   */
+  prefix(name: Bytes | string): Database;
+  readonly status: string;
+  /** Closes the store (only the root's close does anything). */
+  close(): Promise<void>;
+}
+
+export class DatabaseError extends Error {}
+
+/** Writes for several databases of one store, committed together by `Database.write`. */
+export class WriteBatch {
+  readonly ops: BatchOp[] = [];
+
+  put(db: Database, key: Bytes, value: Bytes): this {
+    this.ops.push({ type: 'put', key: join(db.keyPrefix, key), value });
+    return this;
+  }
+
+  del(db: Database, key: Bytes): this {
+    this.ops.push({ type: 'del', key: join(db.keyPrefix, key) });
+    return this;
+  }
+
+  get size(): number {
+    return this.ops.length;
+  }
+}
+
 type AbstractDb = Level<Bytes, Bytes> | MemoryLevel<Bytes, Bytes>;
 
-class LevelDatabase implements Database {
-  constructor(readonly kind: 'leveldb' | 'memdb', readonly path: string | undefined, private readonly db: AbstractDb) {}
-  get status(): string { return this.db.status; }
-  get(key: Bytes) { return this.db.get(key); }
-  getMany(keys: Bytes[]) { return keys.length === 0 ? Promise.resolve([]) : (this.db as Level<Bytes, Bytes>).getMany(keys); }
-  put(key: Bytes, value: Bytes) { return this.db.put(key, value); }
-  del(key: Bytes) { return this.db.del(key); }
-  async batch(ops: Parameters<Database['batch']>[0]): Promise<void> { await (this.db as Level<Bytes, Bytes>).batch(ops); }
-  values(range: Range) { return (this.db as Level<Bytes, Bytes>).values(range).all(); }
-  entries(range: Range) { return (this.db as Level<Bytes, Bytes>).iterator(range).all(); }
-  close() { return this.db.close(); }
+const join = (prefix: Bytes, key: Bytes): Bytes => (prefix.length === 0 ? key : Buffer.concat([prefix, key]));
+const EMPTY = new Uint8Array(0);
+
+class PrefixedDatabase implements Database {
+  constructor(
+    private readonly store: AbstractDb,
+    readonly kind: 'leveldb' | 'memdb',
+    readonly path: string | undefined,
+    readonly keyPrefix: Bytes,
+  ) {}
+
+  get status(): string { return this.store.status; }
+  private key(k: Bytes): Bytes { return join(this.keyPrefix, k); }
+  get(key: Bytes) { return this.store.get(this.key(key)); }
+  getMany(keys: Bytes[]) { return keys.length === 0 ? Promise.resolve([]) : (this.store as Level<Bytes, Bytes>).getMany(keys.map((k) => this.key(k))); }
+  put(key: Bytes, value: Bytes) { return this.store.put(this.key(key), value); }
+  del(key: Bytes) { return this.store.del(this.key(key)); }
+  async batch(ops: BatchOp[]): Promise<void> {
+    await (this.store as Level<Bytes, Bytes>).batch(this.keyPrefix.length === 0 ? ops : ops.map((op) => ({ ...op, key: this.key(op.key) })));
+  }
+  async write(batch: WriteBatch): Promise<void> {
+    if (batch.size > 0) await (this.store as Level<Bytes, Bytes>).batch(batch.ops);
+  }
+  private range(r: Range): Range {
+    return { gte: this.key(r.gte), lt: this.key(r.lt), ...(r.limit === undefined ? {} : { limit: r.limit }) };
+  }
+  values(range: Range) { return (this.store as Level<Bytes, Bytes>).values(this.range(range)).all(); }
+  async entries(range: Range): Promise<Array<[Bytes, Bytes]>> {
+    const all = await (this.store as Level<Bytes, Bytes>).iterator(this.range(range)).all();
+    const n = this.keyPrefix.length;
+    return n === 0 ? all : all.map(([k, v]) => [k.subarray(n), v]);
+  }
+  prefix(name: Bytes | string): Database {
+    const hashed = sha256(typeof name === 'string' ? Buffer.from(name, 'utf8') : name);
+    return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed));
+  }
+  close(): Promise<void> {
+    return this.keyPrefix.length === 0 ? this.store.close() : Promise.resolve();
+  }
 }
 
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
@@ -53,7 +117,7 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
     const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Bytes, Bytes>(options);
     await db.open();
-    return new LevelDatabase('memdb', undefined, db);
+    return new PrefixedDatabase(db, 'memdb', undefined, EMPTY);
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
   const { Level } = await import('level');
@@ -70,5 +134,5 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
     }
     throw new DatabaseError(`couldn't open database ${path}: ${cause?.message ?? (err as Error).message}`);
   }
-  return new LevelDatabase('leveldb', path, db);
+  return new PrefixedDatabase(db, 'leveldb', path, EMPTY);
 }

@@ -249,7 +249,7 @@ async function localPage(vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array,
 
 /** avax.GetAtomicUTXOs: UTXOs other chains exported to the X-Chain. */
 async function atomicPage(shared: SharedMemory, vm: XChain, source: Uint8Array, addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): Promise<Page> {
-  const { values, lastTrait, lastKey } = await shared.indexed(vm.opts.params.chainID, source, addrs, startAddr, startUTXO, limit);
+  const { values, lastTrait, lastKey } = await shared.indexed(vm.params.chainID, source, addrs, startAddr, startUTXO, limit);
   const utxos = values.map((v) => rpcTry(() => parseUTXO(v), (m) => `problem retrieving UTXOs: error parsing UTXO: ${m}`));
   return { utxos, endAddr: lastTrait, endUTXO: lastKey };
 }

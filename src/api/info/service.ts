@@ -1,7 +1,7 @@
 // Info API (avalanchego api/info): what clients ask first. avalanchejs builds its context from
 // getNetworkID and getBlockchainID; tmpnet and wallets read getNodeID and getNodeVersion.
 import { LOCAL_NODE, FX_IDS } from '../../chains/ids.js';
-import type { ChainRegistry } from '../../chains/registry.js';
+import type { Aliaser } from '../../chains/aliases.js';
 import { NODE_VERSION, type VmRegistry } from '../../chains/vms.js';
 import { method, RpcError, rpcTry, type ServiceDef } from '../rpc.js';
 import { none, string, struct, arrayOf } from '../schema.js';
@@ -11,7 +11,8 @@ export interface InfoDeps {
   networkId: number;
   networkName: string;
   stakingAddress: () => string;
-  chains: ChainRegistry;
+  /** Every chain the node knows of, by alias and ID. */
+  chainAliases: Aliaser;
   vms: VmRegistry;
   txFee: bigint;
   createAssetTxFee: bigint;
@@ -38,11 +39,11 @@ export function infoService(d: InfoDeps): ServiceDef {
       getNodeIP: method(none, () => ({ ip: d.stakingAddress() })),
       getNetworkID: method(none, () => ({ networkID: String(d.networkId) })),
       getNetworkName: method(none, () => ({ networkName: d.networkName })),
-      getBlockchainID: method(struct({ alias: string }), ({ alias }) => ({ blockchainID: rpcTry(() => d.chains.aliaser.lookup(alias)) })),
+      getBlockchainID: method(struct({ alias: string }), ({ alias }) => ({ blockchainID: rpcTry(() => d.chainAliases.lookup(alias)) })),
       peers: method(struct({ nodeIDs: arrayOf(string) }), () => ({ numPeers: '0', peers: [] })),
       isBootstrapped: method(struct({ chain: string }), ({ chain }) => {
         if (chain === '') throw new RpcError("argument 'chain' not given");
-        if (!d.chains.byAlias(chain)) throw new RpcError(`there is no chain with alias/ID '${chain}'`);
+        if (!d.chainAliases.has(chain)) throw new RpcError(`there is no chain with alias/ID '${chain}'`);
         return { isBootstrapped: true };
       }),
       upgrades: method(none, () => LOCAL_UPGRADES),

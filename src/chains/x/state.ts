@@ -1,6 +1,6 @@
-// The X-Chain's persistent state in the node's key-value store: UTXOs with a per-address index,
-// accepted txs, blocks by ID and height, and the last accepted block. A block's effects are written
-// in one atomic batch, so a crash never leaves half a block applied.
+// The X-Chain's persistent state in its own database: UTXOs with a per-address index, accepted txs,
+// blocks by ID and height, and the last accepted block. A block's effects are written in one atomic
+// batch (with the other layers' writes for the block), so a crash never leaves half a block applied.
 //
 // Layout (one prefix byte each):
 //   0x10 utxoID                      -> u64 seq ‖ UTXO bytes   (seq orders the address index)
@@ -9,7 +9,7 @@
 //   0x13 blockID                     -> block bytes
 //   0x14 u64 height                  -> blockID
 //   0x15 "last"                      -> blockID ‖ u64 height ‖ u64 time ‖ u64 next seq
-import type { Database } from '../../storage/db.js';
+import { WriteBatch, type Database } from '../../storage/db.js';
 import { marshalUTXO, outputAddresses, parseBlock, parseTx, parseUTXO, utxoInputID } from './codec/index.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
 import { u64 } from '../../encoding/bytes.js';
@@ -31,15 +31,11 @@ export interface LastAccepted {
   time: bigint;
 }
 
-export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
-
 export interface BlockEffects {
   block: StandardBlock;
   created: UTXO[];
   /** IDs of the UTXOs the block consumes (read once here, for their index entries). */
   spent: Uint8Array[];
-  /** Extra writes that must land in the same batch (shared memory, indexes of other layers). */
-  extra?: BatchOp[];
 }
 
 export class XState {
@@ -123,31 +119,33 @@ export class XState {
     return ids;
   }
 
-  /** Writes a block's effects, with the new last-accepted pointer, in one batch. */
-  async commit(effects: BlockEffects, txs: SignedTx[] = effects.block.txs): Promise<void> {
-    const ops: BatchOp[] = [];
-    const spentRaws = await this.db.getMany(effects.spent.map((id) => key(P_UTXO, id)));
+  /**
+   * Writes a block's effects, with the new last-accepted pointer, in one atomic write together with
+   * what other layers already put in `batch` (shared memory, proposervm, the index).
+   */
+  async commit(effects: BlockEffects, batch = new WriteBatch(), txs: SignedTx[] = effects.block.txs): Promise<void> {
+    const db = this.db;
+    const spentRaws = await db.getMany(effects.spent.map((id) => key(P_UTXO, id)));
     for (const [i, id] of effects.spent.entries()) {
       const raw = spentRaws[i];
       if (!raw) continue;
       const seq = Buffer.from(raw).readBigUInt64BE(0);
-      ops.push({ type: 'del', key: key(P_UTXO, id) });
-      for (const a of outputAddresses(parseUTXO(raw.subarray(8)).output)) ops.push({ type: 'del', key: key(P_ADDR, a, u64(MAX_U64 - seq)) });
+      batch.del(db, key(P_UTXO, id));
+      for (const a of outputAddresses(parseUTXO(raw.subarray(8)).output)) batch.del(db, key(P_ADDR, a, u64(MAX_U64 - seq)));
     }
     let seq = this.nextSeq;
     for (const utxo of effects.created) {
       const id = utxoInputID(utxo.utxoID);
-      ops.push({ type: 'put', key: key(P_UTXO, id), value: Buffer.concat([u64(seq), marshalUTXO(utxo)]) });
-      for (const a of outputAddresses(utxo.output)) ops.push({ type: 'put', key: key(P_ADDR, a, u64(MAX_U64 - seq)), value: id });
+      batch.put(db, key(P_UTXO, id), Buffer.concat([u64(seq), marshalUTXO(utxo)]));
+      for (const a of outputAddresses(utxo.output)) batch.put(db, key(P_ADDR, a, u64(MAX_U64 - seq)), id);
       seq++;
     }
-    for (const tx of txs) ops.push({ type: 'put', key: key(P_TX, tx.id), value: tx.bytes });
+    for (const tx of txs) batch.put(db, key(P_TX, tx.id), tx.bytes);
     const { block } = effects;
-    ops.push({ type: 'put', key: key(P_BLOCK, block.id), value: block.bytes });
-    ops.push({ type: 'put', key: key(P_HEIGHT, u64(block.height)), value: block.id });
-    ops.push({ type: 'put', key: LAST_KEY, value: Buffer.concat([block.id, u64(block.height), u64(block.time), u64(seq)]) });
-    ops.push(...(effects.extra ?? []));
-    await this.db.batch(ops);
+    batch.put(db, key(P_BLOCK, block.id), block.bytes);
+    batch.put(db, key(P_HEIGHT, u64(block.height)), block.id);
+    batch.put(db, LAST_KEY, Buffer.concat([block.id, u64(block.height), u64(block.time), u64(seq)]));
+    await db.write(batch);
     this.nextSeq = seq;
     this.last = { id: block.id, height: block.height, time: block.time };
   }

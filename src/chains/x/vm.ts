@@ -1,14 +1,16 @@
 // The X-Chain VM: the genesis, the issue pipeline (parse, drop cache, verification against the last
 // accepted state, mempool), block building (instantly on each tx, or on an interval), and accepting
-// blocks into state and shared memory in one batch. Accepted blocks are announced to the node.
+// blocks into state and shared memory in one batch, with what proposervm and the node's acceptors
+// write for the block (the chain's Acceptance).
 import { EventEmitter } from 'node:events';
-import type { Database } from '../../storage/db.js';
-import { avaxGenesisTx } from '../genesis.js';
+import { WriteBatch, type Database } from '../../storage/db.js';
+import type { Acceptance } from '../acceptance.js';
+import { type Clock, systemClock, unixMillis, unixSeconds } from '../clock.js';
 import type { SharedMemory } from '../sharedmemory.js';
-import { buildBlock, buildTx, CodecError, marshalUTXO, outputAddresses, parseTx, parseUTXO, txInputIDs, txOutputs, utxoInputID } from './codec/index.js';
+import { buildBlock, buildTx, CodecError, marshalUTXO, outputAddresses, parseGenesis, parseTx, parseUTXO, txInputIDs, txOutputs, utxoInputID } from './codec/index.js';
 import { xGenesisBlock } from './genesis.js';
 import { Mempool, MempoolError, QueueLimits } from './mempool.js';
-import { XState, type BatchOp, type LastAccepted } from './state.js';
+import { XState, type LastAccepted } from './state.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
 import { requiredReads, verifySemantics, verifySyntax, VerifyError, type ChainParams, type SemanticState } from './verify/index.js';
 
@@ -20,12 +22,20 @@ const BUILD_RETRY_MS = 1000;
 export class IssueError extends Error {}
 
 export interface XChainOptions {
-  params: ChainParams;
+  networkID: number;
+  chainID: Uint8Array;
+  subnetID: Uint8Array;
+  /** The AVM genesis (its assets); the first asset pays the fees. */
+  genesis: Uint8Array;
+  txFee: bigint;
+  createAssetTxFee: bigint;
+  /** The subnet of another chain the node knows of (import and export peers). */
+  subnetOf(chainID: Uint8Array): Uint8Array | undefined;
   /** Block building: 0 builds as soon as a tx arrives; otherwise every `blockIntervalMs`. */
   blockIntervalMs: number;
-  now?: () => bigint;
-  /** Milliseconds for the processing-time measure of the health check. */
-  clockMs?: () => number;
+  clock?: Clock;
+  /** What each accepted block goes through before its batch commits (proposervm, the index). */
+  acceptance?: Acceptance;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -56,22 +66,16 @@ export interface Processing {
   lastError: Error | undefined;
 }
 
-/** Layers that commit their own writes with each accepted block (proposervm, the index). */
-export interface Acceptor {
-  prepare(block: StandardBlock): Promise<BatchOp[]>;
-  committed(): void;
-}
-
 export class XChain extends EventEmitter<XChainEvents> {
   readonly state: XState;
   readonly mempool = new Mempool();
   readonly avaxAssetID: Uint8Array;
   readonly genesisTx: SignedTx;
   readonly genesisBlock: StandardBlock;
+  readonly params: ChainParams;
   /** True when this process created the genesis (the real node then serves nil slices as null). */
   freshGenesis = false;
   private readonly waiters = new Map<string, Array<(err?: Error) => void>>();
-  private readonly acceptors: Acceptor[] = [];
   /** Txs admitted by wallet.issueTx, still to be verified when a block is built. */
   private readonly unverified = new Set<string>();
   /** wallet.issueTx's pending txs, oldest first. */
@@ -85,8 +89,7 @@ export class XChain extends EventEmitter<XChainEvents> {
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  private readonly now: () => bigint;
-  private readonly clockMs: () => number;
+  private readonly clock: Clock;
   /** When the mempool last went from empty to pending, or last saw a block accepted while pending. */
   private pendingSince: number | undefined;
   private lastBuildError: Error | undefined;
@@ -94,18 +97,31 @@ export class XChain extends EventEmitter<XChainEvents> {
   private constructor(db: Database, private readonly shared: SharedMemory, readonly opts: XChainOptions) {
     super();
     this.state = new XState(db);
-    this.now = opts.now ?? (() => BigInt(Math.floor(Date.now() / 1000)));
-    this.clockMs = opts.clockMs ?? Date.now;
-    this.genesisTx = buildTx(avaxGenesisTx(opts.params.networkID), []);
+    this.clock = opts.clock ?? systemClock;
+    const [feeAsset] = parseGenesis(opts.genesis);
+    if (!feeAsset) throw new Error('the AVM genesis has no asset');
+    this.genesisTx = buildTx(feeAsset.tx, []);
     this.avaxAssetID = this.genesisTx.id;
-    this.genesisBlock = xGenesisBlock(opts.params.chainID);
+    this.genesisBlock = xGenesisBlock(opts.chainID);
+    this.params = {
+      networkID: opts.networkID, chainID: opts.chainID, subnetID: opts.subnetID, avaxAssetID: this.avaxAssetID,
+      txFee: opts.txFee, createAssetTxFee: opts.createAssetTxFee, subnetOf: opts.subnetOf,
+    };
+  }
+
+  private now(): bigint {
+    return unixSeconds(this.clock);
+  }
+
+  private clockMs(): number {
+    return unixMillis(this.clock);
   }
 
   static async open(db: Database, shared: SharedMemory, opts: XChainOptions): Promise<XChain> {
     const vm = new XChain(db, shared, opts);
     if (!(await vm.state.load())) {
       vm.freshGenesis = true;
-      await vm.state.commit({ block: vm.genesisBlock, created: txOutputs(vm.genesisTx).utxos, spent: [] }, [vm.genesisTx]);
+      await vm.state.commit({ block: vm.genesisBlock, created: txOutputs(vm.genesisTx).utxos, spent: [] }, new WriteBatch(), [vm.genesisTx]);
     }
     if (opts.blockIntervalMs > 0) {
       vm.timer = setInterval(() => void vm.buildAll(), opts.blockIntervalMs);
@@ -116,10 +132,6 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   lastAccepted(): LastAccepted {
     return this.state.lastAccepted();
-  }
-
-  addAcceptor(acceptor: Acceptor): void {
-    this.acceptors.push(acceptor);
   }
 
   /** Serializes verification+mempool admission against block acceptance. */
@@ -220,8 +232,8 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   /** Syntactic, then semantic verification against a prefetched view of the last accepted state. */
   private async verify(tx: SignedTx): Promise<void> {
-    verifySyntax(tx, this.opts.params);
-    verifySemantics(tx, this.opts.params, await this.snapshot(tx), this.now());
+    verifySyntax(tx, this.params);
+    verifySemantics(tx, this.params, await this.snapshot(tx), this.now());
   }
 
   private async snapshot(tx: SignedTx): Promise<SemanticState> {
@@ -233,7 +245,7 @@ export class XChain extends EventEmitter<XChainEvents> {
       ...reads.utxos.map(async (id) => { const u = await this.state.getUTXO(id); if (u) utxos.set(hex(id), u); }),
       ...reads.txs.map(async (id) => { const t = await this.state.getTx(id); if (t) txs.set(hex(id), t); }),
       ...reads.atomic.map(async ({ chain, id }) => {
-        const raw = await this.shared.get(this.opts.params.chainID, chain, id);
+        const raw = await this.shared.get(this.params.chainID, chain, id);
         if (raw) atomic.set(hex(chain) + hex(id), parseUTXO(raw));
       }),
     ]);
@@ -327,8 +339,8 @@ export class XChain extends EventEmitter<XChainEvents> {
   private async accept(block: StandardBlock): Promise<void> {
     const created: UTXO[] = [];
     const spent: Uint8Array[] = [];
-    const extra: BatchOp[] = [];
-    const chainID = this.opts.params.chainID;
+    const batch = new WriteBatch();
+    const chainID = this.params.chainID;
     for (const [i, tx] of block.txs.entries()) {
       const inputs = txInputIDs(tx);
       spent.push(...inputs.spent);
@@ -337,18 +349,18 @@ export class XChain extends EventEmitter<XChainEvents> {
       if (tx.unsigned.type === 4 && outs.exported.length > 0) {
         const elements = outs.exported.map((u) => ({ utxoID: utxoInputID(u.utxoID), utxoBytes: marshalUTXO(u), traits: outputAddresses(u.output) }));
         // Ordered by block height, then position: later exports come first in the index.
-        extra.push(...this.shared.putOps(tx.unsigned.destinationChain, chainID, elements, (block.height << 20n) + (BigInt(i) << 8n)));
+        this.shared.put(batch, tx.unsigned.destinationChain, chainID, elements, (block.height << 20n) + (BigInt(i) << 8n));
       }
-      if (tx.unsigned.type === 3) extra.push(...(await this.shared.removeOps(chainID, tx.unsigned.sourceChain, inputs.imported)));
+      if (tx.unsigned.type === 3) await this.shared.remove(batch, chainID, tx.unsigned.sourceChain, inputs.imported);
     }
-    for (const acceptor of this.acceptors) extra.push(...(await acceptor.prepare(block)));
-    await this.state.commit({ block, created, spent, extra });
+    const announce = await this.opts.acceptance?.prepare({ id: block.id, parentID: block.parentID, height: block.height, timestamp: block.time, bytes: block.bytes }, batch);
+    await this.state.commit({ block, created, spent }, batch);
     // Only now do the txs leave the mempool: a failed commit leaves them pending for the next try.
     this.mempool.remove(block.txs);
     for (const tx of block.txs) this.unverified.delete(hex(tx.id));
     this.lastBuildError = undefined;
     this.pendingSince = this.mempool.size > 0 ? this.clockMs() : undefined;
-    for (const acceptor of this.acceptors) acceptor.committed();
+    announce?.();
     for (const tx of block.txs) {
       this.settle(tx);
       this.advanceWalletQueue(tx);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { HeaderList } from '../../api/http.js';
-import type { ServiceDef } from '../../api/rpc.js';
+import type { CallContext, ServiceDef } from '../../api/rpc.js';
 
 export interface RpcResponse {
   status: number;
@@ -10,7 +10,7 @@ export interface RpcResponse {
 }
 
 /** Answers a complete request body; synchronous when every method involved is. */
-export type Responder = (body: Buffer, req: IncomingMessage) => RpcResponse | Promise<RpcResponse>;
+export type Responder = (body: Buffer, ctx: CallContext) => RpcResponse | Promise<RpcResponse>;
 
 /** What differs between avalanchego's and geth's JSON-RPC: HTTP gatekeeping, envelopes, error shapes. */
 export interface Dialect {

@@ -61,7 +61,7 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], opts: 
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       let reply;
       try {
-        reply = respond(body, req);
+        reply = respond(body, { request: req });
       } catch (err) {
         return internalError(res, err);
       }
@@ -83,8 +83,8 @@ function refuseLarge(req: IncomingMessage, res: ServerResponse, dialect: Dialect
   req.pause();
 }
 
-export function internalError(res: ServerResponse, err: unknown): void {
+export function internalError(res: ServerResponse | undefined, err: unknown): void {
   // Only a defect in the emulator reaches here; say so instead of hanging the client.
   console.error('internal error:', err);
-  reply(res, 500, TEXT_PLAIN, `internal error: ${(err as Error)?.message ?? String(err)}\n`);
+  if (res) reply(res, 500, TEXT_PLAIN, `internal error: ${(err as Error)?.message ?? String(err)}\n`);
 }

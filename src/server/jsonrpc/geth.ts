@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { goMarshal, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../../encoding/gojson.js';
 import { ParamsError, type Field } from '../../api/schema.js';
-import { invoke, type MethodDef, type ServiceDef } from '../../api/rpc.js';
+import { invoke, type CallContext, type MethodDef, type ServiceDef } from '../../api/rpc.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
 
 const JSON_HEADERS = ['Content-Type', 'application/json'];
@@ -44,7 +44,7 @@ function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): Me
   return services.get(name.slice(0, sep))?.methods[name.slice(sep + 1)];
 }
 
-async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<string | null> {
+async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<string | null> {
   if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || msg instanceof RawNumber) {
     return errorMessage('null', -32600, 'invalid request');
   }
@@ -54,7 +54,7 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   if (obj.jsonrpc !== '2.0' || typeof obj.method !== 'string') return errorMessage(idRaw, -32600, 'invalid request');
   const def = findMethod(obj.method, services);
   if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
-  const outcome = await invoke(def, obj.params === null ? undefined : obj.params, { req }, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
+  const outcome = await invoke(def, obj.params === null ? undefined : obj.params, ctx, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
   if (!hasId) return null;
   if (outcome.ok) return `{"jsonrpc":"2.0","id":${idRaw},"result":${outcome.result === undefined ? 'null' : goMarshal(outcome.result)}}`;
   if (outcome.kind === 'params') return errorMessage(idRaw, -32602, outcome.message);
@@ -84,11 +84,11 @@ export const gethDialect: Dialect = {
 
   responder(list: ServiceDef[]): Responder {
     const services = new Map(list.map((s) => [s.name, s]));
-    return (body, req) => respond(body, services, req);
+    return (body, ctx) => respond(body, services, ctx);
   },
 };
 
-async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, req: IncomingMessage): Promise<RpcResponse> {
+async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
     let value: JsonValue;
     try {
       value = parseGoJson(body).value;
@@ -97,10 +97,10 @@ async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, 
       return { status: 200, headers: JSON_HEADERS, body: errorMessage('null', -32700, 'parse error') + '\n' };
     }
     if (!Array.isArray(value)) {
-      const one = await answerOne(value, services, req);
+      const one = await answerOne(value, services, ctx);
       return { status: 200, headers: JSON_HEADERS, body: one === null ? null : one + '\n' };
     }
     if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: errorMessage('null', -32600, 'empty batch') + '\n' };
-    const answers = (await Promise.all(value.map((m) => answerOne(m, services, req)))).filter((a): a is string => a !== null);
+    const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
     return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
 }

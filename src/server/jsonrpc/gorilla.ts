@@ -3,7 +3,7 @@
 // an id still runs but gets an empty body; method names are mangled ("svc.fooBar" -> "svc.FooBar").
 import type { IncomingMessage } from 'node:http';
 import { goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../../encoding/gojson.js';
-import { invoke, type MethodDef, type Outcome, type ServiceDef } from '../../api/rpc.js';
+import { invoke, type CallContext, type MethodDef, type Outcome, type ServiceDef } from '../../api/rpc.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
 import { goQuote } from '../../encoding/goquote.js';
 
@@ -153,11 +153,11 @@ export const gorillaDialect: Dialect = {
 
   responder(services: ServiceDef[]): Responder {
     const resolve = resolver(methodTable(services));
-    return (body, req) => respond(body, resolve, req);
+    return (body, ctx) => respond(body, resolve, ctx);
   },
 };
 
-function respond(body: Buffer, resolve: (method: string) => Resolved, req: IncomingMessage): RpcResponse | Promise<RpcResponse> {
+function respond(body: Buffer, resolve: (method: string) => Resolved, ctx: CallContext): RpcResponse | Promise<RpcResponse> {
   let parsed: ParsedJson;
   try {
     parsed = parseGoJson(body);
@@ -185,6 +185,6 @@ function respond(body: Buffer, resolve: (method: string) => Resolved, req: Incom
     if (!outcome.ok) return reply(errorBody(E_SERVER, outcome.error.message, 'null', env.id), true);
     return reply(`{"jsonrpc":"2.0","result":${goMarshal(outcome.result)},"id":${env.id}}\n`, true);
   };
-  const outcome = invoke(found.def, env.paramsValue, { req }, decodeParams);
+  const outcome = invoke(found.def, env.paramsValue, ctx, decodeParams);
   return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
 }

@@ -2,6 +2,7 @@
 // from them (IDs, created and consumed UTXOs, sort keys), and their JSON.
 export { CodecError, MAX_SIZE } from './packer.js';
 export { buildTx, marshalUnsignedTx, marshalUTXO, parseTx, parseUTXO } from './tx.js';
+export { parseGenesis, type GenesisAsset } from './genesis.js';
 export { buildBlock, parseBlock } from './block.js';
 export {
   compareBytes, operationOutputs, operationSortKey, outputAddresses, outputSortKey, txInputIDs, txOutputs, utxoInputID,

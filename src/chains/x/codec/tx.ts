@@ -77,16 +77,18 @@ function writeBase(w: Writer, b: BaseTxFields): void {
   w.byteSlice(b.memo);
 }
 
+/** A CreateAssetTx's fields after its type ID (as the genesis format also lays them out). */
+export function readCreateAssetTx(r: Reader): Extract<UnsignedTx, { type: 1 }> {
+  return { type: 1, base: readBase(r), name: r.string(), symbol: r.string(), denomination: r.u8(), initialStates: readList(r, readInitialState) };
+}
+
 /** tx.Unsigned: u32 type ID ‖ fields. */
 function readUnsigned(r: Reader): UnsignedTx {
   const type = readTypeID(r, SLOTS.unsignedTx);
+  if (type === 1) return readCreateAssetTx(r);
   const base = readBase(r);
   switch (type) {
     case 0: return { type: 0, base };
-    case 1: return {
-      type: 1, base, name: r.string(), symbol: r.string(), denomination: r.u8(),
-      initialStates: readList(r, readInitialState),
-    };
     case 2: return { type: 2, base, operations: readList(r, readOperation) };
     case 3: return { type: 3, base, sourceChain: r.fixed(32), importedInputs: readList(r, readTransferableInput) };
     default: return { type: 4, base, destinationChain: r.fixed(32), exportedOutputs: readList(r, readTransferableOutput) };

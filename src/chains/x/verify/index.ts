@@ -15,8 +15,10 @@ export interface ChainParams {
   avaxAssetID: Uint8Array;
   txFee: bigint;
   createAssetTxFee: bigint;
-  /** chains an import/export may name: P and C (hex of chain ID → their subnet) */
-  peerChains: Map<string /* hex of chain ID */, 'primary'>;
+  /** This chain's subnet (the primary network's, for the X-Chain). */
+  subnetID: Uint8Array;
+  /** The subnet of a chain the node knows of (ValidatorState.GetSubnetID); undefined if none. */
+  subnetOf(chainID: Uint8Array): Uint8Array | undefined;
 }
 
 /**

@@ -91,13 +91,15 @@ function getFx(type: number): number {
   return fxIndexOfType(type) ?? fail('unknown feature extension');
 }
 
-/** verify.SameSubnet: only chains of the primary network (P and C) may be import/export peers. */
+/** verify.SameSubnet: import/export peers are the other chains of this chain's subnet. */
 function sameSubnet(p: ChainParams, peer: Uint8Array): void {
   if (compareBytes(peer, p.chainID) === 0) fail('same chainID');
-  if (!p.peerChains.has(Buffer.from(peer).toString('hex'))) {
+  const subnet = p.subnetOf(peer);
+  if (subnet === undefined) {
     const id = encodeCB58(peer);
     fail(`failed to get subnet of "${id}": problem retrieving blockchain "${id}": ${NOT_FOUND}`);
   }
+  if (compareBytes(subnet, p.subnetID) !== 0) fail(`mismatched subnet IDs; expected "${encodeCB58(p.subnetID)}" got "${encodeCB58(subnet)}"`);
 }
 
 /** Credential alignment (§2.3); the count was checked syntactically. */

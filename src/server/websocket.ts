@@ -1,0 +1,51 @@
+// Websocket upgrades, for any route that takes them (the EVM chains' /ws endpoints). An upgrade
+// request passes the same allowed-hosts filter as every request, then the router's exact paths;
+// an accepted connection is handed to the route's socket handler.
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
+import { hostAllowed, isCleanPath } from './middleware.js';
+import type { Router } from './router.js';
+
+/** The largest message a client may send: the HTTP body limit. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export interface Websockets {
+  /** Closes every open connection (the HTTP server's close leaves upgraded sockets alone). */
+  close(): void;
+}
+
+function refuse(socket: Duplex, status: number, reason: string, body: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+export function acceptWebsockets(server: http.Server, router: Router, allowedHosts: string[]): Websockets {
+  // ws is loaded with the first upgrade: most nodes never see one, and it costs start-up time.
+  let wss: Promise<WebSocketServer> | undefined;
+  const open = () => (wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })));
+  const hostOk = hostAllowed(allowedHosts);
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (!hostOk(req.headers.host ?? '')) return refuse(socket, 403, 'Forbidden', 'invalid host specified\n');
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    let path = q < 0 ? raw : raw.slice(0, q);
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return refuse(socket, 400, 'Bad Request', '400 Bad Request');
+    }
+    const route = isCleanPath(path) ? router.match(path) : undefined;
+    if (!route?.ws) return refuse(socket, 404, 'Not Found', '404 page not found\n');
+    const serve = route.ws;
+    void open().then((server) => server.handleUpgrade(req, socket, head, (ws) => serve(ws, req)), () => socket.destroy());
+  });
+  return {
+    close() {
+      void wss?.then((server) => {
+        for (const client of server.clients) client.terminate();
+        server.close();
+      });
+    },
+  };
+}
