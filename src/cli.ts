@@ -5,13 +5,13 @@ import { FlagError } from './config/flags.js';
 import { NODE_VERSION } from './chains/vms.js';
 import { LOCAL_NODE } from './chains/ids.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
-import { startNode } from './node.js';
+import { startNode, type RunningNode } from './node.js';
 import { IndexerShutdown } from './indexer/indexer.js';
-import { formatAddress } from './chains/x/address.js';
-import { privateKeyString, TEST_ACCOUNT_BALANCE } from './chains/x/testaccounts.js';
+import { formatAddress } from './vms/avm/address.js';
+import { privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
 
 async function main(): Promise<number> {
-  let result;
+  let result: ReturnType<typeof loadConfig>;
   try {
     result = loadConfig({ argv: process.argv.slice(2), env: process.env });
   } catch (err) {
@@ -20,20 +20,24 @@ async function main(): Promise<number> {
     return 1;
   }
   if (result.action === 'help') {
-    process.stderr.write(result.text + '\n');
+    process.stderr.write(`${result.text}\n`);
     return 0;
   }
   if (result.action === 'version') {
-    process.stdout.write(`${NODE_VERSION} [database=${DATABASE_VERSION}, rpcchainvm=${RPC_PROTOCOL_VERSION}, emulator=avalanche-emulator, node=${process.version}]\n`);
+    process.stdout.write(
+      `${NODE_VERSION} [database=${DATABASE_VERSION}, rpcchainvm=${RPC_PROTOCOL_VERSION}, emulator=avalanche-emulator, node=${process.version}]\n`,
+    );
     return 0;
   }
   const config = result.config;
   // Signals are handled from the start: one that arrives while the node starts stops it cleanly once up.
   let stopRequested!: () => void;
-  const stopSignal = new Promise<void>((resolve) => { stopRequested = resolve; });
+  const stopSignal = new Promise<void>((resolve) => {
+    stopRequested = resolve;
+  });
   process.once('SIGINT', () => stopRequested());
   process.once('SIGTERM', () => stopRequested());
-  let node;
+  let node: RunningNode;
   try {
     node = await startNode(config);
   } catch (err) {
@@ -43,20 +47,27 @@ async function main(): Promise<number> {
     return 1;
   }
   const apis = [
-    config.apiAdminEnabled && 'admin', config.apiInfoEnabled && 'info', config.apiHealthEnabled && 'health',
-    config.apiMetricsEnabled && 'metrics', config.indexEnabled && 'index', config.apiEmulatorEnabled && 'emulator',
-  ].filter(Boolean).join(', ');
-  const accounts = node.testAccounts.map((a, i) =>
-    `  (${i}) ${formatAddress('X', config.hrp, a.address)}  ${privateKeyString(a.privateKey)}`);
-  process.stdout.write([
-    `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
-    `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,
-    `  node      ${LOCAL_NODE.nodeID}`,
-    `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
-    `  APIs      ${apis}`,
-    ...(accounts.length > 0 ? [`Test accounts (${TEST_ACCOUNT_BALANCE / 1_000_000_000n} AVAX each on the X-Chain):`, ...accounts] : []),
-    `Listening on ${node.uri}`,
-  ].join('\n') + '\n');
+    config.apiAdminEnabled && 'admin',
+    config.apiInfoEnabled && 'info',
+    config.apiHealthEnabled && 'health',
+    config.apiMetricsEnabled && 'metrics',
+    config.indexEnabled && 'index',
+    config.apiEmulatorEnabled && 'emulator',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const accounts = node.testAccounts.map((a, i) => `  (${i}) ${formatAddress('X', config.hrp, a.address)}  ${privateKeyString(a.privateKey)}`);
+  process.stdout.write(
+    `${[
+      `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
+      `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,
+      `  node      ${LOCAL_NODE.nodeID}`,
+      `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
+      `  APIs      ${apis}`,
+      ...(accounts.length > 0 ? [`Test accounts (${TEST_ACCOUNT_BALANCE / 1_000_000_000n} AVAX each on the X-Chain):`, ...accounts] : []),
+      `Listening on ${node.uri}`,
+    ].join('\n')}\n`,
+  );
 
   await stopSignal;
   await node.stop();
@@ -64,7 +75,9 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: unknown) => {
     process.stdout.write(`couldn't start node: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;

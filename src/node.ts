@@ -11,19 +11,19 @@ import { healthReportHandler, healthService } from './api/health/service.js';
 import { indexService } from './api/index/service.js';
 import { infoService } from './api/info/service.js';
 import { metricsHandler } from './api/metrics/handler.js';
-import { platformFactory } from './api/platform/factory.js';
-import { type ServiceDef, withCallLog } from './api/rpc.js';
+import { platformFactory } from './vms/platform/factory.js';
+import { type ServiceDef, withCallLog } from './rpc/method.js';
 import { AcceptedStream } from './chains/acceptance.js';
 import { Aliaser } from './chains/aliases.js';
 import { systemClock } from './chains/clock.js';
-import { localGenesisStartTime, primaryNetworkChains } from './chains/genesis.js';
+import { localGenesisStartTime, primaryNetworkChains } from './genesis/primary.js';
 import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
 import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
 import { SharedMemory } from './chains/sharedmemory.js';
 import { VmRegistry } from './chains/vms.js';
-import { avmFactory, type AvmChain } from './chains/x/factory.js';
-import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './chains/x/testaccounts.js';
-import type { XChain } from './chains/x/vm.js';
+import { avmFactory, type AvmChain } from './vms/avm/factory.js';
+import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './vms/avm/testaccounts.js';
+import type { XChain } from './vms/avm/vm.js';
 import type { NodeConfig } from './config/load.js';
 import { encodeCB58 } from './encoding/cb58.js';
 import { registerNodeChecks } from './health/checks.js';
@@ -31,9 +31,9 @@ import { Health } from './health/health.js';
 import { Indexer, IndexerShutdown, type IndexedChain } from './indexer/indexer.js';
 import { LogFactory } from './logging/logger.js';
 import { createApp, createHttpServer } from './server/app.js';
-import { BodyBudget } from './server/jsonrpc/budget.js';
-import { jsonRpcEndpoint } from './server/jsonrpc/endpoint.js';
-import { gorillaDialect } from './server/jsonrpc/gorilla.js';
+import { BodyBudget } from './rpc/budget.js';
+import { jsonRpcEndpoint } from './rpc/endpoint.js';
+import { gorillaDialect } from './rpc/gorilla.js';
 import { Router } from './server/router.js';
 import { acceptWebsockets } from './server/websocket.js';
 import { openDatabase, type Database } from './storage/db.js';
@@ -77,8 +77,15 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
   const logs = new LogFactory({ logLevel: config.logLevel, displayLevel: config.logDisplayLevel }, config.logDir);
   const main = logs.make('main');
   logs.make('vm-factory');
-  const cleanups: Array<() => Promise<void> | void> = [async () => { main.info('finished node shutdown'); await logs.close(); }];
-  const cleanup = async () => { for (const fn of cleanups.reverse()) await fn(); };
+  const cleanups: Array<() => Promise<void> | void> = [
+    async () => {
+      main.info('finished node shutdown');
+      await logs.close();
+    },
+  ];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+  };
 
   try {
     checkPluginDir(config);
@@ -99,7 +106,11 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
     const bodies = new BodyBudget();
     const rpc = (services: ServiceDef[]) =>
-      jsonRpcEndpoint(gorillaDialect, services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))), { budget: bodies });
+      jsonRpcEndpoint(
+        gorillaDialect,
+        services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))),
+        { budget: bodies },
+      );
     const serve = (services: ServiceDef[]) => ({ http: rpc(services) });
 
     const chainAliases = new Aliaser();
@@ -107,8 +118,15 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const indexer = await Indexer.open(indexDatabase(db), { enabled: config.indexEnabled, allowIncomplete: config.indexAllowIncomplete }, main, clock);
     stream.acceptors.push(indexer);
     const manager = new ChainManager({
-      networkID: config.networkId, root: db, shared: new SharedMemory(sharedMemoryDatabase(db)), aliases: chainAliases, clock,
-      logs, routes: router, health, stream,
+      networkID: config.networkId,
+      root: db,
+      shared: new SharedMemory(sharedMemoryDatabase(db)),
+      aliases: chainAliases,
+      clock,
+      logs,
+      routes: router,
+      health,
+      stream,
     });
     // As avalanchego's indexer, only the primary network's chains are indexed.
     const indexChain = async (chain: IndexedChain) => {
@@ -116,7 +134,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     };
     manager.onCreate((chain) => (isPrimaryNetwork(chain.subnetID) ? indexChain(chain) : Promise.resolve()));
     manager.registerVM(VM_IDS.platform, platformFactory({ genesisStartTime: localGenesisStartTime(), serve }));
-    const avm = avmFactory({ hrp: config.hrp, txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE, blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n), serve });
+    const avm = avmFactory({
+      hrp: config.hrp,
+      txFee: TX_FEE,
+      createAssetTxFee: CREATE_ASSET_TX_FEE,
+      blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n),
+      serve,
+    });
     manager.registerVM(VM_IDS.avm, avm);
     cleanups.push(() => manager.close());
 
@@ -124,17 +148,37 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
       const profiler = new Profiler(config.profileDir);
       cleanups.push(() => profiler.close());
-      router.addRoute(rpc([adminService({
-        routes: router, chainAliases, logs, vms, profiler, db,
-        config: () => nodeConfigJson(config, encodeCB58(xChain.avaxAssetID), TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
-      })]), 'admin');
+      router.addRoute(
+        rpc([
+          adminService({
+            routes: router,
+            chainAliases,
+            logs,
+            vms,
+            profiler,
+            db,
+            config: () =>
+              nodeConfigJson(config, encodeCB58(xChain.avaxAssetID), TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
+          }),
+        ]),
+        'admin',
+      );
     }
     if (config.apiInfoEnabled) {
-      router.addRoute(rpc([infoService({
-        networkId: config.networkId, networkName: config.networkName, chainAliases, vms,
-        stakingAddress: () => formatAddrPort(String(config.flags['public-ip'] || '127.0.0.1'), config.stakingPort),
-        txFee: TX_FEE, createAssetTxFee: CREATE_ASSET_TX_FEE,
-      })]), 'info');
+      router.addRoute(
+        rpc([
+          infoService({
+            networkId: config.networkId,
+            networkName: config.networkName,
+            chainAliases,
+            vms,
+            stakingAddress: () => formatAddrPort(String(config.flags['public-ip'] || '127.0.0.1'), config.stakingPort),
+            txFee: TX_FEE,
+            createAssetTxFee: CREATE_ASSET_TX_FEE,
+          }),
+        ]),
+        'info',
+      );
     }
     if (config.apiHealthEnabled) {
       const healthRpc = rpc([healthService(health)]);
@@ -163,7 +207,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const xChain = (manager.get('X')!.vm as AvmChain).xChain;
     const accounts = testAccounts(config.testAccounts);
     if (accounts.length > 0 && xChain.freshGenesis) {
-      const [source] = (await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1));
+      const [source] = await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1);
       const utxo = source && (await xChain.state.getUTXO(source));
       if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
       await xChain.issueTx(fundingTx(xChain.params, utxo, accounts).bytes);
@@ -179,7 +223,11 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         const addr = formatAddrPort(config.httpHost || '::', config.httpPort);
-        reject(new StartError(`failed to initialize node: couldn't initialize API server: listen tcp ${addr}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`));
+        reject(
+          new StartError(
+            `failed to initialize node: couldn't initialize API server: listen tcp ${addr}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`,
+          ),
+        );
       };
       server.once('error', onError);
       server.listen({ port: config.httpPort, host: config.httpHost === '' ? undefined : config.httpHost }, () => {
@@ -187,11 +235,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         resolve();
       });
     });
-    cleanups.push(() => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      sockets.close();
-    }));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+          sockets.close();
+        }),
+    );
     const address = server.address() as AddressInfo;
     const uri = `http://${formatAddrPort(address.address, address.port)}`;
 

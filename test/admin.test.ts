@@ -94,7 +94,11 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 }
 
 /** A stand-in for process.stdout.write that records what is written. */
-const capture = (into: string[]) => ((chunk: string | Uint8Array) => { into.push(String(chunk)); return true; }) as typeof process.stdout.write;
+const capture = (into: string[]) =>
+  ((chunk: string | Uint8Array) => {
+    into.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
 
 const readText = async (path: string) => (existsSync(path) ? readFile(path, 'utf8') : '');
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
@@ -135,7 +139,10 @@ describe('availability of /ext/admin', () => {
 describe('admin.alias', () => {
   let node: TestNode;
   let admin: string;
-  withAdminNode((n) => { node = n; admin = adminOf(n); });
+  withAdminNode((n) => {
+    node = n;
+    admin = adminOf(n);
+  });
 
   it('rejects an alias longer than 512 bytes with the full error envelope', async () => {
     const r = await rpc(admin, 'admin.alias', { endpoint: 'info', alias: 'a'.repeat(513) });
@@ -165,7 +172,12 @@ describe('admin.alias', () => {
 
   it('refuses the same alias twice', async () => {
     await expectError(admin, 'admin.alias', { endpoint: 'info', alias: 'myinfo' }, 'route is either already aliased or already maps to a handle: /ext/myinfo');
-    await expectError(admin, 'admin.alias', { endpoint: 'health', alias: 'myinfo' }, 'route is either already aliased or already maps to a handle: /ext/myinfo');
+    await expectError(
+      admin,
+      'admin.alias',
+      { endpoint: 'health', alias: 'myinfo' },
+      'route is either already aliased or already maps to a handle: /ext/myinfo',
+    );
     // Still the info API.
     expect(await call(`${node.uri}/ext/myinfo`, 'info.getNetworkName')).toEqual({ networkName: 'local' });
   });
@@ -288,7 +300,9 @@ describe('admin.aliasChain', () => {
 
 describe('admin.getChainAliases', () => {
   let admin: string;
-  withAdminNode((n) => { admin = adminOf(n); });
+  withAdminNode((n) => {
+    admin = adminOf(n);
+  });
 
   it('lists the P-Chain genesis aliases, then its ID', async () => {
     expect(await resultText(admin, 'admin.getChainAliases', { chain: P })).toBe(`{"aliases":["P","platform","${P}"]}`);
@@ -381,23 +395,36 @@ describe('admin.setLoggerLevel', () => {
   it('requires logLevel or displayLevel', async () => {
     await expectError(admin, 'admin.setLoggerLevel', { loggerName: 'main' }, 'need to specify either displayLevel or logLevel');
     await expectError(admin, 'admin.setLoggerLevel', {}, 'need to specify either displayLevel or logLevel');
-    await expectError(admin, 'admin.setLoggerLevel', { loggerName: 'main', logLevel: null, displayLevel: null }, 'need to specify either displayLevel or logLevel');
+    await expectError(
+      admin,
+      'admin.setLoggerLevel',
+      { loggerName: 'main', logLevel: null, displayLevel: null },
+      'need to specify either displayLevel or logLevel',
+    );
   });
 
   it('changes one logger, case-insensitively, and answers its levels upper-case', async () => {
-    expect(await resultText(admin, 'admin.setLoggerLevel', { loggerName: 'main', logLevel: 'dEbUg' })).toBe('{"loggerLevels":{"main":{"logLevel":"DEBUG","displayLevel":"OFF"}}}');
-    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'main', displayLevel: 'Warn' })).toEqual({ loggerLevels: { main: { logLevel: 'DEBUG', displayLevel: 'WARN' } } });
+    expect(await resultText(admin, 'admin.setLoggerLevel', { loggerName: 'main', logLevel: 'dEbUg' })).toBe(
+      '{"loggerLevels":{"main":{"logLevel":"DEBUG","displayLevel":"OFF"}}}',
+    );
+    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'main', displayLevel: 'Warn' })).toEqual({
+      loggerLevels: { main: { logLevel: 'DEBUG', displayLevel: 'WARN' } },
+    });
     expect(await call(admin, 'admin.getLoggerLevel', { loggerName: 'main' })).toEqual({ loggerLevels: { main: { logLevel: 'DEBUG', displayLevel: 'WARN' } } });
     // The others are untouched.
     expect(await call(admin, 'admin.getLoggerLevel', { loggerName: 'P' })).toEqual({ loggerLevels: { P: { logLevel: 'INFO', displayLevel: 'OFF' } } });
   });
 
   it('sets both levels at once', async () => {
-    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'C', logLevel: 'verbo', displayLevel: 'fatal' })).toEqual({ loggerLevels: { C: { logLevel: 'VERBO', displayLevel: 'FATAL' } } });
+    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'C', logLevel: 'verbo', displayLevel: 'fatal' })).toEqual({
+      loggerLevels: { C: { logLevel: 'VERBO', displayLevel: 'FATAL' } },
+    });
   });
 
   it.each(LEVELS.map((l) => [l.toLowerCase(), l] as const))('accepts %j as %s', async (text, upper) => {
-    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'vm-factory', logLevel: text })).toEqual({ loggerLevels: { 'vm-factory': { logLevel: upper, displayLevel: 'OFF' } } });
+    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: 'vm-factory', logLevel: text })).toEqual({
+      loggerLevels: { 'vm-factory': { logLevel: upper, displayLevel: 'OFF' } },
+    });
   });
 
   it('changes every logger when loggerName is absent, and answers them all', async () => {
@@ -409,7 +436,9 @@ describe('admin.setLoggerLevel', () => {
 
   it('changes every logger when loggerName is empty', async () => {
     const levels = { logLevel: 'INFO', displayLevel: 'TRACE' };
-    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: '', displayLevel: 'trace' })).toEqual({ loggerLevels: { main: levels, 'vm-factory': levels, P: levels, X: levels, C: levels } });
+    expect(await call(admin, 'admin.setLoggerLevel', { loggerName: '', displayLevel: 'trace' })).toEqual({
+      loggerLevels: { main: levels, 'vm-factory': levels, P: levels, X: levels, C: levels },
+    });
   });
 
   it('answers the changed loggers as a Go map: keys sorted byte-wise', async () => {
@@ -438,7 +467,9 @@ describe('admin.setLoggerLevel', () => {
   });
 
   it('matches argument keys case-insensitively', async () => {
-    expect(await call(admin, 'admin.setLoggerLevel', { LoggerName: 'P', LOGLEVEL: 'trace' })).toEqual({ loggerLevels: { P: { logLevel: 'TRACE', displayLevel: 'OFF' } } });
+    expect(await call(admin, 'admin.setLoggerLevel', { LoggerName: 'P', LOGLEVEL: 'trace' })).toEqual({
+      loggerLevels: { P: { logLevel: 'TRACE', displayLevel: 'OFF' } },
+    });
   });
 });
 
@@ -656,14 +687,46 @@ describe('admin.stacktrace', () => {
 
 // node.Config's JSON keys in avalanchego 1.14.2 (config/node/config.go), in declaration order.
 const REAL_CONFIG_KEYS = [
-  'httpConfig', 'ipConfig', 'stakingConfig', 'txFeeConfig', 'stateSyncConfig', 'bootstrapConfig', 'databaseConfig',
-  'upgradeConfig', 'avaxAssetID', 'networkID', 'healthCheckFreq', 'networkConfig', 'adaptiveTimeoutConfig',
-  'benchlistConfig', 'profilerConfig', 'loggingConfig', 'pluginDir', 'fdLimit', 'meterVMEnabled', 'routerHealthConfig',
-  'consensusShutdownTimeout', 'consensusGossipFreq', 'consensusAppConcurrency', 'trackedSubnets', 'proposerMinBlockDelay',
-  'subnetConfigs', 'chainAliases', 'vmAliases', 'systemTrackerProcessingHalflife', 'systemTrackerFrequency',
-  'systemTrackerCPUHalflife', 'systemTrackerDiskHalflife', 'cpuTargeterConfig', 'diskTargeterConfig',
-  'requiredAvailableDiskSpacePercentage', 'warningAvailableDiskSpacePercentage', 'traceConfig', 'useCurrentHeight',
-  'chainDataDir', 'processContextFilePath',
+  'httpConfig',
+  'ipConfig',
+  'stakingConfig',
+  'txFeeConfig',
+  'stateSyncConfig',
+  'bootstrapConfig',
+  'databaseConfig',
+  'upgradeConfig',
+  'avaxAssetID',
+  'networkID',
+  'healthCheckFreq',
+  'networkConfig',
+  'adaptiveTimeoutConfig',
+  'benchlistConfig',
+  'profilerConfig',
+  'loggingConfig',
+  'pluginDir',
+  'fdLimit',
+  'meterVMEnabled',
+  'routerHealthConfig',
+  'consensusShutdownTimeout',
+  'consensusGossipFreq',
+  'consensusAppConcurrency',
+  'trackedSubnets',
+  'proposerMinBlockDelay',
+  'subnetConfigs',
+  'chainAliases',
+  'vmAliases',
+  'systemTrackerProcessingHalflife',
+  'systemTrackerFrequency',
+  'systemTrackerCPUHalflife',
+  'systemTrackerDiskHalflife',
+  'cpuTargeterConfig',
+  'diskTargeterConfig',
+  'requiredAvailableDiskSpacePercentage',
+  'warningAvailableDiskSpacePercentage',
+  'traceConfig',
+  'useCurrentHeight',
+  'chainDataDir',
+  'processContextFilePath',
 ];
 
 describe('admin.getConfig', () => {
@@ -724,7 +787,9 @@ describe('admin.getConfig', () => {
 
 describe('admin.dbGet', () => {
   let admin: string;
-  withAdminNode((n) => { admin = adminOf(n); });
+  withAdminNode((n) => {
+    admin = adminOf(n);
+  });
 
   it('reads the "ungracefulShutdown" marker the running node keeps: an empty value', async () => {
     expect(Buffer.from('ungracefulShutdown').toString('hex')).toBe('756e677261636566756c53687574646f776e');
@@ -781,7 +846,9 @@ describe('admin.loadVMs', () => {
   it('reports a plugin that cannot be executed in failedVMs only (newVMs lists registered VMs)', async () => {
     const path = await plugin(UNKNOWN_VM_1);
     // VMRegistry.Reload `continue`s past a VM whose factory fails, so it never reaches newVMs.
-    expect(await resultText(admin, 'admin.loadVMs')).toBe(`{"newVMs":{},"failedVMs":{"${UNKNOWN_VM_1}":"failed to start process: fork/exec ${path}: permission denied"}}`);
+    expect(await resultText(admin, 'admin.loadVMs')).toBe(
+      `{"newVMs":{},"failedVMs":{"${UNKNOWN_VM_1}":"failed to start process: fork/exec ${path}: permission denied"}}`,
+    );
   });
 
   it('never retries a VM once registered, even a failed one', async () => {
@@ -799,7 +866,10 @@ describe('admin.loadVMs', () => {
 
   it('reports an executable that is no program as an exec format error', async () => {
     const path = await plugin(UNKNOWN_VM_2, 0o755, 'hello\n');
-    expect(await call(admin, 'admin.loadVMs')).toEqual({ newVMs: {}, failedVMs: { [UNKNOWN_VM_2]: `failed to start process: fork/exec ${path}: exec format error` } });
+    expect(await call(admin, 'admin.loadVMs')).toEqual({
+      newVMs: {},
+      failedVMs: { [UNKNOWN_VM_2]: `failed to start process: fork/exec ${path}: exec format error` },
+    });
   });
 
   it('sorts failedVMs by VM ID, as Go marshals a map, not by file name', async () => {
@@ -850,7 +920,7 @@ describe('admin.loadVMs', () => {
     expect(await resultText(admin, 'admin.loadVMs')).toBe('{"newVMs":{}}');
   });
 
-  it('fails with Go\'s os.ReadDir error when the plugin dir has gone', async () => {
+  it("fails with Go's os.ReadDir error when the plugin dir has gone", async () => {
     await rm(pluginDir, { recursive: true });
     await expectError(admin, 'admin.loadVMs', undefined, `open ${pluginDir}: no such file or directory`);
   });

@@ -135,7 +135,9 @@ describe('BaseTx built by avm.newBaseTx', () => {
     const change = ewoqBefore - amount - FEE;
     const sig = utils.bufferToHex(utils.hexToBuffer(parsed.getAllSignatures()[0]!));
     const r = await rpc(xUrl, 'avm.getTx', { txID, encoding: 'json' });
-    expect(r.text).toBe(`{"jsonrpc":"2.0","result":{"tx":{"unsignedTx":{"networkID":12345,"blockchainID":"${X}","outputs":[${outputJson(AVAX, amount, BOB)},${outputJson(AVAX, change, EWOQ)}],"inputs":[{"txID":"${AVAX}","outputIndex":1,"assetID":"${AVAX}","fxID":"${SECP_FX}","input":{"amount":300000000000000000,"signatureIndices":[0]}}],"memo":"0x"},"credentials":[{"fxID":"${SECP_FX}","credential":{"signatures":["${sig}"]}}],"id":"${txID}"},"encoding":"json"},"id":1}\n`);
+    expect(r.text).toBe(
+      `{"jsonrpc":"2.0","result":{"tx":{"unsignedTx":{"networkID":12345,"blockchainID":"${X}","outputs":[${outputJson(AVAX, amount, BOB)},${outputJson(AVAX, change, EWOQ)}],"inputs":[{"txID":"${AVAX}","outputIndex":1,"assetID":"${AVAX}","fxID":"${SECP_FX}","input":{"amount":300000000000000000,"signatureIndices":[0]}}],"memo":"0x"},"credentials":[{"fxID":"${SECP_FX}","credential":{"signatures":["${sig}"]}}],"id":"${txID}"},"encoding":"json"},"id":1}\n`,
+    );
 
     // The new UTXOs: bob's output is index 0, ewoq's change index 1.
     expect((await utxosOf(BOB)).map((u) => `${u.utxoId.txID}:${u.utxoId.outputIdx.value()}`)).toEqual([`${txID}:0`]);
@@ -150,7 +152,10 @@ describe('BaseTx built by avm.newBaseTx', () => {
     const { json } = await readBack(txID, bytes);
     expect(json.unsignedTx.inputs).toHaveLength(1);
     expect(json.unsignedTx.outputs.map((o: any) => [o.output.addresses, o.output.amount]).sort()).toEqual(
-      [[[EWOQ], Number(amount)], [[BOB], Number(bobBefore - amount - FEE)]].sort(),
+      [
+        [[EWOQ], Number(amount)],
+        [[BOB], Number(bobBefore - amount - FEE)],
+      ].sort(),
     );
     expect(await balance(EWOQ)).toBe(ewoqBefore + amount);
     expect(await balance(BOB)).toBe(bobBefore - amount - FEE);
@@ -198,24 +203,31 @@ describe('CreateAssetTx built from the library serialization classes', () => {
     const u = json.unsignedTx;
     expect([u.name, u.symbol, u.denomination]).toEqual(['Interop Coin', 'ICN', 6]);
     expect(u.outputs).toHaveLength(1); // the change
-    expect(u.initialStates).toEqual([{
-      fxIndex: 0,
-      fxID: SECP_FX,
-      outputs: [
-        { addresses: [EWOQ], locktime: 0, threshold: 1 },
-        { addresses: [BOB], amount: 2500, locktime: 0, threshold: 1 },
-        { addresses: [EWOQ], amount: 1000000, locktime: 0, threshold: 1 },
-      ],
-    }]);
+    expect(u.initialStates).toEqual([
+      {
+        fxIndex: 0,
+        fxID: SECP_FX,
+        outputs: [
+          { addresses: [EWOQ], locktime: 0, threshold: 1 },
+          { addresses: [BOB], amount: 2500, locktime: 0, threshold: 1 },
+          { addresses: [EWOQ], amount: 1000000, locktime: 0, threshold: 1 },
+        ],
+      },
+    ]);
 
     // Initial-state UTXOs are numbered after the base outputs: 1 mint, 2 bob's 2500, 3 ewoq's 1e6.
-    const summarize = (list: Utxo[]) => list
-      .filter((x) => x.utxoId.txID.toString() === assetID)
-      .map((x) => [x.utxoId.outputIdx.value(), x.assetId.toString(), x.output._type])
-      .sort();
+    const summarize = (list: Utxo[]) =>
+      list
+        .filter((x) => x.utxoId.txID.toString() === assetID)
+        .map((x) => [x.utxoId.outputIdx.value(), x.assetId.toString(), x.output._type])
+        .sort();
     const ewoqUtxos = summarize(await utxosOf(EWOQ));
     const bobUtxos = summarize(await utxosOf(BOB));
-    expect(ewoqUtxos).toEqual([[0, AVAX, 'secp256k1fx.TransferOutput'], [1, assetID, 'secp256k1fx.MintOutput'], [3, assetID, 'secp256k1fx.TransferOutput']]);
+    expect(ewoqUtxos).toEqual([
+      [0, AVAX, 'secp256k1fx.TransferOutput'],
+      [1, assetID, 'secp256k1fx.MintOutput'],
+      [3, assetID, 'secp256k1fx.TransferOutput'],
+    ]);
     expect(bobUtxos).toEqual([[2, assetID, 'secp256k1fx.TransferOutput']]);
 
     expect(await balance(EWOQ)).toBe(ewoqBefore - FEE);
@@ -224,7 +236,10 @@ describe('CreateAssetTx built from the library serialization classes', () => {
     expect(await balance(BOB, assetID)).toBe(2_500n);
     const all = await call(xUrl, 'avm.getAllBalances', { address: BOB });
     expect([...all.balances].sort((a: any, b: any) => a.asset.localeCompare(b.asset))).toEqual(
-      [{ asset: 'AVAX', balance: String(bobBefore) }, { asset: assetID, balance: '2500' }].sort((a, b) => a.asset.localeCompare(b.asset)),
+      [
+        { asset: 'AVAX', balance: String(bobBefore) },
+        { asset: assetID, balance: '2500' },
+      ].sort((a, b) => a.asset.localeCompare(b.asset)),
     );
 
     // The new asset moves with avm.newBaseTx like AVAX does: bob sends 1000 of it to ewoq.
@@ -238,7 +253,10 @@ describe('CreateAssetTx built from the library serialization classes', () => {
 });
 
 describe('ExportTx built by avm.newExportTx', () => {
-  for (const [name, chain] of [['P', P], ['C', C]] as const) {
+  for (const [name, chain] of [
+    ['P', P],
+    ['C', C],
+  ] as const) {
     it(`exports to the ${name}-Chain: X balance drops by amount + fee; the JSON names the destination and outputs`, async () => {
       const amount = name === 'P' ? 5_000_000_000n : 7_000_000_000n;
       const before = await balance(EWOQ);
@@ -260,8 +278,11 @@ describe('ExportTx built by avm.newExportTx', () => {
 
   const failures: Array<[string, () => string, (id: string) => string]> = [
     ['X itself', () => X, () => 'same chainID'],
-    ['an unknown chain', () => utils.base58check.encode(sha256(new TextEncoder().encode('no such chain'))),
-      (id) => `failed to get subnet of "${id}": problem retrieving blockchain "${id}": not found`],
+    [
+      'an unknown chain',
+      () => utils.base58check.encode(sha256(new TextEncoder().encode('no such chain'))),
+      (id) => `failed to get subnet of "${id}": problem retrieving blockchain "${id}": not found`,
+    ],
   ];
   for (const [what, chainOf, message] of failures) {
     it(`an export to ${what} is refused and moves nothing`, async () => {
@@ -270,7 +291,10 @@ describe('ExportTx built by avm.newExportTx', () => {
       const utxos = await utxosOf(EWOQ);
       const unsigned = avm.newExportTx(ctx, chain, [EWOQ_ADDR], utxos, [ajs.TransferableOutput.fromNative(AVAX, 1_000n, [EWOQ_ADDR])]);
       await ajs.addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ_KEY] });
-      const err = await api.issueSignedTx(unsigned.getSignedTx()).then(() => undefined, (e: Error) => e.message);
+      const err = await api.issueSignedTx(unsigned.getSignedTx()).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
       expect(err).toBe(message(chain));
       expect(await balance(EWOQ)).toBe(before);
       const txID = utils.base58check.encode(sha256(unsigned.getSignedTx().toBytes()));

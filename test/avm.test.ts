@@ -7,8 +7,10 @@ const X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
 const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
 const EWOQ = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 const EWOQ_UTXO_ID = 'Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc';
-const GENESIS_TX_HEX = '0x000000000001000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000000ba53f2db';
-const EWOQ_UTXO_HEX = '0x0000dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cf57b8be2';
+const GENESIS_TX_HEX =
+  '0x000000000001000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000000ba53f2db';
+const EWOQ_UTXO_HEX =
+  '0x0000dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db00000001dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29cf57b8be2';
 const GENESIS_BLOCK_ID = '2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst';
 const INVALID_ARG = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 
@@ -29,7 +31,9 @@ describe('genesis state', () => {
 
   it('getTx json of the genesis tx is the real node first-run shape (credentials null)', async () => {
     const r = await rpc(xUrl, 'avm.getTx', { txID: AVAX, encoding: 'json' });
-    expect(r.text).toBe(`{"jsonrpc":"2.0","result":{"tx":{"unsignedTx":{"networkID":12345,"blockchainID":"11111111111111111111111111111111LpoYY","outputs":[],"inputs":[],"memo":"0xb3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d","name":"Avalanche","symbol":"AVAX","denomination":9,"initialStates":[{"fxIndex":0,"fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","outputs":[{"addresses":["X-local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu"],"amount":10000000000000000,"locktime":0,"threshold":1},{"addresses":["X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],"amount":300000000000000000,"locktime":0,"threshold":1}]}]},"credentials":null,"id":"${AVAX}"},"encoding":"json"},"id":1}\n`);
+    expect(r.text).toBe(
+      `{"jsonrpc":"2.0","result":{"tx":{"unsignedTx":{"networkID":12345,"blockchainID":"11111111111111111111111111111111LpoYY","outputs":[],"inputs":[],"memo":"0xb3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d","name":"Avalanche","symbol":"AVAX","denomination":9,"initialStates":[{"fxIndex":0,"fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","outputs":[{"addresses":["X-local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu"],"amount":10000000000000000,"locktime":0,"threshold":1},{"addresses":["X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],"amount":300000000000000000,"locktime":0,"threshold":1}]}]},"credentials":null,"id":"${AVAX}"},"encoding":"json"},"id":1}\n`,
+    );
   });
 
   it('getUTXOs of ewoq returns its genesis UTXO byte for byte', async () => {
@@ -44,16 +48,31 @@ describe('genesis state', () => {
   });
 
   it('getBalance and getAllBalances of ewoq: 300M AVAX in one UTXO', async () => {
-    expect(await call(xUrl, 'avm.getBalance', { address: EWOQ, assetID: 'AVAX' })).toEqual({ balance: '300000000000000000', utxoIDs: [{ txID: AVAX, outputIndex: 1 }] });
+    expect(await call(xUrl, 'avm.getBalance', { address: EWOQ, assetID: 'AVAX' })).toEqual({
+      balance: '300000000000000000',
+      utxoIDs: [{ txID: AVAX, outputIndex: 1 }],
+    });
     expect(await call(xUrl, 'avm.getAllBalances', { address: EWOQ })).toEqual({ balances: [{ asset: 'AVAX', balance: '300000000000000000' }] });
   });
 
   it('getHeight, getBlock and getBlockByHeight serve the genesis block', async () => {
     expect(await call(xUrl, 'avm.getHeight')).toEqual({ height: '0' });
     const json = await call(xUrl, 'avm.getBlockByHeight', { height: '0', encoding: 'json' });
-    expect(json).toEqual({ block: { parentID: '3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY', height: 0, time: 1607144400, merkleRoot: '11111111111111111111111111111111LpoYY', txs: null, id: GENESIS_BLOCK_ID }, encoding: 'json' });
+    expect(json).toEqual({
+      block: {
+        parentID: '3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY',
+        height: 0,
+        time: 1607144400,
+        merkleRoot: '11111111111111111111111111111111LpoYY',
+        txs: null,
+        id: GENESIS_BLOCK_ID,
+      },
+      encoding: 'json',
+    });
     const hex = await call(xUrl, 'avm.getBlock', { blockID: GENESIS_BLOCK_ID });
-    expect(hex.block).toBe('0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722');
+    expect(hex.block).toBe(
+      '0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722',
+    );
   });
 
   it('getTxFee and getTxStatus', async () => {
@@ -75,14 +94,34 @@ describe('errors', () => {
     ['avm.getUTXOs', { addresses: [] }, 'no addresses provided'],
     ['avm.getUTXOs', { addresses: ['X-local1nope'] }, 'couldn\'t parse address "X-local1nope": invalid separator index 5'],
     ['avm.getUTXOs', { addresses: ['X-l1qq'] }, 'couldn\'t parse address "X-l1qq": invalid bech32 string length 4'],
-    ['avm.getUTXOs', { addresses: ['X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96v'] }, 'couldn\'t parse address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96v": invalid checksum (expected (bech32=00z96u, bech32m=6njfl7), got 00z96v)'],
+    [
+      'avm.getUTXOs',
+      { addresses: ['X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96v'] },
+      'couldn\'t parse address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96v": invalid checksum (expected (bech32=00z96u, bech32m=6njfl7), got 00z96v)',
+    ],
     ['avm.getUTXOs', { addresses: [EWOQ], sourceChain: 'Y' }, 'problem parsing source chainID "Y": there is no ID with alias: Y'],
-    ['avm.getUTXOs', { addresses: ['X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t'] }, 'couldn\'t parse address "X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"'],
-    ['avm.getUTXOs', { addresses: ['local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }, 'couldn\'t parse address "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": no separator found in address'],
-    ['avm.getUTXOs', { addresses: [EWOQ.replace('X-', 'C-')] }, `couldn't parse address "${EWOQ.replace('X-', 'C-')}": mismatched chainIDs: expected "${X}" but got "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC"`],
-    ['avm.getUTXOs', { addresses: [EWOQ], startIndex: { address: EWOQ, utxo: '0nope' } }, "couldn't parse start index utxo: base58 decoding error: Invalid base58 digit ('0')"],
+    [
+      'avm.getUTXOs',
+      { addresses: ['X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t'] },
+      'couldn\'t parse address "X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"',
+    ],
+    [
+      'avm.getUTXOs',
+      { addresses: ['local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] },
+      'couldn\'t parse address "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": no separator found in address',
+    ],
+    [
+      'avm.getUTXOs',
+      { addresses: [EWOQ.replace('X-', 'C-')] },
+      `couldn't parse address "${EWOQ.replace('X-', 'C-')}": mismatched chainIDs: expected "${X}" but got "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC"`,
+    ],
+    [
+      'avm.getUTXOs',
+      { addresses: [EWOQ], startIndex: { address: EWOQ, utxo: '0nope' } },
+      "couldn't parse start index utxo: base58 decoding error: Invalid base58 digit ('0')",
+    ],
     ['avm.getUTXOs', { addresses: [EWOQ], encoding: 'json' }, `couldn't encode UTXO ${EWOQ_UTXO_ID} as string: unsupported encoding in method`],
-    ['avm.getBalance', { address: 'bad', assetID: 'AVAX' }, 'problem parsing address \'bad\': couldn\'t parse address "bad": no separator found in address'],
+    ['avm.getBalance', { address: 'bad', assetID: 'AVAX' }, "problem parsing address 'bad': couldn't parse address \"bad\": no separator found in address"],
     ['avm.issueTx', { tx: 'abc' }, 'problem decoding transaction: missing 0x prefix to hex encoding'],
     ['avm.issueTx', { tx: '0x00000000' }, 'problem decoding transaction: invalid input checksum'],
   ];
@@ -112,11 +151,20 @@ describe('routes', () => {
   it('serves wallet.issueTx at /wallet only, and avm.* not there', async () => {
     const r = await rpc(`${node.uri}/ext/bc/X/wallet`, 'avm.getHeight');
     expect(r.json.error.message).toBe('rpc: can\'t find service "avm.GetHeight"');
-    expect((await callError(`${node.uri}/ext/bc/X/wallet`, 'wallet.issueTx', { tx: 'abc' })).message).toBe('problem decoding transaction: missing 0x prefix to hex encoding');
+    expect((await callError(`${node.uri}/ext/bc/X/wallet`, 'wallet.issueTx', { tx: 'abc' })).message).toBe(
+      'problem decoding transaction: missing 0x prefix to hex encoding',
+    );
   });
 
   it('serves platform.getFeeConfig at /ext/bc/P for avalanchejs', async () => {
-    expect(await call(`${node.uri}/ext/bc/P`, 'platform.getFeeConfig')).toEqual({ weights: [1, 1000, 1000, 4], maxCapacity: 1000000, maxPerSecond: 100000, targetPerSecond: 50000, minPrice: 1, excessConversionConstant: 2164043 });
+    expect(await call(`${node.uri}/ext/bc/P`, 'platform.getFeeConfig')).toEqual({
+      weights: [1, 1000, 1000, 4],
+      maxCapacity: 1000000,
+      maxPerSecond: 100000,
+      targetPerSecond: 50000,
+      minPrice: 1,
+      excessConversionConstant: 2164043,
+    });
   });
 
   it('follows an aliasChain alias with /ext/bc/<alias>', async () => {
@@ -124,7 +172,9 @@ describe('routes', () => {
     try {
       await call(`${admin.uri}/ext/admin`, 'admin.aliasChain', { chain: 'X', alias: 'myX' });
       expect((await call(`${admin.uri}/ext/bc/myX`, 'avm.getHeight')).height).toBe('0');
-      expect((await post(`${admin.uri}/ext/bc/myX/wallet`, '{"jsonrpc":"2.0","id":1,"method":"wallet.issueTx","params":{"tx":"x"}}')).json.error.message).toMatch(/^problem decoding transaction/);
+      expect(
+        (await post(`${admin.uri}/ext/bc/myX/wallet`, '{"jsonrpc":"2.0","id":1,"method":"wallet.issueTx","params":{"tx":"x"}}')).json.error.message,
+      ).toMatch(/^problem decoding transaction/);
     } finally {
       await admin.stop();
     }

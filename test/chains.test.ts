@@ -4,7 +4,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptedBlock } from '../src/chains/acceptance.js';
-import { xGenesisBytes } from '../src/chains/genesis.js';
+import { xGenesisBytes } from '../src/genesis/primary.js';
 import { VM_IDS } from '../src/chains/ids.js';
 import { encodeCB58 } from '../src/encoding/cb58.js';
 import { startEmulator } from '../src/index.js';
@@ -21,7 +21,15 @@ let stop: () => Promise<void>;
 const accepted: AcceptedBlock[] = [];
 
 beforeAll(async () => {
-  const started = await startEmulator({ httpPort: 0, dbType: 'memdb', dataDir: tempDir(), logLevel: 'off', apiAdminEnabled: true, indexEnabled: true, healthCheckFrequency: '100ms' });
+  const started = await startEmulator({
+    httpPort: 0,
+    dbType: 'memdb',
+    dataDir: tempDir(),
+    logLevel: 'off',
+    apiAdminEnabled: true,
+    indexEnabled: true,
+    healthCheckFrequency: '100ms',
+  });
   ({ node, uri, stop } = started);
   node.chains.stream.on('accepted', (b) => accepted.push(b));
 });
@@ -36,7 +44,7 @@ async function createAvmChain(subnetID: Uint8Array, label: string) {
 
 /** The health report once the check `name` has run with the chain at `height` (checks run every 100 ms here). */
 const healthOf = async (name: string, height: number, tags: string[] = []) => {
-  let report;
+  let report: any;
   for (let k = 0; k < 50; k++) {
     report = await call(`${uri}/ext/health`, 'health.health', { tags });
     if (report.checks[name]?.message?.engine.consensus.lastAcceptedHeight === height) break;
@@ -94,9 +102,13 @@ describe('a chain of another subnet created at run time', () => {
     expect((await fetch(`${uri}/ext/index/${id}/block`, { method: 'POST' })).status).toBe(404);
   });
 
-  it('cannot be created twice, and an unknown VM is refused with avalanchego\'s lookup error', async () => {
-    await expect(node.chains.createChain({ subnetID: SUBNET, chainID, vmID: VM_IDS.avm, genesis: xGenesisBytes(12345) })).rejects.toThrow(`chain ${id} is already created`);
-    await expect(node.chains.createChain({ subnetID: SUBNET, chainID: sha256(utf8('other')), vmID: 'nope', genesis: new Uint8Array() })).rejects.toThrow('error while looking up VM: there is no ID with alias: nope');
+  it("cannot be created twice, and an unknown VM is refused with avalanchego's lookup error", async () => {
+    await expect(node.chains.createChain({ subnetID: SUBNET, chainID, vmID: VM_IDS.avm, genesis: xGenesisBytes(12345) })).rejects.toThrow(
+      `chain ${id} is already created`,
+    );
+    await expect(node.chains.createChain({ subnetID: SUBNET, chainID: sha256(utf8('other')), vmID: 'nope', genesis: new Uint8Array() })).rejects.toThrow(
+      'error while looking up VM: there is no ID with alias: nope',
+    );
   });
 });
 
@@ -138,13 +150,14 @@ describe('per-chain storage', () => {
     expect(keys.map((k) => Buffer.from(k).toString('hex'))).toEqual([Buffer.from(Uint8Array.of(0x15, ...utf8('last'))).toString('hex')]);
   });
 
-  it('keeps each chain in its own prefixed database: two chains on one store never see each other\'s keys', async () => {
+  it("keeps each chain in its own prefixed database: two chains on one store never see each other's keys", async () => {
     const a = await createAvmChain(SUBNET, 'isolation A');
     const b = await createAvmChain(SUBNET, 'isolation B');
     await new Ewoq(`${uri}/ext/bc/${a.id}`).pay([out(3_000_000n, owners([OTHER]))], { blockchainID: a.chainID });
     expect(await call(`${uri}/ext/bc/${a.id}`, 'avm.getHeight')).toEqual({ height: '1' });
     expect(await call(`${uri}/ext/bc/${b.id}`, 'avm.getHeight')).toEqual({ height: '0' });
-    const balance = async (chain: string) => (await call(`${uri}/ext/bc/${chain}`, 'avm.getBalance', { address: `${chain}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`, assetID: 'AVAX' })).balance;
+    const balance = async (chain: string) =>
+      (await call(`${uri}/ext/bc/${chain}`, 'avm.getBalance', { address: `${chain}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`, assetID: 'AVAX' })).balance;
     expect(BigInt(await balance(b.id)) - BigInt(await balance(a.id))).toBe(3_000_000n + 1_000_000n);
   });
 });

@@ -57,7 +57,9 @@ describe('a spawned node', () => {
     try {
       const r = await runCli([`--data-dir=${tempDir()}`, `--http-port=${port}`]);
       expect(r.code).toBe(1);
-      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(`couldn't start node: failed to initialize node: couldn't initialize API server: listen tcp 127.0.0.1:${port}: bind: address already in use`);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+        `couldn't start node: failed to initialize node: couldn't initialize API server: listen tcp 127.0.0.1:${port}: bind: address already in use`,
+      );
     } finally {
       blocker.close();
     }
@@ -79,7 +81,9 @@ describe('a spawned node', () => {
     const node = await spawnNode(['--config-file', config, '--network-id', '7777'], dir);
     try {
       expect(await call(`${node.uri}/ext/info`, 'info.getNetworkID')).toEqual({ networkID: '7777' });
-      expect(await call(`${node.uri}/ext/admin`, 'admin.getLoggerLevel', { loggerName: 'main' })).toEqual({ loggerLevels: { main: { logLevel: 'OFF', displayLevel: 'OFF' } } });
+      expect(await call(`${node.uri}/ext/admin`, 'admin.getLoggerLevel', { loggerName: 'main' })).toEqual({
+        loggerLevels: { main: { logLevel: 'OFF', displayLevel: 'OFF' } },
+      });
     } finally {
       node.child.kill('SIGTERM');
       await node.exited;
@@ -92,7 +96,10 @@ describe('flag errors: one line naming the flag, exit 1, nothing written', () =>
     [['--foo=1'], "couldn't configure flags: unknown flag: --foo"],
     [['--http-port=abc'], `couldn't configure flags: invalid argument "abc" for "--http-port" flag: strconv.ParseUint: parsing "abc": invalid syntax`],
     [['--http-port=70000'], `couldn't configure flags: invalid argument "70000" for "--http-port" flag: port must be in [0, 65535]`],
-    [['--api-admin-enabled=yes'], `couldn't configure flags: invalid argument "yes" for "--api-admin-enabled" flag: strconv.ParseBool: parsing "yes": invalid syntax`],
+    [
+      ['--api-admin-enabled=yes'],
+      `couldn't configure flags: invalid argument "yes" for "--api-admin-enabled" flag: strconv.ParseBool: parsing "yes": invalid syntax`,
+    ],
     [['--health-check-frequency=5'], `couldn't configure flags: invalid argument "5" for "--health-check-frequency" flag: time: missing unit in duration "5"`],
     [['--health-check-frequency=0s'], "couldn't load node config: health-check-frequency must be positive"],
     [['--network-id=Foo'], `couldn't load node config: invalid --network-id: failed to parse network name: "foo"`],
@@ -105,7 +112,7 @@ describe('flag errors: one line naming the flag, exit 1, nothing written', () =>
     const dir = join(tempDir(), 'data');
     const r = await runCli([`--data-dir=${dir}`, ...args]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(line + '\n');
+    expect(r.stdout).toBe(`${line}\n`);
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -133,7 +140,17 @@ describe('--help and --version', () => {
   it('--help lists every flag with its default and exits 0', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--http-port', '--http-host', '--api-admin-enabled', '--index-enabled', '--health-check-frequency', '--db-type', '--network-id', '--process-context-file', '--profile-dir']) {
+    for (const flag of [
+      '--http-port',
+      '--http-host',
+      '--api-admin-enabled',
+      '--index-enabled',
+      '--health-check-frequency',
+      '--db-type',
+      '--network-id',
+      '--process-context-file',
+      '--profile-dir',
+    ]) {
       expect(r.stderr).toContain(flag);
     }
     expect(r.stderr).toContain('(default "9650")');

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58, idFromString, EMPTY_ID } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
 import { formatDuration, formatRFC3339Nano, parseDuration } from '../src/encoding/time.js';
-import { parseGoJson, RawNumber } from '../src/encoding/gojson.js';
-import { stopVertexId, xGenesisBlock } from '../src/chains/x/genesis.js';
+import { parseGoJson, type RawNumber } from '../src/encoding/gojson.js';
+import { stopVertexId, xGenesisBlock } from '../src/vms/avm/genesis.js';
 import { FX_IDS, VM_IDS, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
 import { enabled, parseLevel } from '../src/logging/level.js';
 
@@ -89,7 +89,9 @@ describe('X-Chain genesis block (local network)', () => {
     const block = xGenesisBlock(idFromString(LOCAL_X_CHAIN_ID));
     expect(encodeCB58(stopVertexId(LOCAL_X_CHAIN_ID))).toBe('3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY');
     expect(encodeCB58(block.id)).toBe('2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst');
-    expect(encodeHex(block.bytes, 'hex')).toBe('0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722');
+    expect(encodeHex(block.bytes, 'hex')).toBe(
+      '0x000000000014054f478489b451cecef53155c24f04f441912cc34487db87f16b13a2f4fec8990000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000f11be722',
+    );
   });
 });
 

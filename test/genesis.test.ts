@@ -3,10 +3,10 @@
 // recomputation of the P-Chain CreateChainTx IDs.
 import { describe, expect, it } from 'vitest';
 import { encodeCB58 } from '../src/encoding/cb58.js';
-import { primaryNetworkIds, xGenesisBytes, localGenesisStartTime } from '../src/chains/genesis.js';
+import { primaryNetworkIds, xGenesisBytes, localGenesisStartTime } from '../src/genesis/primary.js';
 import { LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
-import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY } from '../src/chains/x/testaccounts.js';
-import { addressOfPrivateKey } from '../src/chains/x/verify/index.js';
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY } from '../src/vms/avm/testaccounts.js';
+import { addressOfPrivateKey } from '../src/vms/avm/verify/index.js';
 import { call, startTestNode } from './helpers.js';
 
 describe('primary network IDs', () => {
@@ -16,12 +16,14 @@ describe('primary network IDs', () => {
     expect(encodeCB58(ids.cChainId)).toBe(LOCAL_C_CHAIN_ID);
   });
 
-  it('knows ewoq\'s address as the one its key derives', () => {
+  it("knows ewoq's address as the one its key derives", () => {
     expect(Buffer.from(addressOfPrivateKey(EWOQ_PRIVATE_KEY)).equals(EWOQ_ADDRESS)).toBe(true);
   });
 
   it('builds the local X genesis bytes', () => {
-    expect(Buffer.from(xGenesisBytes(12345)).toString('hex')).toBe('000000000001000441564158000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c');
+    expect(Buffer.from(xGenesisBytes(12345)).toString('hex')).toBe(
+      '000000000001000441564158000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c',
+    );
   });
 
   it('gives a custom network its own chain IDs and AVAX asset', async () => {
@@ -30,8 +32,12 @@ describe('primary network IDs', () => {
     expect(encodeCB58(ids.cChainId)).toBe('t7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx');
     const node = await startTestNode({ dbType: 'memdb', networkId: 1337, apiAdminEnabled: true });
     try {
-      expect(await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'X' })).toEqual({ blockchainID: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX' });
-      expect((await call(`${node.uri}/ext/bc/X`, 'avm.getAssetDescription', { assetID: 'AVAX' })).assetID).toBe('28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN');
+      expect(await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'X' })).toEqual({
+        blockchainID: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX',
+      });
+      expect((await call(`${node.uri}/ext/bc/X`, 'avm.getAssetDescription', { assetID: 'AVAX' })).assetID).toBe(
+        '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
+      );
       const utxos = await call(`${node.uri}/ext/bc/X`, 'avm.getUTXOs', { addresses: ['X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p'] });
       expect(utxos.numFetched).toBe('1');
       expect(utxos.endIndex.address).toBe('X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p');

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gethDialect, positional } from '../src/server/jsonrpc/geth.js';
-import { jsonRpcEndpoint } from '../src/server/jsonrpc/endpoint.js';
-import { method } from '../src/api/rpc.js';
+import { gethDialect, positional } from '../src/rpc/geth.js';
+import { jsonRpcEndpoint } from '../src/rpc/endpoint.js';
+import { method } from '../src/rpc/method.js';
 import { encodeHex } from '../src/encoding/hex.js';
 import { call, post, rpc, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 
@@ -17,9 +17,9 @@ const INVALID_ARG = "couldn't unmarshal an argument. Ensure arguments are valid 
 const PARSE_DATA = { jsonrpc: '', method: '', params: null, id: null };
 const ONE_BYTE = encodeHex(new Uint8Array(1), 'hex');
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
-describe('item 2: deeply nested JSON gets the real node\'s answer, never a 500', () => {
+describe("item 2: deeply nested JSON gets the real node's answer, never a 500", () => {
   let node: TestNode;
   let info: string;
   beforeAll(async () => {
@@ -60,7 +60,11 @@ describe('item 2: deeply nested JSON gets the real node\'s answer, never a 500',
     for (const depth of [10_000, 12_000, 40_000]) {
       const r = await post(info, body(depth));
       expect(r.status, `depth ${depth}`).toBe(200);
-      expect(r.json, `depth ${depth}`).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: "invalid character '[' exceeded max depth", data: PARSE_DATA }, id: null });
+      expect(r.json, `depth ${depth}`).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32700, message: "invalid character '[' exceeded max depth", data: PARSE_DATA },
+        id: null,
+      });
     }
   });
 
@@ -92,7 +96,9 @@ describe('item 4: request bodies that never finish are bounded in total', () => 
       for (let i = 0; i < 100; i++) {
         const s = net.connect(Number(port), '127.0.0.1');
         s.on('error', () => {});
-        s.on('close', () => { closedByNode++; });
+        s.on('close', () => {
+          closedByNode++;
+        });
         s.write(`POST /ext/info HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n`);
         s.write(almost);
         sockets.push(s);
@@ -140,12 +146,14 @@ describe('item 5: an alias never takes a path away from the endpoint that had it
     const readiness = await fetch(`${node.uri}/ext/health/readiness`);
     expect(readiness.status).toBe(200);
     expect(Object.keys(((await readiness.json()) as { checks: object }).checks)).toEqual(['bootstrapped']);
-    expect((await rpc(`${node.uri}/ext/index/X/block`, 'index.getLastAccepted', { encoding: 'hex' })).json.error.message).toBe('no containers have been accepted');
+    expect((await rpc(`${node.uri}/ext/index/X/block`, 'index.getLastAccepted', { encoding: 'hex' })).json.error.message).toBe(
+      'no containers have been accepted',
+    );
     // The aliases' sub-endpoints that nothing had are new: /ext/bc/X/wallet is the info alias's base.
     expect((await rpc(`${node.uri}/ext/bc/X/wallet`, 'info.getNetworkID')).json.error.message).toBe('rpc: can\'t find service "info.GetNetworkID"');
   });
 
-  it('a second alias of an already reserved name is refused with the router\'s error', async () => {
+  it("a second alias of an already reserved name is refused with the router's error", async () => {
     expect(await call(admin, 'admin.alias', { endpoint: 'info', alias: 'bc/X/wallet' })).toEqual({});
     const e = (await rpc(admin, 'admin.alias', { endpoint: 'health', alias: 'bc/X/wallet' })).json.error;
     expect(e.message).toBe('route is either already aliased or already maps to a handle: /ext/bc/X/wallet');

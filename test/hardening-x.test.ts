@@ -2,27 +2,24 @@
 // builder's "running" marker once stuck after a build with nothing to do), a chain that stops making
 // progress must fail its health check, and wallet.issueTx must not hold unbounded memory.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTx } from '../src/chains/x/codec/index.js';
-import type { SignedTx } from '../src/chains/x/types.js';
-import type { XChain } from '../src/chains/x/vm.js';
-import { primaryNetworkChains } from '../src/chains/genesis.js';
+import { buildTx } from '../src/vms/avm/codec/index.js';
+import type { SignedTx } from '../src/vms/avm/types.js';
+import type { XChain } from '../src/vms/avm/vm.js';
+import { primaryNetworkChains } from '../src/genesis/primary.js';
 import { SharedMemory } from '../src/chains/sharedmemory.js';
 import { chainCheck } from '../src/chains/manager.js';
-import { avmFactory } from '../src/chains/x/factory.js';
+import { avmFactory } from '../src/vms/avm/factory.js';
 import { Aliaser } from '../src/chains/aliases.js';
 import { LogFactory } from '../src/logging/logger.js';
 import { encodeCB58 } from '../src/encoding/cb58.js';
 import { openDatabase, type Database } from '../src/storage/db.js';
 import { call, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
-import {
-  base, baseTx, Ewoq, EWOQ_KEY, GENESIS_UTXO, height, OTHER, out, owners, sleep, status, txHex, utf8,
-} from './support/xwallet.js';
+import { base, baseTx, Ewoq, EWOQ_KEY, GENESIS_UTXO, height, OTHER, out, owners, sleep, status, txHex, utf8 } from './support/xwallet.js';
 
 const walletIssue = (url: string, tx: SignedTx) => rpc(`${url}/wallet`, 'wallet.issueTx', { tx: txHex(tx.bytes) });
 
 /** Resolves to the value, or to 'timed out' when `ms` pass first: a hang must fail, not stall the suite. */
-const within = <T>(p: Promise<T>, ms: number): Promise<T | 'timed out'> =>
-  Promise.race([p, sleep(ms).then(() => 'timed out' as const)]);
+const within = <T>(p: Promise<T>, ms: number): Promise<T | 'timed out'> => Promise.race([p, sleep(ms).then(() => 'timed out' as const)]);
 
 /** A parseable, unsigned BaseTx of `size` bytes or a little more, its memo (unchecked until verification) tagged to make it unique. */
 function bulkyTx(tag: string, size: number): SignedTx {
@@ -161,7 +158,9 @@ describe('the X health check sees a chain that stops making progress', () => {
   }
 
   let vm: XChain | undefined;
-  afterEach(async () => { await vm?.close(); });
+  afterEach(async () => {
+    await vm?.close();
+  });
 
   it('reports a failed block commit, then the time pending txs wait past 30 s, and recovers once a block lands', async () => {
     const store = await openDatabase('memdb', '');
@@ -169,9 +168,18 @@ describe('the X health check sees a chain that stops making progress', () => {
     let clock = 1_000_000;
     const x = primaryNetworkChains(12345)[1]!;
     const chain = await avmFactory({ hrp: 'local', txFee: 1_000_000n, createAssetTxFee: 1_000_000n, blockIntervalMs: 0, serve: () => ({}) }).create({
-      networkID: 12345, subnetID: new Uint8Array(32), chainID: x.chainID, genesis: x.genesis, config: undefined, db, shared: new SharedMemory(db),
-      aliases: new Aliaser(), subnetOf: () => undefined, log: new LogFactory({ logLevel: 'OFF', displayLevel: 'OFF' }, tempDir()).make('X'),
-      clock: { nowNs: () => BigInt(clock) * 1_000_000n }, acceptance: { prepare: async () => () => {} },
+      networkID: 12345,
+      subnetID: new Uint8Array(32),
+      chainID: x.chainID,
+      genesis: x.genesis,
+      config: undefined,
+      db,
+      shared: new SharedMemory(db),
+      aliases: new Aliaser(),
+      subnetOf: () => undefined,
+      log: new LogFactory({ logLevel: 'OFF', displayLevel: 'OFF' }, tempDir()).make('X'),
+      clock: { nowNs: () => BigInt(clock) * 1_000_000n },
+      acceptance: { prepare: async () => () => {} },
     });
     const xvm = chain.xChain;
     vm = xvm;
@@ -185,7 +193,9 @@ describe('the X health check sees a chain that stops making progress', () => {
     const ewoq = new Ewoq('');
     const { tx } = ewoq.build([out(1_000_000n, owners([OTHER]))]);
     let accepted = false;
-    const issued = xvm.issueTx(tx.bytes).then(() => { accepted = true; });
+    const issued = xvm.issueTx(tx.bytes).then(() => {
+      accepted = true;
+    });
     await sleep(50);
     expect(failures).toEqual(['IO error: No space left on device']);
     expect(accepted).toBe(false);

@@ -26,7 +26,7 @@ describe('reports', () => {
     try {
       const res = await fetch(`${fresh.uri}/ext/health`);
       expect(res.status).toBe(200);
-      const body = await res.json() as { checks: Record<string, unknown>; healthy: boolean };
+      const body = (await res.json()) as { checks: Record<string, unknown>; healthy: boolean };
       expect(body.healthy).toBe(true);
       expect(Object.keys(body.checks)).toEqual(NODE_CHECKS);
     } finally {
@@ -55,9 +55,22 @@ describe('reports', () => {
     expect(checks.bootstrapped.message).toEqual([]);
     expect(checks.network.message).toEqual({ connectedPeers: 0, sendFailRate: 0 });
     expect(checks.router.message).toEqual({ longestRunningRequest: '0s', outstandingRequests: 0 });
-    expect(checks.futureupgrade.message).toEqual({ localUpgradeTime: '2020-12-05T05:00:00Z', modeUpgradeTime: '1970-01-01T00:00:00Z', modeUpgradeWeightPercentage: 0, numUpgradeTimes: 0 });
+    expect(checks.futureupgrade.message).toEqual({
+      localUpgradeTime: '2020-12-05T05:00:00Z',
+      modeUpgradeTime: '1970-01-01T00:00:00Z',
+      modeUpgradeWeightPercentage: 0,
+      numUpgradeTimes: 0,
+    });
     expect(checks.X.message).toEqual({
-      engine: { consensus: { lastAcceptedHeight: 0, lastAcceptedID: '2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst', longestProcessingBlock: '0s', processingBlocks: 0 }, vm: null },
+      engine: {
+        consensus: {
+          lastAcceptedHeight: 0,
+          lastAcceptedID: '2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst',
+          longestProcessingBlock: '0s',
+          processingBlocks: 0,
+        },
+        vm: null,
+      },
       networking: { disconnectedValidators: [], percentConnected: 1 },
     });
   });

@@ -38,7 +38,11 @@ export async function post(url: string, body: string, headers: Record<string, st
   const res = await fetch(url, { method: 'POST', headers, body: new TextEncoder().encode(body) });
   const text = await res.text();
   let json: unknown;
-  try { json = text === '' ? undefined : JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, text, json };
 }
 
@@ -76,8 +80,12 @@ export async function spawnNode(args: string[], dataDir = tempDir()): Promise<Sp
   const contextFile = join(dataDir, 'process.json');
   const child = spawn(process.execPath, [CLI, `--data-dir=${dataDir}`, '--http-port=0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const deadline = Date.now() + 15_000;
   while (!existsSync(contextFile)) {
@@ -94,8 +102,12 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('exit', (code) => done({ code, stdout, stderr }));
   });
 }

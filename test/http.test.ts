@@ -4,18 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, startTestNode, type TestNode } from './helpers.js';
 
 let node: TestNode;
-beforeAll(async () => { node = await startTestNode(); });
+beforeAll(async () => {
+  node = await startTestNode();
+});
 afterAll(() => node.stop());
 
 const NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 
 /** A raw request, for headers fetch will not let us set (Host) and paths it would normalise. */
-function raw(uri: string, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawHeaders: string[]; body: string }> {
+function raw(
+  uri: string,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawHeaders: string[]; body: string }> {
   const { hostname, port } = new URL(uri);
   return new Promise((resolve, reject) => {
     const req = http.request({ hostname, port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, setHost: !opts.headers?.host }, (res) => {
       let body = '';
-      res.on('data', (c: Buffer) => { body += c.toString(); });
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, rawHeaders: res.rawHeaders, body }));
     });
     req.on('error', reject);
@@ -43,7 +50,11 @@ describe('node-id and 404', () => {
   });
 
   it('redirects unclean paths with 301, keeping the query', async () => {
-    const cases: Array<[string, string]> = [['//ext/info', '/ext/info'], ['/ext/./health', '/ext/health'], ['/ext/x/../health?tag=a', '/ext/health?tag=a']];
+    const cases: Array<[string, string]> = [
+      ['//ext/info', '/ext/info'],
+      ['/ext/./health', '/ext/health'],
+      ['/ext/x/../health?tag=a', '/ext/health?tag=a'],
+    ];
     for (const [path, location] of cases) {
       const res = await raw(node.uri, { path });
       expect(res.status).toBe(301);
@@ -97,8 +108,14 @@ describe('CORS', () => {
 
   it('answers a preflight itself, on any path, before the host filter', async () => {
     const res = await raw(node.uri, {
-      method: 'OPTIONS', path: '/ext/anything',
-      headers: { host: 'evil.example', origin: 'https://app.example', 'access-control-request-method': 'post', 'access-control-request-headers': 'content-type' },
+      method: 'OPTIONS',
+      path: '/ext/anything',
+      headers: {
+        host: 'evil.example',
+        origin: 'https://app.example',
+        'access-control-request-method': 'post',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toBe('');
@@ -110,7 +127,11 @@ describe('CORS', () => {
   });
 
   it('refuses to allow a header outside the default list', async () => {
-    const res = await raw(node.uri, { method: 'OPTIONS', path: '/ext/info', headers: { origin: 'https://a', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-secret' } });
+    const res = await raw(node.uri, {
+      method: 'OPTIONS',
+      path: '/ext/info',
+      headers: { origin: 'https://a', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-secret' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });

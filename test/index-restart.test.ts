@@ -6,11 +6,11 @@ import { existsSync, readFileSync, rmSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { buildTx, parseUTXO, txOutputs } from '../src/chains/x/codec/index.js';
-import { addressOfPrivateKey, signHash, txHash } from '../src/chains/x/verify/index.js';
-import { testAccounts } from '../src/chains/x/testaccounts.js';
-import { formatAddress } from '../src/chains/x/address.js';
-import type { SignedTx, UnsignedTx, UTXO } from '../src/chains/x/types.js';
+import { buildTx, parseUTXO, txOutputs } from '../src/vms/avm/codec/index.js';
+import { addressOfPrivateKey, signHash, txHash } from '../src/vms/avm/verify/index.js';
+import { testAccounts } from '../src/vms/avm/testaccounts.js';
+import { formatAddress } from '../src/vms/avm/address.js';
+import type { SignedTx, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
 import { CLI, call, callError, post, rpc, runCli, spawnNode, tempDir, type SpawnedNode } from './helpers.js';
@@ -38,7 +38,10 @@ const indexURL = (uri: string, name = 'X/block') => `${uri}/ext/index/${name}`;
 /** One key and its single UTXO: each payment sends the whole UTXO back to the key, less the fee. */
 class Coin {
   readonly address: Uint8Array;
-  constructor(readonly key: Uint8Array, public utxo: UTXO) {
+  constructor(
+    readonly key: Uint8Array,
+    public utxo: UTXO,
+  ) {
     this.address = addressOfPrivateKey(key);
   }
 
@@ -84,9 +87,13 @@ async function pay(uri: string, coin: Coin, n: number): Promise<string[]> {
 const height = async (uri: string): Promise<number> => Number((await call(xURL(uri), 'avm.getHeight')).height);
 const txStatus = async (uri: string, id: string): Promise<string> => (await call(xURL(uri), 'avm.getTxStatus', { txID: id })).status;
 
-interface InnerBlock { id: string; parentID: string; height: number; txs: Array<{ id: string }> | null }
-const blockAt = async (uri: string, h: number): Promise<InnerBlock> =>
-  (await call(xURL(uri), 'avm.getBlockByHeight', { height: h, encoding: 'json' })).block;
+interface InnerBlock {
+  id: string;
+  parentID: string;
+  height: number;
+  txs: Array<{ id: string }> | null;
+}
+const blockAt = async (uri: string, h: number): Promise<InnerBlock> => (await call(xURL(uri), 'avm.getBlockByHeight', { height: h, encoding: 'json' })).block;
 
 // ---------------------------------------------------------------------------------------------
 // Processes.
@@ -157,7 +164,11 @@ function createdIndexes(out: string): number[] {
 // ---------------------------------------------------------------------------------------------
 // Reading and checking the X block index.
 
-interface Epoch { pChainHeight: bigint; number: bigint; startTime: bigint }
+interface Epoch {
+  pChainHeight: bigint;
+  number: bigint;
+  startTime: bigint;
+}
 interface Entry {
   index: number;
   id: string;
@@ -193,8 +204,16 @@ function decodeContainer(c: { id: string; bytes: string; timestamp: string; inde
   expect(b.length, `${where}: no trailing bytes`).toBe(end + 4);
   expect(encodeCB58(sha256(b.subarray(0, end))), `${where}: outer ID = sha256 of all but the signature length`).toBe(c.id);
   return {
-    index: Number(c.index), id: c.id, bytes: new Uint8Array(b), timestamp: c.timestamp, type,
-    parentID: encodeCB58(b.subarray(6, 38)), time: b.readBigInt64BE(38), pChainHeight: b.readBigUInt64BE(46), inner, epoch,
+    index: Number(c.index),
+    id: c.id,
+    bytes: new Uint8Array(b),
+    timestamp: c.timestamp,
+    type,
+    parentID: encodeCB58(b.subarray(6, 38)),
+    time: b.readBigInt64BE(38),
+    pChainHeight: b.readBigUInt64BE(46),
+    inner,
+    epoch,
   };
 }
 
@@ -221,7 +240,10 @@ async function readIndex(uri: string): Promise<Entry[]> {
   for (let startIndex = 0; startIndex <= lastIndex; startIndex += 1024) {
     raw.push(...(await call(url, 'index.getContainerRange', { startIndex, numToFetch: 1024, encoding: 'hex' })).containers);
   }
-  expect(raw.map((c) => c.index), 'contiguous indices from 0').toEqual(Array.from({ length: lastIndex + 1 }, (_, i) => String(i)));
+  expect(
+    raw.map((c) => c.index),
+    'contiguous indices from 0',
+  ).toEqual(Array.from({ length: lastIndex + 1 }, (_, i) => String(i)));
   expect(raw.at(-1)).toEqual(last.json.result);
   const entries = raw.map(decodeContainer);
   for (const e of entries) {
@@ -230,7 +252,9 @@ async function readIndex(uri: string): Promise<Entry[]> {
   const probe = entries[Math.floor(entries.length / 2)]!;
   expect(await call(url, 'index.getContainerByIndex', { index: probe.index, encoding: 'hex' })).toEqual(raw[probe.index]);
   expect(await call(url, 'index.getContainerByID', { id: probe.id, encoding: 'hex' })).toEqual(raw[probe.index]);
-  await expect(callError(url, 'index.getContainerByIndex', { index: lastIndex + 1 })).resolves.toMatchObject({ message: `no container at index ${lastIndex + 1}` });
+  await expect(callError(url, 'index.getContainerByIndex', { index: lastIndex + 1 })).resolves.toMatchObject({
+    message: `no container at index ${lastIndex + 1}`,
+  });
   return entries;
 }
 
@@ -463,10 +487,15 @@ describe('SIGTERM right after start', () => {
       const watcher = watch(dir, () => check());
       let poll: NodeJS.Timeout | undefined;
       let check = () => {};
-      await Promise.race([exited, new Promise<void>((found) => {
-        check = () => { if (existsSync(contextFile)) found(); };
-        poll = setInterval(check, 1);
-      })]);
+      await Promise.race([
+        exited,
+        new Promise<void>((found) => {
+          check = () => {
+            if (existsSync(contextFile)) found();
+          };
+          poll = setInterval(check, 1);
+        }),
+      ]);
       watcher.close();
       clearInterval(poll);
       child.kill('SIGTERM');
@@ -483,101 +512,112 @@ describe('SIGTERM right after start', () => {
 const CRASH_KILLS = Math.max(1, Number(process.env.CRASH_KILLS ?? 4) || 4);
 
 describe('kill -9 while txs stream in (leveldb, --index-enabled=true)', () => {
-  it('keeps every acknowledged tx accepted and its block indexed, the index contiguous and chained, over several kills', async () => {
-    const seed = Number(process.env.INDEX_RESTART_SEED ?? Date.now() % 1_000_000);
-    let state = seed;
-    const random = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648; };
-    const ctx = `seed ${seed}`;
-    const dir = tempDir();
-    const KILLS = CRASH_KILLS;
-    const accounts = testAccounts(3);
+  it(
+    'keeps every acknowledged tx accepted and its block indexed, the index contiguous and chained, over several kills',
+    async () => {
+      const seed = Number(process.env.INDEX_RESTART_SEED ?? Date.now() % 1_000_000);
+      let state = seed;
+      const random = () => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return state / 2147483648;
+      };
+      const ctx = `seed ${seed}`;
+      const dir = tempDir();
+      const KILLS = CRASH_KILLS;
+      const accounts = testAccounts(3);
 
-    let node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
-    const coins: Coin[] = [];
-    for (const a of [...accounts.map((t) => t.privateKey), EWOQ_KEY]) {
-      const { utxos } = await call(xURL(node.uri), 'avm.getUTXOs', { addresses: [formatAddress('X', 'local', addressOfPrivateKey(a))] });
-      expect(utxos, ctx).toHaveLength(1);
-      coins.push(new Coin(a, parseUTXO(decodeHex(utxos[0], 'hex'))));
-    }
-
-    const acknowledged: string[] = [];
-    let unacknowledgedAccepted = 0;
-    let previous: Entry[] = [];
-    const cycles: string[] = [];
-
-    const verify = async (uri: string) => {
-      const entries = await readIndex(uri);
-      const txHeights = await checkAgainstChain(uri, entries, 1, true);
-      expect(entries.slice(0, previous.length), `${ctx}: containers indexed before a kill are unchanged`).toEqual(previous);
-      const statuses = await Promise.all(acknowledged.map((id) => txStatus(uri, id)));
-      const lost = acknowledged.filter((_, i) => statuses[i] !== 'Accepted');
-      expect(lost, `${ctx}: acknowledged txs not Accepted after restart`).toEqual([]);
-      const unindexed = acknowledged.filter((id) => !txHeights.has(id));
-      expect(unindexed, `${ctx}: acknowledged txs whose block is not in the index`).toEqual([]);
-      previous = entries;
-      return entries.length;
-    };
-
-    for (let cycle = 0; cycle <= KILLS; cycle++) {
-      const t0 = Date.now();
-      const containers = await verify(node.uri);
-      if (cycle === KILLS) {
-        cycles.push(`final: ${containers} containers`);
-        break;
+      let node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
+      const coins: Coin[] = [];
+      for (const a of [...accounts.map((t) => t.privateKey), EWOQ_KEY]) {
+        const { utxos } = await call(xURL(node.uri), 'avm.getUTXOs', { addresses: [formatAddress('X', 'local', addressOfPrivateKey(a))] });
+        expect(utxos, ctx).toHaveLength(1);
+        coins.push(new Coin(a, parseUTXO(decodeHex(utxos[0], 'hex'))));
       }
-      const uri = node.uri;
-      const inflight: Array<SignedTx | undefined> = coins.map(() => undefined);
-      const rpcErrors: string[] = [];
-      let killed = false;
-      const workers = coins.map(async (coin, w) => {
-        while (!killed) {
-          const tx = coin.next();
-          inflight[w] = tx;
-          try {
-            acknowledged.push(await issue(uri, tx));
-          } catch (err) {
-            // Only the kill may stop a worker: a connection error, never a JSON-RPC error.
-            if (/^avm\.issueTx:/.test((err as Error).message)) rpcErrors.push((err as Error).message);
-            return;
+
+      const acknowledged: string[] = [];
+      let unacknowledgedAccepted = 0;
+      let previous: Entry[] = [];
+      const cycles: string[] = [];
+
+      const verify = async (uri: string) => {
+        const entries = await readIndex(uri);
+        const txHeights = await checkAgainstChain(uri, entries, 1, true);
+        expect(entries.slice(0, previous.length), `${ctx}: containers indexed before a kill are unchanged`).toEqual(previous);
+        const statuses = await Promise.all(acknowledged.map((id) => txStatus(uri, id)));
+        const lost = acknowledged.filter((_, i) => statuses[i] !== 'Accepted');
+        expect(lost, `${ctx}: acknowledged txs not Accepted after restart`).toEqual([]);
+        const unindexed = acknowledged.filter((id) => !txHeights.has(id));
+        expect(unindexed, `${ctx}: acknowledged txs whose block is not in the index`).toEqual([]);
+        previous = entries;
+        return entries.length;
+      };
+
+      for (let cycle = 0; cycle <= KILLS; cycle++) {
+        const t0 = Date.now();
+        const containers = await verify(node.uri);
+        if (cycle === KILLS) {
+          cycles.push(`final: ${containers} containers`);
+          break;
+        }
+        const uri = node.uri;
+        const inflight: Array<SignedTx | undefined> = coins.map(() => undefined);
+        const rpcErrors: string[] = [];
+        let killed = false;
+        const workers = coins.map(async (coin, w) => {
+          while (!killed) {
+            const tx = coin.next();
+            inflight[w] = tx;
+            try {
+              acknowledged.push(await issue(uri, tx));
+            } catch (err) {
+              // Only the kill may stop a worker: a connection error, never a JSON-RPC error.
+              if (/^avm\.issueTx:/.test((err as Error).message)) rpcErrors.push((err as Error).message);
+              return;
+            }
+            coin.advance(tx);
+            inflight[w] = undefined;
           }
-          coin.advance(tx);
-          inflight[w] = undefined;
-        }
-      });
-      const before = acknowledged.length;
-      const delay = 150 + Math.floor(random() * 900);
-      await sleep(delay);
-      killed = true;
-      node.child.kill('SIGKILL');
-      expect(await node.exited, ctx).toBe(null);
-      await Promise.all(workers);
-      expect(rpcErrors, ctx).toEqual([]);
-      const t1 = Date.now();
+        });
+        const before = acknowledged.length;
+        const delay = 150 + Math.floor(random() * 900);
+        await sleep(delay);
+        killed = true;
+        node.child.kill('SIGKILL');
+        expect(await node.exited, ctx).toBe(null);
+        await Promise.all(workers);
+        expect(rpcErrors, ctx).toEqual([]);
+        const t1 = Date.now();
 
-      // A killed node leaves its process context file behind (as avalanchego does): spawnNode must wait for the new one.
-      expect(existsSync(join(dir, 'process.json')), ctx).toBe(true);
-      rmSync(join(dir, 'process.json'));
-      node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
-      // A tx in flight at the kill either made it into a committed block or is gone with the mempool.
-      for (const [w, tx] of inflight.entries()) {
-        if (!tx) continue;
-        const status = await txStatus(node.uri, encodeCB58(tx.id));
-        expect(['Accepted', 'Unknown'], ctx).toContain(status);
-        if (status === 'Accepted') {
-          coins[w]!.advance(tx);
-          unacknowledgedAccepted++;
+        // A killed node leaves its process context file behind (as avalanchego does): spawnNode must wait for the new one.
+        expect(existsSync(join(dir, 'process.json')), ctx).toBe(true);
+        rmSync(join(dir, 'process.json'));
+        node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
+        // A tx in flight at the kill either made it into a committed block or is gone with the mempool.
+        for (const [w, tx] of inflight.entries()) {
+          if (!tx) continue;
+          const status = await txStatus(node.uri, encodeCB58(tx.id));
+          expect(['Accepted', 'Unknown'], ctx).toContain(status);
+          if (status === 'Accepted') {
+            coins[w]!.advance(tx);
+            unacknowledgedAccepted++;
+          }
         }
+        cycles.push(
+          `cycle ${cycle + 1}: ${containers} containers at start, killed after ${delay} ms with ${acknowledged.length - before} txs acknowledged and ${inflight.filter(Boolean).length} in flight; restart ${Date.now() - t1} ms; cycle ${Date.now() - t0} ms`,
+        );
       }
-      cycles.push(`cycle ${cycle + 1}: ${containers} containers at start, killed after ${delay} ms with ${acknowledged.length - before} txs acknowledged and ${inflight.filter(Boolean).length} in flight; restart ${Date.now() - t1} ms; cycle ${Date.now() - t0} ms`);
-    }
-    const last = previous.at(-1);
-    const drift = last ? Number(last.time) - Math.floor(Date.now() / 1000) : 0;
-    console.log([
-      `kill -9 durability (${ctx}): ${acknowledged.length} acknowledged txs, ${unacknowledgedAccepted} in-flight txs accepted anyway, ${previous.length} blocks indexed`,
-      ...cycles,
-      `last outer timestamp - wall clock = ${drift} s`,
-    ].join('\n'));
-    expect(acknowledged.length, ctx).toBeGreaterThan(0);
-    await stop(node);
-  }, 20_000 + CRASH_KILLS * 15_000);
+      const last = previous.at(-1);
+      const drift = last ? Number(last.time) - Math.floor(Date.now() / 1000) : 0;
+      console.log(
+        [
+          `kill -9 durability (${ctx}): ${acknowledged.length} acknowledged txs, ${unacknowledgedAccepted} in-flight txs accepted anyway, ${previous.length} blocks indexed`,
+          ...cycles,
+          `last outer timestamp - wall clock = ${drift} s`,
+        ].join('\n'),
+      );
+      expect(acknowledged.length, ctx).toBeGreaterThan(0);
+      await stop(node);
+    },
+    20_000 + CRASH_KILLS * 15_000,
+  );
 });

@@ -59,7 +59,7 @@ describe('with --index-enabled=true', () => {
     const innerLength = bytes.readUInt32BE(58);
     const inner = bytes.subarray(62, 62 + innerLength);
     const avm = await call(`${node.uri}/ext/bc/X`, 'avm.getBlockByHeight', { height: 1, encoding: 'hexnc' });
-    expect('0x' + inner.toString('hex')).toBe(avm.block);
+    expect(`0x${inner.toString('hex')}`).toBe(avm.block);
   });
 
   it('serves hex and hexc with the checksum, refuses json once the container is found', async () => {
@@ -90,7 +90,9 @@ describe('with --index-enabled=true', () => {
     expect(Object.keys(r)).toEqual(['containers']);
     expect(r.containers.map((c: { index: string }) => c.index)).toEqual(['0']);
     expect((await callError(block, 'index.getContainerRange', { startIndex: 0, numToFetch: 0 })).message).toBe('numToFetch must be in [1,1024] but is 0');
-    expect((await callError(block, 'index.getContainerRange', { startIndex: 0, numToFetch: '1025' })).message).toBe('numToFetch must be in [1,1024] but is 1025');
+    expect((await callError(block, 'index.getContainerRange', { startIndex: 0, numToFetch: '1025' })).message).toBe(
+      'numToFetch must be in [1,1024] but is 1025',
+    );
     const far = await rpc(block, 'index.getContainerRange', { startIndex: 5, numToFetch: 1 });
     expect(far.text).toContain('"message":"start index (5) \\u003e last accepted index (0)"');
     expect((await callError(block, 'index.getContainerByIndex', { index: '7' })).message).toBe('no container at index 7');
@@ -100,8 +102,8 @@ describe('with --index-enabled=true', () => {
   it('chains containers: each outer parent is the previous outer ID, with type-2 blocks and epochs', async () => {
     // Two more blocks through the issue path: spend ewoq's change output twice.
     const before = await call(block, 'index.getLastAccepted', {});
-    const { buildTx, parseUTXO } = await import('../src/chains/x/codec/index.js');
-    const { signHash, txHash } = await import('../src/chains/x/verify/index.js');
+    const { buildTx, parseUTXO } = await import('../src/vms/avm/codec/index.js');
+    const { signHash, txHash } = await import('../src/vms/avm/verify/index.js');
     const { idFromString } = await import('../src/encoding/cb58.js');
     const { encodeHex } = await import('../src/encoding/hex.js');
     const key = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
@@ -114,8 +116,11 @@ describe('with --index-enabled=true', () => {
       const unsigned = {
         type: 0 as const,
         base: {
-          networkID: 12345, blockchainID: idFromString('2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'),
-          outputs: [{ assetID: utxo.assetID, out: { type: 7 as const, amount: amount - 1_000_000n, owners: { locktime: 0n, threshold: 1, addresses: [ewoq] } } }],
+          networkID: 12345,
+          blockchainID: idFromString('2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'),
+          outputs: [
+            { assetID: utxo.assetID, out: { type: 7 as const, amount: amount - 1_000_000n, owners: { locktime: 0n, threshold: 1, addresses: [ewoq] } } },
+          ],
           inputs: [{ utxoID: utxo.utxoID, assetID: utxo.assetID, input: { type: 5 as const, amount, sigIndices: [0] } }],
           memo: new Uint8Array(),
         },

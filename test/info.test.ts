@@ -21,7 +21,17 @@ describe('info', () => {
   });
 
   it('getBlockchainID resolves every alias of P, X and C', async () => {
-    const cases: Array<[string, string]> = [['P', P], ['platform', P], ['X', X], ['avm', X], ['C', C], ['evm', C], [X, X], [C, C], [P, P]];
+    const cases: Array<[string, string]> = [
+      ['P', P],
+      ['platform', P],
+      ['X', X],
+      ['avm', X],
+      ['C', C],
+      ['evm', C],
+      [X, X],
+      [C, C],
+      [P, P],
+    ];
     for (const [alias, id] of cases) expect(await call(info, 'info.getBlockchainID', { alias })).toEqual({ blockchainID: id });
     expect((await callError(info, 'info.getBlockchainID', { alias: 'Y' })).message).toBe('there is no ID with alias: Y');
     expect((await callError(info, 'info.getBlockchainID', {})).message).toBe('there is no ID with alias: ');
@@ -63,9 +73,24 @@ describe('info', () => {
   it('upgrades: upgrade.Default, in upgrade.Config field order', async () => {
     const upgrades = await call(info, 'info.upgrades');
     expect(Object.keys(upgrades)).toEqual([
-      'apricotPhase1Time', 'apricotPhase2Time', 'apricotPhase3Time', 'apricotPhase4Time', 'apricotPhase4MinPChainHeight',
-      'apricotPhase5Time', 'apricotPhasePre6Time', 'apricotPhase6Time', 'apricotPhasePost6Time', 'banffTime', 'cortinaTime',
-      'cortinaXChainStopVertexID', 'durangoTime', 'etnaTime', 'fortunaTime', 'graniteTime', 'graniteEpochDuration', 'heliconTime',
+      'apricotPhase1Time',
+      'apricotPhase2Time',
+      'apricotPhase3Time',
+      'apricotPhase4Time',
+      'apricotPhase4MinPChainHeight',
+      'apricotPhase5Time',
+      'apricotPhasePre6Time',
+      'apricotPhase6Time',
+      'apricotPhasePost6Time',
+      'banffTime',
+      'cortinaTime',
+      'cortinaXChainStopVertexID',
+      'durangoTime',
+      'etnaTime',
+      'fortunaTime',
+      'graniteTime',
+      'graniteEpochDuration',
+      'heliconTime',
     ]);
     expect(upgrades.cortinaTime).toBe('2020-12-05T05:00:00Z');
     expect(upgrades.graniteEpochDuration).toBe(30000000000);
@@ -79,9 +104,15 @@ describe('info', () => {
 
   it('getTxFee (deprecated): the local static fees, all strings', async () => {
     expect(await call(info, 'info.getTxFee')).toEqual({
-      txFee: '1000000', createAssetTxFee: '1000000', createSubnetTxFee: '100000000', transformSubnetTxFee: '100000000',
-      createBlockchainTxFee: '100000000', addPrimaryNetworkValidatorFee: '0', addPrimaryNetworkDelegatorFee: '0',
-      addSubnetValidatorFee: '1000000', addSubnetDelegatorFee: '1000000',
+      txFee: '1000000',
+      createAssetTxFee: '1000000',
+      createSubnetTxFee: '100000000',
+      transformSubnetTxFee: '100000000',
+      createBlockchainTxFee: '100000000',
+      addPrimaryNetworkValidatorFee: '0',
+      addPrimaryNetworkDelegatorFee: '0',
+      addSubnetValidatorFee: '1000000',
+      addSubnetDelegatorFee: '1000000',
     });
   });
 

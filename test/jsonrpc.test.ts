@@ -90,14 +90,22 @@ describe('parse errors (-32700)', () => {
 
   it('rejects a batch as a parse error', async () => {
     const r = await post(info, '[{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}]');
-    expect(r.json).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'json: cannot unmarshal array into Go value of type json2.serverRequest', data: EMPTY_DATA }, id: null });
+    expect(r.json).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'json: cannot unmarshal array into Go value of type json2.serverRequest', data: EMPTY_DATA },
+      id: null,
+    });
   });
 
   it('reports a field of the wrong type with the partially decoded request and its id', async () => {
     const r = await post(info, '{"jsonrpc":"2.0","id":3,"method":5,"params":{"x" : 1}}');
     expect(r.json).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32700, message: 'json: cannot unmarshal number into Go struct field serverRequest.method of type string', data: { jsonrpc: '2.0', method: '', params: { x: 1 }, id: 3 } },
+      error: {
+        code: -32700,
+        message: 'json: cannot unmarshal number into Go struct field serverRequest.method of type string',
+        data: { jsonrpc: '2.0', method: '', params: { x: 1 }, id: 3 },
+      },
       id: 3,
     });
   });
@@ -106,7 +114,11 @@ describe('parse errors (-32700)', () => {
 describe('request errors', () => {
   it('answers a wrong version with -32600 and the decoded request as data', async () => {
     const r = await post(info, '{"jsonrpc":"1.0","id":1,"method":"info.getNodeID"}');
-    expect(r.json).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'jsonrpc must be 2.0', data: { jsonrpc: '1.0', method: 'info.getNodeID', params: null, id: 1 } }, id: 1 });
+    expect(r.json).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'jsonrpc must be 2.0', data: { jsonrpc: '1.0', method: 'info.getNodeID', params: null, id: 1 } },
+      id: 1,
+    });
     const silent = await post(info, '{"jsonrpc":"1.0","method":"info.getNodeID"}');
     expect(silent.text).toBe('');
   });
@@ -170,7 +182,7 @@ describe('HTTP-level refusals', () => {
   });
 
   it('refuses a body over the limit with a parse error and no crash', async () => {
-    const huge = '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID","params":{"pad":"' + 'x'.repeat(5 * 1024 * 1024) + '"}}';
+    const huge = `{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}`;
     const r = await post(info, huge);
     expect(r.json.error.code).toBe(-32700);
     expect(r.json.error.message).toMatch(/^http: request body too large/);

@@ -5,13 +5,15 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { method } from '../src/api/rpc.js';
-import { string } from '../src/api/schema.js';
+import { method } from '../src/rpc/method.js';
+import { string } from '../src/rpc/schema.js';
 import { createApp, createHttpServer } from '../src/server/app.js';
-import { gethDialect, positional } from '../src/server/jsonrpc/geth.js';
-import { jsonRpcSocket } from '../src/server/jsonrpc/socket.js';
+import { gethDialect, positional } from '../src/rpc/geth.js';
+import { jsonRpcSocket } from '../src/rpc/socket.js';
 import { Router, RouteError } from '../src/server/router.js';
 import { acceptWebsockets, type Websockets } from '../src/server/websocket.js';
+import { expressMount, type ExpressHandler } from '../src/server/rest.js';
+import express from 'express';
 
 let server: http.Server;
 let sockets: Websockets;
@@ -20,30 +22,56 @@ const closed: string[] = [];
 
 beforeAll(async () => {
   const router = new Router();
-  const ticker = jsonRpcSocket(gethDialect, [{
-    name: 'test',
-    methods: {
-      echo: method(positional([string]), ([s]) => s),
-      // A subscription in miniature: three notifications pushed after the reply, and a hook for the end.
-      subscribe: method(positional([string]), ([name], ctx) => {
-        ctx.onClose?.(() => closed.push(name as string));
-        let n = 0;
-        const timer = setInterval(() => {
-          ctx.notify?.('test_subscription', { subscription: name, result: ++n });
-          if (n === 3) clearInterval(timer);
-        }, 5);
-        return name;
-      }),
+  const ticker = jsonRpcSocket(gethDialect, [
+    {
+      name: 'test',
+      methods: {
+        echo: method(positional([string]), ([s]) => s),
+        // A subscription in miniature: three notifications pushed after the reply, and a hook for the end.
+        subscribe: method(positional([string]), ([name], ctx) => {
+          ctx.onClose?.(() => closed.push(name as string));
+          let n = 0;
+          const timer = setInterval(() => {
+            ctx.notify?.('test_subscription', { subscription: name, result: ++n });
+            if (n === 3) clearInterval(timer);
+          }, 5);
+          return name;
+        }),
+      },
     },
-  }]);
+  ]);
   router.addRoute({ ws: ticker }, 'bc/test', '/ws');
-  router.addRoute({ http: (_req, res) => { res.end('plain'); }, ws: ticker }, 'both');
+  router.addRoute(
+    {
+      http: (_req, res) => {
+        res.end('plain');
+      },
+      ws: ticker,
+    },
+    'both',
+  );
   router.addAliases('bc/test', 'bc/alias');
   router.mount('/v1/chains/:chainId', (req, res, match) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ params: match.params, rest: match.rest, method: req.method }));
   });
-  router.mount('/v1', (_req, res, match) => { res.end(`v1${match.rest}`); });
+  router.mount('/v1', (_req, res, match) => {
+    res.end(`v1${match.rest}`);
+  });
+  // A REST API as the Data and Metrics APIs will be: an Express router with path parameters.
+  const rest = express.Router({ mergeParams: true });
+  rest.get('/blocks/:height', (req, res) => {
+    res.json({
+      network: (req.params as Record<string, string>).network,
+      height: req.params.height,
+      pageSize: req.query.pageSize ?? null,
+      baseUrl: req.baseUrl,
+    });
+  });
+  rest.get('/fail', () => {
+    throw new Error('boom');
+  });
+  router.mount('/v2/networks/:network', expressMount(rest as unknown as ExpressHandler));
   expect(() => router.mount('/v1/', () => {})).toThrow(RouteError);
   server = createHttpServer(createApp({ nodeId: 'NodeID-test', allowedOrigins: ['*'], allowedHosts: ['localhost'], router }));
   sockets = acceptWebsockets(server, router, ['localhost']);
@@ -66,13 +94,14 @@ function open(path: string, headers: Record<string, string> = {}): Promise<WebSo
   });
 }
 
-const messages = (ws: WebSocket, n: number): Promise<unknown[]> => new Promise((resolve) => {
-  const got: unknown[] = [];
-  ws.on('message', (data) => {
-    got.push(JSON.parse(data.toString()));
-    if (got.length === n) resolve(got);
+const messages = (ws: WebSocket, n: number): Promise<unknown[]> =>
+  new Promise((resolve) => {
+    const got: unknown[] = [];
+    ws.on('message', (data) => {
+      got.push(JSON.parse(data.toString()));
+      if (got.length === n) resolve(got);
+    });
   });
-});
 
 describe('websocket routes', () => {
   it('answers JSON-RPC over the socket, and the same route under an alias', async () => {
@@ -85,7 +114,7 @@ describe('websocket routes', () => {
     }
   });
 
-  it('pushes notifications through the connection\'s call context, and tells the method when the caller leaves', async () => {
+  it("pushes notifications through the connection's call context, and tells the method when the caller leaves", async () => {
     const ws = await open('/ext/bc/test/ws');
     const got = messages(ws, 4);
     ws.send('{"jsonrpc":"2.0","id":1,"method":"test_subscribe","params":["s1"]}');
@@ -107,7 +136,7 @@ describe('websocket routes', () => {
     ws.close();
   });
 
-  it('a plain request to a websocket-only path gets gorilla/websocket\'s 400', async () => {
+  it("a plain request to a websocket-only path gets gorilla/websocket's 400", async () => {
     const r = await fetch(`http://${base}/ext/bc/test/ws`);
     expect(r.status).toBe(400);
     expect(await r.text()).toBe('Bad Request\n');
@@ -125,5 +154,17 @@ describe('prefix mounts', () => {
     expect(await r.json()).toEqual({ params: { chainId: '43114' }, rest: '/blocks', method: 'GET' });
     expect(await (await fetch(`http://${base}/v1/chains`)).text()).toBe('v1/chains');
     expect((await fetch(`http://${base}/v2/anything`)).status).toBe(404);
+  });
+
+  it("serve an Express router below the prefix, with the prefix's and its own path parameters and the query", async () => {
+    const r = await fetch(`http://${base}/v2/networks/fuji/blocks/42?pageSize=5`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('node-id')).toBe('NodeID-test');
+    expect(await r.json()).toEqual({ network: 'fuji', height: '42', pageSize: '5', baseUrl: '/v2/networks/fuji' });
+    const missing = await fetch(`http://${base}/v2/networks/fuji/nothing`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe('404 page not found\n');
+    const failing = await fetch(`http://${base}/v2/networks/fuji/fail`);
+    expect(failing.status).toBe(500);
   });
 });

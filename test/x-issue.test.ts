@@ -3,19 +3,51 @@
 // getUTXOs pagination contract and the balance rules, each held to avalanchego's behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { buildTx, compareBytes, parseUTXO } from '../src/chains/x/codec/index.js';
-import { addressOfPrivateKey } from '../src/chains/x/verify/index.js';
-import type {
-  BaseTxFields, CredentialBody, InitialState, SignedTx, TransferableInput, TransferableOutput,
-  UnsignedTx, UTXO,
-} from '../src/chains/x/types.js';
+import { buildTx, compareBytes, parseUTXO } from '../src/vms/avm/codec/index.js';
+import { addressOfPrivateKey } from '../src/vms/avm/verify/index.js';
+import type { BaseTxFields, CredentialBody, InitialState, SignedTx, TransferableInput, TransferableOutput, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
 import {
-  AVAX, AVAX_ID, addr, amt, base, baseTx, C, EMPTY_ID, eq, EWOQ, EWOQ_ADDR, EWOQ_KEY, EWOQ_SHORT_ID, Ewoq, FEE, fromHex,
-  GENESIS_AMOUNT, GENESIS_UTXO, height, inp, inputID, issue, issueError, keyOf, N, OTHER, OTHER_KEY, out, owners, sign,
-  sleep, sortOuts, status, txHex, until, utf8, utxoIDString, utxosOf,
+  AVAX,
+  AVAX_ID,
+  addr,
+  amt,
+  base,
+  baseTx,
+  C,
+  EMPTY_ID,
+  eq,
+  EWOQ,
+  EWOQ_ADDR,
+  EWOQ_KEY,
+  EWOQ_SHORT_ID,
+  Ewoq,
+  FEE,
+  fromHex,
+  GENESIS_AMOUNT,
+  GENESIS_UTXO,
+  height,
+  inp,
+  inputID,
+  issue,
+  issueError,
+  keyOf,
+  N,
+  OTHER,
+  OTHER_KEY,
+  out,
+  owners,
+  sign,
+  sleep,
+  sortOuts,
+  status,
+  txHex,
+  until,
+  utf8,
+  utxoIDString,
+  utxosOf,
 } from './support/xwallet.js';
 
 const parseUTXOs = (r: { utxos: string[] }): UTXO[] => r.utxos.map((h) => parseUTXO(decodeHex(h, 'hex')));
@@ -49,7 +81,7 @@ describe('parse errors through avm.issueTx', () => {
     valid = ewoq.build([out(1_000_000_000n, owners([OTHER]))]).tx;
   });
 
-  it('the fixture is a sane signed BaseTx: its ID is sha256 of its bytes, and the key is ewoq\'s', () => {
+  it("the fixture is a sane signed BaseTx: its ID is sha256 of its bytes, and the key is ewoq's", () => {
     expect(addressOfPrivateKey(EWOQ_KEY)).toEqual(EWOQ);
     expect(encodeCB58(inputID(GENESIS_UTXO.utxoID))).toBe('Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc');
     expect(valid.id).toEqual(sha256(valid.bytes));
@@ -60,11 +92,27 @@ describe('parse errors through avm.issueTx', () => {
     ['four trailing bytes', (v) => concat(v, new Uint8Array(4)), (v) => `trailing buffer space: read ${v.length} provided ${v.length + 4}`],
     ['an unknown tx type ID', (v) => patch(v, 2, [0, 0, 0, 21]), () => "couldn't unmarshal interface: unknown type ID 21"],
     ['type ID 0xffffffff', (v) => patch(v, 2, [0xff, 0xff, 0xff, 0xff]), () => "couldn't unmarshal interface: unknown type ID 4294967295"],
-    ['a block type ID where a tx goes', (v) => patch(v, 2, [0, 0, 0, 20]), () => "couldn't unmarshal interface: *block.StandardBlock does not implement interface txs.UnsignedTx"],
-    ['an input type ID as an output', (v) => patch(v, 2 + 4 + 4 + 32 + 4 + 32, [0, 0, 0, 5]), () => "couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface avax.TransferableOut"],
+    [
+      'a block type ID where a tx goes',
+      (v) => patch(v, 2, [0, 0, 0, 20]),
+      () => "couldn't unmarshal interface: *block.StandardBlock does not implement interface txs.UnsignedTx",
+    ],
+    [
+      'an input type ID as an output',
+      (v) => patch(v, 2 + 4 + 4 + 32 + 4 + 32, [0, 0, 0, 5]),
+      () => "couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface avax.TransferableOut",
+    ],
     ['truncated in the last signature', (v) => v.subarray(0, v.length - 1), () => 'packer has insufficient length for input'],
-    ['truncated in the first output amount', (v) => v.subarray(0, 2 + 4 + 4 + 32 + 4 + 32 + 4 + 3), () => "couldn't unmarshal uint64: packer has insufficient length for input"],
-    ['truncated in an output type ID', (v) => v.subarray(0, 2 + 4 + 4 + 32 + 4 + 32 + 2), () => "couldn't unmarshal interface: packer has insufficient length for input"],
+    [
+      'truncated in the first output amount',
+      (v) => v.subarray(0, 2 + 4 + 4 + 32 + 4 + 32 + 4 + 3),
+      () => "couldn't unmarshal uint64: packer has insufficient length for input",
+    ],
+    [
+      'truncated in an output type ID',
+      (v) => v.subarray(0, 2 + 4 + 4 + 32 + 4 + 32 + 2),
+      () => "couldn't unmarshal interface: packer has insufficient length for input",
+    ],
     ['truncated in the network ID', (v) => v.subarray(0, 2 + 4 + 1), () => "couldn't unmarshal uint32: packer has insufficient length for input"],
     ['only a codec version', () => new Uint8Array(2), () => "couldn't unmarshal interface: packer has insufficient length for input"],
     ['one byte', () => new Uint8Array(1), () => "couldn't unpack codec version"],
@@ -95,15 +143,25 @@ describe('syntactic verification through avm.issueTx', () => {
   const spendG = (outs: TransferableOutput[], over: Partial<BaseTxFields> = {}) => baseTx([{ utxo: G, keys: [EWOQ_KEY] }], outs, over);
   const unsortedBase = (outputs: TransferableOutput[], inputs: TransferableInput[], signers: Uint8Array[][], over: Partial<BaseTxFields> = {}) =>
     sign({ type: 0, base: base({ outputs, inputs, ...over }) }, signers);
-  const asset = (p: { name?: string; symbol?: string; denomination?: number; states?: InitialState[]; over?: Partial<BaseTxFields>; outs?: TransferableOutput[] }) =>
-    sign({
-      type: 1,
-      base: base({ inputs: [inp(G)], outputs: p.outs ?? [out(GENESIS_AMOUNT - FEE)], ...p.over }),
-      name: utf8(p.name ?? 'Test Coin'),
-      symbol: utf8(p.symbol ?? 'TST'),
-      denomination: p.denomination ?? 2,
-      initialStates: p.states ?? [{ fxIndex: 0, outputs: [{ type: 7, amount: 100n, owners: owners() }] }],
-    }, [[EWOQ_KEY]]);
+  const asset = (p: {
+    name?: string;
+    symbol?: string;
+    denomination?: number;
+    states?: InitialState[];
+    over?: Partial<BaseTxFields>;
+    outs?: TransferableOutput[];
+  }) =>
+    sign(
+      {
+        type: 1,
+        base: base({ inputs: [inp(G)], outputs: p.outs ?? [out(GENESIS_AMOUNT - FEE)], ...p.over }),
+        name: utf8(p.name ?? 'Test Coin'),
+        symbol: utf8(p.symbol ?? 'TST'),
+        denomination: p.denomination ?? 2,
+        initialStates: p.states ?? [{ fxIndex: 0, outputs: [{ type: 7, amount: 100n, owners: owners() }] }],
+      },
+      [[EWOQ_KEY]],
+    );
   const rest = GENESIS_AMOUNT - FEE;
   const twoTo63 = 1n << 63n;
 
@@ -113,8 +171,16 @@ describe('syntactic verification through avm.issueTx', () => {
     ['memo of 257 bytes', () => spendG([out(rest)], { memo: new Uint8Array(257) }), 'memo exceeds maximum length: 257 > 256'],
     ['an output with no value', () => spendG([out(rest), out(0n, owners([OTHER]))]), 'output has no value'],
     ['outputs not sorted', () => unsortedBase([out(rest - 5n), out(5n, owners([OTHER]))], [inp(G)], [[EWOQ_KEY]]), 'outputs not sorted'],
-    ['output addresses duplicated', () => spendG([out(rest - 5n), out(5n, { locktime: 0n, threshold: 1, addresses: [OTHER, OTHER] })]), 'addresses not sorted and unique'],
-    ['output addresses descending', () => spendG([out(rest - 5n), out(5n, { locktime: 0n, threshold: 1, addresses: [EWOQ, OTHER].sort(compareBytes).reverse() })]), 'addresses not sorted and unique'],
+    [
+      'output addresses duplicated',
+      () => spendG([out(rest - 5n), out(5n, { locktime: 0n, threshold: 1, addresses: [OTHER, OTHER] })]),
+      'addresses not sorted and unique',
+    ],
+    [
+      'output addresses descending',
+      () => spendG([out(rest - 5n), out(5n, { locktime: 0n, threshold: 1, addresses: [EWOQ, OTHER].sort(compareBytes).reverse() })]),
+      'addresses not sorted and unique',
+    ],
     ['threshold 0 with an address', () => spendG([out(rest - 5n), out(5n, owners([OTHER], 0))]), 'output representation should be optimized'],
     ['threshold above the address count', () => spendG([out(rest - 5n), out(5n, owners([OTHER], 2))]), 'output is unspendable'],
     ['an empty asset ID', () => spendG([out(rest - 5n), out(5n, owners([OTHER]), new Uint8Array(32))]), 'empty asset ID is not valid'],
@@ -138,7 +204,17 @@ describe('syntactic verification through avm.issueTx', () => {
     ['CreateAssetTx: a dash in the name', () => asset({ name: 'Co-in' }), "asset's name must be made up of only letters and numbers"],
     ['CreateAssetTx: a lower-case symbol', () => asset({ symbol: 'Tst' }), "asset's symbol must be all upper case letters"],
     ['CreateAssetTx: fx index 3', () => asset({ states: [{ fxIndex: 3, outputs: [] }] }), 'unknown feature extension'],
-    ['CreateAssetTx: initial states out of order', () => asset({ states: [{ fxIndex: 1, outputs: [] }, { fxIndex: 0, outputs: [] }] }), 'initial states not sorted and unique'],
+    [
+      'CreateAssetTx: initial states out of order',
+      () =>
+        asset({
+          states: [
+            { fxIndex: 1, outputs: [] },
+            { fxIndex: 0, outputs: [] },
+          ],
+        }),
+      'initial states not sorted and unique',
+    ],
     ['CreateAssetTx: the create-asset fee unpaid', () => asset({ outs: [out(GENESIS_AMOUNT)] }), 'insufficient funds'],
   ];
   it.each(rows)('%s', async (_name, build, message) => {
@@ -154,10 +230,7 @@ describe('semantic verification through avm.issueTx', () => {
   const ewoqIndex = compareBytes(EWOQ, OTHER) < 0 ? 0 : 1;
 
   beforeAll(async () => {
-    const { tx, utxos } = await ewoq.pay([
-      out(5_000_000_000n, owners([EWOQ], 1, nowSeconds() + 3600n)),
-      out(6_000_000_000n, multisigOwners),
-    ]);
+    const { tx, utxos } = await ewoq.pay([out(5_000_000_000n, owners([EWOQ], 1, nowSeconds() + 3600n)), out(6_000_000_000n, multisigOwners)]);
     paidTx = tx;
     locked = utxos.find((u) => u.output.owners.locktime > 0n)!;
     multisig = utxos.find((u) => u.output.owners.threshold === 2)!;
@@ -167,7 +240,11 @@ describe('semantic verification through avm.issueTx', () => {
     baseTx([{ utxo: ewoq.coin, keys, ...(sigIndices ? { sigIndices } : {}) }], [out(amt(ewoq.coin.output) - FEE)]);
 
   it('a UTXO that does not exist', async () => {
-    const missing: UTXO = { utxoID: { txID: sha256(utf8('no such tx')), outputIndex: 3 }, assetID: AVAX, output: { type: 7, amount: 5_000_000_000n, owners: owners() } };
+    const missing: UTXO = {
+      utxoID: { txID: sha256(utf8('no such tx')), outputIndex: 3 },
+      assetID: AVAX,
+      output: { type: 7, amount: 5_000_000_000n, owners: owners() },
+    };
     const tx = baseTx([{ utxo: missing, keys: [EWOQ_KEY] }], [out(5_000_000_000n - FEE)]);
     expect(await issueError(url, tx)).toBe(`failed to verify transfer: failed to get utxo ${utxoIDString(missing)}: not found`);
   });
@@ -180,13 +257,14 @@ describe('semantic verification through avm.issueTx', () => {
 
   it('signed by another key', async () => {
     expect(await issueError(url, spendCoin([OTHER_KEY], [0]))).toBe(
-      `failed to verify transfer: wrong signature: expected signature from ${EWOQ_SHORT_ID} but got from ${encodeCB58(OTHER)}`);
+      `failed to verify transfer: wrong signature: expected signature from ${EWOQ_SHORT_ID} but got from ${encodeCB58(OTHER)}`,
+    );
   });
 
   it('a high-S signature (the malleated twin of a valid one)', async () => {
     const good = spendCoin([EWOQ_KEY]);
     const sig = (good.credentials[0] as CredentialBody).signatures[0]!;
-    const s = BigInt('0x' + Buffer.from(sig.subarray(32, 64)).toString('hex'));
+    const s = BigInt(`0x${Buffer.from(sig.subarray(32, 64)).toString('hex')}`);
     const high = new Uint8Array(sig);
     high.set(fromHex((N - s).toString(16).padStart(64, '0')), 32);
     high[64] = sig[64]! ^ 1;
@@ -228,18 +306,23 @@ describe('semantic verification through avm.issueTx', () => {
     const [first, second] = ewoqIndex === 0 ? [EWOQ_KEY, OTHER_KEY] : [OTHER_KEY, EWOQ_KEY];
     const tx = baseTx([{ utxo: multisig, keys: [second, first], sigIndices: [0, 1] }], [out(6_000_000_000n - FEE)]);
     expect(await issueError(url, tx)).toBe(
-      `failed to verify transfer: wrong signature: expected signature from ${encodeCB58(addressOfPrivateKey(first))} but got from ${encodeCB58(addressOfPrivateKey(second))}`);
+      `failed to verify transfer: wrong signature: expected signature from ${encodeCB58(addressOfPrivateKey(first))} but got from ${encodeCB58(addressOfPrivateKey(second))}`,
+    );
   });
 
   it('an output of an unknown asset, or of a tx that is not an asset (reached through an ImportTx)', async () => {
     // A BaseTx output of an unknown asset always fails the flow check first; an ImportTx's imported
     // inputs balance the flow and are checked only after the base outputs.
-    const importTx = (assetID: Uint8Array) => sign({
-      type: 3,
-      base: base({ inputs: [inp(ewoq.coin)], outputs: sortOuts([out(amt(ewoq.coin.output) - FEE), out(10n, owners(), assetID)]) }),
-      sourceChain: C,
-      importedInputs: [{ utxoID: { txID: sha256(utf8('atomic')), outputIndex: 0 }, assetID, input: { type: 5, amount: 10n, sigIndices: [0] } }],
-    }, [[EWOQ_KEY], [EWOQ_KEY]]);
+    const importTx = (assetID: Uint8Array) =>
+      sign(
+        {
+          type: 3,
+          base: base({ inputs: [inp(ewoq.coin)], outputs: sortOuts([out(amt(ewoq.coin.output) - FEE), out(10n, owners(), assetID)]) }),
+          sourceChain: C,
+          importedInputs: [{ utxoID: { txID: sha256(utf8('atomic')), outputIndex: 0 }, assetID, input: { type: 5, amount: 10n, sigIndices: [0] } }],
+        },
+        [[EWOQ_KEY], [EWOQ_KEY]],
+      );
     expect(await issueError(url, importTx(sha256(utf8('no such asset'))))).toBe('failed to verify fx usage: not found');
     expect(await issueError(url, importTx(paidTx.id))).toBe('failed to verify fx usage: not an asset');
     // With AVAX imported, the base checks pass and the missing atomic UTXO is reported bare.
@@ -248,7 +331,7 @@ describe('semantic verification through avm.issueTx', () => {
 
   it('a valid 2-of-2 spend is accepted', async () => {
     const tx = baseTx([{ utxo: multisig, keys: [EWOQ_KEY, OTHER_KEY] }], [out(6_000_000_000n - FEE, owners([OTHER]))]);
-    expect((tx.unsigned.base.inputs[0]!.input.sigIndices)).toEqual([0, 1]);
+    expect(tx.unsigned.base.inputs[0]!.input.sigIndices).toEqual([0, 1]);
     await issue(url, tx);
     expect(await status(url, encodeCB58(tx.id))).toBe('Accepted');
   });
@@ -284,7 +367,8 @@ describe('rejected and re-issued txs', () => {
 
   it('the drop cache holds 64 txs and evicts the least recently used (a cache hit refreshes)', async () => {
     const wrongSig = `failed to verify transfer: wrong signature: expected signature from ${EWOQ_SHORT_ID} but got from ${encodeCB58(OTHER)}`;
-    const badSpend = (memo: string) => baseTx([{ utxo: ewoq.coin, keys: [OTHER_KEY], sigIndices: [0] }], [out(amt(ewoq.coin.output) - FEE)], { memo: utf8(memo) });
+    const badSpend = (memo: string) =>
+      baseTx([{ utxo: ewoq.coin, keys: [OTHER_KEY], sigIndices: [0] }], [out(amt(ewoq.coin.output) - FEE)], { memo: utf8(memo) });
     const filler = (i: number) => baseTx([{ utxo: GENESIS_UTXO, keys: [EWOQ_KEY] }], [out(GENESIS_AMOUNT - FEE)], { networkID: 7, memo: utf8(`filler ${i}`) });
     const l1 = badSpend('L1');
     const l2 = badSpend('L2');
@@ -344,7 +428,7 @@ describe('blocks', () => {
       expect(await call(url, 'avm.getTx', { txID: encodeCB58(tx.id) })).toEqual({ tx: txHex(tx.bytes), encoding: 'hex' });
     }
     const { block } = await call(url, 'avm.getBlockByHeight', { height: String(h0 + 3n), encoding: 'json' });
-    expect(block.txs[0].unsignedTx.memo).toBe('0x' + '07'.repeat(256));
+    expect(block.txs[0].unsignedTx.memo).toBe(`0x${'07'.repeat(256)}`);
     expect(block.txs[0].credentials).toHaveLength(1);
   });
 });
@@ -355,7 +439,12 @@ describe('wallet.issueTx', () => {
   it('issues a valid tx, which is then accepted', async () => {
     const { tx, change } = ewoq.build([out(4_000_000n, owners([OTHER]))]);
     expect(await walletIssue(tx)).toBe(encodeCB58(tx.id));
-    expect(await until(() => status(url, encodeCB58(tx.id)), (s) => s === 'Accepted')).toBe('Accepted');
+    expect(
+      await until(
+        () => status(url, encodeCB58(tx.id)),
+        (s) => s === 'Accepted',
+      ),
+    ).toBe('Accepted');
     ewoq.coin = change;
   });
 
@@ -370,7 +459,9 @@ describe('wallet.issueTx', () => {
     expect(await status(url, encodeCB58(bad.id))).toBe('Unknown');
     expect((await callError(url, 'avm.getTx', { txID: encodeCB58(bad.id) })).message).toBe('not found');
     // The builder dropped it with its verification error, which avm.issueTx now returns from the cache.
-    expect(await issueError(url, bad)).toBe(`failed to verify transfer: wrong signature: expected signature from ${EWOQ_SHORT_ID} but got from ${encodeCB58(OTHER)}`);
+    expect(await issueError(url, bad)).toBe(
+      `failed to verify transfer: wrong signature: expected signature from ${EWOQ_SHORT_ID} but got from ${encodeCB58(OTHER)}`,
+    );
   });
 
   it('still refuses bytes that do not parse', async () => {
@@ -392,7 +483,12 @@ describe('mempool (with --x-block-interval=1s)', () => {
   });
   afterAll(() => inode.stop());
 
-  const accepted = async (id: string) => until(() => status(iurl, id), (s) => s === 'Accepted', 4000);
+  const accepted = async (id: string) =>
+    until(
+      () => status(iurl, id),
+      (s) => s === 'Accepted',
+      4000,
+    );
   /** Pays a primer and waits for its block: right after it, a whole interval lies ahead. */
   const freshInterval = async () => {
     const { tx } = await w.pay([out(1_000n, owners([OTHER]))]);
@@ -419,7 +515,12 @@ describe('mempool (with --x-block-interval=1s)', () => {
       expect((await callError(iurl, 'avm.getTx', { txID: encodeCB58(tx.id) })).message).toBe('not found');
     }
     expect(await height(iurl)).toBe(h);
-    expect(await until(() => height(iurl), (v) => v > h)).toBe(h + 1n);
+    expect(
+      await until(
+        () => height(iurl),
+        (v) => v > h,
+      ),
+    ).toBe(h + 1n);
     const { block } = await call(iurl, 'avm.getBlockByHeight', { height: String(h + 1n), encoding: 'json' });
     expect(block.txs.map((t: { id: string }) => t.id).sort()).toEqual(txs.map((t) => encodeCB58(t.id)).sort());
     for (const tx of txs) expect(await status(iurl, encodeCB58(tx.id))).toBe('Accepted');
@@ -456,7 +557,11 @@ describe('mempool (with --x-block-interval=1s)', () => {
   });
 
   async function post(u: string, tx: SignedTx): Promise<{ ok: boolean; message?: string }> {
-    const r = await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: txHex(tx.bytes) } }) });
+    const r = await fetch(u, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: txHex(tx.bytes) } }),
+    });
     const j = (await r.json()) as { result?: unknown; error?: { message: string } };
     return j.error ? { ok: false, message: j.error.message } : { ok: true };
   }
@@ -477,7 +582,11 @@ describe('wallet.issueTx queue', () => {
   it('an invalid head tx that is never accepted holds back every later wallet tx', async () => {
     const w = new Ewoq(wurl);
     // Invalid: it spends a UTXO that does not exist (and so conflicts with nothing).
-    const missing: UTXO = { utxoID: { txID: sha256(utf8('never created')), outputIndex: 0 }, assetID: AVAX, output: { type: 7, amount: 5_000_000_000n, owners: owners() } };
+    const missing: UTXO = {
+      utxoID: { txID: sha256(utf8('never created')), outputIndex: 0 },
+      assetID: AVAX,
+      output: { type: 7, amount: 5_000_000_000n, owners: owners() },
+    };
     const bad = baseTx([{ utxo: missing, keys: [EWOQ_KEY] }], [out(5_000_000_000n - FEE)]);
     const walletIssue = async (tx: SignedTx) => (await call(`${wurl}/wallet`, 'wallet.issueTx', { tx: txHex(tx.bytes) })).txID;
     expect(await walletIssue(bad)).toBe(encodeCB58(bad.id));
@@ -526,7 +635,8 @@ describe('getUTXOs pagination', () => {
       ...Array.from({ length: 3 }, (_, i) => out(5_000_000n + BigInt(i), owners([s2]))),
     ]);
     for (const u of [shared, ...second.utxos]) {
-      if (u.output.owners.addresses.some((a) => trio.some((t) => eq(a, t)))) trioUTXOs.set(Buffer.from(inputID(u.utxoID)).toString('hex'), u.output.owners.addresses);
+      if (u.output.owners.addresses.some((a) => trio.some((t) => eq(a, t))))
+        trioUTXOs.set(Buffer.from(inputID(u.utxoID)).toString('hex'), u.output.owners.addresses);
     }
   });
   afterAll(() => pnode.stop());
@@ -662,14 +772,25 @@ describe('balances', () => {
     payTx = (await w.pay([out(M, owners([EWOQ, OTHER], 2)), out(P, owners([EWOQ, OTHER], 1)), out(T, owners([EWOQ], 1, nowSeconds() + 3600n))])).tx;
     const c1 = w.coin;
     change = amt(c1.output) - FEE;
-    assetTx = sign({
-      type: 1,
-      base: base({ inputs: [inp(c1)], outputs: [out(change)] }),
-      name: utf8('Test Coin'),
-      symbol: utf8('TST'),
-      denomination: 2,
-      initialStates: [{ fxIndex: 0, outputs: [{ type: 6, owners: owners() }, { type: 7, amount: Q, owners: owners() }] }],
-    }, [[EWOQ_KEY]]);
+    assetTx = sign(
+      {
+        type: 1,
+        base: base({ inputs: [inp(c1)], outputs: [out(change)] }),
+        name: utf8('Test Coin'),
+        symbol: utf8('TST'),
+        denomination: 2,
+        initialStates: [
+          {
+            fxIndex: 0,
+            outputs: [
+              { type: 6, owners: owners() },
+              { type: 7, amount: Q, owners: owners() },
+            ],
+          },
+        ],
+      },
+      [[EWOQ_KEY]],
+    );
     await issue(burl, assetTx);
     assetID = encodeCB58(assetTx.id);
   });
@@ -687,7 +808,11 @@ describe('balances', () => {
     expect(await balance(EWOQ_ADDR, 'AVAX')).toEqual({ balance: String(change), utxoIDs: [ref(assetTx, 0)] });
     const partial = await balance(EWOQ_ADDR, 'AVAX', true);
     expect(partial.balance).toBe(String(change + M + P + T));
-    const at = (a: bigint) => ref(payTx, payTx.unsigned.base.outputs.findIndex((o) => amt(o.out) === a));
+    const at = (a: bigint) =>
+      ref(
+        payTx,
+        payTx.unsigned.base.outputs.findIndex((o) => amt(o.out) === a),
+      );
     expect(partial.utxoIDs).toHaveLength(4);
     expect(partial.utxoIDs).toEqual(expect.arrayContaining([ref(assetTx, 0), at(M), at(P), at(T)]));
     expect(await balance(addr(OTHER), 'AVAX')).toEqual({ balance: '0', utxoIDs: [] });
@@ -704,8 +829,18 @@ describe('balances', () => {
   });
 
   it('getAllBalances shows AVAX as "AVAX" and new assets by cb58 ID', async () => {
-    expect(await sortedBalances(EWOQ_ADDR)).toEqual([{ asset: 'AVAX', balance: String(change) }, { asset: assetID, balance: String(Q) }].sort((a, b) => a.asset.localeCompare(b.asset)));
-    expect(await sortedBalances(EWOQ_ADDR, true)).toEqual([{ asset: 'AVAX', balance: String(change + M + P + T) }, { asset: assetID, balance: String(Q) }].sort((a, b) => a.asset.localeCompare(b.asset)));
+    expect(await sortedBalances(EWOQ_ADDR)).toEqual(
+      [
+        { asset: 'AVAX', balance: String(change) },
+        { asset: assetID, balance: String(Q) },
+      ].sort((a, b) => a.asset.localeCompare(b.asset)),
+    );
+    expect(await sortedBalances(EWOQ_ADDR, true)).toEqual(
+      [
+        { asset: 'AVAX', balance: String(change + M + P + T) },
+        { asset: assetID, balance: String(Q) },
+      ].sort((a, b) => a.asset.localeCompare(b.asset)),
+    );
     expect(await call(burl, 'avm.getAllBalances', { address: addr(OTHER) })).toEqual({ balances: [] });
     expect(await sortedBalances(addr(OTHER), true)).toEqual([{ asset: 'AVAX', balance: String(M + P) }]);
   });

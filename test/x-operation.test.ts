@@ -1,9 +1,9 @@
 // OperationTx end to end over HTTP: an asset created with a secp256k1fx mint output, then minted
 // by an OperationTx that spends the mint output and recreates it beside the new supply.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTx, compareBytes, outputSortKey, parseUTXO } from '../src/chains/x/codec/index.js';
-import type { FxValue, Output, TransferableOutput, UnsignedTx, UTXO } from '../src/chains/x/types.js';
-import { signHash, txHash } from '../src/chains/x/verify/index.js';
+import { buildTx, compareBytes, outputSortKey, parseUTXO } from '../src/vms/avm/codec/index.js';
+import type { FxValue, Output, TransferableOutput, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
+import { signHash, txHash } from '../src/vms/avm/verify/index.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { encodeHex } from '../src/encoding/hex.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
@@ -47,17 +47,24 @@ describe('OperationTx (secp256k1fx mint)', () => {
   it('creates an asset whose initial state holds a mint output and 100 units', async () => {
     const avax = await ewoqAvax();
     const amount = (avax.output as { amount: bigint }).amount;
-    const states: Output[] = [{ type: 6, owners: owners(EWOQ) }, { type: 7, amount: 100n, owners: owners(EWOQ) }];
+    const states: Output[] = [
+      { type: 6, owners: owners(EWOQ) },
+      { type: 7, amount: 100n, owners: owners(EWOQ) },
+    ];
     states.sort((a, b) => compareBytes(outputSortKey(a), outputSortKey(b)));
     const unsigned: UnsignedTx = {
       type: 1,
       base: {
-        networkID: 12345, blockchainID: X,
+        networkID: 12345,
+        blockchainID: X,
         outputs: [{ assetID: AVAX, out: { type: 7, amount: amount - FEE, owners: owners(EWOQ) } }],
         inputs: [{ utxoID: avax.utxoID, assetID: AVAX, input: { type: 5, amount, sigIndices: [0] } }],
         memo: new Uint8Array(),
       },
-      name: Buffer.from('Mintable'), symbol: Buffer.from('MNT'), denomination: 0, initialStates: [{ fxIndex: 0, outputs: states }],
+      name: Buffer.from('Mintable'),
+      symbol: Buffer.from('MNT'),
+      denomination: 0,
+      initialStates: [{ fxIndex: 0, outputs: states }],
     };
     const { txID } = await issue(signed(unsigned, 1));
     assetID = idFromString(txID);
@@ -73,12 +80,20 @@ describe('OperationTx (secp256k1fx mint)', () => {
     const outputs: TransferableOutput[] = [{ assetID: AVAX, out: { type: 7, amount: amount - FEE, owners: owners(EWOQ) } }];
     const unsigned: UnsignedTx = {
       type: 2,
-      base: { networkID: 12345, blockchainID: X, outputs, inputs: [{ utxoID: avax.utxoID, assetID: AVAX, input: { type: 5, amount, sigIndices: [0] } }], memo: new Uint8Array() },
-      operations: [{
-        assetID,
-        utxoIDs: [mintUTXO.utxoID],
-        op: { type: 8, mintInput: [0], mintOutput: owners(EWOQ), transferOutput: { amount: 250n, owners: owners(OTHER) } },
-      }],
+      base: {
+        networkID: 12345,
+        blockchainID: X,
+        outputs,
+        inputs: [{ utxoID: avax.utxoID, assetID: AVAX, input: { type: 5, amount, sigIndices: [0] } }],
+        memo: new Uint8Array(),
+      },
+      operations: [
+        {
+          assetID,
+          utxoIDs: [mintUTXO.utxoID],
+          op: { type: 8, mintInput: [0], mintOutput: owners(EWOQ), transferOutput: { amount: 250n, owners: owners(OTHER) } },
+        },
+      ],
     };
     const { txID } = await issue(signed(unsigned, 2));
     const asset = encodeCB58(assetID);
@@ -97,8 +112,20 @@ describe('OperationTx (secp256k1fx mint)', () => {
     const amount = (avax.output as { amount: bigint }).amount;
     const unsigned: UnsignedTx = {
       type: 2,
-      base: { networkID: 12345, blockchainID: X, outputs: [{ assetID: AVAX, out: { type: 7, amount: amount - FEE, owners: owners(EWOQ) } }], inputs: [{ utxoID: avax.utxoID, assetID: AVAX, input: { type: 5, amount, sigIndices: [0] } }], memo: new Uint8Array() },
-      operations: [{ assetID, utxoIDs: [mintUTXO.utxoID], op: { type: 8, mintInput: [0], mintOutput: owners(EWOQ), transferOutput: { amount: 1n, owners: owners(OTHER) } } }],
+      base: {
+        networkID: 12345,
+        blockchainID: X,
+        outputs: [{ assetID: AVAX, out: { type: 7, amount: amount - FEE, owners: owners(EWOQ) } }],
+        inputs: [{ utxoID: avax.utxoID, assetID: AVAX, input: { type: 5, amount, sigIndices: [0] } }],
+        memo: new Uint8Array(),
+      },
+      operations: [
+        {
+          assetID,
+          utxoIDs: [mintUTXO.utxoID],
+          op: { type: 8, mintInput: [0], mintOutput: owners(EWOQ), transferOutput: { amount: 1n, owners: owners(OTHER) } },
+        },
+      ],
     };
     const err = await callError(x, 'avm.issueTx', { tx: encodeHex(signed(unsigned, 2), 'hex') });
     expect(err.message).toBe('not found');

@@ -37,9 +37,15 @@ function mulberry32(seed: number): () => number {
 
 class Rand {
   constructor(readonly next: () => number) {}
-  int(n: number): number { return Math.floor(this.next() * n); }
-  chance(p: number): boolean { return this.next() < p; }
-  pick<T>(list: readonly T[]): T { return list[this.int(list.length)]!; }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[this.int(list.length)]!;
+  }
   /** Uniform-ish in [1, max]; half of the draws are small (≤ 1000) to exercise tiny amounts. */
   amount(max: bigint): bigint {
     if (max <= 0n) return 0n;
@@ -49,7 +55,12 @@ class Rand {
   }
 }
 
-interface Key { name: string; key: Uint8Array; addr: Uint8Array; address: string }
+interface Key {
+  name: string;
+  key: Uint8Array;
+  addr: Uint8Array;
+  address: string;
+}
 function keyOf(name: string, key: Uint8Array): Key {
   const addr = ajs.secp256k1.publicKeyBytesToAddress(ajs.secp256k1.getPublicKey(key));
   return { name, key, addr, address: utils.format('X', 'local', addr) };
@@ -58,8 +69,15 @@ const EWOQ = keyOf('ewoq', utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51
 const KEYS: Key[] = [EWOQ, ...Array.from({ length: 6 }, (_, i) => keyOf(`k${i}`, sha256(new TextEncoder().encode(`x-property key ${i}`))))];
 
 // ---- the model ----------------------------------------------------------------------------------
-interface ModelUtxo { owner: string; asset: string; type: 'secp256k1fx.TransferOutput' | 'secp256k1fx.MintOutput'; amount: bigint }
-const model = new Map<string, ModelUtxo>([[`${AVAX}:1`, { owner: EWOQ.address, asset: AVAX, type: 'secp256k1fx.TransferOutput', amount: 300_000_000_000_000_000n }]]);
+interface ModelUtxo {
+  owner: string;
+  asset: string;
+  type: 'secp256k1fx.TransferOutput' | 'secp256k1fx.MintOutput';
+  amount: bigint;
+}
+const model = new Map<string, ModelUtxo>([
+  [`${AVAX}:1`, { owner: EWOQ.address, asset: AVAX, type: 'secp256k1fx.TransferOutput', amount: 300_000_000_000_000_000n }],
+]);
 const minted = new Map<string, bigint>([[AVAX, AVAX_MINTED]]);
 const exported = new Map<string, bigint>();
 const assets = new Map<string, { name: string; symbol: string; denomination: number }>();
@@ -67,8 +85,18 @@ let feesBurned = 0n;
 let txCount = 0;
 /** What the random sequences exercised; the last test requires each kind at least once. */
 const covered = {
-  transfer: 0, twoSigners: 0, multiOutput: 0, assetTransfer: 0, withChange: 0, withoutChange: 0,
-  createAsset: 0, mintOutput: 0, exportToP: 0, exportToC: 0, exportAsset: 0, pages: 0,
+  transfer: 0,
+  twoSigners: 0,
+  multiOutput: 0,
+  assetTransfer: 0,
+  withChange: 0,
+  withoutChange: 0,
+  createAsset: 0,
+  mintOutput: 0,
+  exportToP: 0,
+  exportToC: 0,
+  exportAsset: 0,
+  pages: 0,
 };
 const countChange = (unsigned: UnsignedTx, requested: number) => {
   if (unsigned.getTx().baseTx.outputs.length > requested) covered.withChange++;
@@ -132,7 +160,12 @@ async function issue(unsignedTx: UnsignedTx, signers: readonly Key[], initial: A
     model.delete(id);
   }
   tx.baseTx.outputs.forEach((out, i) => {
-    model.set(`${txID}:${i}`, { owner: ownerOf(out.output.outputOwners), asset: out.assetId.toString(), type: 'secp256k1fx.TransferOutput', amount: out.output.amount() });
+    model.set(`${txID}:${i}`, {
+      owner: ownerOf(out.output.outputOwners),
+      asset: out.assetId.toString(),
+      type: 'secp256k1fx.TransferOutput',
+      amount: out.output.amount(),
+    });
   });
   initial.forEach((o, j) => {
     const type = o.amount === undefined ? 'secp256k1fx.MintOutput' : 'secp256k1fx.TransferOutput';
@@ -176,7 +209,13 @@ async function transfer(rand: Rand): Promise<void> {
   const senders = randomSenders(rand);
   const outputs = randomOutputs(rand, senders);
   if (!outputs) return;
-  const unsigned = avm.newBaseTx(ctx, senders.map((k) => k.addr), await utxosOf(senders), outputs, { changeAddresses: [senders[0]!.addr] });
+  const unsigned = avm.newBaseTx(
+    ctx,
+    senders.map((k) => k.addr),
+    await utxosOf(senders),
+    outputs,
+    { changeAddresses: [senders[0]!.addr] },
+  );
   await issue(unsigned, senders);
   covered.transfer++;
   if (senders.length > 1) covered.twoSigners++;
@@ -190,7 +229,14 @@ async function exportTx(rand: Rand): Promise<void> {
   const outputs = randomOutputs(rand, senders);
   if (!outputs) return;
   const chain = rand.chance(0.5) ? ctx.pBlockchainID : ctx.cBlockchainID;
-  const unsigned = avm.newExportTx(ctx, chain, senders.map((k) => k.addr), await utxosOf(senders), outputs, { changeAddresses: [senders[0]!.addr] });
+  const unsigned = avm.newExportTx(
+    ctx,
+    chain,
+    senders.map((k) => k.addr),
+    await utxosOf(senders),
+    outputs,
+    { changeAddresses: [senders[0]!.addr] },
+  );
   expect(unsigned.getTx().destination?.toString()).toBe(chain);
   await issue(unsigned, senders);
   if (chain === ctx.pBlockchainID) covered.exportToP++;
@@ -211,15 +257,20 @@ async function createAsset(rand: Rand, seq: number, i: number): Promise<void> {
   for (let n = 1 + rand.int(3); n > 0; n--) initial.push({ owner: rand.pick(KEYS), amount: 1n + BigInt(rand.int(2 ** 30)) * BigInt(1 + rand.int(1_000_000)) });
   if (rand.chance(0.3)) initial.push({ owner: rand.pick(KEYS) });
   const codec = ajs.avmSerial.getAVMManager().getDefaultCodec();
-  const outputs = initial.map((o) => {
-    const owners = ajs.OutputOwners.fromNative([o.owner.addr]);
-    return { o, out: o.amount === undefined ? new ajs.MintOutput(owners) : new ajs.TransferOutput(new ajs.BigIntPr(o.amount), owners) };
-  }).sort((a, b) => Buffer.compare(codec.PackPrefix(a.out), codec.PackPrefix(b.out)));
+  const outputs = initial
+    .map((o) => {
+      const owners = ajs.OutputOwners.fromNative([o.owner.addr]);
+      return { o, out: o.amount === undefined ? new ajs.MintOutput(owners) : new ajs.TransferOutput(new ajs.BigIntPr(o.amount), owners) };
+    })
+    .sort((a, b) => Buffer.compare(codec.PackPrefix(a.out), codec.PackPrefix(b.out)));
   const name = `Asset ${seq} ${i}`;
   const symbol = Array.from({ length: 1 + rand.int(4) }, () => String.fromCharCode(65 + rand.int(26))).join('');
   const denomination = rand.int(33);
   const tx = new ajs.avmSerial.CreateAssetTx(base, new ajs.Stringpr(name), new ajs.Stringpr(symbol), new ajs.Byte(Uint8Array.of(denomination)), [
-    new ajs.avmSerial.InitialState(new ajs.Int(0), outputs.map((x) => x.out)),
+    new ajs.avmSerial.InitialState(
+      new ajs.Int(0),
+      outputs.map((x) => x.out),
+    ),
   ]);
   Object.assign(tx, {
     vm: 'AVM',
@@ -227,7 +278,11 @@ async function createAsset(rand: Rand, seq: number, i: number): Promise<void> {
     getBlockchainId: () => base.BlockchainId.toString(),
     getSigIndices: () => base.inputs.map((input) => input.sigIndicies()),
   });
-  const assetID = await issue(new ajs.UnsignedTx(tx, feeTx.getInputUtxos(), feeTx.addressMaps), [creator], outputs.map((x) => x.o));
+  const assetID = await issue(
+    new ajs.UnsignedTx(tx, feeTx.getInputUtxos(), feeTx.addressMaps),
+    [creator],
+    outputs.map((x) => x.o),
+  );
   assets.set(assetID, { name, symbol, denomination });
   covered.createAsset++;
   if (initial.some((o) => o.amount === undefined)) covered.mintOutput++;
@@ -249,7 +304,12 @@ async function walk(rand: Rand): Promise<Map<string, ModelUtxo>> {
       const id = `${u.utxoId.txID}:${u.utxoId.outputIdx.value()}`;
       expect(seen.has(id), `UTXO ${id} returned twice (page size ${limit})`).toBe(false);
       const type = u.output._type as ModelUtxo['type'];
-      seen.set(id, { owner: ownerOf(u.getOutputOwners()), asset: u.assetId.toString(), type, amount: type === 'secp256k1fx.TransferOutput' ? u.output.amount!() : 0n });
+      seen.set(id, {
+        owner: ownerOf(u.getOutputOwners()),
+        asset: u.assetId.toString(),
+        type,
+        amount: type === 'secp256k1fx.TransferOutput' ? u.output.amount!() : 0n,
+      });
     }
     if (res.utxos.length < limit) break;
     startIndex = res.endIndex;
@@ -270,7 +330,10 @@ async function checkInvariants(rand: Rand): Promise<void> {
     const onChain = (held.get(asset) ?? 0n) + (asset === AVAX ? UR873_AMOUNT : 0n);
     expect(onChain, `supply of ${asset}`).toBe(supply);
   }
-  expect(await call(xUrl, 'avm.getBalance', { address: UR873, assetID: 'AVAX' })).toEqual({ balance: String(UR873_AMOUNT), utxoIDs: [{ txID: AVAX, outputIndex: 0 }] });
+  expect(await call(xUrl, 'avm.getBalance', { address: UR873, assetID: 'AVAX' })).toEqual({
+    balance: String(UR873_AMOUNT),
+    utxoIDs: [{ txID: AVAX, outputIndex: 0 }],
+  });
 
   // avm.getAllBalances of every key agrees with the model (order is unspecified: sorted here).
   for (const key of KEYS) {
@@ -280,7 +343,10 @@ async function checkInvariants(rand: Rand): Promise<void> {
       .map((b) => ({ asset: b.asset, balance: String(b.balance) }))
       .sort((a, b) => a.asset.localeCompare(b.asset));
     const { balances } = await call(xUrl, 'avm.getAllBalances', { address: key.address });
-    expect([...balances].sort((a: any, b: any) => a.asset.localeCompare(b.asset)), `balances of ${key.name}`).toEqual(expected);
+    expect(
+      [...balances].sort((a: any, b: any) => a.asset.localeCompare(b.asset)),
+      `balances of ${key.name}`,
+    ).toEqual(expected);
   }
 
   for (const [assetID, d] of assets) {

@@ -3,19 +3,20 @@
 // funds its keys in one ordinary block without touching any genesis ID.
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { buildTx, compareBytes, outputSortKey, parseUTXO, txOutputs } from '../src/chains/x/codec/index.js';
-import { addressOfPrivateKey, signHash, txHash } from '../src/chains/x/verify/index.js';
-import type { OutputOwners, SignedTx, TransferableOutput, UnsignedTx, UTXO } from '../src/chains/x/types.js';
+import { buildTx, compareBytes, outputSortKey, parseUTXO, txOutputs } from '../src/vms/avm/codec/index.js';
+import { addressOfPrivateKey, signHash, txHash } from '../src/vms/avm/verify/index.js';
+import type { OutputOwners, SignedTx, TransferableOutput, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { decodeCB58, encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
-import { formatAddress } from '../src/chains/x/address.js';
+import { formatAddress } from '../src/vms/avm/address.js';
 import { call, callError, rpc, spawnNode, startTestNode, tempDir, type SpawnedNode, type TestNode } from './helpers.js';
 
 const AVAX_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
 const AVAX = idFromString(AVAX_ID);
 const X = idFromString('2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed');
 const GENESIS_BLOCK_ID = '2R2UY2pZMQr8nR9ywCdqn97Lp5a6hceqtLXkag6vH7KQSVvmst';
-const GENESIS_TX_HEX = '0x000000000001000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000000ba53f2db';
+const GENESIS_TX_HEX =
+  '0x000000000001000030390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000000ba53f2db';
 const GENESIS_TX_JSON_FIRST_RUN = `{"jsonrpc":"2.0","result":{"tx":{"unsignedTx":{"networkID":12345,"blockchainID":"11111111111111111111111111111111LpoYY","outputs":[],"inputs":[],"memo":"0xb3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d","name":"Avalanche","symbol":"AVAX","denomination":9,"initialStates":[{"fxIndex":0,"fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","outputs":[{"addresses":["X-local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu"],"amount":10000000000000000,"locktime":0,"threshold":1},{"addresses":["X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],"amount":300000000000000000,"locktime":0,"threshold":1}]}]},"credentials":null,"id":"${AVAX_ID}"},"encoding":"json"},"id":1}\n`;
 const GENESIS_BLOCK_JSON_FIRST_RUN = `{"jsonrpc":"2.0","result":{"block":{"parentID":"3LdUD428gni3AFYAooqcTiN3xPGiLE7XdHowi9CsbNGH1i7QY","height":0,"time":1607144400,"merkleRoot":"11111111111111111111111111111111LpoYY","txs":null,"id":"${GENESIS_BLOCK_ID}"},"encoding":"json"},"id":1}\n`;
 
@@ -43,13 +44,28 @@ const outKey = (o: TransferableOutput) => Buffer.concat([o.assetID, outputSortKe
 
 function sign(unsigned: UnsignedTx, keys: Uint8Array[]): SignedTx {
   const hash = txHash(buildTx(unsigned, []).unsignedBytes);
-  return buildTx(unsigned, keys.map((k) => ({ type: 9 as const, signatures: [signHash(hash, k)] })));
+  return buildTx(
+    unsigned,
+    keys.map((k) => ({ type: 9 as const, signatures: [signHash(hash, k)] })),
+  );
 }
 
 /** A BaseTx spending one UTXO with one key. */
 function pay(from: UTXO, key: Uint8Array, outs: TransferableOutput[], memo: Uint8Array = new Uint8Array()): SignedTx {
   const outputs = [...outs].sort((a, b) => Buffer.compare(outKey(a), outKey(b)));
-  return sign({ type: 0, base: { networkID: 12345, blockchainID: X, inputs: [{ utxoID: from.utxoID, assetID: AVAX, input: { type: 5, amount: amt(from), sigIndices: [0] } }], outputs, memo } }, [key]);
+  return sign(
+    {
+      type: 0,
+      base: {
+        networkID: 12345,
+        blockchainID: X,
+        inputs: [{ utxoID: from.utxoID, assetID: AVAX, input: { type: 5, amount: amt(from), sigIndices: [0] } }],
+        outputs,
+        memo,
+      },
+    },
+    [key],
+  );
 }
 
 async function issue(url: string, tx: SignedTx): Promise<void> {
@@ -88,7 +104,9 @@ async function view(url: string, txIDs: string[]) {
   const balances = async (address: string) => ({
     avax: await call(url, 'avm.getBalance', { address, assetID: 'AVAX' }),
     partial: await call(url, 'avm.getBalance', { address, assetID: AVAX_ID, includePartial: true }),
-    all: [...(await call(url, 'avm.getAllBalances', { address })).balances].sort((a: { asset: string }, b: { asset: string }) => a.asset.localeCompare(b.asset)),
+    all: [...(await call(url, 'avm.getAllBalances', { address })).balances].sort((a: { asset: string }, b: { asset: string }) =>
+      a.asset.localeCompare(b.asset),
+    ),
   });
   return {
     height,
@@ -128,17 +146,31 @@ describe('persistence (leveldb)', () => {
     expect((await rpc(url, 'avm.getTx', { txID: AVAX_ID, encoding: 'json' })).text).toBe(GENESIS_TX_JSON_FIRST_RUN);
     expect((await rpc(url, 'avm.getBlockByHeight', { height: '0', encoding: 'json' })).text).toBe(GENESIS_BLOCK_JSON_FIRST_RUN);
 
-    const t1 = pay(GENESIS_UTXO, EWOQ_KEY, [out(5_000_000_000n, OTHER), out(7_000_000_000n, OTHER), out(GENESIS_AMOUNT - 12_000_000_000n - FEE)], utf8('first'));
+    const t1 = pay(
+      GENESIS_UTXO,
+      EWOQ_KEY,
+      [out(5_000_000_000n, OTHER), out(7_000_000_000n, OTHER), out(GENESIS_AMOUNT - 12_000_000_000n - FEE)],
+      utf8('first'),
+    );
     await issue(url, t1);
     const c1 = ownedBy(t1, EWOQ)[0]!;
-    t2 = sign({
-      type: 1,
-      base: { networkID: 12345, blockchainID: X, inputs: [{ utxoID: c1.utxoID, assetID: AVAX, input: { type: 5, amount: amt(c1), sigIndices: [0] } }], outputs: [out(amt(c1) - FEE)], memo: new Uint8Array() },
-      name: utf8('Keep Coin'),
-      symbol: utf8('KEEP'),
-      denomination: 6,
-      initialStates: [{ fxIndex: 0, outputs: [{ type: 7, amount: 777n, owners: owners([OTHER]) }] }],
-    }, [EWOQ_KEY]);
+    t2 = sign(
+      {
+        type: 1,
+        base: {
+          networkID: 12345,
+          blockchainID: X,
+          inputs: [{ utxoID: c1.utxoID, assetID: AVAX, input: { type: 5, amount: amt(c1), sigIndices: [0] } }],
+          outputs: [out(amt(c1) - FEE)],
+          memo: new Uint8Array(),
+        },
+        name: utf8('Keep Coin'),
+        symbol: utf8('KEEP'),
+        denomination: 6,
+        initialStates: [{ fxIndex: 0, outputs: [{ type: 7, amount: 777n, owners: owners([OTHER]) }] }],
+      },
+      [EWOQ_KEY],
+    );
     await issue(url, t2);
     change = ownedBy(t2, EWOQ)[0]!;
     const spent = ownedBy(t1, OTHER).find((u) => amt(u) === 5_000_000_000n)!;
@@ -149,17 +181,31 @@ describe('persistence (leveldb)', () => {
     first = await view(url, ids);
     expect(first.height).toBe('3');
     // OTHER holds 7 AVAX and 777 KEEP; its 5 AVAX were spent by t3.
-    expect(parseUTXOs(first.utxos.other).map((u) => amt(u)).sort()).toEqual([7_000_000_000n, 777n].sort());
+    expect(
+      parseUTXOs(first.utxos.other)
+        .map((u) => amt(u))
+        .sort(),
+    ).toEqual([7_000_000_000n, 777n].sort());
     expect(first.txs.map((t) => t.status.status)).toEqual(['Accepted', 'Accepted', 'Accepted']);
   });
 
   it('first run: balances count the UTXOs stored in leveldb', async () => {
     expect(await call(url, 'avm.getBalance', { address: EWOQ_ADDR, assetID: 'AVAX' }))
       // t3 pays its 5 AVAX (less the fee) back to ewoq: newest first, then t2's change.
-      .toEqual({ balance: String(amt(change) + 5_000_000_000n - FEE), utxoIDs: [{ txID: encodeCB58(t3.id), outputIndex: 0 }, { txID: encodeCB58(t2.id), outputIndex: 0 }] });
+      .toEqual({
+        balance: String(amt(change) + 5_000_000_000n - FEE),
+        utxoIDs: [
+          { txID: encodeCB58(t3.id), outputIndex: 0 },
+          { txID: encodeCB58(t2.id), outputIndex: 0 },
+        ],
+      });
     const all = (await call(url, 'avm.getAllBalances', { address: OTHER_ADDR })).balances;
-    expect([...all].sort((a: { asset: string }, b: { asset: string }) => a.asset.localeCompare(b.asset)))
-      .toEqual([{ asset: 'AVAX', balance: '7000000000' }, { asset: encodeCB58(t2.id), balance: '777' }].sort((a, b) => a.asset.localeCompare(b.asset)));
+    expect([...all].sort((a: { asset: string }, b: { asset: string }) => a.asset.localeCompare(b.asset))).toEqual(
+      [
+        { asset: 'AVAX', balance: '7000000000' },
+        { asset: encodeCB58(t2.id), balance: '777' },
+      ].sort((a, b) => a.asset.localeCompare(b.asset)),
+    );
   });
 
   it('after a restart: UTXOs, txs, blocks, height and balances read the same', async () => {
@@ -170,14 +216,20 @@ describe('persistence (leveldb)', () => {
   });
 
   it('after a restart: the genesis tx and block, re-parsed from the database, show empty slices', async () => {
-    expect((await rpc(url, 'avm.getTx', { txID: AVAX_ID, encoding: 'json' })).text).toBe(GENESIS_TX_JSON_FIRST_RUN.replace('"credentials":null', '"credentials":[]'));
-    expect((await rpc(url, 'avm.getBlockByHeight', { height: '0', encoding: 'json' })).text).toBe(GENESIS_BLOCK_JSON_FIRST_RUN.replace('"txs":null', '"txs":[]'));
+    expect((await rpc(url, 'avm.getTx', { txID: AVAX_ID, encoding: 'json' })).text).toBe(
+      GENESIS_TX_JSON_FIRST_RUN.replace('"credentials":null', '"credentials":[]'),
+    );
+    expect((await rpc(url, 'avm.getBlockByHeight', { height: '0', encoding: 'json' })).text).toBe(
+      GENESIS_BLOCK_JSON_FIRST_RUN.replace('"txs":null', '"txs":[]'),
+    );
     expect(await call(url, 'avm.getTx', { txID: AVAX_ID })).toEqual({ tx: GENESIS_TX_HEX, encoding: 'hex' });
   });
 
   it('after a restart: spent stays spent, and the chain goes on from the persisted tip', async () => {
     const spentID = encodeCB58(inputIDOf(t3.unsigned.base.inputs[0]!.utxoID));
-    expect((await callError(url, 'avm.issueTx', { tx: encodeHex(t3.bytes, 'hex') })).message).toBe(`failed to verify transfer: failed to get utxo ${spentID}: not found`);
+    expect((await callError(url, 'avm.issueTx', { tx: encodeHex(t3.bytes, 'hex') })).message).toBe(
+      `failed to verify transfer: failed to get utxo ${spentID}: not found`,
+    );
     const t4 = pay(change, EWOQ_KEY, [out(9_000_000_000n, OTHER), out(amt(change) - 9_000_000_000n - FEE)]);
     await issue(url, t4);
     expect((await call(url, 'avm.getHeight')).height).toBe('4');
@@ -204,7 +256,10 @@ describe('memdb', () => {
       const url = `${node.uri}/ext/bc/X`;
       try {
         expect((await call(url, 'avm.getHeight')).height).toBe('0');
-        expect(await call(url, 'avm.getBalance', { address: EWOQ_ADDR, assetID: 'AVAX' })).toEqual({ balance: String(GENESIS_AMOUNT), utxoIDs: [{ txID: AVAX_ID, outputIndex: 1 }] });
+        expect(await call(url, 'avm.getBalance', { address: EWOQ_ADDR, assetID: 'AVAX' })).toEqual({
+          balance: String(GENESIS_AMOUNT),
+          utxoIDs: [{ txID: AVAX_ID, outputIndex: 1 }],
+        });
         expect((await callError(url, 'avm.getTx', { txID: encodeCB58(t1.id) })).message).toBe('not found');
         expect((await rpc(url, 'avm.getTx', { txID: AVAX_ID, encoding: 'json' })).text).toBe(GENESIS_TX_JSON_FIRST_RUN);
         // The same tx is valid again on every fresh run.
@@ -221,7 +276,11 @@ describe('memdb', () => {
 describe('--test-accounts', () => {
   const spawned: SpawnedNode[] = [];
   afterAll(async () => {
-    for (const n of spawned) if (n.child.exitCode === null) { n.child.kill('SIGKILL'); await n.exited; }
+    for (const n of spawned)
+      if (n.child.exitCode === null) {
+        n.child.kill('SIGKILL');
+        await n.exited;
+      }
   });
 
   async function start(dataDir: string): Promise<SpawnedNode> {
@@ -256,7 +315,9 @@ describe('--test-accounts', () => {
     expect((await call(url, 'avm.getHeight')).height).toBe('1');
     for (const a of addresses) {
       const utxos = parseUTXOs(await call(url, 'avm.getUTXOs', { addresses: [a] }));
-      expect(utxos.map((u) => [amt(u), u.output.owners.locktime, u.output.owners.threshold, eq(u.assetID, AVAX)])).toEqual([[10_000_000_000_000n, 0n, 1, true]]);
+      expect(utxos.map((u) => [amt(u), u.output.owners.locktime, u.output.owners.threshold, eq(u.assetID, AVAX)])).toEqual([
+        [10_000_000_000_000n, 0n, 1, true],
+      ]);
     }
     const ewoq = parseUTXOs(await call(url, 'avm.getUTXOs', { addresses: [EWOQ_ADDR] }));
     expect(ewoq.map((u) => amt(u))).toEqual([GENESIS_AMOUNT - 3n * 10_000_000_000_000n - FEE]);
@@ -278,8 +339,7 @@ describe('--test-accounts', () => {
       expect(b.balance).toBe('10000000000000');
       expect(b.utxoIDs).toHaveLength(1);
     }
-    expect((await call(url, 'avm.getBalance', { address: EWOQ_ADDR, assetID: 'AVAX' })).balance)
-      .toBe(String(GENESIS_AMOUNT - 3n * 10_000_000_000_000n - FEE));
+    expect((await call(url, 'avm.getBalance', { address: EWOQ_ADDR, assetID: 'AVAX' })).balance).toBe(String(GENESIS_AMOUNT - 3n * 10_000_000_000_000n - FEE));
   });
 
   it('a restart on the same data dir does not fund them again', async () => {
@@ -292,7 +352,9 @@ describe('--test-accounts', () => {
     for (const a of addresses) {
       expect(parseUTXOs(await call(url2, 'avm.getUTXOs', { addresses: [a] })).map((u) => amt(u))).toEqual([10_000_000_000_000n]);
     }
-    expect(parseUTXOs(await call(url2, 'avm.getUTXOs', { addresses: [EWOQ_ADDR] })).map((u) => amt(u))).toEqual([GENESIS_AMOUNT - 3n * 10_000_000_000_000n - FEE]);
+    expect(parseUTXOs(await call(url2, 'avm.getUTXOs', { addresses: [EWOQ_ADDR] })).map((u) => amt(u))).toEqual([
+      GENESIS_AMOUNT - 3n * 10_000_000_000_000n - FEE,
+    ]);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   });

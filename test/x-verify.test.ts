@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { buildTx, parseTx } from '../src/chains/x/codec/index.js';
+import { buildTx, parseTx } from '../src/vms/avm/codec/index.js';
 import {
   addressOfPrivateKey,
   recoverAddress,
@@ -15,7 +15,7 @@ import {
   VerifyError,
   type ChainParams,
   type SemanticState,
-} from '../src/chains/x/verify/index.js';
+} from '../src/vms/avm/verify/index.js';
 import type {
   BaseTxFields,
   FxValue,
@@ -29,7 +29,7 @@ import type {
   TransferableOutput,
   UnsignedTx,
   UTXO,
-} from '../src/chains/x/types.js';
+} from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { LOCAL_AVAX_ASSET_ID, LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
 
@@ -124,10 +124,7 @@ const base = (over: Partial<BaseTxFields> = {}): BaseTxFields => ({
 });
 
 function assetTx(initialStates: InitialState[]): SignedTx {
-  return buildTx(
-    { type: 1, base: base({ outputs: [], inputs: [] }), name: bytes('Asset'), symbol: bytes('AST'), denomination: 0, initialStates },
-    [],
-  );
+  return buildTx({ type: 1, base: base({ outputs: [], inputs: [] }), name: bytes('Asset'), symbol: bytes('AST'), denomination: 0, initialStates }, []);
 }
 
 /** The state the semantic checks read, recording every key asked for. */
@@ -175,11 +172,22 @@ function world(): MemState {
 // Credentials are built from the hash of the unsigned bytes, like a wallet does.
 type Cred = (hash: Uint8Array) => FxValue;
 const sigsBy = (keys: Uint8Array[]) => (hash: Uint8Array) => keys.map((k) => signHash(hash, k));
-const secp = (...keys: Uint8Array[]): Cred => (h) => ({ type: 9, signatures: sigsBy(keys)(h) });
-const nftCred = (...keys: Uint8Array[]): Cred => (h) => ({ type: 14, signatures: sigsBy(keys)(h) });
-const propCred = (...keys: Uint8Array[]): Cred => (h) => ({ type: 19, signatures: sigsBy(keys)(h) });
-const raw = (value: FxValue): Cred => () => value;
-const tamper = (key: Uint8Array, f: (sig: Uint8Array) => Uint8Array): Cred => (h) => ({ type: 9, signatures: [f(signHash(h, key))] });
+const secp =
+  (...keys: Uint8Array[]): Cred =>
+  (h) => ({ type: 9, signatures: sigsBy(keys)(h) });
+const nftCred =
+  (...keys: Uint8Array[]): Cred =>
+  (h) => ({ type: 14, signatures: sigsBy(keys)(h) });
+const propCred =
+  (...keys: Uint8Array[]): Cred =>
+  (h) => ({ type: 19, signatures: sigsBy(keys)(h) });
+const raw =
+  (value: FxValue): Cred =>
+  () =>
+    value;
+const tamper =
+  (key: Uint8Array, f: (sig: Uint8Array) => Uint8Array): Cred =>
+  (h) => ({ type: 9, signatures: [f(signHash(h, key))] });
 
 function signed(unsigned: UnsignedTx, creds?: Cred[]): SignedTx {
   const hash = sha256(buildTx(unsigned, []).unsignedBytes);
@@ -187,7 +195,10 @@ function signed(unsigned: UnsignedTx, creds?: Cred[]): SignedTx {
     const n = unsigned.base.inputs.length + (unsigned.type === 2 ? unsigned.operations.length : unsigned.type === 3 ? unsigned.importedInputs.length : 0);
     return Array.from({ length: n }, () => secp(EWOQ_KEY));
   };
-  return buildTx(unsigned, (creds ?? defaults()).map((c) => c(hash)));
+  return buildTx(
+    unsigned,
+    (creds ?? defaults()).map((c) => c(hash)),
+  );
 }
 
 const baseTx = (over: Partial<BaseTxFields> = {}, creds?: Cred[]) => signed({ type: 0, base: base(over) }, creds);
@@ -267,17 +278,19 @@ function expectValid(tx: SignedTx, state: MemState = world()): void {
 const cb58 = (u: UTXO) => encodeCB58(inputID(u));
 const highS = (sig: Uint8Array): Uint8Array => {
   const n = secp256k1.Point.CURVE().n;
-  const s = BigInt('0x' + hex(sig.subarray(32, 64)));
+  const s = BigInt(`0x${hex(sig.subarray(32, 64))}`);
   const out = Uint8Array.from(sig);
   out.set(fromHex((n - s).toString(16).padStart(64, '0')), 32);
   out[64] = sig[64]! ^ 1;
   return out;
 };
-const withV = (v: number) => (sig: Uint8Array): Uint8Array => {
-  const out = Uint8Array.from(sig);
-  out[64] = v;
-  return out;
-};
+const withV =
+  (v: number) =>
+  (sig: Uint8Array): Uint8Array => {
+    const out = Uint8Array.from(sig);
+    out[64] = v;
+    return out;
+  };
 
 /** avalanchego indexer/service.md: an ExportTx a local node accepted, as hex with its checksum. */
 const DOCS_EXPORT_TX = fromHex(
@@ -310,13 +323,41 @@ describe('secp256k1', () => {
 
   // avalanchego utils/crypto/secp256k1/rfc6979_test.go: Sign(msg) = SignHash(sha256(msg)).
   it.each([
-    ['0000000000000000000000000000000000000000000000000000000000000001', 'Everything should be made as simple as possible, but not simpler.', '33a69cd2065432a30f3d1ce4eb0d59b8ab58c74f27c41a7fdb5696ad4e6108c96f807982866f785d3f6418d24163ddae117b7db4d5fdf0071de069fa54342262'],
-    ['fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140', 'Equations are more important to me, because politics is for the present, but an equation is something for eternity.', '54c4a33c6423d689378f160a7ff8b61330444abb58fb470f96ea16d99d4a2fed07082304410efa6b2943111b6a4e0aaa7b7db55a07e9861d1fb3cb1f421044a5'],
-    ['fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140', 'Not only is the Universe stranger than we think, it is stranger than we can think.', 'ff466a9f1b7b273e2f4c3ffe032eb2e814121ed18ef84665d0f515360dab3dd06fc95f5132e5ecfdc8e5e6e616cc77151455d46ed48f5589b7db7771a332b283'],
-    ['0000000000000000000000000000000000000000000000000000000000000001', 'How wonderful that we have met with a paradox. Now we have some hope of making progress.', 'c0dafec8251f1d5010289d210232220b03202cba34ec11fec58b3e93a85b91d375afdc06b7d6322a590955bf264e7aaa155847f614d80078a90292fe205064d3'],
-    ['69ec59eaa1f4f2e36b639716b7c30ca86d9a5375c7b38d8918bd9c0ebc80ba64', 'Computer science is no more about computers than astronomy is about telescopes.', '7186363571d65e084e7f02b0b77c3ec44fb1b257dee26274c38c928986fea45d0de0b38e06807e46bda1f1e293f4f6323e854c86d58abdd00c46c16441085df6'],
-    ['00000000000000000000000000007246174ab1e92e9149c6e446fe194d072637', "...if you aren't, at any given time, scandalized by code you wrote five or even three years ago, you're not learning anywhere near enough", 'fbfe5076a15860ba8ed00e75e9bd22e05d230f02a936b653eb55b61c99dda4870e68880ebb0050fe4312b1b1eb0899e1b82da89baa5b895f612619edf34cbd37'],
-    ['000000000000000000000000000000000000000000056916d0f9b31dc9b637f3', 'The question of whether computers can think is like the question of whether submarines can swim.', 'cde1302d83f8dd835d89aef803c74a119f561fbaef3eb9129e45f30de86abbf906ce643f5049ee1f27890467b77a6a8e11ec4661cc38cd8badf90115fbd03cef'],
+    [
+      '0000000000000000000000000000000000000000000000000000000000000001',
+      'Everything should be made as simple as possible, but not simpler.',
+      '33a69cd2065432a30f3d1ce4eb0d59b8ab58c74f27c41a7fdb5696ad4e6108c96f807982866f785d3f6418d24163ddae117b7db4d5fdf0071de069fa54342262',
+    ],
+    [
+      'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140',
+      'Equations are more important to me, because politics is for the present, but an equation is something for eternity.',
+      '54c4a33c6423d689378f160a7ff8b61330444abb58fb470f96ea16d99d4a2fed07082304410efa6b2943111b6a4e0aaa7b7db55a07e9861d1fb3cb1f421044a5',
+    ],
+    [
+      'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140',
+      'Not only is the Universe stranger than we think, it is stranger than we can think.',
+      'ff466a9f1b7b273e2f4c3ffe032eb2e814121ed18ef84665d0f515360dab3dd06fc95f5132e5ecfdc8e5e6e616cc77151455d46ed48f5589b7db7771a332b283',
+    ],
+    [
+      '0000000000000000000000000000000000000000000000000000000000000001',
+      'How wonderful that we have met with a paradox. Now we have some hope of making progress.',
+      'c0dafec8251f1d5010289d210232220b03202cba34ec11fec58b3e93a85b91d375afdc06b7d6322a590955bf264e7aaa155847f614d80078a90292fe205064d3',
+    ],
+    [
+      '69ec59eaa1f4f2e36b639716b7c30ca86d9a5375c7b38d8918bd9c0ebc80ba64',
+      'Computer science is no more about computers than astronomy is about telescopes.',
+      '7186363571d65e084e7f02b0b77c3ec44fb1b257dee26274c38c928986fea45d0de0b38e06807e46bda1f1e293f4f6323e854c86d58abdd00c46c16441085df6',
+    ],
+    [
+      '00000000000000000000000000007246174ab1e92e9149c6e446fe194d072637',
+      "...if you aren't, at any given time, scandalized by code you wrote five or even three years ago, you're not learning anywhere near enough",
+      'fbfe5076a15860ba8ed00e75e9bd22e05d230f02a936b653eb55b61c99dda4870e68880ebb0050fe4312b1b1eb0899e1b82da89baa5b895f612619edf34cbd37',
+    ],
+    [
+      '000000000000000000000000000000000000000000056916d0f9b31dc9b637f3',
+      'The question of whether computers can think is like the question of whether submarines can swim.',
+      'cde1302d83f8dd835d89aef803c74a119f561fbaef3eb9129e45f30de86abbf906ce643f5049ee1f27890467b77a6a8e11ec4661cc38cd8badf90115fbd03cef',
+    ],
   ])('signs RFC 6979 vector for key %s like the node', (sk, msg, rs) => {
     const hash = sha256(bytes(msg));
     const sig = signHash(hash, fromHex(sk));
@@ -340,7 +381,15 @@ describe('secp256k1', () => {
       ['a high S even with a broken v', withV(9)(highS(good)), 'signature was mutated from its original format'],
       ['S ≥ N that reduces low (decred reduces mod N first)', withS(N + 1n), 'invalid signature'],
       ['S = 0', withS(0n), 'invalid signature'],
-      ['R = 0', (() => { const s = Uint8Array.from(good); s.fill(0, 0, 32); return s; })(), 'invalid signature'],
+      [
+        'R = 0',
+        (() => {
+          const s = Uint8Array.from(good);
+          s.fill(0, 0, 32);
+          return s;
+        })(),
+        'invalid signature',
+      ],
       ['v = 8 (recovery code out of range)', withV(8)(good), 'invalid signature'],
       ['v = 255 (v + 27 wraps below 27)', withV(255)(good), 'invalid signature'],
       ['v with the compressed bit', withV(good[64]! | 4)(good), "wasn't expecting a compressed key"],
@@ -364,22 +413,47 @@ describe('valid transactions', () => {
   it('BaseTx with a 256-byte memo and equal neighbouring outputs', () =>
     expectValid(baseTx({ memo: new Uint8Array(256), outputs: [out(AVAX, 5n), out(AVAX, 5n)] })));
   it('BaseTx spending a 2-of-2 and a time lock that ends now', () =>
-    expectValid(baseTx({ inputs: [inp(LOCKED_NOW), inp(MULTI, [0, 1])] }, [secp(EWOQ_KEY), secp(...(EWOQ_INDEX_IN_PAIR === 0 ? [EWOQ_KEY, OTHER_KEY] : [OTHER_KEY, EWOQ_KEY]))])));
-  it('BaseTx with an output of threshold 0 and no addresses', () =>
-    expectValid(baseTx({ outputs: [out(AVAX, 1n, owners([], 0))] })));
+    expectValid(
+      baseTx({ inputs: [inp(LOCKED_NOW), inp(MULTI, [0, 1])] }, [
+        secp(EWOQ_KEY),
+        secp(...(EWOQ_INDEX_IN_PAIR === 0 ? [EWOQ_KEY, OTHER_KEY] : [OTHER_KEY, EWOQ_KEY])),
+      ]),
+    ));
+  it('BaseTx with an output of threshold 0 and no addresses', () => expectValid(baseTx({ outputs: [out(AVAX, 1n, owners([], 0))] })));
   it('CreateAssetTx', () => expectValid(createAsset()));
-  it('CreateAssetTx with two fxs', () => expectValid(createAsset({ initialStates: [{ fxIndex: 0, outputs: sortedState([transfer(1000n), { type: 6, owners: owners() }]) }, { fxIndex: 1, outputs: [] }] })));
+  it('CreateAssetTx with two fxs', () =>
+    expectValid(
+      createAsset({
+        initialStates: [
+          { fxIndex: 0, outputs: sortedState([transfer(1000n), { type: 6, owners: owners() }]) },
+          { fxIndex: 1, outputs: [] },
+        ],
+      }),
+    ));
   it('CreateAssetTx with an nft output under fx index 0 (no fx/output match check)', () =>
     expectValid(createAsset({ initialStates: [{ fxIndex: 0, outputs: [{ type: 10, groupID: 1, owners: owners() }] }] })));
   it('OperationTx: secp mint', () => expectValid(operationTx([op(SECP_ASSET, [M_SECP], secpMint())])));
   it('OperationTx: nft mint', () =>
-    expectValid(operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [0], groupID: 7, payload: bytes('x'), outputs: [owners()] })], [secp(EWOQ_KEY), nftCred(EWOQ_KEY)])));
+    expectValid(
+      operationTx(
+        [op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [0], groupID: 7, payload: bytes('x'), outputs: [owners()] })],
+        [secp(EWOQ_KEY), nftCred(EWOQ_KEY)],
+      ),
+    ));
   it('OperationTx: nft transfer', () =>
-    expectValid(operationTx([op(NFT_ASSET, [T_NFT], { type: 13, input: [0], output: { groupID: 7, payload: bytes('hi'), owners: owners([OTHER]) } })], [secp(EWOQ_KEY), nftCred(EWOQ_KEY)])));
+    expectValid(
+      operationTx(
+        [op(NFT_ASSET, [T_NFT], { type: 13, input: [0], output: { groupID: 7, payload: bytes('hi'), owners: owners([OTHER]) } })],
+        [secp(EWOQ_KEY), nftCred(EWOQ_KEY)],
+      ),
+    ));
   it('OperationTx: property mint and burn', () =>
     expectValid(
       operationTx(
-        sortedOps([op(PROP_ASSET, [M_PROP], { type: 17, mintInput: [0], mintOutput: owners(), ownedOutput: owners() }), op(PROP_ASSET, [O_PROP], { type: 18, input: [0] })]),
+        sortedOps([
+          op(PROP_ASSET, [M_PROP], { type: 17, mintInput: [0], mintOutput: owners(), ownedOutput: owners() }),
+          op(PROP_ASSET, [O_PROP], { type: 18, input: [0] }),
+        ]),
         [secp(EWOQ_KEY), propCred(EWOQ_KEY), propCred(EWOQ_KEY)],
       ),
     ));
@@ -389,8 +463,7 @@ describe('valid transactions', () => {
     s.atomics.set(hex(P) + hex(inputID(A0)), A0);
     expectValid(importTx([inp(A0)], { sourceChain: P }), s);
   });
-  it('ImportTx also spending a local input', () =>
-    expectValid(importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } })));
+  it('ImportTx also spending a local input', () => expectValid(importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } })));
   it('ExportTx to P', () => expectValid(exportTx([out(AVAX, 1_000_000_000n)])));
   it("the docs' ExportTx, signed by a real node's wallet, verifies end to end", () => {
     // It spends ewoq's 300M AVAX genesis UTXO (AVAX asset tx, output 1) on an older local
@@ -400,7 +473,11 @@ describe('valid transactions', () => {
     if (tx.unsigned.type !== 4) throw new Error('expected an ExportTx');
     const oldC = tx.unsigned.destinationChain;
     expect(encodeCB58(oldC)).toBe('2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR');
-    const p = { ...params, chainID: tx.unsigned.base.blockchainID, subnetOf: (chain: Uint8Array) => ([P, oldC].some((c) => hex(c) === hex(chain)) ? P : undefined) };
+    const p = {
+      ...params,
+      chainID: tx.unsigned.base.blockchainID,
+      subnetOf: (chain: Uint8Array) => ([P, oldC].some((c) => hex(c) === hex(chain)) ? P : undefined),
+    };
     const s = world();
     const genesisUTXO = utxo(AVAX, 1, AVAX, transfer(300_000_000_000_000_000n));
     s.utxos.set(hex(inputID(genesisUTXO)), genesisUTXO);
@@ -416,7 +493,10 @@ describe('valid transactions', () => {
       baseTx(),
       createAsset(),
       operationTx([op(SECP_ASSET, [M_SECP], secpMint())]),
-      operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [0], groupID: 7, payload: bytes('x'), outputs: [owners()] })], [secp(EWOQ_KEY), nftCred(EWOQ_KEY)]),
+      operationTx(
+        [op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [0], groupID: 7, payload: bytes('x'), outputs: [owners()] })],
+        [secp(EWOQ_KEY), nftCred(EWOQ_KEY)],
+      ),
       importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }),
       exportTx([out(AVAX, 1_000_000_000n)]),
     ];
@@ -463,8 +543,16 @@ describe('syntactic: BaseTx', () => {
     ['output of 0', () => baseTx({ outputs: [out(AVAX, 0n)] }), 'output has no value'],
     ['threshold above the address count', () => baseTx({ outputs: [out(AVAX, 1n, owners([EWOQ], 2))] }), 'output is unspendable'],
     ['threshold 0 with addresses', () => baseTx({ outputs: [out(AVAX, 1n, owners([EWOQ], 0))] }), 'output representation should be optimized'],
-    ['unsorted addresses', () => baseTx({ outputs: [out(AVAX, 1n, { locktime: 0n, threshold: 1, addresses: [EWOQ, OTHER].sort(cmp).reverse() })] }), 'addresses not sorted and unique'],
-    ['duplicate addresses', () => baseTx({ outputs: [out(AVAX, 1n, { locktime: 0n, threshold: 1, addresses: [EWOQ, EWOQ] })] }), 'addresses not sorted and unique'],
+    [
+      'unsorted addresses',
+      () => baseTx({ outputs: [out(AVAX, 1n, { locktime: 0n, threshold: 1, addresses: [EWOQ, OTHER].sort(cmp).reverse() })] }),
+      'addresses not sorted and unique',
+    ],
+    [
+      'duplicate addresses',
+      () => baseTx({ outputs: [out(AVAX, 1n, { locktime: 0n, threshold: 1, addresses: [EWOQ, EWOQ] })] }),
+      'addresses not sorted and unique',
+    ],
     ['unsorted outputs (same asset, amounts descending)', () => baseTx({ outputs: [out(AVAX, 2n), out(AVAX, 1n)] }), 'outputs not sorted'],
     ['unsorted outputs (asset IDs descending)', () => baseTx({ outputs: [out(AVAX, 1n), out(SECP_ASSET, 1n)] }), 'outputs not sorted'],
     ['input with the empty asset ID', () => baseTx({ inputs: [inp(U0, [0], FUND, id(0))] }), 'empty asset ID is not valid'],
@@ -478,7 +566,11 @@ describe('syntactic: BaseTx', () => {
     ['outputs summing past 2^64', () => baseTx({ outputs: [out(AVAX, MAX), out(AVAX, MAX)] }), 'overflow'],
     ['inputs summing past 2^64', () => baseTx({ inputs: [inp(U0, [0], MAX), inp(U1, [0], MAX)] }, [secp(EWOQ_KEY), secp(EWOQ_KEY)]), 'overflow'],
     ['overflow beaten by a later input error', () => baseTx({ outputs: [out(AVAX, MAX)], inputs: [noValueInput(U0)] }), 'input has no value'],
-    ['overflow beaten by a later sort error', () => baseTx({ outputs: [out(AVAX, 1n), out(AVAX, MAX)], inputs: [inp(U1), inp(U0)] }, [secp(EWOQ_KEY), secp(EWOQ_KEY)]), 'inputs not sorted and unique'],
+    [
+      'overflow beaten by a later sort error',
+      () => baseTx({ outputs: [out(AVAX, 1n), out(AVAX, MAX)], inputs: [inp(U1), inp(U0)] }, [secp(EWOQ_KEY), secp(EWOQ_KEY)]),
+      'inputs not sorted and unique',
+    ],
     ['output errors before input errors', () => baseTx({ outputs: [out(AVAX, 0n)], inputs: [noValueInput(U0)] }), 'output has no value'],
     ['an item error before its group order', () => baseTx({ outputs: [out(AVAX, 2n), out(AVAX, 0n)] }), 'output has no value'],
     ['a non-credential in a credential slot runs its Verify', () => baseTx({}, [raw({ type: 5, amount: 0n, sigIndices: [] })]), 'input has no value'],
@@ -526,11 +618,49 @@ describe('syntactic: CreateAssetTx', () => {
     ['unknown fx index', () => createAsset({ initialStates: [{ fxIndex: 3, outputs: [] }] }), 'unknown feature extension'],
     ['a state output of 0', () => createAsset({ initialStates: [{ fxIndex: 0, outputs: [transfer(0n)] }] }), 'output has no value'],
     ['an nft payload of 1025 bytes', () => createAsset({ initialStates: [{ fxIndex: 1, outputs: [nftTransfer(1025)] }] }), 'payload too large'],
-    ['payload checked before owners', () => createAsset({ initialStates: [{ fxIndex: 1, outputs: [{ type: 11, groupID: 0, payload: new Uint8Array(1025), owners: owners([EWOQ], 3) }] }] }), 'payload too large'],
-    ['unsorted state outputs (type 7 before 6)', () => createAsset({ initialStates: [{ fxIndex: 0, outputs: [transfer(1n), { type: 6, owners: owners() }] }] }), 'outputs not sorted'],
-    ['duplicate fx index', () => createAsset({ initialStates: [{ fxIndex: 0, outputs: [] }, { fxIndex: 0, outputs: [] }] }), 'initial states not sorted and unique'],
-    ['descending fx index', () => createAsset({ initialStates: [{ fxIndex: 1, outputs: [] }, { fxIndex: 0, outputs: [] }] }), 'initial states not sorted and unique'],
-    ['each state verified before the order', () => createAsset({ initialStates: [{ fxIndex: 1, outputs: [] }, { fxIndex: 3, outputs: [] }] }), 'unknown feature extension'],
+    [
+      'payload checked before owners',
+      () => createAsset({ initialStates: [{ fxIndex: 1, outputs: [{ type: 11, groupID: 0, payload: new Uint8Array(1025), owners: owners([EWOQ], 3) }] }] }),
+      'payload too large',
+    ],
+    [
+      'unsorted state outputs (type 7 before 6)',
+      () => createAsset({ initialStates: [{ fxIndex: 0, outputs: [transfer(1n), { type: 6, owners: owners() }] }] }),
+      'outputs not sorted',
+    ],
+    [
+      'duplicate fx index',
+      () =>
+        createAsset({
+          initialStates: [
+            { fxIndex: 0, outputs: [] },
+            { fxIndex: 0, outputs: [] },
+          ],
+        }),
+      'initial states not sorted and unique',
+    ],
+    [
+      'descending fx index',
+      () =>
+        createAsset({
+          initialStates: [
+            { fxIndex: 1, outputs: [] },
+            { fxIndex: 0, outputs: [] },
+          ],
+        }),
+      'initial states not sorted and unique',
+    ],
+    [
+      'each state verified before the order',
+      () =>
+        createAsset({
+          initialStates: [
+            { fxIndex: 1, outputs: [] },
+            { fxIndex: 3, outputs: [] },
+          ],
+        }),
+      'unknown feature extension',
+    ],
     ['the create-asset fee is charged', () => createAsset({}, { outputs: [out(AVAX, FUND - FEE + 1n)] }), 'insufficient funds'],
     ['credentials counted per input', () => createAsset({}, {}, []), 'wrong number of credentials: 0 != 1'],
   ])('%s', (_name, tx, message) => expectSyntaxError(tx(), message));
@@ -564,27 +694,66 @@ describe('syntactic: OperationTx', () => {
     ['secp mint: bad mint input', () => operationTx([mintOp({ mintInput: [1, 0] })]), 'address indices not sorted and unique'],
     ['secp mint: bad mint output', () => operationTx([mintOp({ mintOutput: owners([EWOQ], 0) })]), 'output representation should be optimized'],
     ['secp mint: transfer output of 0', () => operationTx([mintOp({ transferOutput: { amount: 0n, owners: owners() } })]), 'output has no value'],
-    ['secp mint: mint input checked first', () => operationTx([mintOp({ mintInput: [0, 0], transferOutput: { amount: 0n, owners: owners() } })]), 'address indices not sorted and unique'],
-    ['nft mint: payload before everything', () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(1025), outputs: [owners([EWOQ], 2)] })]), 'payload too large'],
-    ['nft mint: outputs before the mint input', () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(), outputs: [owners([EWOQ], 2)] })]), 'output is unspendable'],
-    ['nft mint: mint input', () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(), outputs: [owners()] })]), 'address indices not sorted and unique'],
-    ['nft transfer: input before output', () => operationTx([op(NFT_ASSET, [T_NFT], { type: 13, input: [0, 0], output: { groupID: 7, payload: new Uint8Array(1025), owners: owners() } })]), 'address indices not sorted and unique'],
-    ['nft transfer: output payload', () => operationTx([op(NFT_ASSET, [T_NFT], { type: 13, input: [0], output: { groupID: 7, payload: new Uint8Array(1025), owners: owners() } })]), 'payload too large'],
-    ['property mint: owned output', () => operationTx([op(PROP_ASSET, [M_PROP], { type: 17, mintInput: [0], mintOutput: owners(), ownedOutput: owners([EWOQ], 2) })]), 'output is unspendable'],
+    [
+      'secp mint: mint input checked first',
+      () => operationTx([mintOp({ mintInput: [0, 0], transferOutput: { amount: 0n, owners: owners() } })]),
+      'address indices not sorted and unique',
+    ],
+    [
+      'nft mint: payload before everything',
+      () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(1025), outputs: [owners([EWOQ], 2)] })]),
+      'payload too large',
+    ],
+    [
+      'nft mint: outputs before the mint input',
+      () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(), outputs: [owners([EWOQ], 2)] })]),
+      'output is unspendable',
+    ],
+    [
+      'nft mint: mint input',
+      () => operationTx([op(NFT_ASSET, [M_NFT], { type: 12, mintInput: [1, 0], groupID: 7, payload: new Uint8Array(), outputs: [owners()] })]),
+      'address indices not sorted and unique',
+    ],
+    [
+      'nft transfer: input before output',
+      () => operationTx([op(NFT_ASSET, [T_NFT], { type: 13, input: [0, 0], output: { groupID: 7, payload: new Uint8Array(1025), owners: owners() } })]),
+      'address indices not sorted and unique',
+    ],
+    [
+      'nft transfer: output payload',
+      () => operationTx([op(NFT_ASSET, [T_NFT], { type: 13, input: [0], output: { groupID: 7, payload: new Uint8Array(1025), owners: owners() } })]),
+      'payload too large',
+    ],
+    [
+      'property mint: owned output',
+      () => operationTx([op(PROP_ASSET, [M_PROP], { type: 17, mintInput: [0], mintOutput: owners(), ownedOutput: owners([EWOQ], 2) })]),
+      'output is unspendable',
+    ],
     ['property burn: input', () => operationTx([op(PROP_ASSET, [O_PROP], { type: 18, input: [3, 3] })]), 'address indices not sorted and unique'],
     ['an op spending a base input', () => operationTx([op(AVAX, [U0], secpMint())]), 'inputs attempt to double spend an input'],
-    ['two ops spending one UTXO', () => operationTx([mintOp(), mintOp({ transferOutput: { amount: 2n, owners: owners() } })]), 'inputs attempt to double spend an input'],
-    ['double spend found before a later op error', () => operationTx([mintOp(), mintOp({ transferOutput: { amount: 2n, owners: owners() } }), op(id(0), [T_SECP], secpMint())]), 'inputs attempt to double spend an input'],
+    [
+      'two ops spending one UTXO',
+      () => operationTx([mintOp(), mintOp({ transferOutput: { amount: 2n, owners: owners() } })]),
+      'inputs attempt to double spend an input',
+    ],
+    [
+      'double spend found before a later op error',
+      () => operationTx([mintOp(), mintOp({ transferOutput: { amount: 2n, owners: owners() } }), op(id(0), [T_SECP], secpMint())]),
+      'inputs attempt to double spend an input',
+    ],
     ["an op's own Verify before its double-spend check", () => operationTx([mintOp(), mintOp({ mintInput: [1, 0] })]), 'address indices not sorted and unique'],
-    ['a later op error before the order check', () => operationTx([mintOp({}, [T_SECP2]), mintOp({ mintInput: [1, 0] }, [T_SECP])]), 'address indices not sorted and unique'],
+    [
+      'a later op error before the order check',
+      () => operationTx([mintOp({}, [T_SECP2]), mintOp({ mintInput: [1, 0] }, [T_SECP])]),
+      'address indices not sorted and unique',
+    ],
     ['unsorted operations', () => operationTx([mintOp({}, [T_SECP2]), mintOp({}, [T_SECP])]), 'operations not sorted and unique'],
     ['one credential per input and operation', () => operationTx([mintOp()], [secp(EWOQ_KEY)]), 'wrong number of credentials: 1 != 2'],
   ])('%s', (_name, tx, message) => expectSyntaxError(tx(), message));
 
   it('accepts operations sorted by codec bytes', () =>
     verifySyntax(operationTx([mintOp({}, [T_SECP]), mintOp({}, [T_SECP2])], [secp(EWOQ_KEY), secp(EWOQ_KEY), secp(EWOQ_KEY)]), params));
-  it('accepts an operation with no UTXOs (the fx rejects it later)', () =>
-    verifySyntax(operationTx([mintOp({}, [])]), params));
+  it('accepts an operation with no UTXOs (the fx rejects it later)', () => verifySyntax(operationTx([mintOp({}, [])]), params));
 });
 
 describe('syntactic: ImportTx and ExportTx', () => {
@@ -593,9 +762,17 @@ describe('syntactic: ImportTx and ExportTx', () => {
     ['import: then BaseTx.Verify', () => importTx([inp(A0)], { base: { networkID: 1 } }), 'tx has wrong network ID'],
     ['import: imported inputs must be sorted', () => importTx([inp(A1), inp(A0)]), 'inputs not sorted and unique'],
     ['import: imported input of 0', () => importTx([noValueInput(A0)]), 'input has no value'],
-    ['import: base inputs are checked first', () => importTx([noValueInput(A0)], { base: { inputs: [inp(U0, [0, 0])] } }), 'address indices not sorted and unique'],
+    [
+      'import: base inputs are checked first',
+      () => importTx([noValueInput(A0)], { base: { inputs: [inp(U0, [0, 0])] } }),
+      'address indices not sorted and unique',
+    ],
     ['import: imported funds count', () => importTx([inp(A1)]), 'insufficient funds'],
-    ['import: credentials for both groups', () => importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }, [secp(EWOQ_KEY)]), 'wrong number of credentials: 1 != 2'],
+    [
+      'import: credentials for both groups',
+      () => importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }, [secp(EWOQ_KEY)]),
+      'wrong number of credentials: 1 != 2',
+    ],
     ['export: no exported outputs', () => exportTx([], { base: { networkID: 1 } }), 'no export outputs'],
     ['export: then BaseTx.Verify', () => exportTx([out(AVAX, 1n)], { base: { blockchainID: P } }), 'tx has wrong chain ID'],
     ['export: exported outputs must be sorted', () => exportTx([out(AVAX, 2n), out(AVAX, 1n)]), 'outputs not sorted'],
@@ -606,8 +783,7 @@ describe('syntactic: ImportTx and ExportTx', () => {
 
   it('import: each input group is sorted on its own (a base input may repeat an imported one)', () =>
     verifySyntax(importTx([inp(U0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }), params));
-  it('export: each output group is sorted on its own', () =>
-    verifySyntax(exportTx([out(AVAX, 1n)], { base: { outputs: [out(AVAX, 5n)] } }), params));
+  it('export: each output group is sorted on its own', () => verifySyntax(exportTx([out(AVAX, 1n)], { base: { outputs: [out(AVAX, 5n)] } }), params));
   it('the chains named are not checked syntactically', () => {
     verifySyntax(importTx([inp(A0)], { sourceChain: X }), params);
     verifySyntax(exportTx([out(AVAX, 1n)], { destinationChain: id(0x77) }), params);
@@ -623,24 +799,56 @@ describe('semantic: BaseTx inputs (wrapped "failed to verify transfer: ")', () =
     ['UTXO of another asset', () => baseTx({ inputs: [inp(WRONG_ASSET, [0], FUND, AVAX)] }), `${T}asset IDs in the input don't match the utxo`],
     ['an nft credential on an AVAX input', () => baseTx({}, [nftCred(EWOQ_KEY)]), `${T}incompatible feature extension`],
     ['a property credential on an AVAX input', () => baseTx({}, [propCred(EWOQ_KEY)]), `${T}incompatible feature extension`],
-    ['an nft credential on an nft asset', () => baseTx({ inputs: [inp(U0), inp(SECP_ON_NFT)] }, [secp(EWOQ_KEY), nftCred(EWOQ_KEY)]), `${T}cant transfer with this fx`],
+    [
+      'an nft credential on an nft asset',
+      () => baseTx({ inputs: [inp(U0), inp(SECP_ON_NFT)] }, [secp(EWOQ_KEY), nftCred(EWOQ_KEY)]),
+      `${T}cant transfer with this fx`,
+    ],
     ['a TransferInput as credential', () => baseTx({}, [raw({ type: 5, amount: 1n, sigIndices: [] })]), `${T}wrong credential type`],
-    ['an nft MintOutput as credential (fx by credential type)', () => baseTx({}, [raw({ type: 10, groupID: 0, owners: owners([], 0) })]), `${T}incompatible feature extension`],
+    [
+      'an nft MintOutput as credential (fx by credential type)',
+      () => baseTx({}, [raw({ type: 10, groupID: 0, owners: owners([], 0) })]),
+      `${T}incompatible feature extension`,
+    ],
     ['a secp MintOutput spent as a transfer', () => baseTx({ inputs: [inp(U0), inp(M_SECP, [0], 1n)] }), `${T}wrong utxo type`],
-    ['amounts differ', () => baseTx({ inputs: [inp(U0, [0], FUND - 1n)], outputs: [out(AVAX, 1n)] }), `${T}utxo amount and input amount are not equal: ${FUND} != ${FUND - 1n}`],
+    [
+      'amounts differ',
+      () => baseTx({ inputs: [inp(U0, [0], FUND - 1n)], outputs: [out(AVAX, 1n)] }),
+      `${T}utxo amount and input amount are not equal: ${FUND} != ${FUND - 1n}`,
+    ],
     ['time locked', () => baseTx({ inputs: [inp(LOCKED)] }), `${T}output is time locked`],
-    ['more signers than the threshold', () => baseTx({ inputs: [inp(ONE_OF_TWO, [0, 1])] }, [secp(EWOQ_KEY, OTHER_KEY)]), `${T}input has more signers than expected`],
+    [
+      'more signers than the threshold',
+      () => baseTx({ inputs: [inp(ONE_OF_TWO, [0, 1])] }, [secp(EWOQ_KEY, OTHER_KEY)]),
+      `${T}input has more signers than expected`,
+    ],
     ['fewer signers than the threshold', () => baseTx({ inputs: [inp(MULTI, [0])] }), `${T}input has less signers than expected`],
     ['signatures ≠ indices', () => baseTx({}, [secp(EWOQ_KEY, EWOQ_KEY)]), `${T}input expected a different number of signers than provided in the credential`],
-    ['signer counts before the credential size', () => baseTx({ inputs: [inp(ONE_OF_TWO, [0, 1])] }, [secp(EWOQ_KEY)]), `${T}input has more signers than expected`],
+    [
+      'signer counts before the credential size',
+      () => baseTx({ inputs: [inp(ONE_OF_TWO, [0, 1])] }, [secp(EWOQ_KEY)]),
+      `${T}input has more signers than expected`,
+    ],
     ['time lock checked before counts', () => baseTx({ inputs: [inp(LOCKED)] }, [secp()]), `${T}output is time locked`],
     ['index past the addresses', () => baseTx({ inputs: [inp(U0, [1])] }), `${T}input referenced a nonexistent address in the output`],
     ['high-S signature', () => baseTx({}, [tamper(EWOQ_KEY, highS)]), `${T}signature was mutated from its original format`],
     ['unrecoverable signature', () => baseTx({}, [tamper(EWOQ_KEY, withV(7))]), `${T}invalid signature`],
     ['compressed recovery flag', () => baseTx({}, [tamper(EWOQ_KEY, (s) => withV(s[64]! | 4)(s))]), `${T}wasn't expecting a compressed key`],
-    ['signed by someone else', () => baseTx({}, [secp(OTHER_KEY)]), `${T}wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
-    ['first bad signature wins', () => baseTx({ inputs: [inp(MULTI, [0, 1])] }, [secp(OTHER_KEY, OTHER_KEY)]), `${T}wrong signature: expected signature from ${encodeCB58(EWOQ_INDEX_IN_PAIR === 0 ? EWOQ : OTHER)} but got from ${encodeCB58(OTHER)}`],
-    ['inputs in order: the first failing input wins', () => baseTx({ inputs: [inp(U0), inp(U1)], outputs: [out(AVAX, 1n)] }, [secp(OTHER_KEY), tamper(EWOQ_KEY, highS)]), `${T}wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
+    [
+      'signed by someone else',
+      () => baseTx({}, [secp(OTHER_KEY)]),
+      `${T}wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
+    [
+      'first bad signature wins',
+      () => baseTx({ inputs: [inp(MULTI, [0, 1])] }, [secp(OTHER_KEY, OTHER_KEY)]),
+      `${T}wrong signature: expected signature from ${encodeCB58(EWOQ_INDEX_IN_PAIR === 0 ? EWOQ : OTHER)} but got from ${encodeCB58(OTHER)}`,
+    ],
+    [
+      'inputs in order: the first failing input wins',
+      () => baseTx({ inputs: [inp(U0), inp(U1)], outputs: [out(AVAX, 1n)] }, [secp(OTHER_KEY), tamper(EWOQ_KEY, highS)]),
+      `${T}wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
   ])('%s', (_name, tx, message) => expectSemanticError(tx(), message));
 
   it('signatures are over sha256 of the unsigned bytes: a signature for other bytes fails', () => {
@@ -705,11 +913,19 @@ describe('semantic: OperationTx (operation errors are not wrapped)', () => {
     return s;
   };
   it.each<[string, () => SignedTx, string]>([
-    ['base input errors come first, wrapped', () => operationTx([op(SECP_ASSET, [U_MISSING], secpMint())], [secp(OTHER_KEY), secp(EWOQ_KEY)]), `failed to verify transfer: wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
+    [
+      'base input errors come first, wrapped',
+      () => operationTx([op(SECP_ASSET, [U_MISSING], secpMint())], [secp(OTHER_KEY), secp(EWOQ_KEY)]),
+      `failed to verify transfer: wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
     ['missing UTXO', () => ops(op(SECP_ASSET, [U_MISSING], secpMint())), 'not found'],
     ['UTXO of another asset', () => ops(op(SECP_ASSET, [M_NFT], secpMint())), "asset IDs in the input don't match the utxo"],
     // M_NFT (txID a2…) sorts before the missing f0… UTXO: its mismatch is found before the miss.
-    ['each UTXO fetched and matched in turn', () => ops(op(SECP_ASSET, [M_NFT, utxo(id(0xf0), 0, SECP_ASSET, transfer(1n))], secpMint())), "asset IDs in the input don't match the utxo"],
+    [
+      'each UTXO fetched and matched in turn',
+      () => ops(op(SECP_ASSET, [M_NFT, utxo(id(0xf0), 0, SECP_ASSET, transfer(1n))], secpMint())),
+      "asset IDs in the input don't match the utxo",
+    ],
     ['unknown asset', () => ops(op(UNKNOWN_ASSET, [unknownMint], secpMint())), 'not found'],
     ['not an asset', () => ops(op(NOT_AN_ASSET, [notAssetMint], secpMint())), 'not an asset'],
     ['fx chosen by operation type: secp mint on an nft asset', () => ops(op(NFT_ASSET, [M_NFT], secpMint())), 'incompatible feature extension'],
@@ -718,27 +934,75 @@ describe('semantic: OperationTx (operation errors are not wrapped)', () => {
     ['secp mint with two UTXOs', () => ops(op(SECP_ASSET, [T_SECP, T_SECP2], secpMint())), 'wrong number of utxos for the operation'],
     ['credential type before UTXO count', () => ops(op(SECP_ASSET, [], secpMint()), propCred()), 'wrong credential type'],
     ['secp mint from a transfer output', () => ops(op(SECP_ASSET, [T_SECP], secpMint())), 'wrong utxo type'],
-    ['secp mint changing the mint owners', () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintOutput: owners([OTHER]) }))), 'wrong mint output created from the operation'],
-    ['secp mint changing the mint locktime', () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintOutput: owners([EWOQ], 1, 5n) }))), 'wrong mint output created from the operation'],
-    ['secp mint signed by someone else', () => ops(op(SECP_ASSET, [M_SECP], secpMint()), secp(OTHER_KEY)), `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
-    ['secp mint with too many signatures', () => ops(op(SECP_ASSET, [M_SECP], secpMint()), secp(EWOQ_KEY, EWOQ_KEY)), 'input expected a different number of signers than provided in the credential'],
-    ['secp mint with a nonexistent index', () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintInput: [2] }))), 'input referenced a nonexistent address in the output'],
+    [
+      'secp mint changing the mint owners',
+      () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintOutput: owners([OTHER]) }))),
+      'wrong mint output created from the operation',
+    ],
+    [
+      'secp mint changing the mint locktime',
+      () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintOutput: owners([EWOQ], 1, 5n) }))),
+      'wrong mint output created from the operation',
+    ],
+    [
+      'secp mint signed by someone else',
+      () => ops(op(SECP_ASSET, [M_SECP], secpMint()), secp(OTHER_KEY)),
+      `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
+    [
+      'secp mint with too many signatures',
+      () => ops(op(SECP_ASSET, [M_SECP], secpMint()), secp(EWOQ_KEY, EWOQ_KEY)),
+      'input expected a different number of signers than provided in the credential',
+    ],
+    [
+      'secp mint with a nonexistent index',
+      () => ops(op(SECP_ASSET, [M_SECP], secpMint({ mintInput: [2] }))),
+      'input referenced a nonexistent address in the output',
+    ],
     ['nft mint with no UTXO', () => ops(op(NFT_ASSET, [], nftMint()), secp(EWOQ_KEY)), 'wrong number of UTXOs for the operation'],
     ['nft mint with a secp credential', () => ops(op(NFT_ASSET, [M_NFT], nftMint()), secp(EWOQ_KEY)), 'wrong credential type'],
     ['nft mint from a transfer output', () => ops(op(NFT_ASSET, [T_NFT], nftMint()), nftCred(EWOQ_KEY)), 'wrong utxo type'],
     ['nft mint of another group', () => ops(op(NFT_ASSET, [M_NFT], nftMint(8)), nftCred(EWOQ_KEY)), 'wrong unique ID provided'],
-    ['nft mint signed by someone else', () => ops(op(NFT_ASSET, [M_NFT], nftMint()), nftCred(OTHER_KEY)), `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
+    [
+      'nft mint signed by someone else',
+      () => ops(op(NFT_ASSET, [M_NFT], nftMint()), nftCred(OTHER_KEY)),
+      `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
     ['nft transfer from a mint output', () => ops(op(NFT_ASSET, [M_NFT], nftTransfer()), nftCred(EWOQ_KEY)), 'wrong utxo type'],
     ['nft transfer changing the group', () => ops(op(NFT_ASSET, [T_NFT], nftTransfer(8)), nftCred(EWOQ_KEY)), 'wrong unique ID provided'],
     ['nft transfer changing the payload', () => ops(op(NFT_ASSET, [T_NFT], nftTransfer(7, bytes('ho'))), nftCred(EWOQ_KEY)), 'wrong bytes provided'],
-    ['nft transfer group checked before payload', () => ops(op(NFT_ASSET, [T_NFT], nftTransfer(8, bytes('ho'))), nftCred(EWOQ_KEY)), 'wrong unique ID provided'],
+    [
+      'nft transfer group checked before payload',
+      () => ops(op(NFT_ASSET, [T_NFT], nftTransfer(8, bytes('ho'))), nftCred(EWOQ_KEY)),
+      'wrong unique ID provided',
+    ],
     ['property mint on an nft asset', () => ops(op(NFT_ASSET, [M_NFT], propMint()), propCred(EWOQ_KEY)), 'incompatible feature extension'],
     ['property mint with an nft credential', () => ops(op(PROP_ASSET, [M_PROP], propMint()), nftCred(EWOQ_KEY)), 'wrong credential type'],
     ['property mint from an owned output', () => ops(op(PROP_ASSET, [O_PROP], propMint()), propCred(EWOQ_KEY)), 'wrong utxo type'],
-    ['property mint changing the mint owners', () => ops(op(PROP_ASSET, [M_PROP], propMint(owners([OTHER]))), propCred(EWOQ_KEY)), 'wrong mint output provided'],
+    [
+      'property mint changing the mint owners',
+      () => ops(op(PROP_ASSET, [M_PROP], propMint(owners([OTHER]))), propCred(EWOQ_KEY)),
+      'wrong mint output provided',
+    ],
     ['property burn of a mint output', () => ops(op(PROP_ASSET, [M_PROP], burn), propCred(EWOQ_KEY)), 'wrong utxo type'],
-    ['property burn with two UTXOs', () => ops(op(PROP_ASSET, [M_PROP, O_PROP].sort((a, b) => cmp(a.utxoID.txID, b.utxoID.txID)), burn), propCred(EWOQ_KEY)), 'wrong number of UTXOs for the operation'],
-    ['property burn signed by someone else', () => ops(op(PROP_ASSET, [O_PROP], burn), propCred(OTHER_KEY)), `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
+    [
+      'property burn with two UTXOs',
+      () =>
+        ops(
+          op(
+            PROP_ASSET,
+            [M_PROP, O_PROP].sort((a, b) => cmp(a.utxoID.txID, b.utxoID.txID)),
+            burn,
+          ),
+          propCred(EWOQ_KEY),
+        ),
+      'wrong number of UTXOs for the operation',
+    ],
+    [
+      'property burn signed by someone else',
+      () => ops(op(PROP_ASSET, [O_PROP], burn), propCred(OTHER_KEY)),
+      `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
   ])('%s', (_name, tx, message) => expectSemanticError(tx(), message, withExtra()));
 
   it('operations are checked in order', () => {
@@ -753,16 +1017,48 @@ describe('semantic: ImportTx', () => {
   const unknownChain = id(0x77);
   it.each<[string, () => SignedTx, string]>([
     ['importing from X itself', () => importTx([inp(A0)], { sourceChain: X }), 'same chainID'],
-    ['importing from an unknown chain', () => importTx([inp(A0)], { sourceChain: unknownChain }), `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`],
-    ['importing from a chain of another subnet', () => importTx([inp(A0)], { sourceChain: id(0x78) }), `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`],
-    ['base checks first', () => importTx([inp(A0)], { sourceChain: X, base: { inputs: [inp(U_MISSING)], outputs: [out(AVAX, FUND)] } }), `failed to verify transfer: failed to get utxo ${cb58(U_MISSING)}: not found`],
+    [
+      'importing from an unknown chain',
+      () => importTx([inp(A0)], { sourceChain: unknownChain }),
+      `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`,
+    ],
+    [
+      'importing from a chain of another subnet',
+      () => importTx([inp(A0)], { sourceChain: id(0x78) }),
+      `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`,
+    ],
+    [
+      'base checks first',
+      () => importTx([inp(A0)], { sourceChain: X, base: { inputs: [inp(U_MISSING)], outputs: [out(AVAX, FUND)] } }),
+      `failed to verify transfer: failed to get utxo ${cb58(U_MISSING)}: not found`,
+    ],
     ['a missing atomic UTXO is a bare "not found"', () => importTx([inp(A_MISSING)], { base: { outputs: [out(AVAX, 1n)] } }), 'not found'],
-    ['all atomic UTXOs are fetched before any is verified', () => importTx([inp(A0), inp(A_MISSING, [0], 1_000_000_000n)], { base: { outputs: [out(AVAX, 1n)] } }, [secp(OTHER_KEY), secp(EWOQ_KEY)]), 'not found'],
-    ['a bad signature is not wrapped', () => importTx([inp(A0)], {}, [secp(OTHER_KEY)]), `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
-    ['imported credentials follow the base ones', () => importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }, [secp(EWOQ_KEY), secp(OTHER_KEY)]), `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
-    ['an atomic UTXO of another asset', () => importTx([inp(A0, [0], 5_000_000_000n, SECP_ASSET)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND - FEE)] } }), "asset IDs in the input don't match the utxo"],
+    [
+      'all atomic UTXOs are fetched before any is verified',
+      () => importTx([inp(A0), inp(A_MISSING, [0], 1_000_000_000n)], { base: { outputs: [out(AVAX, 1n)] } }, [secp(OTHER_KEY), secp(EWOQ_KEY)]),
+      'not found',
+    ],
+    [
+      'a bad signature is not wrapped',
+      () => importTx([inp(A0)], {}, [secp(OTHER_KEY)]),
+      `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
+    [
+      'imported credentials follow the base ones',
+      () => importTx([inp(A0)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND)] } }, [secp(EWOQ_KEY), secp(OTHER_KEY)]),
+      `wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
+    [
+      'an atomic UTXO of another asset',
+      () => importTx([inp(A0, [0], 5_000_000_000n, SECP_ASSET)], { base: { inputs: [inp(U0)], outputs: [out(AVAX, FUND - FEE)] } }),
+      "asset IDs in the input don't match the utxo",
+    ],
     ['an nft credential on an imported input', () => importTx([inp(A0)], {}, [nftCred(EWOQ_KEY)]), 'incompatible feature extension'],
-    ['an amount mismatch is not wrapped', () => importTx([inp(A0, [0], 4_999_999_999n)], { base: { outputs: [out(AVAX, 1n)] } }), 'utxo amount and input amount are not equal: 5000000000 != 4999999999'],
+    [
+      'an amount mismatch is not wrapped',
+      () => importTx([inp(A0, [0], 4_999_999_999n)], { base: { outputs: [out(AVAX, 1n)] } }),
+      'utxo amount and input amount are not equal: 5000000000 != 4999999999',
+    ],
   ])('%s', (_name, tx, message) => expectSemanticError(tx(), message));
 
   it('an atomic UTXO of the right chain only', () => {
@@ -777,9 +1073,21 @@ describe('semantic: ExportTx', () => {
   const unknownChain = id(0x77);
   it.each<[string, () => SignedTx, string]>([
     ['exporting to X itself', () => exportTx([out(AVAX, 1n)], { destinationChain: X }), 'same chainID'],
-    ['exporting to an unknown chain', () => exportTx([out(AVAX, 1n)], { destinationChain: unknownChain }), `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`],
-    ['exporting to a chain of another subnet', () => exportTx([out(AVAX, 1n)], { destinationChain: id(0x78) }), `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`],
-    ['base checks first', () => exportTx([out(AVAX, 1n)], { destinationChain: X }, [secp(OTHER_KEY)]), `failed to verify transfer: wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`],
+    [
+      'exporting to an unknown chain',
+      () => exportTx([out(AVAX, 1n)], { destinationChain: unknownChain }),
+      `failed to get subnet of "${encodeCB58(unknownChain)}": problem retrieving blockchain "${encodeCB58(unknownChain)}": not found`,
+    ],
+    [
+      'exporting to a chain of another subnet',
+      () => exportTx([out(AVAX, 1n)], { destinationChain: id(0x78) }),
+      `mismatched subnet IDs; expected "${encodeCB58(P)}" got "${encodeCB58(id(0x99))}"`,
+    ],
+    [
+      'base checks first',
+      () => exportTx([out(AVAX, 1n)], { destinationChain: X }, [secp(OTHER_KEY)]),
+      `failed to verify transfer: wrong signature: expected signature from ${EWOQ_CB58} but got from ${encodeCB58(OTHER)}`,
+    ],
   ])('%s', (_name, tx, message) => expectSemanticError(tx(), message));
 
   // An exported asset must also be spent by a base input, whose fx-usage check is the same one
@@ -796,7 +1104,10 @@ describe('semantic: ExportTx', () => {
     const realTx = s.tx.bind(s);
     let secpLookups = 0;
     s.tx = (key: Uint8Array) => (hex(key) === hex(SECP_ASSET) && ++secpLookups > 1 ? later : realTx(key));
-    const tx = exportTx([out(SECP_ASSET, 10n)], { base: { inputs: [inp(U0), inp(u)].sort((a, b) => cmp(a.utxoID.txID, b.utxoID.txID)) } }, [secp(EWOQ_KEY), secp(EWOQ_KEY)]);
+    const tx = exportTx([out(SECP_ASSET, 10n)], { base: { inputs: [inp(U0), inp(u)].sort((a, b) => cmp(a.utxoID.txID, b.utxoID.txID)) } }, [
+      secp(EWOQ_KEY),
+      secp(EWOQ_KEY),
+    ]);
     expectSemanticError(tx, message, s);
   });
 });

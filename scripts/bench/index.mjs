@@ -58,8 +58,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { CLI, cpuSeconds, envIntOf, loadDist, pct } from './common.mjs';
 
-const [{ openDatabase, WriteBatch }, { indexDatabase }, { ContainerIndex, containerIndexDatabase }, { encodeOuterBlock, nextEpoch }, { encodeCB58, idFromString }] =
-  await loadDist('bench:index', 'storage/db.js', 'storage/keys.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
+const [
+  { openDatabase, WriteBatch },
+  { indexDatabase },
+  { ContainerIndex, containerIndexDatabase },
+  { encodeOuterBlock, nextEpoch },
+  { encodeCB58, idFromString },
+] = await loadDist('bench:index', 'storage/db.js', 'storage/keys.js', 'indexer/index.js', 'chains/proposervm.js', 'encoding/cb58.js');
 
 const envInt = envIntOf('bench:index');
 const N = envInt('N', 1_000_000, 1025);
@@ -93,7 +98,11 @@ const f2 = (x) => x.toFixed(2);
 const f3 = (x) => x.toFixed(3);
 const int = (x) => Math.round(x).toLocaleString('en-US');
 const randInt = (n) => Math.floor(Math.random() * n);
-const u64 = (n) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; };
+const u64 = (n) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(n));
+  return b;
+};
 const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 
 async function procStatus(pid) {
@@ -136,8 +145,12 @@ async function startNode(label, nodeArgs = []) {
   const args = [...nodeArgs, CLI, '--http-port=0', `--data-dir=${dataDir}`, '--log-level=off', '--index-enabled=true'];
   child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
   const t0 = performance.now();
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(5)) {
     if (child.exitCode !== null) throw new Error(`node (${label}) exited (${child.exitCode}):\n${output}`);
@@ -145,7 +158,9 @@ async function startNode(label, nodeArgs = []) {
       ({ uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')));
       agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       return performance.now() - t0;
-    } catch { /* not written yet */ }
+    } catch {
+      /* not written yet */
+    }
   }
   throw new Error(`node (${label}) wrote no process.json within 60 s:\n${output}`);
 }
@@ -165,7 +180,9 @@ async function cleanup() {
   await stopNode();
   if (dataDir && !KEEP) await rm(dataDir, { recursive: true, force: true });
 }
-process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
+process.once('SIGINT', () => {
+  cleanup().finally(() => process.exit(130));
+});
 
 let rpcId = 0;
 /** One JSON-RPC call to /ext/index/X/block; resolves to { result, ms, bytes } (ms: request until last byte). */
@@ -173,23 +190,27 @@ function rpc(method, params) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.request(`${uri}/ext/index/X/block`, { method: 'POST', agent, timeout: 120_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const ms = performance.now() - t0;
-        const raw = Buffer.concat(chunks);
-        let reply;
-        try {
-          reply = JSON.parse(raw.toString('utf8'));
-        } catch {
-          return reject(new Error(`${method}: HTTP ${res.statusCode}: ${raw.toString('utf8').slice(0, 300)}`));
-        }
-        if (reply.error) return reject(new Error(`${method}: ${reply.error.message}`));
-        resolve({ result: reply.result, ms, bytes: raw.length });
-      });
-      res.once('error', reject);
-    });
+    const req = http.request(
+      `${uri}/ext/index/X/block`,
+      { method: 'POST', agent, timeout: 120_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const ms = performance.now() - t0;
+          const raw = Buffer.concat(chunks);
+          let reply;
+          try {
+            reply = JSON.parse(raw.toString('utf8'));
+          } catch {
+            return reject(new Error(`${method}: HTTP ${res.statusCode}: ${raw.toString('utf8').slice(0, 300)}`));
+          }
+          if (reply.error) return reject(new Error(`${method}: ${reply.error.message}`));
+          resolve({ result: reply.result, ms, bytes: raw.length });
+        });
+        res.once('error', reject);
+      },
+    );
     req.once('timeout', () => req.destroy(new Error(`${method}: no reply within 120 s`)));
     req.once('error', reject);
     req.end(body);
@@ -238,7 +259,7 @@ async function fill() {
     const end = Math.min(N, i + BATCH);
     const batch = new WriteBatch();
     for (let j = i; j < end; j++) {
-      let t = performance.now();
+      const t = performance.now();
       const timestamp = parent.timestamp + 1n;
       const epoch = first_ ? undefined : nextEpoch(parent);
       const off = randInt(pool.length - INNER_MIN - INNER_SPAN);
@@ -276,8 +297,12 @@ async function fill() {
   const t3 = performance.now();
   await db.close();
   const closeMs = performance.now() - t3;
-  console.log(`\n1. fill (FILL=${FILL}): ${int(N)} containers (avg ${f1(containerBytes / N)} B, proposervm outer blocks) into <data-dir>/db/local, ${BATCH} per db.batch`);
-  console.log(`   ${int(N / seconds)} containers/s  (${f1(seconds)} s: encode+sha256 ${f1(encodeMs / 1000)} s, ${FILL === 'accept' ? 'accept (1 db.get each)' : 'building ops'} ${f1(opsMs / 1000)} s, db.batch ${f1(batchMs / 1000)} s; close ${f1(closeMs / 1000)} s)`);
+  console.log(
+    `\n1. fill (FILL=${FILL}): ${int(N)} containers (avg ${f1(containerBytes / N)} B, proposervm outer blocks) into <data-dir>/db/local, ${BATCH} per db.batch`,
+  );
+  console.log(
+    `   ${int(N / seconds)} containers/s  (${f1(seconds)} s: encode+sha256 ${f1(encodeMs / 1000)} s, ${FILL === 'accept' ? 'accept (1 db.get each)' : 'building ops'} ${f1(opsMs / 1000)} s, db.batch ${f1(batchMs / 1000)} s; close ${f1(closeMs / 1000)} s)`,
+  );
   console.log(`   index size now ${int(total)} (first filled index ${first}); DB on disk ${f1(du(dbPath))} MiB`);
 }
 // The X-Chain's inner genesis ID is not needed for look-ups; any 32 bytes serve as the first parent.
@@ -291,7 +316,9 @@ async function http_() {
   const ms = await startNode('measure', nodeArgs);
   const last = await rpc('index.getLastAccepted', {});
   if (last.result.index !== String(total - 1)) throw new Error(`getLastAccepted index ${last.result.index}, expected ${total - 1}`);
-  console.log(`\n2. HTTP, node restarted on the filled dir in ${f1(ms)} ms${CPU_PROF ? ` (--cpu-prof into ${CPU_PROF})` : ''}; one keep-alive connection, sequential calls, encoding hex`);
+  console.log(
+    `\n2. HTTP, node restarted on the filled dir in ${f1(ms)} ms${CPU_PROF ? ` (--cpu-prof into ${CPU_PROF})` : ''}; one keep-alive connection, sequential calls, encoding hex`,
+  );
   const cpu0 = await cpuSeconds(child.pid);
   const results = {};
 
@@ -311,26 +338,41 @@ async function http_() {
     const p = randInt(N - RANGE + 1);
     const r = await rpc('index.getContainerRange', { startIndex: String(first + p), numToFetch: String(RANGE) });
     const c = r.result.containers;
-    if (c.length !== RANGE || c[0].index !== String(first + p) || c[RANGE - 1].id !== encodeCB58(idAt(p + RANGE - 1))) throw new Error(`getContainerRange ${first + p}: wrong containers`);
+    if (c.length !== RANGE || c[0].index !== String(first + p) || c[RANGE - 1].id !== encodeCB58(idAt(p + RANGE - 1)))
+      throw new Error(`getContainerRange ${first + p}: wrong containers`);
     return r;
   };
-  for (const [name, fn, calls] of [['index.getContainerByIndex', byIndex, CALLS], ['index.getIndex', getIndex, CALLS], [`index.getContainerRange (numToFetch ${RANGE})`, range, RANGE_CALLS]]) {
+  for (const [name, fn, calls] of [
+    ['index.getContainerByIndex', byIndex, CALLS],
+    ['index.getIndex', getIndex, CALLS],
+    [`index.getContainerRange (numToFetch ${RANGE})`, range, RANGE_CALLS],
+  ]) {
     for (let i = 0; i < Math.min(WARMUP, calls); i++) await fn();
     const c0 = await cpuSeconds(child.pid);
     const lat = [];
     let bytes = 0;
     const t0 = performance.now();
-    for (let i = 0; i < calls; i++) { const r = await fn(); lat.push(r.ms); bytes += r.bytes; }
+    for (let i = 0; i < calls; i++) {
+      const r = await fn();
+      lat.push(r.ms);
+      bytes += r.bytes;
+    }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = (await cpuSeconds(child.pid)) - c0;
     const s = latencyStats(lat);
     results[name] = s;
-    console.log(`   ${name.padEnd(44)} ${String(calls).padStart(5)} calls  p50 ${f3(s.p50).padStart(8)} ms  p99 ${f3(s.p99).padStart(8)} ms  max ${f2(s.max).padStart(7)} ms  ${int(calls / seconds).padStart(6)} calls/s  reply ${int(bytes / calls)} B  node CPU ${f2(1000 * cpu / calls)} ms/call`);
+    console.log(
+      `   ${name.padEnd(44)} ${String(calls).padStart(5)} calls  p50 ${f3(s.p50).padStart(8)} ms  p99 ${f3(s.p99).padStart(8)} ms  max ${f2(s.max).padStart(7)} ms  ${int(calls / seconds).padStart(6)} calls/s  reply ${int(bytes / calls)} B  node CPU ${f2((1000 * cpu) / calls)} ms/call`,
+    );
   }
   const { rss, hwm, anon, file, ldbMaps, ldbKb } = await procStatus(child.pid);
   const nodeCpu = (await cpuSeconds(child.pid)) - cpu0;
-  console.log(`   node after the measurements: VmRSS ${f1(rss / 1024)} MiB = RssAnon ${f1(anon / 1024)} MiB + RssFile ${f1(file / 1024)} MiB; VmHWM ${f1(hwm / 1024)} MiB; node CPU during them ${f1(nodeCpu)} s`);
-  console.log(`   of RssFile, ${f1(ldbKb / 1024)} MiB are resident pages of the ${ldbMaps} LevelDB .ldb tables mmap'ed by the node (the rest: node binary, libraries)`);
+  console.log(
+    `   node after the measurements: VmRSS ${f1(rss / 1024)} MiB = RssAnon ${f1(anon / 1024)} MiB + RssFile ${f1(file / 1024)} MiB; VmHWM ${f1(hwm / 1024)} MiB; node CPU during them ${f1(nodeCpu)} s`,
+  );
+  console.log(
+    `   of RssFile, ${f1(ldbKb / 1024)} MiB are resident pages of the ${ldbMaps} LevelDB .ldb tables mmap'ed by the node (the rest: node binary, libraries)`,
+  );
   await stopNode();
   return { results, rssMiB: rss / 1024, anonMiB: anon / 1024, ldbMiB: ldbKb / 1024 };
 }
@@ -351,26 +393,49 @@ async function raw() {
     for (let i = 0; i < Math.min(1000, RAW_GETS); i++) await fn(picks[i]); // warm-up
     const lat = [];
     const t0 = performance.now();
-    for (const p of picks) { const t = performance.now(); await fn(p); lat.push(performance.now() - t); }
+    for (const p of picks) {
+      const t = performance.now();
+      await fn(p);
+      lat.push(performance.now() - t);
+    }
     const seconds = (performance.now() - t0) / 1000;
     const s = latencyStats(lat);
     out[label] = { perS: RAW_GETS / seconds, ...s };
-    console.log(`   ${label.padEnd(44)} ${int(RAW_GETS / seconds).padStart(7)} /s   p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms   (${int(RAW_GETS)}, one at a time)`);
+    console.log(
+      `   ${label.padEnd(44)} ${int(RAW_GETS / seconds).padStart(7)} /s   p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms   (${int(RAW_GETS)}, one at a time)`,
+    );
   };
   // A record starts with its container's ID (src/indexer/index.ts); its length varies (container 0 is a shorter type-0 block).
-  await gets('db.get(index key)', async (p) => { const v = await idb.get(indexKey(p)); if (!v || !Buffer.from(v.subarray(0, 32)).equals(idAt(p))) throw new Error(`raw get by index ${first + p}`); });
-  await gets('db.get(ID key)', async (p) => { const v = await idb.get(idKey(p)); if (!v || Buffer.from(v).readBigUInt64BE(0) !== BigInt(first + p)) throw new Error('raw get by ID'); });
-  await gets('ContainerIndex.byIndex', async (p) => { if (!(await index.byIndex(BigInt(first + p)))) throw new Error('byIndex'); });
-  await gets('ContainerIndex.indexOf', async (p) => { if ((await index.indexOf(idAt(p))) !== BigInt(first + p)) throw new Error('indexOf'); });
+  await gets('db.get(index key)', async (p) => {
+    const v = await idb.get(indexKey(p));
+    if (!v || !Buffer.from(v.subarray(0, 32)).equals(idAt(p))) throw new Error(`raw get by index ${first + p}`);
+  });
+  await gets('db.get(ID key)', async (p) => {
+    const v = await idb.get(idKey(p));
+    if (!v || Buffer.from(v).readBigUInt64BE(0) !== BigInt(first + p)) throw new Error('raw get by ID');
+  });
+  await gets('ContainerIndex.byIndex', async (p) => {
+    if (!(await index.byIndex(BigInt(first + p)))) throw new Error('byIndex');
+  });
+  await gets('ContainerIndex.indexOf', async (p) => {
+    if ((await index.indexOf(idAt(p))) !== BigInt(first + p)) throw new Error('indexOf');
+  });
 
   const ranges = async (label, fn) => {
     const starts = Array.from({ length: RANGE_CALLS }, () => randInt(N - RANGE + 1));
     for (let i = 0; i < Math.min(WARMUP, RANGE_CALLS); i++) await fn(starts[i]);
     const lat = [];
-    for (const p of starts) { const t = performance.now(); const n = await fn(p); lat.push(performance.now() - t); if (n !== RANGE) throw new Error(`${label}: ${n} entries`); }
+    for (const p of starts) {
+      const t = performance.now();
+      const n = await fn(p);
+      lat.push(performance.now() - t);
+      if (n !== RANGE) throw new Error(`${label}: ${n} entries`);
+    }
     const s = latencyStats(lat);
     out[label] = s;
-    console.log(`   ${label.padEnd(44)} p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms  max ${f2(s.max).padStart(6)} ms   (${RANGE_CALLS} reads of ${RANGE})`);
+    console.log(
+      `   ${label.padEnd(44)} p50 ${f3(s.p50).padStart(7)} ms  p99 ${f3(s.p99).padStart(7)} ms  max ${f2(s.max).padStart(6)} ms   (${RANGE_CALLS} reads of ${RANGE})`,
+    );
   };
   await ranges(`Database.entries, ${RANGE} entries`, async (p) => (await idb.entries({ gte: indexKey(p), lt: indexKey(p + RANGE), limit: RANGE })).length);
   await ranges(`ContainerIndex.range, ${RANGE} containers`, async (p) => (await index.range(BigInt(first + p), RANGE)).length);
@@ -398,9 +463,15 @@ try {
   console.log(`   ${verdict(byIndex.p50 < TARGETS.singleP50Ms)}  index.getContainerByIndex p50 ${f3(byIndex.p50)} ms < ${TARGETS.singleP50Ms} ms`);
   console.log(`   ${verdict(getIndex.p50 < TARGETS.singleP50Ms)}  index.getIndex p50 ${f3(getIndex.p50)} ms < ${TARGETS.singleP50Ms} ms`);
   console.log(`   ${verdict(range.p50 < TARGETS.rangeP50Ms)}  index.getContainerRange(${RANGE}) p50 ${f2(range.p50)} ms < ${TARGETS.rangeP50Ms} ms`);
-  console.log(`   ${verdict(h.rssMiB < TARGETS.rssMiB)}  node VmRSS ${f1(h.rssMiB)} MiB < ${TARGETS.rssMiB} MiB   (RssAnon ${f1(h.anonMiB)} MiB; mmap'ed .ldb pages ${f1(h.ldbMiB)} MiB)`);
-  console.log(`Reference (baselines.md §2d, raw classic-level, 1M x 300 B, sha256 keys): ${int(REFERENCE.getsPerS)} single gets/s, 1024-entry range p50 ${REFERENCE.rangeP50Ms} ms / p99 ${REFERENCE.rangeP99Ms} ms`);
-  console.log(`   here, raw: ${int(r['db.get(index key)'].perS)} gets/s by index key, ${int(r['db.get(ID key)'].perS)} by ID key; range p50 ${f2(rawRange.p50)} ms / p99 ${f2(rawRange.p99)} ms`);
+  console.log(
+    `   ${verdict(h.rssMiB < TARGETS.rssMiB)}  node VmRSS ${f1(h.rssMiB)} MiB < ${TARGETS.rssMiB} MiB   (RssAnon ${f1(h.anonMiB)} MiB; mmap'ed .ldb pages ${f1(h.ldbMiB)} MiB)`,
+  );
+  console.log(
+    `Reference (baselines.md §2d, raw classic-level, 1M x 300 B, sha256 keys): ${int(REFERENCE.getsPerS)} single gets/s, 1024-entry range p50 ${REFERENCE.rangeP50Ms} ms / p99 ${REFERENCE.rangeP99Ms} ms`,
+  );
+  console.log(
+    `   here, raw: ${int(r['db.get(index key)'].perS)} gets/s by index key, ${int(r['db.get(ID key)'].perS)} by ID key; range p50 ${f2(rawRange.p50)} ms / p99 ${f2(rawRange.p99)} ms`,
+  );
 } catch (err) {
   failed = true;
   console.error(`\nbench:index failed: ${err.stack ?? err}`);

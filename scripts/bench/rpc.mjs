@@ -62,7 +62,9 @@ async function main() {
   // Pinning: with the load generator and the server under test on one core each, they stop
   // competing for the scheduler, which otherwise swings single rounds between 50 % and 90 %.
   const PIN = process.env.PIN !== '0' && os.cpus().length >= 2 && hasTaskset();
-  const pin = (pid, cpu) => { if (PIN) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' }); };
+  const pin = (pid, cpu) => {
+    if (PIN) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+  };
   pin(process.pid, 0);
   const REQUESTS = [
     { name: 'health.health', path: '/ext/health', body: '{"jsonrpc":"2.0","id":1,"method":"health.health"}' },
@@ -71,7 +73,11 @@ async function main() {
 
   const children = new Set(); // every child still running, killed on the way out
   const tempDirs = new Set();
-  const track = (child) => { children.add(child); child.once('exit', () => children.delete(child)); return child; };
+  const track = (child) => {
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    return child;
+  };
   const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r)));
   async function stop(child) {
     child.kill('SIGTERM');
@@ -93,24 +99,32 @@ async function main() {
     const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     pin(child.pid, 1);
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(5)) {
       if (child.exitCode !== null) throw new Error(`emulator exited (${child.exitCode}):\n${output}`);
       try {
         const { uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8'));
         return { child, uri };
-      } catch { /* not written yet */ }
+      } catch {
+        /* not written yet */
+      }
     }
     throw new Error(`emulator wrote no process.json within 30 s:\n${output}`);
   }
 
   /** Starts the bare server in a child process; resolves to its child process and uri. */
   async function startBare(body, contentType) {
-    const child = track(fork(SELF, ['--bare-server'], {
-      env: { ...process.env, BENCH_BODY: body.toString('base64'), BENCH_CONTENT_TYPE: contentType },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }));
+    const child = track(
+      fork(SELF, ['--bare-server'], {
+        env: { ...process.env, BENCH_BODY: body.toString('base64'), BENCH_CONTENT_TYPE: contentType },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
     pin(child.pid, 1);
     const { port } = await new Promise((resolve, reject) => {
       child.once('message', resolve);
@@ -125,9 +139,11 @@ async function main() {
       const r = http.request(uri + req.path, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200
-          ? resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] })
-          : reject(new Error(`${req.name}: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] })
+            : reject(new Error(`${req.name}: HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`)),
+        );
       });
       r.once('error', reject);
       r.end(req.body);
@@ -141,12 +157,19 @@ async function main() {
     const cpuBefore = pid ? await cpuSeconds(pid) : NaN;
     const times = [];
     const run = autocannon({
-      url: uri + req.path, connections: CONNECTIONS, pipelining: 1, duration,
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: req.body,
+      url: uri + req.path,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      duration,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: req.body,
     });
-    run.on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
+    run.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) times.push(ms);
+    });
     const result = await run; // the returned tracker is also a promise of the result
-    const cpuUs = pid ? ((await cpuSeconds(pid)) - cpuBefore) * 1e6 / Math.max(1, times.length) : NaN;
+    const cpuUs = pid ? (((await cpuSeconds(pid)) - cpuBefore) * 1e6) / Math.max(1, times.length) : NaN;
     times.sort((a, b) => a - b);
     const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] : NaN);
     return { ...result, p50: pct(0.5), p99: pct(0.99), cpuUs };
@@ -164,15 +187,20 @@ async function main() {
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
   });
 
-  console.log(`rpc benchmark: ${CONNECTIONS} connections, pipelining 1, ${ROUNDS} round(s) x ${DURATION} s per server, ` +
-    `warm-up ${WARMUP} s, node ${process.version}, ${os.cpus().length} CPUs ${PIN ? '(load generator pinned to CPU 0, server under test to CPU 1)' : '(load generator and servers share them; PIN=0 or no taskset)'}`);
+  console.log(
+    `rpc benchmark: ${CONNECTIONS} connections, pipelining 1, ${ROUNDS} round(s) x ${DURATION} s per server, ` +
+      `warm-up ${WARMUP} s, node ${process.version}, ${os.cpus().length} CPUs ${PIN ? '(load generator pinned to CPU 0, server under test to CPU 1)' : '(load generator and servers share them; PIN=0 or no taskset)'}`,
+  );
   let allPass = true;
   try {
     for (const req of REQUESTS) {
       const emu = await startEmulator();
       const { body, contentType } = await capture(emu.uri, req);
       const bare = await startBare(body, contentType);
-      const servers = [['emulator', emu.uri, emu.child.pid], ['bare node:http', bare.uri, bare.child.pid]];
+      const servers = [
+        ['emulator', emu.uri, emu.child.pid],
+        ['bare node:http', bare.uri, bare.child.pid],
+      ];
       if (WARMUP > 0) for (const [, uri] of servers) await load(uri, req, WARMUP);
       const runs = { emulator: [], 'bare node:http': [] };
       for (let round = 0; round < ROUNDS; round++) {
@@ -190,15 +218,20 @@ async function main() {
       const ratio = median(perRound);
       const pass = ratio >= TARGET && e.errors === 0 && e.non2xx === 0;
       allPass &&= pass;
-      const row = (name, s) => `  ${name.padEnd(16)}${s.rps.toFixed(0).padStart(10)}${s.p50.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}` +
+      const row = (name, s) =>
+        `  ${name.padEnd(16)}${s.rps.toFixed(0).padStart(10)}${s.p50.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}` +
         `${s.cpuUs.toFixed(1).padStart(13)}${String(s.errors).padStart(8)}${String(s.non2xx).padStart(9)}`;
       console.log(`\n${req.name} (POST ${req.path}, response ${body.length} bytes)`);
-      console.log(`  ${''.padEnd(16)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'CPU us/req'.padStart(13)}${'errors'.padStart(8)}${'non-2xx'.padStart(9)}`);
+      console.log(
+        `  ${''.padEnd(16)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'CPU us/req'.padStart(13)}${'errors'.padStart(8)}${'non-2xx'.padStart(9)}`,
+      );
       console.log(row('emulator', e));
       console.log(row('bare node:http', b));
-      console.log(`  ratio emulator / bare (median of rounds): ${(ratio * 100).toFixed(1)}%  -> ${pass ? 'PASS' : 'FAIL'}` +
-        `  (per round: ${perRound.map((r) => (100 * r).toFixed(1) + '%').join(', ')}; ratio of median req/s ${(100 * e.rps / b.rps).toFixed(1)}%;` +
-        ` server CPU per request ${(100 * b.cpuUs / e.cpuUs).toFixed(1)}% of the emulator's)`);
+      console.log(
+        `  ratio emulator / bare (median of rounds): ${(ratio * 100).toFixed(1)}%  -> ${pass ? 'PASS' : 'FAIL'}` +
+          `  (per round: ${perRound.map((r) => `${(100 * r).toFixed(1)}%`).join(', ')}; ratio of median req/s ${((100 * e.rps) / b.rps).toFixed(1)}%;` +
+          ` server CPU per request ${((100 * b.cpuUs) / e.cpuUs).toFixed(1)}% of the emulator's)`,
+      );
     }
     console.log(`\ntarget: emulator >= ${TARGET * 100}% of bare node:http (req/s, no errors or non-2xx) -> ${allPass ? 'PASS' : 'FAIL'}`);
   } catch (err) {

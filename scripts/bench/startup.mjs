@@ -51,7 +51,10 @@ function probe(port) {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
-    req.once('timeout', () => { req.destroy(); resolve(0); });
+    req.once('timeout', () => {
+      req.destroy();
+      resolve(0);
+    });
     req.once('error', () => resolve(0));
   });
 }
@@ -72,8 +75,12 @@ async function nodeRun() {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     while (true) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node exited early (${child.exitCode ?? child.signalCode}):\n${output}`);
       if ((await probe(port)) === 200) return performance.now() - t0;

@@ -2,7 +2,7 @@
 // against a spawned node (`node dist/avalanche-emulator.js --http-port=0 --log-level=off`, default leveldb in a
 // temporary --data-dir that is removed afterwards; default instant block building, so an
 // avm.issueTx reply comes once the tx's block is accepted). All txs are real signed BaseTxs built
-// here with the emulator's own codec (dist/chains/x/codec) and signer (dist/chains/x/verify),
+// here with the emulator's own codec (dist/vms/avm/codec) and signer (dist/vms/avm/verify),
 // funded from the ewoq key's 300M AVAX genesis UTXO.
 //
 //   1. issueTx, one client, sequential: TXS BaseTxs (1 input, 1 output), each spending its own
@@ -11,7 +11,7 @@
 //      pre-funded by fan-out txs). Accepted tx/s, p50/p99, and blocks produced (avm.getHeight
 //      delta) with txs per block, to show batching.
 //   3. secp256k1 in this process, through the library the emulator verifies with (@noble/curves,
-//      via recoverAddress / signHash from dist/chains/x/verify): public-key recovery (what every
+//      via recoverAddress / signHash from dist/vms/avm/verify): public-key recovery (what every
 //      credential costs the node) and signing, ops/s over CRYPTO_SECONDS each.
 //   4. avm.getUTXOs (limit 1024) for one address holding 1024 UTXOs, CALLS sequential calls:
 //      (a) with ~SMALL UTXOs in the whole set, (b) with ~SIZE UTXOs spread over 10,000 addresses.
@@ -45,7 +45,7 @@ const [
   { signHash, txHash, addressOfPrivateKey, recoverAddress },
   { encodeCB58, idFromString },
   { formatAddress },
-] = await loadDist('bench:xchain', 'chains/x/codec/index.js', 'chains/x/verify/index.js', 'encoding/cb58.js', 'chains/x/address.js');
+] = await loadDist('bench:xchain', 'vms/avm/codec/index.js', 'vms/avm/verify/index.js', 'encoding/cb58.js', 'vms/avm/address.js');
 
 const envInt = envIntOf('bench:xchain');
 const TXS = envInt('TXS', 300);
@@ -106,11 +106,14 @@ function baseTx(inputs, outputs) {
     },
   };
   const hash = txHash(buildTx(unsigned, []).unsignedBytes);
-  const tx = buildTx(unsigned, ins.map(({ key }) => ({ type: 9, signatures: [signHash(hash, key)] })));
+  const tx = buildTx(
+    unsigned,
+    ins.map(({ key }) => ({ type: 9, signatures: [signHash(hash, key)] })),
+  );
   if (tx.bytes.length > MAX_TX_SIZE) throw new Error(`tx of ${outputs.length} outputs is ${tx.bytes.length} bytes (> ${MAX_TX_SIZE})`);
   const bytes = Buffer.from(tx.bytes);
   const created = outs.map((o, i) => ({ utxoID: { txID: tx.id, outputIndex: i }, amount: o.out.amount, address: o.out.owners.addresses[0] }));
-  return { id: tx.id, hex: '0x' + bytes.toString('hex') + sha256(bytes).subarray(28).toString('hex'), created, size: bytes.length, inputs: ins.length };
+  return { id: tx.id, hex: `0x${bytes.toString('hex')}${sha256(bytes).subarray(28).toString('hex')}`, created, size: bytes.length, inputs: ins.length };
 }
 
 // --- JSON-RPC over HTTP ----------------------------------------------------------------------
@@ -121,22 +124,26 @@ let rpcId = 0;
 function rpc(method, params) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
   return new Promise((resolve, reject) => {
-    const req = http.request(xUrl, { method: 'POST', agent, timeout: 300_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let reply;
-        try {
-          reply = JSON.parse(text);
-        } catch {
-          return reject(new Error(`${method}: HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
-        }
-        if (reply.error) return reject(new Error(`${method}: ${reply.error.message}`));
-        resolve(reply.result);
-      });
-      res.once('error', reject);
-    });
+    const req = http.request(
+      xUrl,
+      { method: 'POST', agent, timeout: 300_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let reply;
+          try {
+            reply = JSON.parse(text);
+          } catch {
+            return reject(new Error(`${method}: HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
+          }
+          if (reply.error) return reject(new Error(`${method}: ${reply.error.message}`));
+          resolve(reply.result);
+        });
+        res.once('error', reject);
+      },
+    );
     req.once('timeout', () => req.destroy(new Error(`${method}: no reply within 300 s`)));
     req.once('error', reject);
     req.end(body);
@@ -192,7 +199,10 @@ async function procStatus(pid) {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux, USER_HZ 100). */
-const selfCpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const selfCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 // --- The node ---------------------------------------------------------------------------------
 let child;
@@ -203,14 +213,20 @@ async function startNode() {
   const args = [...nodeArgs, CLI, '--http-port=0', `--data-dir=${dataDir}`, '--log-level=off'];
   child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(5)) {
     if (child.exitCode !== null) throw new Error(`node exited (${child.exitCode}):\n${output}`);
     try {
       const { uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8'));
       return uri;
-    } catch { /* not written yet */ }
+    } catch {
+      /* not written yet */
+    }
   }
   throw new Error(`node wrote no process.json within 30 s:\n${output}`);
 }
@@ -225,7 +241,9 @@ async function stopNode() {
   agent.destroy();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }
-process.once('SIGINT', () => { stopNode().finally(() => process.exit(130)); });
+process.once('SIGINT', () => {
+  stopNode().finally(() => process.exit(130));
+});
 
 // --- Phases -------------------------------------------------------------------------------------
 async function sequentialIssue() {
@@ -246,23 +264,30 @@ async function sequentialIssue() {
   const s = latencyStats(lat);
   console.log(`\n1. avm.issueTx, 1 client, sequential: ${TXS} BaseTxs (1 input, 1 output, ${txs[0].size} bytes), each on its own UTXO`);
   console.log(`   ${f1(TXS / seconds)} accepted tx/s   latency p50 ${f2(s.p50)} ms, p99 ${f2(s.p99)} ms, max ${f2(s.max)} ms   ${blocks} blocks`);
-  console.log(`   node CPU ${f2(nodeCpu)} s = ${f1(100 * nodeCpu / seconds)}% of one core, ${f2(1000 * nodeCpu / TXS)} ms per tx`);
+  console.log(`   node CPU ${f2(nodeCpu)} s = ${f1((100 * nodeCpu) / seconds)}% of one core, ${f2((1000 * nodeCpu) / TXS)} ms per tx`);
 }
 
 async function concurrentIssue() {
   const keys = Array.from({ length: CLIENTS }, (_, c) => keyOf(`client ${c}`));
   const addresses = keys.map((k) => addressOfPrivateKey(k));
   const targets = [];
-  for (let c = 0; c < CLIENTS; c++) for (let i = 0; i < PER_CLIENT; i++) targets.push({ amount: 2_000_000_000n + BigInt(c * PER_CLIENT + i), address: addresses[c] });
+  for (let c = 0; c < CLIENTS; c++)
+    for (let i = 0; i < PER_CLIENT; i++) targets.push({ amount: 2_000_000_000n + BigInt(c * PER_CLIENT + i), address: addresses[c] });
   const utxos = await fund(targets);
-  const perClient = keys.map((key, c) => utxos
-    .filter((u) => Buffer.from(u.address).equals(addresses[c]))
-    .map((u) => baseTx([{ utxo: u, key }], [{ amount: u.amount - TX_FEE, address: addresses[c] }])));
+  const perClient = keys.map((key, c) =>
+    utxos
+      .filter((u) => Buffer.from(u.address).equals(addresses[c]))
+      .map((u) => baseTx([{ utxo: u, key }], [{ amount: u.amount - TX_FEE, address: addresses[c] }])),
+  );
   const h0 = await height();
   const cpu0 = await cpuSeconds(child.pid);
   const lat = [];
   const t0 = performance.now();
-  await Promise.all(perClient.map(async (txs) => { for (const tx of txs) lat.push(await issue(tx)); }));
+  await Promise.all(
+    perClient.map(async (txs) => {
+      for (const tx of txs) lat.push(await issue(tx));
+    }),
+  );
   const seconds = (performance.now() - t0) / 1000;
   const nodeCpu = (await cpuSeconds(child.pid)) - cpu0;
   const blocks = (await height()) - h0;
@@ -272,7 +297,7 @@ async function concurrentIssue() {
   console.log(`\n2. avm.issueTx, ${CLIENTS} concurrent clients x ${PER_CLIENT} txs each (every client spends its own key's UTXOs)`);
   console.log(`   ${f1(n / seconds)} accepted tx/s   latency p50 ${f2(s.p50)} ms, p99 ${f2(s.p99)} ms, max ${f2(s.max)} ms`);
   console.log(`   ${blocks} blocks for ${n} txs (avm.getHeight ${h0} -> ${h0 + blocks}): ${f1(n / blocks)} txs per block on average`);
-  console.log(`   node CPU ${f2(nodeCpu)} s = ${f1(100 * nodeCpu / seconds)}% of one core, ${f2(1000 * nodeCpu / n)} ms per tx`);
+  console.log(`   node CPU ${f2(nodeCpu)} s = ${f1((100 * nodeCpu) / seconds)}% of one core, ${f2((1000 * nodeCpu) / n)} ms per tx`);
 }
 
 function crypto() {
@@ -281,7 +306,8 @@ function crypto() {
   const sigs = hashes.map((h, i) => signHash(h, keys[i % keys.length]));
   const expected = keys.map((k) => Buffer.from(addressOfPrivateKey(k)).toString('hex'));
   for (let i = 0; i < sigs.length; i++) {
-    if (Buffer.from(recoverAddress(hashes[i], sigs[i])).toString('hex') !== expected[i % keys.length]) throw new Error('recoverAddress returned a wrong address');
+    if (Buffer.from(recoverAddress(hashes[i], sigs[i])).toString('hex') !== expected[i % keys.length])
+      throw new Error('recoverAddress returned a wrong address');
   }
   const rate = (fn) => {
     for (let i = 0; i < 200; i++) fn(i); // warm-up (JIT, noble's precomputed tables)
@@ -321,26 +347,33 @@ async function fill(target) {
   let created = 0;
   let bytes = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: FILL_CONCURRENCY }, async () => {
-    while (next < count) {
-      const k = next++;
-      const outputs = Array.from({ length: fanout }, (_, j) => ({
-        amount: PER_OUTPUT + (j === 0 ? BigInt(k) : 0n),
-        address: fillAddresses[(fillCounter + k * fanout + j) % FILL_ADDRESSES],
-      }));
-      const tx = baseTx([{ utxo: funding[k], key: funderKey }], outputs);
-      await issue(tx);
-      created += fanout;
-      bytes += tx.size;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: FILL_CONCURRENCY }, async () => {
+      while (next < count) {
+        const k = next++;
+        const outputs = Array.from({ length: fanout }, (_, j) => ({
+          amount: PER_OUTPUT + (j === 0 ? BigInt(k) : 0n),
+          address: fillAddresses[(fillCounter + k * fanout + j) % FILL_ADDRESSES],
+        }));
+        const tx = baseTx([{ utxo: funding[k], key: funderKey }], outputs);
+        await issue(tx);
+        created += fanout;
+        bytes += tx.size;
+      }
+    }),
+  );
   const seconds = (performance.now() - t0) / 1000;
   fillCounter += count * fanout;
   setSize += count * (fanout - 1);
   txsIssued += count;
   return {
-    utxos: created, seconds, txs: count, bytes, blocks: (await height()) - h0,
-    nodeCpu: (await cpuSeconds(child.pid)) - cpu0, clientCpu: selfCpuSeconds() - self0,
+    utxos: created,
+    seconds,
+    txs: count,
+    bytes,
+    blocks: (await height()) - h0,
+    nodeCpu: (await cpuSeconds(child.pid)) - cpu0,
+    clientCpu: selfCpuSeconds() - self0,
   };
 }
 let fillAddresses;
@@ -364,7 +397,7 @@ async function lookups(address) {
     lat.push(performance.now() - t0);
     check(r);
   }
-  return { ...latencyStats(lat), cpuMs: 1000 * ((await cpuSeconds(child.pid)) - cpu0) / CALLS };
+  return { ...latencyStats(lat), cpuMs: (1000 * ((await cpuSeconds(child.pid)) - cpu0)) / CALLS };
 }
 
 async function utxoLookups() {
@@ -380,9 +413,11 @@ async function utxoLookups() {
     if (f.txs > 0) rate = f.utxos / f.seconds;
     const mem = await procStatus(child.pid);
     if (f.txs > 0) {
-      console.log(`   fill to ${label}: ${int(f.utxos)} UTXOs in ${f.txs} fan-out txs (${int(f.bytes / f.txs)} bytes each) in ${f1(f.seconds)} s` +
-        ` = ${int(f.utxos / f.seconds)} UTXOs/s (${f1(f.txs / f.seconds)} tx/s, ${f.blocks} blocks, ${f1(f.txs / f.blocks)} txs per block);` +
-        ` node CPU ${f1(f.nodeCpu)} s (${f1(100 * f.nodeCpu / f.seconds)}% of one core), bench CPU ${f1(f.clientCpu)} s`);
+      console.log(
+        `   fill to ${label}: ${int(f.utxos)} UTXOs in ${f.txs} fan-out txs (${int(f.bytes / f.txs)} bytes each) in ${f1(f.seconds)} s` +
+          ` = ${int(f.utxos / f.seconds)} UTXOs/s (${f1(f.txs / f.seconds)} tx/s, ${f.blocks} blocks, ${f1(f.txs / f.blocks)} txs per block);` +
+          ` node CPU ${f1(f.nodeCpu)} s (${f1((100 * f.nodeCpu) / f.seconds)}% of one core), bench CPU ${f1(f.clientCpu)} s`,
+      );
     }
     console.log(`   node memory with ${int(setSize)} UTXOs in the set: VmRSS ${mib(mem.rss)}, VmHWM ${mib(mem.hwm)} (spawned node, /proc/${child.pid}/status)`);
     const s = await lookups(lookupAddress);
@@ -391,10 +426,13 @@ async function utxoLookups() {
   await fillRow(SMALL, `~${int(SMALL)}`);
   if (FULL) await fillRow(SIZE, `~${int(SIZE)}`);
   console.log(`   ${'UTXOs in the set'.padEnd(20)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'max ms'.padStart(10)}${'node CPU ms/call'.padStart(18)}`);
-  for (const r of rows) console.log(`   ${int(r.size).padEnd(20)}${f2(r.p50).padStart(10)}${f2(r.p99).padStart(10)}${f2(r.max).padStart(10)}${f1(r.cpuMs).padStart(18)}`);
+  for (const r of rows)
+    console.log(`   ${int(r.size).padEnd(20)}${f2(r.p50).padStart(10)}${f2(r.p99).padStart(10)}${f2(r.max).padStart(10)}${f1(r.cpuMs).padStart(18)}`);
   if (rows.length === 2) {
-    console.log(`   ratio large / small set: p50 x${f2(rows[1].p50 / rows[0].p50)}, p99 x${f2(rows[1].p99 / rows[0].p99)}, node CPU per call x${f2(rows[1].cpuMs / rows[0].cpuMs)}` +
-      ` (${int(rows[0].size)} -> ${int(rows[1].size)} UTXOs, ${int(rows[1].size / rows[0].size)}x)`);
+    console.log(
+      `   ratio large / small set: p50 x${f2(rows[1].p50 / rows[0].p50)}, p99 x${f2(rows[1].p99 / rows[0].p99)}, node CPU per call x${f2(rows[1].cpuMs / rows[0].cpuMs)}` +
+        ` (${int(rows[0].size)} -> ${int(rows[1].size)} UTXOs, ${int(rows[1].size / rows[0].size)}x)`,
+    );
   } else {
     console.log('   (large set skipped: FULL=0)');
   }
@@ -406,16 +444,22 @@ let failed = false;
 try {
   const uri = await startNode();
   xUrl = `${uri}/ext/bc/X`;
-  console.log(`X-Chain benchmark: node ${process.version}, ${os.cpus().length} CPUs, spawned \`node dist/avalanche-emulator.js\` (leveldb, instant block building),` +
-    ` JSON-RPC over HTTP keep-alive${CPU_PROF ? `, node CPU profile -> ${CPU_PROF}` : ''}`);
+  console.log(
+    `X-Chain benchmark: node ${process.version}, ${os.cpus().length} CPUs, spawned \`node dist/avalanche-emulator.js\` (leveldb, instant block building),` +
+      ` JSON-RPC over HTTP keep-alive${CPU_PROF ? `, node CPU profile -> ${CPU_PROF}` : ''}`,
+  );
   console.log(`load average at start: ${os.loadavg().map(f2).join(' ')} (other work on the machine skews every figure)`);
-  console.log(`settings: TXS=${TXS} CLIENTS=${CLIENTS} PER_CLIENT=${PER_CLIENT} CALLS=${CALLS} SMALL=${SMALL} FULL=${FULL ? 1 : 0} SIZE=${SIZE}` +
-    ` FANOUT=${FANOUT} FILL_CONCURRENCY=${FILL_CONCURRENCY} CRYPTO_SECONDS=${CRYPTO_SECONDS}`);
+  console.log(
+    `settings: TXS=${TXS} CLIENTS=${CLIENTS} PER_CLIENT=${PER_CLIENT} CALLS=${CALLS} SMALL=${SMALL} FULL=${FULL ? 1 : 0} SIZE=${SIZE}` +
+      ` FANOUT=${FANOUT} FILL_CONCURRENCY=${FILL_CONCURRENCY} CRYPTO_SECONDS=${CRYPTO_SECONDS}`,
+  );
   await sequentialIssue();
   await concurrentIssue();
   crypto();
   await utxoLookups();
-  console.log(`\n${int(txsIssued)} txs issued in all; total time ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`);
+  console.log(
+    `\n${int(txsIssued)} txs issued in all; total time ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`,
+  );
 } catch (err) {
   failed = true;
   console.error(`bench:xchain failed: ${err.stack ?? err}`);

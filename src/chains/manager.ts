@@ -172,8 +172,16 @@ export class ChainManager {
     const chainDb = chainDatabase(this.deps.root, p.chainID);
     let acceptance: Acceptance | undefined;
     const ctx: ChainContext = {
-      networkID: this.deps.networkID, subnetID: p.subnetID, chainID: p.chainID, genesis: p.genesis, config: p.config,
-      db: vmDatabase(chainDb), shared: this.deps.shared, aliases: this.deps.aliases, log, clock: this.deps.clock,
+      networkID: this.deps.networkID,
+      subnetID: p.subnetID,
+      chainID: p.chainID,
+      genesis: p.genesis,
+      config: p.config,
+      db: vmDatabase(chainDb),
+      shared: this.deps.shared,
+      aliases: this.deps.aliases,
+      log,
+      clock: this.deps.clock,
       subnetOf: (chainID) => this.known.get(hex(chainID)),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
     };
@@ -223,13 +231,19 @@ export function chainCheck(vm: ChainVM): CheckFn {
   return (): CheckOutcome => {
     const c = vm.consensus!();
     const longest = BigInt(Math.round(c.longestProcessingMs)) * 1_000_000n;
-    const consensusError = c.longestProcessingMs > MAX_PROCESSING_MS
-      ? `block processing too long: ${formatDuration(longest)} > ${formatDuration(BigInt(MAX_PROCESSING_MS) * 1_000_000n)}`
-      : undefined;
-    const error = consensusError && c.vmError ? `vm: ${c.vmError} ; consensus: ${consensusError}` : consensusError ?? c.vmError;
+    const consensusError =
+      c.longestProcessingMs > MAX_PROCESSING_MS
+        ? `block processing too long: ${formatDuration(longest)} > ${formatDuration(BigInt(MAX_PROCESSING_MS) * 1_000_000n)}`
+        : undefined;
+    const error = consensusError && c.vmError ? `vm: ${c.vmError} ; consensus: ${consensusError}` : (consensusError ?? c.vmError);
     const details = {
       engine: {
-        consensus: { lastAcceptedHeight: Number(c.lastAccepted.height), lastAcceptedID: encodeCB58(c.lastAccepted.id), longestProcessingBlock: formatDuration(longest), processingBlocks: c.processingBlocks },
+        consensus: {
+          lastAcceptedHeight: Number(c.lastAccepted.height),
+          lastAcceptedID: encodeCB58(c.lastAccepted.id),
+          longestProcessingBlock: formatDuration(longest),
+          processingBlocks: c.processingBlocks,
+        },
         vm: null,
       },
       networking: { disconnectedValidators: [], percentConnected: 1 },

@@ -26,12 +26,23 @@ export interface OuterBlock {
   epoch: Epoch | undefined;
 }
 
-
 /** Unsigned proposervm block: the ID hashes everything but the trailing (empty) signature field. */
-export function encodeOuterBlock(parentID: Uint8Array, timestamp: bigint, pChainHeight: bigint, inner: Uint8Array, epoch: Epoch | undefined): { id: Uint8Array; bytes: Uint8Array } {
+export function encodeOuterBlock(
+  parentID: Uint8Array,
+  timestamp: bigint,
+  pChainHeight: bigint,
+  inner: Uint8Array,
+  epoch: Epoch | undefined,
+): { id: Uint8Array; bytes: Uint8Array } {
   const unsigned = Buffer.concat([
-    Uint8Array.of(0, 0), u32(epoch ? STATELESS_GRANITE_BLOCK : STATELESS_BLOCK), parentID, i64(timestamp), u64(pChainHeight),
-    u32(0), u32(inner.length), inner,
+    Uint8Array.of(0, 0),
+    u32(epoch ? STATELESS_GRANITE_BLOCK : STATELESS_BLOCK),
+    parentID,
+    i64(timestamp),
+    u64(pChainHeight),
+    u32(0),
+    u32(inner.length),
+    inner,
     ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : []),
   ]);
   return { id: sha256(unsigned), bytes: Buffer.concat([unsigned, u32(0)]) };
@@ -51,7 +62,10 @@ export class ProposerVM {
   private last: OuterBlock | undefined;
 
   /** `db` is the chain's proposervm database. */
-  constructor(private readonly db: Database, private readonly innerGenesisID: Uint8Array) {}
+  constructor(
+    private readonly db: Database,
+    private readonly innerGenesisID: Uint8Array,
+  ) {}
 
   async load(): Promise<void> {
     const raw = await this.db.get(LAST_KEY);
@@ -59,7 +73,11 @@ export class ProposerVM {
     const b = Buffer.from(raw);
     const hasEpoch = b.length > 56;
     this.last = {
-      id: b.subarray(0, 32), parentID: new Uint8Array(32), bytes: new Uint8Array(), timestamp: b.readBigInt64BE(32), pChainHeight: b.readBigUInt64BE(40),
+      id: b.subarray(0, 32),
+      parentID: new Uint8Array(32),
+      bytes: new Uint8Array(),
+      timestamp: b.readBigInt64BE(32),
+      pChainHeight: b.readBigUInt64BE(40),
       epoch: hasEpoch ? { pChainHeight: b.readBigUInt64BE(48), number: b.readBigUInt64BE(56), startTime: b.readBigInt64BE(64) } : undefined,
     };
   }

@@ -67,7 +67,14 @@ export class SharedMemory {
    * the X-Chain's own index, the start UTXO is returned again and the cursor resets per address
    * (avalanchego's atomic pagination, kept as is).
    */
-  async indexed(dest: Uint8Array, src: Uint8Array, traits: Uint8Array[], startTrait: Uint8Array, startKey: Uint8Array, limit: number): Promise<{ values: Uint8Array[]; lastTrait: Uint8Array; lastKey: Uint8Array }> {
+  async indexed(
+    dest: Uint8Array,
+    src: Uint8Array,
+    traits: Uint8Array[],
+    startTrait: Uint8Array,
+    startKey: Uint8Array,
+    limit: number,
+  ): Promise<{ values: Uint8Array[]; lastTrait: Uint8Array; lastKey: Uint8Array }> {
     const values: Uint8Array[] = [];
     const seen = new Set<string>();
     let lastTrait = startTrait;

@@ -2,6 +2,7 @@
 // in --plugin-dir named by a VM ID or alias are plugins. The emulator runs the plugins it implements
 // itself (Subnet-EVM) and reports the others as the real node reports a plugin it cannot start.
 import { constants } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { access, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idFromString } from '../encoding/cb58.js';
@@ -27,7 +28,10 @@ export class VmRegistry {
   /** VM ID -> version, for every registered VM (a plugin that failed to start has none). */
   private readonly registered = new Map<string, string | undefined>();
 
-  constructor(private readonly pluginDir: string, fileAliases: Record<string, string[]> = {}) {
+  constructor(
+    private readonly pluginDir: string,
+    fileAliases: Record<string, string[]> = {},
+  ) {
     for (const [vmId, aliases] of Object.entries(fileAliases)) for (const a of aliases) this.aliaser.alias(vmId, a);
     this.aliaser.alias(VM_IDS.platform, 'platform');
     this.aliaser.alias(VM_IDS.avm, 'avm');
@@ -78,12 +82,14 @@ export class VmRegistry {
 
   /** VMRegistry.Reload: registers every new plugin file; a file that names no VM fails the whole scan. */
   async reload(): Promise<ReloadResult> {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = (await readdir(this.pluginDir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new VmError(`open ${this.pluginDir}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'ENOTDIR' ? 'not a directory' : (err as Error).message}`);
+      throw new VmError(
+        `open ${this.pluginDir}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'ENOTDIR' ? 'not a directory' : (err as Error).message}`,
+      );
     }
     const found: [string, string][] = [];
     for (const entry of entries) {

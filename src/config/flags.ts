@@ -37,8 +37,18 @@ export const FLAGS: FlagSpec[] = [
   flag('api-metrics-enabled', 'bool', 'true', 'serve Prometheus metrics at /ext/metrics'),
   flag('api-emulator-enabled', 'bool', 'true', 'serve the emulator controls (fault injection) at /ext/emulator; not an avalanchego flag'),
   flag('index-enabled', 'bool', 'false', 'serve the Index API at /ext/index/...'),
-  flag('x-block-interval', 'duration', '0s', 'X-Chain block building: 0s builds a block as soon as a tx arrives; otherwise one block per interval (not an avalanchego flag)'),
-  flag('test-accounts', 'uint', '0', 'deterministic test keys to print and fund with 10,000 AVAX each from ewoq in the first X-Chain block (not an avalanchego flag)'),
+  flag(
+    'x-block-interval',
+    'duration',
+    '0s',
+    'X-Chain block building: 0s builds a block as soon as a tx arrives; otherwise one block per interval (not an avalanchego flag)',
+  ),
+  flag(
+    'test-accounts',
+    'uint',
+    '0',
+    'deterministic test keys to print and fund with 10,000 AVAX each from ewoq in the first X-Chain block (not an avalanchego flag)',
+  ),
   flag('index-allow-incomplete', 'bool', 'false', 'allow an index with gaps'),
   flag('health-check-frequency', 'duration', '30s', 'how often every health check runs (Go duration: 2s, 500ms)'),
   flag('db-type', 'db-type', 'leveldb', 'leveldb (on disk under --db-dir) or memdb (in memory)'),
@@ -80,7 +90,10 @@ export const FLAG_BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
 
 /** `flags`: pflag rejected the command line; `config`: a value parsed but is not valid (avalanchego's two stages). */
 export class FlagError extends Error {
-  constructor(message: string, readonly stage: 'flags' | 'config' = 'flags') {
+  constructor(
+    message: string,
+    readonly stage: 'flags' | 'config' = 'flags',
+  ) {
     super(message);
   }
 }

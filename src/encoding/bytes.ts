@@ -1,5 +1,21 @@
 // Big-endian integers as the linear codec and the key layouts write them.
-export const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b; };
-export const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
-export const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
-export const i64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64BE(n); return b; };
+export const u16 = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+};
+export const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+export const u64 = (n: bigint) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(n);
+  return b;
+};
+export const i64 = (n: bigint) => {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64BE(n);
+  return b;
+};

@@ -10,7 +10,10 @@ export class CB58Error extends Error {}
 
 /** The last 4 bytes of sha256: computed on every ID and hex reply, so with Node's native hash. */
 export function checksum(bytes: Uint8Array): Uint8Array {
-  return createHash('sha256').update(bytes).digest().subarray(32 - CHECKSUM_LEN);
+  return createHash('sha256')
+    .update(bytes)
+    .digest()
+    .subarray(32 - CHECKSUM_LEN);
 }
 
 export function encodeCB58(bytes: Uint8Array): string {
@@ -50,7 +53,17 @@ export function idFromString(text: string): Uint8Array {
 /** Go's %q for a byte-valued rune (ASCII only reaches here). */
 function goQuoteRune(code: number): string {
   const ch = String.fromCharCode(code);
-  const escapes: Record<string, string> = { '\'': "\\'", '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
+  const escapes: Record<string, string> = {
+    "'": "\\'",
+    '\\': '\\\\',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\v': '\\v',
+  };
   if (escapes[ch]) return `'${escapes[ch]}'`;
   if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
   return `'${ch}'`;

@@ -5,12 +5,16 @@
 
 export class RawNumber {
   constructor(readonly raw: string) {}
-  toJSON(): number { return Number(this.raw); }
+  toJSON(): number {
+    return Number(this.raw);
+  }
 }
 
 /** Numbers are RawNumber (exact text) from the Go-faithful reader, or plain numbers from the fast path, which only takes integers a double holds exactly. */
 export type JsonValue = null | boolean | string | number | RawNumber | JsonValue[] | JsonObject;
-export interface JsonObject { [key: string]: JsonValue }
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
 
 export class GoJsonError extends Error {}
 
@@ -30,7 +34,7 @@ const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x4
 export function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
-  const special: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x5c: '\\\\' };
+  const special: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 92: '\\\\' };
   if (special[c]) return `'${special[c]}'`;
   if (c < 0x20 || c === 0x7f) return `'\\x${c.toString(16).padStart(2, '0')}'`;
   // Go converts the byte to a rune, so 0x80..0xff show as Latin-1 characters when printable.
@@ -41,7 +45,11 @@ export function quoteChar(c: number): string {
 const syntaxError = (c: number, context: string) => new GoJsonError(`invalid character ${quoteChar(c)} ${context}`);
 const unexpectedEOF = () => new GoJsonError('unexpected EOF');
 
-interface Frame { kind: 'object' | 'array'; value: JsonObject | JsonValue[]; key: string }
+interface Frame {
+  kind: 'object' | 'array';
+  value: JsonObject | JsonValue[];
+  key: string;
+}
 
 /**
  * Reads the first JSON value of `b` as Go's json.Decoder does. Most bodies take a fast path through
@@ -63,14 +71,20 @@ function needsSlowPath(text: string): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) { inString = !inString; digits = 0; continue; }
+    if (c === 0x22) {
+      inString = !inString;
+      digits = 0;
+      continue;
+    }
     if (inString) continue;
     if (c >= 0x30 && c <= 0x39) {
       if (++digits > 15) return true;
     } else {
       digits = 0;
       if (c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45) return true; // - . e E
-      if (c === 0x5b || c === 0x7b) { if (++depth > MAX_DEPTH) return true; } // [ {
+      if (c === 0x5b || c === 0x7b) {
+        if (++depth > MAX_DEPTH) return true;
+      } // [ {
       else if (c === 0x5d || c === 0x7d) depth--; // ] }
     }
   }
@@ -94,7 +108,9 @@ function parseFast(b: Uint8Array): ParsedJson | undefined {
 function parseSlow(b: Uint8Array): ParsedJson {
   const n = b.length;
   let i = 0;
-  const skip = () => { while (i < n && isSpace(b[i]!)) i++; };
+  const skip = () => {
+    while (i < n && isSpace(b[i]!)) i++;
+  };
   skip();
   if (i === n) throw new GoJsonError('EOF');
 
@@ -134,7 +150,10 @@ function parseSlow(b: Uint8Array): ParsedJson {
 
   const readNumber = (): RawNumber => {
     const start = i;
-    const atEnd = () => { if (i >= n && stack.length > 0) throw unexpectedEOF(); return i >= n; };
+    const atEnd = () => {
+      if (i >= n && stack.length > 0) throw unexpectedEOF();
+      return i >= n;
+    };
     if (b[i] === 0x2d) {
       i++;
       if (i >= n) throw unexpectedEOF();
@@ -196,12 +215,18 @@ function parseSlow(b: Uint8Array): ParsedJson {
       if (i >= n) throw unexpectedEOF();
       if (c === 0x7b) {
         const obj: JsonObject = Object.create(null) as JsonObject;
-        if (b[i] === 0x7d) { i++; value = obj; } else {
+        if (b[i] === 0x7d) {
+          i++;
+          value = obj;
+        } else {
           stack.push({ kind: 'object', value: obj, key: readKey() });
           continue;
         }
       } else {
-        if (b[i] === 0x5d) { i++; value = []; } else {
+        if (b[i] === 0x5d) {
+          i++;
+          value = [];
+        } else {
           stack.push({ kind: 'array', value: [], key: '' });
           continue;
         }
@@ -217,7 +242,13 @@ function parseSlow(b: Uint8Array): ParsedJson {
     for (;;) {
       const top = stack[stack.length - 1];
       if (!top) {
-        return { value, raw: (key) => { const span = memberSpans.get(key)!; return compactRaw(b, span[0], span[1]); } };
+        return {
+          value,
+          raw: (key) => {
+            const span = memberSpans.get(key)!;
+            return compactRaw(b, span[0], span[1]);
+          },
+        };
       }
       if (top.kind === 'object') {
         (top.value as JsonObject)[top.key] = value;
@@ -263,7 +294,10 @@ export function compactRaw(b: Uint8Array, start: number, end: number): string {
     const ch = text[k]!;
     if (inString) {
       out += ch;
-      if (ch === '\\') { out += text[++k] ?? ''; continue; }
+      if (ch === '\\') {
+        out += text[++k] ?? '';
+        continue;
+      }
       if (ch === '"') inString = false;
       continue;
     }

@@ -1,5 +1,15 @@
 // Go's strconv.Quote (what fmt's %q prints), for error texts that quote client input.
-const SPECIAL: Record<number, string> = { 0x07: '\\a', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x0b: '\\v', 0x22: '\\"', 0x5c: '\\\\' };
+const SPECIAL: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  12: '\\f',
+  10: '\\n',
+  13: '\\r',
+  9: '\\t',
+  11: '\\v',
+  34: '\\"',
+  92: '\\\\',
+};
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 export function goQuote(text: string): string {
@@ -13,5 +23,5 @@ export function goQuote(text: string): string {
     else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
     else out += `\\U${cp.toString(16).padStart(8, '0')}`;
   }
-  return out + '"';
+  return `${out}"`;
 }

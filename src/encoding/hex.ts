@@ -6,8 +6,8 @@ export type ByteEncoding = 'hex' | 'hexc' | 'hexnc';
 export class HexError extends Error {}
 
 export function encodeHex(bytes: Uint8Array, encoding: ByteEncoding = 'hexnc'): string {
-  if (encoding === 'hexnc') return '0x' + Buffer.from(bytes).toString('hex');
-  return '0x' + Buffer.from(bytes).toString('hex') + Buffer.from(checksum(bytes)).toString('hex');
+  if (encoding === 'hexnc') return `0x${Buffer.from(bytes).toString('hex')}`;
+  return `0x${Buffer.from(bytes).toString('hex')}${Buffer.from(checksum(bytes)).toString('hex')}`;
 }
 
 export function decodeHex(text: string, encoding: ByteEncoding = 'hexnc'): Uint8Array {

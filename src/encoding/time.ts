@@ -16,11 +16,9 @@ export function formatRFC3339Nano(epochNs: bigint): string {
   const ms = Number(epochNs / 1_000_000n);
   const d = new Date(ms);
   const nanos = Number(((epochNs % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n);
-  const frac = nanos === 0 ? '' : '.' + pad(nanos, 9).replace(/0+$/, '');
+  const frac = nanos === 0 ? '' : `.${pad(nanos, 9).replace(/0+$/, '')}`;
   const offsetMin = -d.getTimezoneOffset();
-  const zone = offsetMin === 0
-    ? 'Z'
-    : `${offsetMin > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offsetMin) / 60))}:${pad(Math.abs(offsetMin) % 60)}`;
+  const zone = offsetMin === 0 ? 'Z' : `${offsetMin > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offsetMin) / 60))}:${pad(Math.abs(offsetMin) % 60)}`;
   return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${frac}${zone}`;
 }
 
@@ -28,7 +26,14 @@ export function formatRFC3339Nano(epochNs: bigint): string {
 export const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
 const UNITS: Record<string, bigint> = {
-  ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 
 export class DurationError extends Error {}
@@ -38,7 +43,10 @@ export function parseDuration(text: string): bigint {
   const quoted = goQuote(text);
   let s = text;
   let negative = false;
-  if (s.startsWith('-') || s.startsWith('+')) { negative = s[0] === '-'; s = s.slice(1); }
+  if (s.startsWith('-') || s.startsWith('+')) {
+    negative = s[0] === '-';
+    s = s.slice(1);
+  }
   if (s === '0') return 0n;
   if (s === '') throw new DurationError(`time: invalid duration ${quoted}`);
   let total = 0n;
@@ -69,9 +77,11 @@ export function formatDuration(ns: bigint): string {
     const [unit, scale] = u < 1_000n ? ['ns', 1n] : u < 1_000_000n ? ['µs', 1_000n] : ['ms', 1_000_000n];
     return sign + fixed(u, scale) + unit;
   }
-  const h = u / 3_600_000_000_000n; u %= 3_600_000_000_000n;
-  const m = u / 60_000_000_000n; u %= 60_000_000_000n;
-  const secs = fixed(u, 1_000_000_000n) + 's';
+  const h = u / 3_600_000_000_000n;
+  u %= 3_600_000_000_000n;
+  const m = u / 60_000_000_000n;
+  u %= 60_000_000_000n;
+  const secs = `${fixed(u, 1_000_000_000n)}s`;
   if (h > 0n) return `${sign}${h}h${m}m${secs}`;
   if (m > 0n) return `${sign}${m}m${secs}`;
   return sign + secs;

@@ -30,10 +30,16 @@ export function diskSpaceCheck(path: string): CheckFn {
     const percent = fs.blocks === 0n ? 0n : (fs.bavail * 100n) / fs.blocks;
     const details = { availableDiskBytes: Number(availableDiskBytes), availableDiskPercentage: Number(percent) };
     if (percent < REQUIRED_DISK_PERCENT) {
-      return { details, error: `remaining available disk space percentage (${percent}%) is below minimum required available space percentage (${REQUIRED_DISK_PERCENT}%)` };
+      return {
+        details,
+        error: `remaining available disk space percentage (${percent}%) is below minimum required available space percentage (${REQUIRED_DISK_PERCENT}%)`,
+      };
     }
     if (percent < WARNING_DISK_PERCENT) {
-      return { details, error: `remaining available disk space percentage (${percent}%) is below warning threshold available space percentage (${WARNING_DISK_PERCENT}%)` };
+      return {
+        details,
+        error: `remaining available disk space percentage (${percent}%) is below warning threshold available space percentage (${WARNING_DISK_PERCENT}%)`,
+      };
     }
     return { details };
   };

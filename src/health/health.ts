@@ -43,9 +43,9 @@ export class Health {
 
   runAll(): Promise<void> {
     // A slow check must not make runs pile up: a tick during a run joins it.
-    this.running ??= Promise.all(
-      [this.readiness, this.health, this.liveness].map((w) => w.runAll((name) => this.faults.get(name))),
-    ).then(() => { this.running = undefined; });
+    this.running ??= Promise.all([this.readiness, this.health, this.liveness].map((w) => w.runAll((name) => this.faults.get(name)))).then(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 

@@ -30,7 +30,14 @@ interface Check {
 
 export class HealthError extends Error {}
 
-const notYetRun = (): Result => ({ details: undefined, error: 'not yet run', timestamp: undefined, duration: 0n, contiguousFailures: 0, timeOfFirstFailure: undefined });
+const notYetRun = (): Result => ({
+  details: undefined,
+  error: 'not yet run',
+  timestamp: undefined,
+  duration: 0n,
+  contiguousFailures: 0,
+  timeOfFirstFailure: undefined,
+});
 
 /** The JSON of one result, in Go's field order with its omitempty rules. */
 function resultJson(r: Result): Record<string, unknown> {

@@ -26,7 +26,10 @@ export interface Container {
 export class ContainerIndex {
   private next = 0n;
 
-  constructor(private readonly db: Database, readonly kind: IndexKind) {}
+  constructor(
+    private readonly db: Database,
+    readonly kind: IndexKind,
+  ) {}
 
   private key(...parts: Uint8Array[]): Uint8Array {
     return Buffer.concat(parts);
@@ -74,7 +77,11 @@ export class ContainerIndex {
 
   /** Containers startIndex .. startIndex+count-1 in one range read. */
   async range(startIndex: bigint, count: number): Promise<Container[]> {
-    const entries = await this.db.entries({ gte: this.key(Uint8Array.of(1), u64(startIndex)), lt: this.key(Uint8Array.of(1), u64(startIndex + BigInt(count))), limit: count });
+    const entries = await this.db.entries({
+      gte: this.key(Uint8Array.of(1), u64(startIndex)),
+      lt: this.key(Uint8Array.of(1), u64(startIndex + BigInt(count))),
+      limit: count,
+    });
     return entries.map(([k, v]) => {
       const b = Buffer.from(v);
       return { id: b.subarray(0, 32), timestampNs: b.readBigUInt64BE(32), bytes: b.subarray(40), index: Buffer.from(k).readBigUInt64BE(k.length - 8) };

@@ -42,7 +42,13 @@ export class Indexer implements BlockAcceptor {
   /** Blocks whose index writes are in a batch not yet committed, by hex block ID. */
   private readonly pending = new Map<string, ContainerIndex>();
 
-  private constructor(private readonly db: Database, private readonly config: IndexerConfig, private readonly hasRun: boolean, private readonly log: Logger, private readonly clock: Clock) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly config: IndexerConfig,
+    private readonly hasRun: boolean,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+  ) {}
 
   /** `db` is the index's own database. */
   static async open(db: Database, config: IndexerConfig, log: Logger, clock: Clock): Promise<Indexer> {

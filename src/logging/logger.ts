@@ -31,19 +31,33 @@ export class Logger {
     const toDisplay = enabled(level, this.levels.displayLevel);
     if (!toFile && !toDisplay) return;
     const scope = this.name === 'main' || this.name === 'vm-factory' ? '' : ` <${this.name} Chain>`;
-    const extra = fields && Object.keys(fields).length > 0 ? ' ' + JSON.stringify(fields) : '';
+    const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
     const line = `${stamp()} ${level.padEnd(5)}${scope} ${message}${extra}`;
     if (toDisplay) this.display(line);
-    if (toFile) this.fileStream().write(line + '\n');
+    if (toFile) this.fileStream().write(`${line}\n`);
   }
 
-  verbo(msg: string, f?: Record<string, unknown>) { this.log('VERBO', msg, f); }
-  debug(msg: string, f?: Record<string, unknown>) { this.log('DEBUG', msg, f); }
-  trace(msg: string, f?: Record<string, unknown>) { this.log('TRACE', msg, f); }
-  info(msg: string, f?: Record<string, unknown>) { this.log('INFO', msg, f); }
-  warn(msg: string, f?: Record<string, unknown>) { this.log('WARN', msg, f); }
-  error(msg: string, f?: Record<string, unknown>) { this.log('ERROR', msg, f); }
-  fatal(msg: string, f?: Record<string, unknown>) { this.log('FATAL', msg, f); }
+  verbo(msg: string, f?: Record<string, unknown>) {
+    this.log('VERBO', msg, f);
+  }
+  debug(msg: string, f?: Record<string, unknown>) {
+    this.log('DEBUG', msg, f);
+  }
+  trace(msg: string, f?: Record<string, unknown>) {
+    this.log('TRACE', msg, f);
+  }
+  info(msg: string, f?: Record<string, unknown>) {
+    this.log('INFO', msg, f);
+  }
+  warn(msg: string, f?: Record<string, unknown>) {
+    this.log('WARN', msg, f);
+  }
+  error(msg: string, f?: Record<string, unknown>) {
+    this.log('ERROR', msg, f);
+  }
+  fatal(msg: string, f?: Record<string, unknown>) {
+    this.log('FATAL', msg, f);
+  }
 
   private fileStream(): WriteStream {
     if (!this.file) {
@@ -67,7 +81,7 @@ export class LogFactory {
   constructor(
     private readonly defaults: LoggerLevels,
     private readonly logDir: string | undefined,
-    private readonly display: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+    private readonly display: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   ) {}
 
   make(name: string): Logger {

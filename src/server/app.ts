@@ -8,8 +8,8 @@
 import http from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createExpressApp } from './express.js';
-import { reply, replyText } from '../api/http.js';
-import { internalError } from './jsonrpc/endpoint.js';
+import { reply, replyText } from '../rpc/http.js';
+import { internalError } from '../rpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
 

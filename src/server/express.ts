@@ -14,12 +14,13 @@ const responseProto = require('express/lib/response.js') as object;
 
 const copyInto = (target: object, source: object) => {
   for (const [key, desc] of Object.entries(Object.getOwnPropertyDescriptors(source))) {
-    if (!Object.prototype.hasOwnProperty.call(target, key)) Object.defineProperty(target, key, desc);
+    if (!Object.hasOwn(target, key)) Object.defineProperty(target, key, desc);
   }
 };
 
 export function createExpressApp(): Express {
-  const app = ((req: unknown, res: unknown, next: unknown) => (app as unknown as { handle: Function }).handle(req, res, next)) as unknown as Express;
+  const app = ((req: unknown, res: unknown, next: unknown) =>
+    (app as unknown as { handle: (req: unknown, res: unknown, next: unknown) => void }).handle(req, res, next)) as unknown as Express;
   copyInto(app, EventEmitter.prototype);
   copyInto(app, application);
   const withApp = { app: { configurable: true, enumerable: true, writable: true, value: app } };

@@ -3,13 +3,17 @@
 // match, plain-text 404).
 import { isIP } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { reply, replyText, setNodeHeaders } from '../api/http.js';
+import { reply, replyText, setNodeHeaders } from '../rpc/http.js';
 
 const CORS_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
 const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With']);
 
 /** textproto.CanonicalMIMEHeaderKey */
-const canonical = (h: string) => h.trim().toLowerCase().replace(/(^|-)([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+const canonical = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/(^|-)([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
 
 export function originMatcher(allowed: string[]): (origin: string) => boolean {
   const list = allowed.map((o) => o.toLowerCase());
@@ -34,7 +38,10 @@ export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
       // A preflight is answered by CORS itself, before the host filter and the router.
       const headers = ['Node-Id', nodeId, 'Vary', 'Origin', 'Vary', 'Access-Control-Request-Method', 'Vary', 'Access-Control-Request-Headers'];
       const method = requested.toUpperCase();
-      const wantHeaders = (req.headers['access-control-request-headers'] ?? '').split(',').map(canonical).filter((h) => h !== '');
+      const wantHeaders = (req.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map(canonical)
+        .filter((h) => h !== '');
       if (origin && allows(origin) && CORS_METHODS.has(method) && wantHeaders.every((h) => CORS_HEADERS.has(h))) {
         headers.push('Access-Control-Allow-Origin', anyOrigin ? '*' : origin, 'Access-Control-Allow-Methods', method);
         if (wantHeaders.length > 0) headers.push('Access-Control-Allow-Headers', wantHeaders.join(', '));
@@ -90,14 +97,14 @@ export function isCleanPath(p: string): boolean {
 /** Go's path.Clean. */
 export function cleanPath(p: string): string {
   if (p === '') return '/';
-  const rooted = p.startsWith('/') ? p : '/' + p;
+  const rooted = p.startsWith('/') ? p : `/${p}`;
   const out: string[] = [];
   for (const seg of rooted.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') out.pop();
     else out.push(seg);
   }
-  let np = '/' + out.join('/');
+  let np = `/${out.join('/')}`;
   if (rooted.endsWith('/') && np !== '/') np += '/';
   return np;
 }

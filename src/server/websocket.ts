@@ -16,7 +16,9 @@ export interface Websockets {
 }
 
 function refuse(socket: Duplex, status: number, reason: string, body: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function acceptWebsockets(server: http.Server, router: Router, allowedHosts: string[]): Websockets {
@@ -38,7 +40,10 @@ export function acceptWebsockets(server: http.Server, router: Router, allowedHos
     const route = isCleanPath(path) ? router.match(path) : undefined;
     if (!route?.ws) return refuse(socket, 404, 'Not Found', '404 page not found\n');
     const serve = route.ws;
-    void open().then((server) => server.handleUpgrade(req, socket, head, (ws) => serve(ws, req)), () => socket.destroy());
+    void open().then(
+      (server) => server.handleUpgrade(req, socket, head, (ws) => serve(ws, req)),
+      () => socket.destroy(),
+    );
   });
   return {
     close() {

@@ -80,12 +80,24 @@ class PrefixedDatabase implements Database {
     readonly keyPrefix: Bytes,
   ) {}
 
-  get status(): string { return this.store.status; }
-  private key(k: Bytes): Bytes { return join(this.keyPrefix, k); }
-  get(key: Bytes) { return this.store.get(this.key(key)); }
-  getMany(keys: Bytes[]) { return keys.length === 0 ? Promise.resolve([]) : (this.store as Level<Bytes, Bytes>).getMany(keys.map((k) => this.key(k))); }
-  put(key: Bytes, value: Bytes) { return this.store.put(this.key(key), value); }
-  del(key: Bytes) { return this.store.del(this.key(key)); }
+  get status(): string {
+    return this.store.status;
+  }
+  private key(k: Bytes): Bytes {
+    return join(this.keyPrefix, k);
+  }
+  get(key: Bytes) {
+    return this.store.get(this.key(key));
+  }
+  getMany(keys: Bytes[]) {
+    return keys.length === 0 ? Promise.resolve([]) : (this.store as Level<Bytes, Bytes>).getMany(keys.map((k) => this.key(k)));
+  }
+  put(key: Bytes, value: Bytes) {
+    return this.store.put(this.key(key), value);
+  }
+  del(key: Bytes) {
+    return this.store.del(this.key(key));
+  }
   async batch(ops: BatchOp[]): Promise<void> {
     await (this.store as Level<Bytes, Bytes>).batch(this.keyPrefix.length === 0 ? ops : ops.map((op) => ({ ...op, key: this.key(op.key) })));
   }
@@ -95,7 +107,9 @@ class PrefixedDatabase implements Database {
   private range(r: Range): Range {
     return { gte: this.key(r.gte), lt: this.key(r.lt), ...(r.limit === undefined ? {} : { limit: r.limit }) };
   }
-  values(range: Range) { return (this.store as Level<Bytes, Bytes>).values(this.range(range)).all(); }
+  values(range: Range) {
+    return (this.store as Level<Bytes, Bytes>).values(this.range(range)).all();
+  }
   async entries(range: Range): Promise<Array<[Bytes, Bytes]>> {
     const all = await (this.store as Level<Bytes, Bytes>).iterator(this.range(range)).all();
     const n = this.keyPrefix.length;

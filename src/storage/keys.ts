@@ -46,7 +46,9 @@ export async function checkLayout(root: Database, dataDir: string): Promise<void
   if (stamp !== undefined) {
     const version = stamp[0];
     if (version !== LAYOUT_VERSION) {
-      throw new LayoutError(`database ${root.path ?? ''} has layout version ${version}, which this version of the emulator (layout ${LAYOUT_VERSION}) cannot read; use another --data-dir`);
+      throw new LayoutError(
+        `database ${root.path ?? ''} has layout version ${version}, which this version of the emulator (layout ${LAYOUT_VERSION}) cannot read; use another --data-dir`,
+      );
     }
     return;
   }

@@ -4,15 +4,23 @@
 import { expect } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { buildTx, compareBytes, outputSortKey, txOutputs } from '../../src/chains/x/codec/index.js';
-import { addressOfPrivateKey, signHash, txHash } from '../../src/chains/x/verify/index.js';
+import { buildTx, compareBytes, outputSortKey, txOutputs } from '../../src/vms/avm/codec/index.js';
+import { addressOfPrivateKey, signHash, txHash } from '../../src/vms/avm/verify/index.js';
 import type {
-  BaseTxFields, CredentialBody, Output, OutputOwners, SignedTx, TransferableInput, TransferableOutput,
-  UnsignedTx, UTXO, UTXOID,
-} from '../../src/chains/x/types.js';
+  BaseTxFields,
+  CredentialBody,
+  Output,
+  OutputOwners,
+  SignedTx,
+  TransferableInput,
+  TransferableOutput,
+  UnsignedTx,
+  UTXO,
+  UTXOID,
+} from '../../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../../src/encoding/cb58.js';
 import { encodeHex } from '../../src/encoding/hex.js';
-import { formatAddress } from '../../src/chains/x/address.js';
+import { formatAddress } from '../../src/vms/avm/address.js';
 import { call, callError } from '../helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -61,23 +69,40 @@ export function inputID(u: UTXOID): Uint8Array {
 }
 export const utxoIDString = (u: UTXO): string => encodeCB58(inputID(u.utxoID));
 
-export const owners = (addresses: Uint8Array[] = [EWOQ], threshold = 1, locktime = 0n): OutputOwners =>
-  ({ locktime, threshold, addresses: [...addresses].sort(compareBytes) });
-export const out = (amount: bigint, o: OutputOwners = owners(), assetID: Uint8Array = AVAX): TransferableOutput =>
-  ({ assetID, out: { type: 7, amount, owners: o } });
+export const owners = (addresses: Uint8Array[] = [EWOQ], threshold = 1, locktime = 0n): OutputOwners => ({
+  locktime,
+  threshold,
+  addresses: [...addresses].sort(compareBytes),
+});
+export const out = (amount: bigint, o: OutputOwners = owners(), assetID: Uint8Array = AVAX): TransferableOutput => ({
+  assetID,
+  out: { type: 7, amount, owners: o },
+});
 export const amt = (o: Output): bigint => (o.type === 7 ? o.amount : 0n);
 export const outKey = (o: TransferableOutput): Buffer => Buffer.concat([o.assetID, outputSortKey(o.out)]);
 export const sortOuts = (outs: TransferableOutput[]): TransferableOutput[] => [...outs].sort((a, b) => Buffer.compare(outKey(a), outKey(b)));
-export const inp = (u: UTXO, sigIndices = [0], amount = amt(u.output), assetID = u.assetID): TransferableInput =>
-  ({ utxoID: u.utxoID, assetID, input: { type: 5, amount, sigIndices } });
+export const inp = (u: UTXO, sigIndices = [0], amount = amt(u.output), assetID = u.assetID): TransferableInput => ({
+  utxoID: u.utxoID,
+  assetID,
+  input: { type: 5, amount, sigIndices },
+});
 export const cmpUTXOID = (a: UTXOID, b: UTXOID): number => Buffer.compare(a.txID, b.txID) || a.outputIndex - b.outputIndex;
-export const base = (over: Partial<BaseTxFields> = {}): BaseTxFields =>
-  ({ networkID: 12345, blockchainID: X, outputs: [], inputs: [], memo: new Uint8Array(), ...over });
+export const base = (over: Partial<BaseTxFields> = {}): BaseTxFields => ({
+  networkID: 12345,
+  blockchainID: X,
+  outputs: [],
+  inputs: [],
+  memo: new Uint8Array(),
+  ...over,
+});
 
 /** Signs every credential with sha256 of the unsigned bytes, one signature per key. */
 export function sign(unsigned: UnsignedTx, signers: Uint8Array[][]): SignedTx {
   const hash = txHash(buildTx(unsigned, []).unsignedBytes);
-  return buildTx(unsigned, signers.map((keys): CredentialBody => ({ type: 9, signatures: keys.map((k) => signHash(hash, k)) })));
+  return buildTx(
+    unsigned,
+    signers.map((keys): CredentialBody => ({ type: 9, signatures: keys.map((k) => signHash(hash, k)) })),
+  );
 }
 
 export interface Spend {
@@ -89,12 +114,17 @@ export interface Spend {
 /** A BaseTx: inputs sorted by UTXO ID, outputs by asset and codec bytes, one credential per input. */
 export function baseTx(spends: Spend[], outputs: TransferableOutput[], over: Partial<BaseTxFields> = {}): SignedTx {
   const sorted = [...spends].sort((a, b) => cmpUTXOID(a.utxo.utxoID, b.utxo.utxoID));
-  const indices = (s: Spend) => s.sigIndices ?? s.keys.map((k, i) => {
-    const j = s.utxo.output.owners.addresses.findIndex((a) => eq(a, addressOfPrivateKey(k)));
-    return j >= 0 ? j : i;
-  });
+  const indices = (s: Spend) =>
+    s.sigIndices ??
+    s.keys.map((k, i) => {
+      const j = s.utxo.output.owners.addresses.findIndex((a) => eq(a, addressOfPrivateKey(k)));
+      return j >= 0 ? j : i;
+    });
   const unsigned: UnsignedTx = { type: 0, base: base({ inputs: sorted.map((s) => inp(s.utxo, indices(s))), outputs: sortOuts(outputs), ...over }) };
-  return sign(unsigned, sorted.map((s) => s.keys));
+  return sign(
+    unsigned,
+    sorted.map((s) => s.keys),
+  );
 }
 
 export const utxosOf = (tx: SignedTx): UTXO[] => txOutputs(tx).utxos;
@@ -108,8 +138,15 @@ export class Ewoq {
     const paid = outs.filter((o) => eq(o.assetID, AVAX)).reduce((s, o) => s + amt(o.out), 0n);
     const changeAmount = amt(this.coin.output) - paid - fee;
     const tx = baseTx([{ utxo: this.coin, keys: [EWOQ_KEY] }], [...outs, out(changeAmount)], over);
-    const change = utxosOf(tx).find((u) => u.output.type === 7 && u.output.amount === changeAmount && u.output.owners.addresses.length === 1
-      && eq(u.output.owners.addresses[0]!, EWOQ) && u.output.owners.locktime === 0n && eq(u.assetID, AVAX))!;
+    const change = utxosOf(tx).find(
+      (u) =>
+        u.output.type === 7 &&
+        u.output.amount === changeAmount &&
+        u.output.owners.addresses.length === 1 &&
+        eq(u.output.owners.addresses[0]!, EWOQ) &&
+        u.output.owners.locktime === 0n &&
+        eq(u.assetID, AVAX),
+    )!;
     return { tx, change };
   }
 
@@ -147,4 +184,3 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms =
     await sleep(20);
   }
 }
-

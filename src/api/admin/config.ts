@@ -4,11 +4,17 @@
 // network here for those knobs to describe.
 import { join } from 'node:path';
 import type { NodeConfig } from '../../config/load.js';
-import { LOCAL_UPGRADES } from '../info/upgrades.js';
+import { LOCAL_UPGRADES } from '../../config/upgrades.js';
 
 const ns = (v: unknown) => Number(v as bigint);
 
-export function nodeConfigJson(c: NodeConfig, avaxAssetID: string, txFee: bigint, createAssetTxFee: bigint, vmAliases: Record<string, string[]> | null): Record<string, unknown> {
+export function nodeConfigJson(
+  c: NodeConfig,
+  avaxAssetID: string,
+  txFee: bigint,
+  createAssetTxFee: bigint,
+  vmAliases: Record<string, string[]> | null,
+): Record<string, unknown> {
   const f = c.flags;
   return {
     httpConfig: {
@@ -31,7 +37,13 @@ export function nodeConfigJson(c: NodeConfig, avaxAssetID: string, txFee: bigint
       shutdownTimeout: ns(f['http-shutdown-timeout']),
       shutdownWait: ns(f['http-shutdown-wait']),
     },
-    ipConfig: { publicIP: f['public-ip'], publicIPResolutionService: '', publicIPResolutionFreq: 300000000000, listenHost: f['staking-host'], listenPort: c.stakingPort },
+    ipConfig: {
+      publicIP: f['public-ip'],
+      publicIPResolutionService: '',
+      publicIPResolutionFreq: 300000000000,
+      listenHost: f['staking-host'],
+      listenPort: c.stakingPort,
+    },
     // genesis.StakingConfig of the local network, then the node's own staking settings.
     stakingConfig: {
       uptimeRequirement: 0.8,
@@ -48,7 +60,13 @@ export function nodeConfigJson(c: NodeConfig, avaxAssetID: string, txFee: bigint
       sybilProtectionDisabledWeight: Number(f['sybil-protection-disabled-weight']),
       stakingTLSKeyPath: join(c.dataDir, 'staking', 'staker.key'),
       stakingTLSCertPath: join(c.dataDir, 'staking', 'staker.crt'),
-      stakingSingerConfig: { ephemeralSignerEnabled: false, signerKeyContent: '', keyPath: join(c.dataDir, 'staking', 'signer.key'), RPCEndpoint: '', keyPathIsSet: false },
+      stakingSingerConfig: {
+        ephemeralSignerEnabled: false,
+        signerKeyContent: '',
+        keyPath: join(c.dataDir, 'staking', 'signer.key'),
+        RPCEndpoint: '',
+        keyPathIsSet: false,
+      },
     },
     txFeeConfig: { createAssetTxFee: Number(createAssetTxFee), txFee: Number(txFee) },
     stateSyncConfig: { stateSyncIDs: null, stateSyncIPs: null },
@@ -66,8 +84,15 @@ export function nodeConfigJson(c: NodeConfig, avaxAssetID: string, txFee: bigint
     healthCheckFreq: Number(c.healthCheckFrequencyNs),
     profilerConfig: { dir: c.profileDir, enabled: false, freq: 900000000000, maxNumFiles: 5 },
     loggingConfig: {
-      maxSize: 8, maxFiles: 7, maxAge: 0, directory: c.logDir, compress: false, disableWriterDisplaying: false,
-      logLevel: c.logLevel, displayLevel: c.logDisplayLevel, logFormat: 'plain',
+      maxSize: 8,
+      maxFiles: 7,
+      maxAge: 0,
+      directory: c.logDir,
+      compress: false,
+      disableWriterDisplaying: false,
+      logLevel: c.logLevel,
+      displayLevel: c.logDisplayLevel,
+      logFormat: 'plain',
     },
     pluginDir: c.pluginDir,
     trackedSubnets: [],

@@ -74,8 +74,14 @@ export class Profiler {
       to: new Date().toISOString(),
       samples: h.count,
       delayMs: {
-        min: ms(h.min), max: ms(h.max), mean: ms(h.mean), stddev: ms(h.stddev),
-        p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), p999: ms(h.percentile(99.9)),
+        min: ms(h.min),
+        max: ms(h.max),
+        mean: ms(h.mean),
+        stddev: ms(h.stddev),
+        p50: ms(h.percentile(50)),
+        p90: ms(h.percentile(90)),
+        p99: ms(h.percentile(99)),
+        p999: ms(h.percentile(99.9)),
       },
       eventLoopUtilization: performance.eventLoopUtilization(now, this.utilization).utilization,
     };

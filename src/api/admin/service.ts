@@ -9,11 +9,17 @@ import { parseLevel, type Level } from '../../logging/level.js';
 import type { Database } from '../../storage/db.js';
 import { writeFileAtomic } from '../../storage/files.js';
 import { goQuote } from '../../encoding/goquote.js';
-import { method, RpcError, rpcTry, rpcTryAsync, type ServiceDef } from '../rpc.js';
-import { none, optional, string, struct, textual } from '../schema.js';
+import { method, rpcTry, rpcTryAsync, serviceErrors, type ServiceDef } from '../../rpc/method.js';
+import { none, optional, string, struct, textual } from '../../rpc/schema.js';
 import type { Profiler } from './profiler.js';
 
 const MAX_ALIAS_LENGTH = 512;
+
+const errors = serviceErrors({
+  aliasTooLong: () => 'alias length is too long',
+  loggerNotFound: (name: string) => `logger with name ${goQuote(name)} not found`,
+  noLevel: () => 'need to specify either displayLevel or logLevel',
+});
 
 /** What admin.alias needs of the HTTP router. */
 export interface RouteAliases {
@@ -45,7 +51,7 @@ const tooLong = (alias: string) => Buffer.byteLength(alias, 'utf8') > MAX_ALIAS_
 function loggersNamed(logs: LogFactory, name: string): Logger[] {
   if (name === '') return logs.names().map((n) => logs.get(n)!);
   const logger = logs.get(name);
-  if (!logger) throw new RpcError(`logger with name ${goQuote(name)} not found`);
+  if (!logger) throw errors.loggerNotFound(name);
   return [logger];
 }
 
@@ -54,19 +60,31 @@ export function adminService(d: AdminDeps): ServiceDef {
   return {
     name: 'admin',
     methods: {
-      startCPUProfiler: method(none, async () => { await rpcTryAsync(() => d.profiler.startCPU()); return {}; }),
-      stopCPUProfiler: method(none, async () => { await rpcTryAsync(() => d.profiler.stopCPU()); return {}; }),
-      memoryProfile: method(none, async () => { await rpcTryAsync(() => d.profiler.memory()); return {}; }),
-      lockProfile: method(none, async () => { await rpcTryAsync(() => d.profiler.lock()); return {}; }),
+      startCPUProfiler: method(none, async () => {
+        await rpcTryAsync(() => d.profiler.startCPU());
+        return {};
+      }),
+      stopCPUProfiler: method(none, async () => {
+        await rpcTryAsync(() => d.profiler.stopCPU());
+        return {};
+      }),
+      memoryProfile: method(none, async () => {
+        await rpcTryAsync(() => d.profiler.memory());
+        return {};
+      }),
+      lockProfile: method(none, async () => {
+        await rpcTryAsync(() => d.profiler.lock());
+        return {};
+      }),
 
       alias: method(aliasArgs, ({ endpoint, alias }) => {
-        if (tooLong(alias)) throw new RpcError('alias length is too long');
+        if (tooLong(alias)) throw errors.aliasTooLong();
         rpcTry(() => d.routes.addAliases(endpoint, alias));
         return {};
       }),
 
       aliasChain: method(struct({ chain: string, alias: string }), ({ chain, alias }) => {
-        if (tooLong(alias)) throw new RpcError('alias length is too long');
+        if (tooLong(alias)) throw errors.aliasTooLong();
         const id = rpcTry(() => d.chainAliases.lookup(chain));
         rpcTry(() => d.chainAliases.alias(id, alias));
         rpcTry(() => d.routes.addAliases(posix.join('bc', id), posix.join('bc', alias)));
@@ -79,24 +97,31 @@ export function adminService(d: AdminDeps): ServiceDef {
       }),
 
       stacktrace: method(none, async () => {
-        const report = process.report.getReport() as unknown as { javascriptStack?: { message?: string; stack?: string[] }; nativeStack?: Array<{ pc: string; symbol: string }>; libuv?: Array<{ type: string; is_active: boolean; is_referenced?: boolean }> };
+        const report = process.report.getReport() as unknown as {
+          javascriptStack?: { message?: string; stack?: string[] };
+          nativeStack?: Array<{ pc: string; symbol: string }>;
+          libuv?: Array<{ type: string; is_active: boolean; is_referenced?: boolean }>;
+        };
         const lines = [`pid ${process.pid}, ${new Date().toISOString()}`, '', 'JavaScript stack (main thread):'];
         lines.push(...(report.javascriptStack?.stack ?? []).map((s) => `  ${s.trim()}`));
         lines.push('', 'Native stack:', ...(report.nativeStack ?? []).map((f) => `  ${f.pc} ${f.symbol}`));
         lines.push('', 'Active libuv handles:', ...(report.libuv ?? []).filter((h) => h.is_active).map((h) => `  ${h.type}`));
-        await rpcTryAsync(() => writeFileAtomic(join(process.cwd(), 'stacktrace.txt'), lines.join('\n') + '\n'));
+        await rpcTryAsync(() => writeFileAtomic(join(process.cwd(), 'stacktrace.txt'), `${lines.join('\n')}\n`));
         return {};
       }),
 
-      setLoggerLevel: method(struct({ loggerName: string, logLevel: optional(level), displayLevel: optional(level) }), ({ loggerName, logLevel, displayLevel }) => {
-        if (logLevel === undefined && displayLevel === undefined) throw new RpcError('need to specify either displayLevel or logLevel');
-        const loggers = loggersNamed(d.logs, loggerName);
-        for (const l of loggers) {
-          if (logLevel !== undefined) l.levels.logLevel = logLevel;
-          if (displayLevel !== undefined) l.levels.displayLevel = displayLevel;
-        }
-        return levelsOf(loggers);
-      }),
+      setLoggerLevel: method(
+        struct({ loggerName: string, logLevel: optional(level), displayLevel: optional(level) }),
+        ({ loggerName, logLevel, displayLevel }) => {
+          if (logLevel === undefined && displayLevel === undefined) throw errors.noLevel();
+          const loggers = loggersNamed(d.logs, loggerName);
+          for (const l of loggers) {
+            if (logLevel !== undefined) l.levels.logLevel = logLevel;
+            if (displayLevel !== undefined) l.levels.displayLevel = displayLevel;
+          }
+          return levelsOf(loggers);
+        },
+      ),
 
       getLoggerLevel: method(struct({ loggerName: string }), ({ loggerName }) => levelsOf(loggersNamed(d.logs, loggerName))),
 

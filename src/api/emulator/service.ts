@@ -3,12 +3,16 @@
 // its contiguousFailures and timeOfFirstFailure evolve on every run as on a real node, until the
 // fault is cleared.
 import type { Health } from '../../health/health.js';
-import { method, RpcError, type ServiceDef } from '../rpc.js';
-import { none, string, struct } from '../schema.js';
+import { method, serviceErrors, type ServiceDef } from '../../rpc/method.js';
+import { none, string, struct } from '../../rpc/schema.js';
+
+const errors = serviceErrors({
+  unknownCheck: (name: string, checks: string[]) => `no health check named "${name}"; checks: ${checks.join(', ')}`,
+});
 
 export function emulatorService(health: Health): ServiceDef {
   const known = (name: string) => {
-    if (!health.knows(name)) throw new RpcError(`no health check named "${name}"; checks: ${health.checkNames().join(', ')}`);
+    if (!health.knows(name)) throw errors.unknownCheck(name, health.checkNames());
   };
   return {
     name: 'emulator',

@@ -2,10 +2,10 @@
 // replies are always HTTP 200.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RawJson } from '../../encoding/gojson.js';
-import { reply } from '../http.js';
+import { reply } from '../../rpc/http.js';
 import type { Health, WorkerKind } from '../../health/health.js';
-import { method, type ServiceDef } from '../rpc.js';
-import { arrayOf, none, string, struct } from '../schema.js';
+import { method, type ServiceDef } from '../../rpc/method.js';
+import { arrayOf, none, string, struct } from '../../rpc/schema.js';
 
 const tagsArgs = struct({ tags: arrayOf(string) });
 
@@ -28,7 +28,7 @@ export function healthReportHandler(health: Health, kind: WorkerKind) {
     const q = req.url!.indexOf('?');
     const tags = q < 0 ? [] : new URLSearchParams(req.url!.slice(q + 1)).getAll('tag');
     const { json, healthy } = health.reportJson(kind, tags);
-    const body = json + '\n';
+    const body = `${json}\n`;
     req.resume();
     reply(res, healthy ? 200 : 503, ['Content-Type', 'application/json'], body);
   };

@@ -4,27 +4,39 @@ import { goQuote } from '../../encoding/goquote.js';
 import { encodeHex } from '../../encoding/hex.js';
 import { formatRFC3339Nano } from '../../encoding/time.js';
 import type { Container, ContainerIndex } from '../../indexer/index.js';
-import { method, RpcError, type ServiceDef } from '../rpc.js';
-import { struct, textual, uint64 } from '../schema.js';
+import { method, serviceErrors, type ServiceDef } from '../../rpc/method.js';
+import { struct, textual, uint64 } from '../../rpc/schema.js';
 
 const MAX_FETCHED_BY_RANGE = 1024n;
 type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
-const encoding = textual<Encoding>((s) => {
-  const e = s.toLowerCase();
-  if (e !== 'hex' && e !== 'hexc' && e !== 'hexnc' && e !== 'json') throw new Error(`invalid encoding ${goQuote(s)}`);
-  return e;
-}, () => 'hex');
+const encoding = textual<Encoding>(
+  (s) => {
+    const e = s.toLowerCase();
+    if (e !== 'hex' && e !== 'hexc' && e !== 'hexnc' && e !== 'json') throw new Error(`invalid encoding ${goQuote(s)}`);
+    return e;
+  },
+  () => 'hex',
+);
 const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+
+const errors = serviceErrors({
+  unsupportedEncoding: () => 'unsupported encoding in method',
+  noneAccepted: () => 'no containers have been accepted',
+  noContainerAt: (index: bigint) => `no container at index ${index}`,
+  numToFetch: (n: bigint) => `numToFetch must be in [1,${MAX_FETCHED_BY_RANGE}] but is ${n}`,
+  startAfterLast: (start: bigint, last: bigint) => `start index (${start}) > last accepted index (${last})`,
+  notFound: () => 'not found',
+});
 
 /** The container reply, in the real node's key order; json is refused only once the container is found. */
 function containerJson(c: Container, enc: Encoding) {
-  if (enc === 'json') throw new RpcError('unsupported encoding in method');
+  if (enc === 'json') throw errors.unsupportedEncoding();
   return { id: encodeCB58(c.id), bytes: encodeHex(c.bytes, enc), timestamp: formatRFC3339Nano(c.timestampNs), encoding: enc, index: String(c.index) };
 }
 
 export function indexService(index: ContainerIndex): ServiceDef {
   const last = () => {
-    if (index.size === 0n) throw new RpcError('no containers have been accepted');
+    if (index.size === 0n) throw errors.noneAccepted();
     return index.size - 1n;
   };
   return {
@@ -34,14 +46,14 @@ export function indexService(index: ContainerIndex): ServiceDef {
 
       getContainerByIndex: method(struct({ index: uint64, encoding }), async (args) => {
         const c = await index.byIndex(args.index);
-        if (!c) throw new RpcError(`no container at index ${args.index}`);
+        if (!c) throw errors.noContainerAt(args.index);
         return containerJson(c, args.encoding);
       }),
 
       getContainerRange: method(struct({ startIndex: uint64, numToFetch: uint64, encoding }), async ({ startIndex, numToFetch, encoding: enc }) => {
-        if (numToFetch < 1n || numToFetch > MAX_FETCHED_BY_RANGE) throw new RpcError(`numToFetch must be in [1,${MAX_FETCHED_BY_RANGE}] but is ${numToFetch}`);
+        if (numToFetch < 1n || numToFetch > MAX_FETCHED_BY_RANGE) throw errors.numToFetch(numToFetch);
         const lastIndex = last();
-        if (startIndex > lastIndex) throw new RpcError(`start index (${startIndex}) > last accepted index (${lastIndex})`);
+        if (startIndex > lastIndex) throw errors.startAfterLast(startIndex, lastIndex);
         const end = startIndex + numToFetch - 1n < lastIndex ? startIndex + numToFetch - 1n : lastIndex;
         const containers = await index.range(startIndex, Number(end - startIndex + 1n));
         return { containers: containers.map((c) => containerJson(c, enc)) };
@@ -49,14 +61,14 @@ export function indexService(index: ContainerIndex): ServiceDef {
 
       getIndex: method(struct({ id }), async (args) => {
         const i = await index.indexOf(args.id);
-        if (i === undefined) throw new RpcError('not found');
+        if (i === undefined) throw errors.notFound();
         return { index: String(i) };
       }),
 
       getContainerByID: method(struct({ id, encoding }), async (args) => {
         const i = await index.indexOf(args.id);
         const c = i === undefined ? undefined : await index.byIndex(i);
-        if (!c) throw new RpcError('not found');
+        if (!c) throw errors.notFound();
         return containerJson(c, args.encoding);
       }),
 

@@ -3,9 +3,14 @@
 import { LOCAL_NODE, FX_IDS } from '../../chains/ids.js';
 import type { Aliaser } from '../../chains/aliases.js';
 import { NODE_VERSION, type VmRegistry } from '../../chains/vms.js';
-import { method, RpcError, rpcTry, type ServiceDef } from '../rpc.js';
-import { none, string, struct, arrayOf } from '../schema.js';
-import { LOCAL_UPGRADES } from './upgrades.js';
+import { method, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
+import { none, string, struct, arrayOf } from '../../rpc/schema.js';
+import { LOCAL_UPGRADES } from '../../config/upgrades.js';
+
+const errors = serviceErrors({
+  noChain: () => "argument 'chain' not given",
+  unknownChain: (chain: string) => `there is no chain with alias/ID '${chain}'`,
+});
 
 export interface InfoDeps {
   networkId: number;
@@ -42,8 +47,8 @@ export function infoService(d: InfoDeps): ServiceDef {
       getBlockchainID: method(struct({ alias: string }), ({ alias }) => ({ blockchainID: rpcTry(() => d.chainAliases.lookup(alias)) })),
       peers: method(struct({ nodeIDs: arrayOf(string) }), () => ({ numPeers: '0', peers: [] })),
       isBootstrapped: method(struct({ chain: string }), ({ chain }) => {
-        if (chain === '') throw new RpcError("argument 'chain' not given");
-        if (!d.chainAliases.has(chain)) throw new RpcError(`there is no chain with alias/ID '${chain}'`);
+        if (chain === '') throw errors.noChain();
+        if (!d.chainAliases.has(chain)) throw errors.unknownChain(chain);
         return { isBootstrapped: true };
       }),
       upgrades: method(none, () => LOCAL_UPGRADES),
@@ -63,7 +68,11 @@ export function infoService(d: InfoDeps): ServiceDef {
       })),
       getVMs: method(none, () => ({
         vms: d.vms.vms(),
-        fxs: Object.fromEntries(Object.entries(FX_IDS).map(([name, id]) => [id, name]).sort(([a], [b]) => (a! < b! ? -1 : 1))),
+        fxs: Object.fromEntries(
+          Object.entries(FX_IDS)
+            .map(([name, id]) => [id, name])
+            .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+        ),
       })),
     },
   };

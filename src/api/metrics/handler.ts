@@ -1,7 +1,7 @@
 // /ext/metrics: Prometheus text exposition of this process, as promhttp serves the real node's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Health } from '../../health/health.js';
-import { reply } from '../http.js';
+import { reply } from '../../rpc/http.js';
 
 export function metricsHandler(health: Health, startedAtMs: number) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -26,7 +26,7 @@ export function metricsHandler(health: Health, startedAtMs: number) {
       '# TYPE nodejs_heap_used_bytes gauge',
       `nodejs_heap_used_bytes ${mem.heapUsed}`,
     ];
-    const body = lines.join('\n') + '\n';
+    const body = `${lines.join('\n')}\n`;
     reply(res, 200, ['Content-Type', 'text/plain; version=0.0.4; charset=utf-8'], body);
   };
 }

@@ -1,0 +1,105 @@
+// geth's JSON-RPC dialect (go-ethereum rpc package), used by coreth/subnet-evm at /ext/bc/<id>/rpc:
+// batches, -32601 for unknown methods, -32602 for bad params, `id` before `result`, positional params.
+import type { IncomingMessage } from 'node:http';
+import { goMarshal, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { ParamsError, type Field } from './schema.js';
+import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
+import type { Dialect, Responder, RpcResponse } from './dialect.js';
+
+const JSON_HEADERS = ['Content-Type', 'application/json'];
+const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
+
+const errorMessage = (id: string, code: number, message: string) => `{"jsonrpc":"2.0","id":${id},"error":{"code":${code},"message":${goMarshal(message)}}}`;
+
+/** Positional params, as geth binds JSON arrays to Go method arguments; trailing optionals may be left out. */
+export function positional(fields: Field<unknown>[], required = fields.length): Field<unknown[]> {
+  return {
+    zero: () => {
+      if (required > 0) throw new ParamsError(`missing value for required argument ${0}`);
+      return fields.map((f) => f.zero());
+    },
+    decode(v) {
+      if (!Array.isArray(v)) throw new ParamsError('non-array args');
+      if (v.length > fields.length) throw new ParamsError(`too many arguments, want at most ${fields.length}`);
+      return fields.map((field, i) => {
+        const item = v[i];
+        if (item === undefined || item === null) {
+          if (i < required) throw new ParamsError(`missing value for required argument ${i}`);
+          return field.zero();
+        }
+        try {
+          return field.decode(item);
+        } catch (err) {
+          throw new ParamsError(`invalid argument ${i}: ${(err as Error).message}`);
+        }
+      });
+    },
+  };
+}
+
+function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): MethodDef | undefined {
+  const sep = name.indexOf('_');
+  if (sep < 0) return undefined;
+  return services.get(name.slice(0, sep))?.methods[name.slice(sep + 1)];
+}
+
+async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<string | null> {
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || msg instanceof RawNumber) {
+    return errorMessage('null', -32600, 'invalid request');
+  }
+  const obj = msg as JsonObject;
+  const hasId = 'id' in obj && obj.id !== null;
+  const idRaw = hasId ? rawOf(obj.id!) : 'null';
+  if (obj.jsonrpc !== '2.0' || typeof obj.method !== 'string') return errorMessage(idRaw, -32600, 'invalid request');
+  const def = findMethod(obj.method, services);
+  if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
+  const outcome = await invoke(def, obj.params === null ? undefined : obj.params, ctx, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
+  if (!hasId) return null;
+  if (outcome.ok) return `{"jsonrpc":"2.0","id":${idRaw},"result":${outcome.result === undefined ? 'null' : goMarshal(outcome.result)}}`;
+  if (outcome.kind === 'params') return errorMessage(idRaw, -32602, outcome.message);
+  const { code = -32000, message, data } = outcome.error;
+  const dataPart = data === undefined ? '' : `,"data":${goMarshal(data)}`;
+  return `{"jsonrpc":"2.0","id":${idRaw},"error":{"code":${code},"message":${goMarshal(message)}${dataPart}}}`;
+}
+
+/** Ids are echoed as written; re-serialising a parsed value is enough outside of big numbers. */
+function rawOf(v: JsonValue): string {
+  return numberText(v) ?? goMarshal(v);
+}
+
+export const gethDialect: Dialect = {
+  precheck(req: IncomingMessage): RpcResponse | undefined {
+    if (req.method !== 'POST') return { status: 405, headers: TEXT_HEADERS, body: 'method not allowed\n' };
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return { status: 415, headers: TEXT_HEADERS, body: 'invalid content type, only application/json is supported\n' };
+    }
+    return undefined;
+  },
+
+  tooLarge(limit: number): RpcResponse {
+    return { status: 413, headers: TEXT_HEADERS, body: `content length too large (${limit} bytes at most)\n` };
+  },
+
+  responder(list: ServiceDef[]): Responder {
+    const services = new Map(list.map((s) => [s.name, s]));
+    return (body, ctx) => respond(body, services, ctx);
+  },
+};
+
+async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
+  let value: JsonValue;
+  try {
+    value = parseGoJson(body).value;
+  } catch (err) {
+    if (!(err instanceof GoJsonError)) throw err;
+    return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32700, 'parse error')}\n` };
+  }
+  if (!Array.isArray(value)) {
+    const one = await answerOne(value, services, ctx);
+    return { status: 200, headers: JSON_HEADERS, body: one === null ? null : `${one}\n` };
+  }
+  if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'empty batch')}\n` };
+  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
+  return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
+}

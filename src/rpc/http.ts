@@ -1,0 +1,38 @@
+// Every response of the node is written here, in one writeHead call: the node's own headers
+// (Node-Id, Vary, CORS, recorded by the server before routing), the handler's headers, then
+// Content-Length. One call with a flat array spares Node a header object and a validation pass per
+// setHeader, and keeps header names in the canonical case Go writes them in.
+import type { ServerResponse } from 'node:http';
+
+const NODE_HEADERS = Symbol('node headers');
+type Res = ServerResponse & { [NODE_HEADERS]?: readonly string[] };
+
+/** Flat header list: name, value, name, value ... (a name may repeat). */
+export type HeaderList = readonly string[];
+
+export function setNodeHeaders(res: ServerResponse, headers: HeaderList): void {
+  (res as Res)[NODE_HEADERS] = headers;
+}
+
+/** For responses written by other code (Express routers): the node's headers as ordinary headers. */
+export function applyNodeHeaders(res: ServerResponse): void {
+  const list = (res as Res)[NODE_HEADERS] ?? [];
+  const byName = new Map<string, string[]>();
+  for (let i = 0; i < list.length; i += 2) byName.set(list[i]!, [...(byName.get(list[i]!) ?? []), list[i + 1]!]);
+  for (const [name, values] of byName) res.setHeader(name, values.length === 1 ? values[0]! : values);
+  (res as Res)[NODE_HEADERS] = undefined; // set once: reply() must not add them again
+}
+
+export function reply(res: ServerResponse, status: number, headers: HeaderList, body: string | Uint8Array = ''): void {
+  if (res.headersSent) return;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  res.writeHead(status, [...((res as Res)[NODE_HEADERS] ?? []), ...headers, 'Content-Length', String(length)]);
+  res.end(body);
+}
+
+export const TEXT_PLAIN: HeaderList = ['Content-Type', 'text/plain; charset=utf-8'];
+
+/** Go's http.Error and http.NotFound: text/plain with nosniff. */
+export function replyText(res: ServerResponse, status: number, body: string): void {
+  reply(res, status, ['Content-Type', 'text/plain; charset=utf-8', 'X-Content-Type-Options', 'nosniff'], body);
+}

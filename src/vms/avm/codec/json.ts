@@ -1,0 +1,223 @@
+// Tx and block JSON exactly as avm.getTx / avm.getBlock return them with encoding "json": Go's
+// encoding/json over avalanchego's structs. Structs keep field order with embedded structs
+// inlined; every output type marshals through OutputOwners' MarshalJSON into a Go map, so its
+// keys come out sorted; uint64s are exact decimal numbers. The text is built by hand so that no
+// integer passes through a JS double.
+import { bech32 } from '@scure/base';
+import { encodeCB58, EMPTY_ID } from '../../../encoding/cb58.js';
+import { FX_IDS } from '../../../chains/ids.js';
+import type {
+  FxValue,
+  Operation,
+  Output,
+  OutputOwners,
+  SignedTx,
+  StandardBlock,
+  TransferableInput,
+  TransferableOutput,
+  TransferInput,
+  UnsignedTx,
+} from '../types.js';
+import { fxIndexOfType } from '../types.js';
+
+export interface JsonContext {
+  /** Bech32 HRP of the network (`local`, `avax`, `fuji`, `custom`, ...). */
+  hrp: string;
+  /** `"credentials":null`: the genesis tx as a fresh node holds it (built in memory, never parsed). */
+  credentialsNull?: boolean;
+  /** `"txs":null`: the genesis block as a fresh node holds it. */
+  txsNull?: boolean;
+}
+
+type AddressFormat = (address: Uint8Array) => string;
+
+/** fxs[i].ID: the fx names zero-padded to 32 bytes. */
+const FX_ID_BY_INDEX = [FX_IDS.secp256k1fx, FX_IDS.nftfx, FX_IDS.propertyfx];
+
+const idText = (bytes: Uint8Array) => `"${encodeCB58(bytes)}"`;
+/** types.JSONByteSlice and signatures: formatting.HexNC. */
+const hexText = (bytes: Uint8Array) => `"0x${Buffer.from(bytes).toString('hex')}"`;
+const list = <T>(items: readonly T[], item: (t: T) => string) => `[${items.map(item).join(',')}]`;
+/** The typeToFxIndex lookup of tx_init.go: an fx value's fxID follows its Go type. */
+const fxIdOfType = (type: number) => `"${FX_ID_BY_INDEX[fxIndexOfType(type)!]}"`;
+
+/** A Go map[string]any: keys sorted bytewise (all keys here are ASCII). */
+function goMap(entries: [string, string][]): string {
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `"${k}":${v}`).join(',')}}`;
+}
+
+function ownersEntries(o: OutputOwners, fmt: AddressFormat): [string, string][] {
+  return [
+    ['addresses', list(o.addresses, (a) => `"${fmt(a)}"`)],
+    ['locktime', o.locktime.toString()],
+    ['threshold', String(o.threshold)],
+  ];
+}
+
+const ownersJson = (o: OutputOwners, fmt: AddressFormat) => goMap(ownersEntries(o, fmt));
+
+function outputJson(out: Output, fmt: AddressFormat): string {
+  const entries = ownersEntries(out.owners, fmt);
+  if (out.type === 7) entries.push(['amount', out.amount.toString()]);
+  if (out.type === 10 || out.type === 11) entries.push(['groupID', String(out.groupID)]);
+  if (out.type === 11) entries.push(['payload', hexText(out.payload)]);
+  return goMap(entries);
+}
+
+/** secp256k1fx.Input has no MarshalJSON: a plain struct. */
+const inputJson = (sigIndices: readonly number[]) => `{"signatureIndices":[${sigIndices.join(',')}]}`;
+/** secp256k1fx.TransferInput: Amt, then the embedded Input inlined. */
+const transferInputJson = (v: TransferInput) => `{"amount":${v.amount},"signatureIndices":[${v.sigIndices.join(',')}]}`;
+
+function fxValueJson(v: FxValue, fmt: AddressFormat): string {
+  switch (v.type) {
+    case 5:
+      return transferInputJson(v);
+    case 6:
+    case 7:
+    case 10:
+    case 11:
+    case 15:
+    case 16:
+      return outputJson(v, fmt);
+    case 8:
+      return (
+        `{"mintInput":${inputJson(v.mintInput)},"mintOutput":${ownersJson(v.mintOutput, fmt)},` +
+        `"transferOutput":${outputJson({ type: 7, ...v.transferOutput }, fmt)}}`
+      );
+    case 12:
+      return (
+        `{"mintInput":${inputJson(v.mintInput)},"groupID":${v.groupID},"payload":${hexText(v.payload)},` +
+        `"outputs":${list(v.outputs, (o) => ownersJson(o, fmt))}}`
+      );
+    case 13:
+      return `{"input":${inputJson(v.input)},"output":${outputJson({ type: 11, ...v.output }, fmt)}}`;
+    case 17:
+      return `{"mintInput":${inputJson(v.mintInput)},"mintOutput":${ownersJson(v.mintOutput, fmt)},` + `"ownedOutput":${ownersJson(v.ownedOutput, fmt)}}`;
+    case 18:
+      return inputJson(v.input); // BurnOperation embeds Input
+    case 9:
+    case 14:
+    case 19:
+      return `{"signatures":${list(v.signatures, hexText)}}`;
+  }
+}
+
+function transferableOutputJson(o: TransferableOutput, fmt: AddressFormat): string {
+  return `{"assetID":${idText(o.assetID)},"fxID":${fxIdOfType(o.out.type)},"output":${outputJson(o.out, fmt)}}`;
+}
+
+function transferableInputJson(i: TransferableInput): string {
+  return (
+    `{"txID":${idText(i.utxoID.txID)},"outputIndex":${i.utxoID.outputIndex},"assetID":${idText(i.assetID)},` +
+    `"fxID":${fxIdOfType(i.input.type)},"input":${transferInputJson(i.input)}}`
+  );
+}
+
+function operationJson(op: Operation, fmt: AddressFormat): string {
+  const inputIDs = list(op.utxoIDs, (u) => `{"txID":${idText(u.txID)},"outputIndex":${u.outputIndex}}`);
+  return `{"assetID":${idText(op.assetID)},"inputIDs":${inputIDs},"fxID":${fxIdOfType(op.op.type)},` + `"operation":${fxValueJson(op.op, fmt)}}`;
+}
+
+function unsignedJson(u: UnsignedTx, fmt: AddressFormat): string {
+  const b = u.base;
+  let s =
+    `{"networkID":${b.networkID},"blockchainID":${idText(b.blockchainID)},` +
+    `"outputs":${list(b.outputs, (o) => transferableOutputJson(o, fmt))},` +
+    `"inputs":${list(b.inputs, transferableInputJson)},"memo":${hexText(b.memo)}`;
+  switch (u.type) {
+    case 1: {
+      // An initial state's fxID comes from its fxIndex, not from its outputs' types. An index
+      // past the known fxs cannot pass verification; the ID's zero value stands in.
+      const states = list(u.initialStates, (st) => {
+        const fxID = FX_ID_BY_INDEX[st.fxIndex] ?? EMPTY_ID;
+        return `{"fxIndex":${st.fxIndex},"fxID":"${fxID}","outputs":${list(st.outputs, (o) => outputJson(o, fmt))}}`;
+      });
+      s += `,"name":${goJsonString(u.name)},"symbol":${goJsonString(u.symbol)},"denomination":${u.denomination},` + `"initialStates":${states}`;
+      break;
+    }
+    case 2:
+      s += `,"operations":${list(u.operations, (op) => operationJson(op, fmt))}`;
+      break;
+    case 3:
+      s += `,"sourceChain":${idText(u.sourceChain)},"importedInputs":${list(u.importedInputs, transferableInputJson)}`;
+      break;
+    case 4:
+      s += `,"destinationChain":${idText(u.destinationChain)},` + `"exportedOutputs":${list(u.exportedOutputs, (o) => transferableOutputJson(o, fmt))}`;
+      break;
+  }
+  return `${s}}`;
+}
+
+export function txJson(tx: SignedTx, ctx: JsonContext): string {
+  // InitCtx reaches every output of the unsigned tx, so their addresses read `X-<hrp>1...`. Nothing
+  // initializes values sitting in credential slots: their addresses print as cb58 ShortIDs.
+  const fmt: AddressFormat = (a) => `X-${bech32.encode(ctx.hrp, bech32.toWords(a))}`;
+  const credentials = ctx.credentialsNull ? 'null' : list(tx.credentials, (c) => `{"fxID":${fxIdOfType(c.type)},"credential":${fxValueJson(c, encodeCB58)}}`);
+  return `{"unsignedTx":${unsignedJson(tx.unsigned, fmt)},"credentials":${credentials},"id":${idText(tx.id)}}`;
+}
+
+export function blockJson(block: StandardBlock, ctx: JsonContext): string {
+  const txCtx: JsonContext = { hrp: ctx.hrp }; // a block's txs are parsed: never null credentials
+  const txs = ctx.txsNull ? 'null' : list(block.txs, (tx) => txJson(tx, txCtx));
+  return (
+    `{"parentID":${idText(block.parentID)},"height":${block.height},"time":${block.time},` +
+    `"merkleRoot":${idText(block.merkleRoot)},"txs":${txs},"id":${idText(block.id)}}`
+  );
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * A Go string (raw bytes) as encoding/json writes it with HTML escaping: invalid UTF-8 bytes each
+ * become \ufffd (utf8.DecodeRune's one-byte RuneError), control characters \n \r \t \b \f or
+ * \u00XX, and < > & U+2028 U+2029 are escaped.
+ */
+export function goJsonString(bytes: Uint8Array): string {
+  let out = '"';
+  let i = 0;
+  while (i < bytes.length) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      if (c === 0x22) out += '\\"';
+      else if (c === 0x5c) out += '\\\\';
+      else if (c === 0x0a) out += '\\n';
+      else if (c === 0x0d) out += '\\r';
+      else if (c === 0x09) out += '\\t';
+      else if (c === 0x08) out += '\\b';
+      else if (c === 0x0c) out += '\\f';
+      else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+      else out += String.fromCharCode(c);
+      continue;
+    }
+    const [rune, size] = decodeRune(bytes, i);
+    i += size;
+    if (rune < 0) out += '\\ufffd';
+    else if (rune === 0x2028 || rune === 0x2029) out += `\\u${rune.toString(16)}`;
+    else out += String.fromCodePoint(rune);
+  }
+  return `${out}"`;
+}
+
+/** utf8.DecodeRune for a lead byte >= 0x80: [rune, size], or [-1, 1] when invalid. */
+function decodeRune(b: Uint8Array, i: number): [number, number] {
+  const c0 = b[i]!;
+  if (c0 < 0xc2 || c0 > 0xf4) return [-1, 1];
+  const size = c0 < 0xe0 ? 2 : c0 < 0xf0 ? 3 : 4;
+  // The second byte's range excludes overlongs (E0, F0), surrogates (ED) and > U+10FFFF (F4).
+  const lo = c0 === 0xe0 ? 0xa0 : c0 === 0xf0 ? 0x90 : 0x80;
+  const hi = c0 === 0xed ? 0x9f : c0 === 0xf4 ? 0x8f : 0xbf;
+  if (i + size > b.length) return [-1, 1];
+  const c1 = b[i + 1]!;
+  if (c1 < lo || c1 > hi) return [-1, 1];
+  let rune = size === 2 ? c0 & 0x1f : size === 3 ? c0 & 0x0f : c0 & 0x07;
+  rune = (rune << 6) | (c1 & 0x3f);
+  for (let k = 2; k < size; k++) {
+    const ck = b[i + k]!;
+    if (ck < 0x80 || ck > 0xbf) return [-1, 1];
+    rune = (rune << 6) | (ck & 0x3f);
+  }
+  return [rune, size];
+}

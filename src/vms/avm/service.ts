@@ -1,0 +1,312 @@
+// AVM API (avalanchego vms/avm/service.go) at /ext/bc/X, and wallet.issueTx at /ext/bc/X/wallet.
+import { encodeCB58, idFromString } from '../../encoding/cb58.js';
+import { RawJson } from '../../encoding/gojson.js';
+import { goQuote } from '../../encoding/goquote.js';
+import { decodeHex, encodeHex } from '../../encoding/hex.js';
+import type { Aliaser } from '../../chains/aliases.js';
+import { formatAddress, parseServiceAddress, type AddressContext } from './address.js';
+import { blockJson, marshalUTXO, parseUTXO, txJson, utxoInputID } from './codec/index.js';
+import type { SharedMemory } from '../../chains/sharedmemory.js';
+import type { SignedTx, UTXO } from './types.js';
+import { IssueError, type XChain } from './vm.js';
+import { method, RpcError, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
+import { arrayOf, bool, none, string, struct, textual, uint32, uint64 } from '../../rpc/schema.js';
+
+type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
+const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
+const encoding = textual<Encoding>(
+  (s) => {
+    const e = s.toLowerCase() as Encoding;
+    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
+    return e;
+  },
+  () => 'hex',
+);
+const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+
+const MAX_PAGE_SIZE = 1024;
+const MAX_ADDRESSES = 1024;
+const MAX_U64 = 0xffffffffffffffffn;
+
+export interface AvmDeps {
+  vm: XChain;
+  hrp: string;
+  chainId: string;
+  chainAliases: Aliaser;
+  shared: SharedMemory;
+  txFee: bigint;
+  createAssetTxFee: bigint;
+  now: () => bigint;
+}
+
+const isZero = (b: Uint8Array) => b.every((x) => x === 0);
+
+const errors = serviceErrors({
+  notFound: () => 'not found',
+  nilTxID: () => 'nil transaction ID',
+  assetNotFound: (asset: string) => `asset '${asset}' not found`,
+  notAnAsset: () => "transaction doesn't create an asset",
+  parsingAddress: (address: string, why: string) => `problem parsing address '${address}': ${why}`,
+  overflow: () => 'overflow',
+  noBlockWithID: (id: string) => `couldn't get block with id ${id}: not found`,
+  noBlockAtHeight: (height: bigint) => `couldn't get block at height ${height}: not found`,
+  noAddresses: () => 'no addresses provided',
+  tooManyAddresses: (n: number) => `number of addresses given, ${n}, exceeds maximum, ${MAX_ADDRESSES}`,
+  sourceChain: (chain: string, why: string) => `problem parsing source chainID ${goQuote(chain)}: ${why}`,
+  startAddress: (address: string, why: string) => `couldn't parse start index address ${goQuote(address)}: ${why}`,
+  startUTXO: (why: string) => `couldn't parse start index utxo: ${why}`,
+  encodeUTXO: (id: string, why: string) => `couldn't encode UTXO ${id} as string: ${why}`,
+  parsingUTXO: (why: string) => `problem retrieving UTXOs: error parsing UTXO: ${why}`,
+  decodingTx: (why: string) => `problem decoding transaction: ${why}`,
+});
+
+function encodeBytes(bytes: Uint8Array, enc: Encoding): string {
+  if (enc === 'json') throw new Error('unsupported encoding in method');
+  return encodeHex(bytes, enc);
+}
+
+export function avmService(d: AvmDeps): ServiceDef {
+  const addressCtx: AddressContext = { hrp: d.hrp, chainId: d.chainId, chainAliases: d.chainAliases };
+  const format = (addr: Uint8Array) => formatAddress('X', d.hrp, addr);
+  const jsonCtx = (tx: SignedTx) => ({ hrp: d.hrp, credentialsNull: d.vm.freshGenesis && Buffer.from(tx.id).equals(d.vm.avaxAssetID) });
+
+  /** lookupAssetID: the VM's alias (only AVAX), else a cb58 ID. */
+  const lookupAsset = (s: string): Uint8Array => {
+    if (s === 'AVAX') return d.vm.avaxAssetID;
+    try {
+      return idFromString(s);
+    } catch {
+      throw errors.assetNotFound(s);
+    }
+  };
+  const parseAddress = (a: string) => {
+    try {
+      return parseServiceAddress(a, addressCtx);
+    } catch (err) {
+      throw errors.parsingAddress(a, (err as Error).message);
+    }
+  };
+  /** Every UTXO of an address, newest first. */
+  const utxosOf = async (address: Uint8Array): Promise<UTXO[]> => {
+    const ids = await d.vm.state.utxoIDs(address, undefined, Number.MAX_SAFE_INTEGER);
+    return (await d.vm.state.getUTXOs(ids)).filter((u): u is UTXO => u !== undefined);
+  };
+  /** The balance rules: secp TransferOutputs only; without includePartial, single-owner and unlocked. */
+  const counts = (u: UTXO, includePartial: boolean) =>
+    u.output.type === 7 && (includePartial || (u.output.owners.addresses.length === 1 && u.output.owners.locktime <= d.now()));
+
+  return {
+    name: 'avm',
+    methods: {
+      getAssetDescription: method(struct({ assetID: string }), async ({ assetID }) => {
+        const asset = lookupAsset(assetID);
+        const tx = await d.vm.state.getTx(asset);
+        if (!tx) throw errors.notFound();
+        if (tx.unsigned.type !== 1) throw errors.notAnAsset();
+        const { name, symbol, denomination } = tx.unsigned;
+        return {
+          assetID: encodeCB58(asset),
+          name: Buffer.from(name).toString('utf8'),
+          symbol: Buffer.from(symbol).toString('utf8'),
+          denomination: String(denomination),
+        };
+      }),
+
+      getBalance: method(struct({ address: string, assetID: string, includePartial: bool }), async ({ address, assetID, includePartial }) => {
+        const addr = parseAddress(address);
+        const asset = lookupAsset(assetID);
+        let balance = 0n;
+        const utxoIDs: Array<{ txID: string; outputIndex: number }> = [];
+        for (const u of await utxosOf(addr)) {
+          if (!Buffer.from(u.assetID).equals(asset) || !counts(u, includePartial)) continue;
+          balance += (u.output as { amount: bigint }).amount;
+          if (balance > MAX_U64) throw errors.overflow();
+          utxoIDs.push({ txID: encodeCB58(u.utxoID.txID), outputIndex: u.utxoID.outputIndex });
+        }
+        return { balance: String(balance), utxoIDs };
+      }),
+
+      getAllBalances: method(struct({ address: string, includePartial: bool }), async ({ address, includePartial }) => {
+        const addr = parseAddress(address);
+        const totals = new Map<string, bigint>();
+        for (const u of await utxosOf(addr)) {
+          if (!counts(u, includePartial)) continue;
+          const label = Buffer.from(u.assetID).equals(d.vm.avaxAssetID) ? 'AVAX' : encodeCB58(u.assetID);
+          const sum = (totals.get(label) ?? 0n) + (u.output as { amount: bigint }).amount;
+          totals.set(label, sum > MAX_U64 ? MAX_U64 : sum);
+        }
+        return { balances: [...totals].map(([asset, balance]) => ({ asset, balance: String(balance) })) };
+      }),
+
+      getBlock: method(struct({ blockID: id, encoding }), async ({ blockID, encoding: enc }) => {
+        const block = Buffer.from(blockID).equals(d.vm.genesisBlock.id) ? d.vm.genesisBlock : await d.vm.state.getBlock(blockID);
+        if (!block) throw errors.noBlockWithID(encodeCB58(blockID));
+        return blockReply(block, enc);
+      }),
+
+      getBlockByHeight: method(struct({ height: uint64, encoding }), async ({ height, encoding: enc }) => {
+        const blockId = await d.vm.state.getBlockIdAtHeight(height);
+        const block = blockId && (height === 0n ? d.vm.genesisBlock : await d.vm.state.getBlock(blockId));
+        if (!block) throw errors.noBlockAtHeight(height);
+        return blockReply(block, enc);
+      }),
+
+      getHeight: method(none, () => ({ height: String(d.vm.lastAccepted().height) })),
+
+      getTx: method(struct({ txID: id, encoding }), async ({ txID, encoding: enc }) => {
+        if (isZero(txID)) throw errors.nilTxID();
+        const tx = await d.vm.state.getTx(txID);
+        if (!tx) throw errors.notFound();
+        if (enc === 'json') return new RawJson(`{"tx":${txJson(tx, jsonCtx(tx))},"encoding":"json"}`);
+        return { tx: encodeHex(tx.bytes, enc), encoding: enc };
+      }),
+
+      getTxFee: method(none, () => ({ txFee: String(d.txFee), createAssetTxFee: String(d.createAssetTxFee) })),
+
+      getTxStatus: method(struct({ txID: id }), async ({ txID }) => {
+        if (isZero(txID)) throw errors.nilTxID();
+        return { status: (await d.vm.state.getTx(txID)) ? 'Accepted' : 'Unknown' };
+      }),
+
+      getUTXOs: method(
+        struct({ addresses: arrayOf(string), sourceChain: string, limit: uint32, startIndex: struct({ address: string, utxo: string }), encoding }),
+        async (args) => {
+          if (args.addresses.length === 0) throw errors.noAddresses();
+          if (args.addresses.length > MAX_ADDRESSES) throw errors.tooManyAddresses(args.addresses.length);
+          let source = d.chainId;
+          if (args.sourceChain !== '') {
+            try {
+              source = d.chainAliases.lookup(args.sourceChain);
+            } catch (err) {
+              throw errors.sourceChain(args.sourceChain, (err as Error).message);
+            }
+          }
+          const addrs = uniqueSorted(args.addresses.map((a) => rpcTry(() => parseServiceAddress(a, addressCtx))));
+          let startAddr: Uint8Array = new Uint8Array(20);
+          let startUTXO: Uint8Array = new Uint8Array(32);
+          if (args.startIndex.address !== '' || args.startIndex.utxo !== '') {
+            startAddr = rpcTry(
+              () => parseServiceAddress(args.startIndex.address, addressCtx),
+              (m) => errors.startAddress(args.startIndex.address, m).message,
+            );
+            startUTXO = rpcTry(
+              () => idFromString(args.startIndex.utxo),
+              (m) => errors.startUTXO(m).message,
+            );
+          }
+          const limit = args.limit <= 0n || args.limit > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(args.limit);
+          const page =
+            source === d.chainId
+              ? await localPage(d.vm, addrs, startAddr, startUTXO, limit)
+              : await atomicPage(d.shared, d.vm, idFromString(source), addrs, startAddr, startUTXO, limit);
+          const utxos = page.utxos.map((u) =>
+            rpcTry(
+              () => encodeBytes(marshalUTXO(u), args.encoding),
+              (m) => errors.encodeUTXO(encodeCB58(utxoInputID(u.utxoID)), m).message,
+            ),
+          );
+          return {
+            numFetched: String(utxos.length),
+            utxos,
+            endIndex: { address: format(page.endAddr), utxo: encodeCB58(page.endUTXO) },
+            encoding: args.encoding,
+          };
+        },
+      ),
+
+      issueTx: method(struct({ tx: string, encoding }), async ({ tx, encoding: enc }) => ({ txID: encodeCB58(await issue(d, tx, enc, false)) })),
+    },
+  };
+
+  function blockReply(block: Parameters<typeof blockJson>[0], enc: Encoding) {
+    if (enc === 'json') {
+      const fresh = d.vm.freshGenesis && block.height === 0n;
+      return new RawJson(`{"block":${blockJson(block, { hrp: d.hrp, txsNull: fresh })},"encoding":"json"}`);
+    }
+    return { block: encodeHex(block.bytes, enc), encoding: enc };
+  }
+}
+
+export function walletService(d: AvmDeps): ServiceDef {
+  return {
+    name: 'wallet',
+    methods: {
+      issueTx: method(struct({ tx: string, encoding }), async ({ tx, encoding: enc }) => ({ txID: encodeCB58(await issue(d, tx, enc, true)) })),
+    },
+  };
+}
+
+async function issue(d: AvmDeps, text: string, enc: Encoding, unverified: boolean): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    if (enc === 'json') throw new Error('unsupported encoding in method');
+    bytes = decodeHex(text, enc);
+  } catch (err) {
+    throw errors.decodingTx((err as Error).message);
+  }
+  try {
+    return unverified ? await d.vm.issueTxUnverified(bytes) : await d.vm.issueTx(bytes);
+  } catch (err) {
+    if (err instanceof IssueError) throw new RpcError(err.message);
+    throw err;
+  }
+}
+
+function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
+  const byHex = new Map(addrs.map((a) => [Buffer.from(a).toString('hex'), a]));
+  return [...byHex.keys()].sort().map((k) => byHex.get(k)!);
+}
+
+interface Page {
+  utxos: UTXO[];
+  endAddr: Uint8Array;
+  endUTXO: Uint8Array;
+}
+
+/** avax.GetPaginatedUTXOs over the X-Chain's own UTXO set. */
+async function localPage(vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): Promise<Page> {
+  const utxos: UTXO[] = [];
+  const seen = new Set<string>();
+  let endAddr = startAddr;
+  let endUTXO = startUTXO;
+  let remaining = limit;
+  for (const addr of addrs) {
+    const cmp = Buffer.compare(Buffer.from(addr), Buffer.from(startAddr));
+    if (cmp < 0) continue;
+    endAddr = addr;
+    // avalanchego searches each address with the original limit, not what is left of it.
+    const ids = await vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit);
+    const found = await vm.state.getUTXOs(ids);
+    for (const [i, id] of ids.entries()) {
+      endUTXO = id;
+      const key = Buffer.from(id).toString('hex');
+      if (seen.has(key)) continue;
+      const utxo = found[i];
+      if (!utxo) continue;
+      utxos.push(utxo);
+      seen.add(key);
+      if (--remaining <= 0) return { utxos, endAddr, endUTXO };
+    }
+  }
+  return { utxos, endAddr, endUTXO };
+}
+
+/** avax.GetAtomicUTXOs: UTXOs other chains exported to the X-Chain. */
+async function atomicPage(
+  shared: SharedMemory,
+  vm: XChain,
+  source: Uint8Array,
+  addrs: Uint8Array[],
+  startAddr: Uint8Array,
+  startUTXO: Uint8Array,
+  limit: number,
+): Promise<Page> {
+  const { values, lastTrait, lastKey } = await shared.indexed(vm.params.chainID, source, addrs, startAddr, startUTXO, limit);
+  const utxos = values.map((v) =>
+    rpcTry(
+      () => parseUTXO(v),
+      (m) => errors.parsingUTXO(m).message,
+    ),
+  );
+  return { utxos, endAddr: lastTrait, endUTXO: lastKey };
+}
