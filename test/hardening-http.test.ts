@@ -210,3 +210,57 @@ describe('item 6: admin files are written safely', () => {
     }
   });
 });
+
+describe('found by the fuzz run', () => {
+  it('a method name of megabytes is not kept by the method cache (heap stays flat)', async () => {
+    const node = await spawnNode(['--db-type=memdb', '--log-level=off']);
+    try {
+      const heap = async () => Number(/nodejs_heap_used_bytes (\d+)/.exec(await (await fetch(`${node.uri}/ext/metrics`)).text())![1]) / 2 ** 20;
+      const before = await heap();
+      for (let i = 0; i < 40; i++) {
+        const reply = await post(`${node.uri}/ext/info`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: `info.x${i}${'y'.repeat(1_000_000)}` }));
+        expect(reply.json.error.message).toMatch(/^rpc: can't find method "info.X\d+y+"$/);
+      }
+      // Kept, 40 names and their error texts would hold some 80 MiB.
+      expect((await heap()) - before).toBeLessThan(40);
+    } finally {
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
+  }, 30_000);
+
+  it('a stopCPUProfiler racing startCPUProfiler waits for it, and stops the profiler it started', async () => {
+    const profiles = tempDir('emu-prof-');
+    const node = await startTestNode({ dbType: 'memdb', apiAdminEnabled: true, profileDir: profiles });
+    try {
+      const admin = `${node.uri}/ext/admin`;
+      const [start, stop] = await Promise.all([rpc(admin, 'admin.startCPUProfiler'), rpc(admin, 'admin.stopCPUProfiler')]);
+      expect(start.json).toEqual({ jsonrpc: '2.0', result: {}, id: 1 });
+      expect(stop.json).toEqual({ jsonrpc: '2.0', result: {}, id: 1 });
+      expect(JSON.parse(readFileSync(join(profiles, 'cpu.profile'), 'utf8')).nodes.length).toBeGreaterThan(0);
+      // Nothing is left running: the next stop has nothing to stop, and a new start works.
+      expect((await rpc(admin, 'admin.stopCPUProfiler')).json.error.message).toBe("cpu profiler doesn't exist");
+      expect((await rpc(admin, 'admin.startCPUProfiler')).json.result).toEqual({});
+      expect((await rpc(admin, 'admin.stopCPUProfiler')).json.result).toEqual({});
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('object keys fold as Go folds them: the long s is an s', async () => {
+    const node = await startTestNode({ dbType: 'memdb' });
+    try {
+      const info = `${node.uri}/ext/info`;
+      expect((await post(info, '{"j\u017fonrpc":"2.0","method":"info.getNetworkID","id":1}')).json).toEqual({
+        jsonrpc: '2.0',
+        result: { networkID: '12345' },
+        id: 1,
+      });
+      expect((await post(info, '{"jsonrpc":"2.0","method":"info.getBlockchainID","params":{"alia\u017f":"X"},"id":1}')).json.result).toEqual({
+        blockchainID: '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
+      });
+    } finally {
+      await node.stop();
+    }
+  });
+});

@@ -275,6 +275,16 @@ function parseSlow(b: Uint8Array): ParsedJson {
   }
 }
 
+/**
+ * How encoding/json folds an object key to match a field name (field names here are ASCII): by
+ * Unicode simple folding, under which the long s (U+017F) is an s and the Kelvin sign (U+212A) a k.
+ * toLowerCase already turns the Kelvin sign into k; the long s it leaves alone.
+ */
+export function foldKey(key: string): string {
+  const lower = key.toLowerCase();
+  return lower.includes('\u017f') ? lower.replaceAll('\u017f', 's') : lower;
+}
+
 /** The JSON kind Go names in "cannot unmarshal <kind> into ..." messages. */
 export function goKind(v: JsonValue): string {
   if (v === null) return 'null';

@@ -2,7 +2,7 @@
 // Every error after parsing is HTTP 200 with code -32000; a batch is a parse error; a request without
 // an id still runs but gets an empty body; method names are mangled ("svc.fooBar" -> "svc.FooBar").
 import type { IncomingMessage } from 'node:http';
-import { goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../encoding/gojson.js';
+import { foldKey, goKind, goMarshal, parseGoJson, GoJsonError, type JsonObject, type JsonValue, type ParsedJson } from '../encoding/gojson.js';
 import { invoke, type CallContext, type MethodDef, type Outcome, type ServiceDef } from './method.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
 import { goQuote } from '../encoding/goquote.js';
@@ -50,7 +50,7 @@ function decodeEnvelope(parsed: ParsedJson): { env: Envelope; typeError?: string
   let typeError: string | undefined;
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    const lower = key.toLowerCase();
+    const lower = foldKey(key);
     const field = lower === 'jsonrpc' || lower === 'method' || lower === 'params' || lower === 'id' ? lower : undefined;
     if (!field) continue;
     const v = obj[key]!;
@@ -97,6 +97,8 @@ function methodTable(services: ServiceDef[]): MethodTable {
 
 type Resolved = { def: MethodDef } | { error: string };
 
+const MAX_CACHED_NAME = 128;
+
 /** mangle + lookup depend only on the method name, and clients repeat a few names: remember them. */
 function resolver(table: MethodTable): (method: string) => Resolved {
   const cache = new Map<string, Resolved>();
@@ -105,8 +107,11 @@ function resolver(table: MethodTable): (method: string) => Resolved {
     if (hit === undefined) {
       const mangled = mangle(method);
       hit = mangled.error ? { error: mangled.error } : lookup(mangled.name, table);
-      if (cache.size >= 1024) cache.clear();
-      cache.set(method, hit);
+      // Only names of a sensible length are kept: a client may send megabytes of method name.
+      if (method.length <= MAX_CACHED_NAME) {
+        if (cache.size >= 1024) cache.clear();
+        cache.set(method, hit);
+      }
     }
     return hit;
   };

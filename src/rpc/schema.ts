@@ -2,7 +2,7 @@
 // args struct (what avalanchego's services receive): absent or null fields keep their zero value,
 // keys match case-insensitively, unknown keys are ignored, and any mismatch is a ParamsError that
 // the dialect turns into its own error (gorilla: one generic message; geth: -32602).
-import { RawNumber, goKind, numberText, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { foldKey, goKind, numberText, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { goQuote } from '../encoding/goquote.js';
 
 export class ParamsError extends Error {}
@@ -88,9 +88,9 @@ export type Decoded<S extends Shape> = { [K in keyof S]: S[K] extends Field<infe
 
 function lookup(obj: JsonObject, key: string): JsonValue | undefined {
   if (key in obj) return obj[key];
-  const folded = key.toLowerCase();
+  const folded = foldKey(key);
   let found: JsonValue | undefined;
-  for (const k of Object.keys(obj)) if (k.toLowerCase() === folded) found = obj[k];
+  for (const k of Object.keys(obj)) if (foldKey(k) === folded) found = obj[k];
   return found;
 }
 

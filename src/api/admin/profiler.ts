@@ -14,6 +14,14 @@ export class ProfilerError extends Error {}
 
 export class Profiler {
   private cpu: Session | undefined;
+  /** One profiler operation at a time, as Go's profiler holds its lock: a stop racing a start waits for it. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
   private delay: IntervalHistogram;
   private delaySince = Date.now();
   private utilization = performance.eventLoopUtilization();
@@ -27,7 +35,11 @@ export class Profiler {
     await mkdir(this.dir, { recursive: true, mode: 0o750 });
   }
 
-  async startCPU(): Promise<void> {
+  startCPU(): Promise<void> {
+    return this.serialized(() => this.startCPUNow());
+  }
+
+  private async startCPUNow(): Promise<void> {
     if (this.cpu) throw new ProfilerError('cpu profiler already running');
     const session = new Session();
     this.cpu = session;
@@ -45,7 +57,11 @@ export class Profiler {
     }
   }
 
-  async stopCPU(): Promise<void> {
+  stopCPU(): Promise<void> {
+    return this.serialized(() => this.stopCPUNow());
+  }
+
+  private async stopCPUNow(): Promise<void> {
     const session = this.cpu;
     if (!session) throw new ProfilerError("cpu profiler doesn't exist");
     this.cpu = undefined;
@@ -57,12 +73,18 @@ export class Profiler {
     }
   }
 
-  async memory(): Promise<void> {
-    await this.ensureDir();
-    await streamFileAtomic(join(this.dir, 'mem.profile'), getHeapSnapshot());
+  memory(): Promise<void> {
+    return this.serialized(async () => {
+      await this.ensureDir();
+      await streamFileAtomic(join(this.dir, 'mem.profile'), getHeapSnapshot());
+    });
   }
 
-  async lock(): Promise<void> {
+  lock(): Promise<void> {
+    return this.serialized(() => this.lockNow());
+  }
+
+  private async lockNow(): Promise<void> {
     await this.ensureDir();
     const h = this.delay;
     const ms = (ns: number) => ns / 1e6;
@@ -95,7 +117,11 @@ export class Profiler {
     return this.cpu !== undefined;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return this.serialized(() => this.closeNow());
+  }
+
+  private async closeNow(): Promise<void> {
     this.delay.disable();
     if (this.cpu) {
       const session = this.cpu;
