@@ -161,3 +161,39 @@ describe('per-chain storage', () => {
     expect(BigInt(await balance(b.id)) - BigInt(await balance(a.id))).toBe(3_000_000n + 1_000_000n);
   });
 });
+
+describe('an AVM chain whose genesis holds several assets', () => {
+  it('creates every genesis asset with its UTXOs, and pays fees in the one aliased AVAX', async () => {
+    const { avaxGenesisTx } = await import('../src/genesis/primary.js');
+    const { marshalUnsignedTx, buildTx } = await import('../src/vms/avm/codec/index.js');
+    const { EWOQ } = await import('./support/xwallet.js');
+    const avax = avaxGenesisTx(12345);
+    const token = {
+      ...avax,
+      name: utf8('Test Token'),
+      symbol: utf8('TEST'),
+      denomination: 2,
+      initialStates: [{ fxIndex: 0, outputs: [{ type: 7 as const, amount: 5_000n, owners: { locktime: 0n, threshold: 1, addresses: [EWOQ] } }] }],
+    };
+    // The AVM genesis format: codec version, asset count, then each asset's alias and CreateAssetTx fields.
+    const asset = (alias: string, tx: typeof avax) => Buffer.concat([Buffer.from([0, alias.length]), Buffer.from(alias), marshalUnsignedTx(tx).subarray(6)]);
+    const genesis = Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 2]), asset('TEST', token), asset('AVAX', avax)]);
+    const chainID = sha256(utf8('run-time chain with two assets'));
+    const id = encodeCB58(chainID);
+    await node.chains.createChain({ subnetID: SUBNET, chainID, vmID: VM_IDS.avm, genesis });
+    const tokenID = encodeCB58(buildTx(token, []).id);
+    const address = `${id}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`;
+    expect(await call(`${uri}/ext/bc/${id}`, 'avm.getAssetDescription', { assetID: tokenID })).toEqual({
+      assetID: tokenID,
+      name: 'Test Token',
+      symbol: 'TEST',
+      denomination: '2',
+    });
+    expect((await call(`${uri}/ext/bc/${id}`, 'avm.getBalance', { address, assetID: tokenID })).balance).toBe('5000');
+    // Fees are paid in AVAX: a payment moves ewoq's AVAX by amount + fee and leaves the token alone.
+    const before = BigInt((await call(`${uri}/ext/bc/${id}`, 'avm.getBalance', { address, assetID: 'AVAX' })).balance);
+    await new Ewoq(`${uri}/ext/bc/${id}`).pay([out(1_000_000n, owners([OTHER]))], { blockchainID: chainID });
+    expect(BigInt((await call(`${uri}/ext/bc/${id}`, 'avm.getBalance', { address, assetID: 'AVAX' })).balance)).toBe(before - 2_000_000n);
+    expect((await call(`${uri}/ext/bc/${id}`, 'avm.getBalance', { address, assetID: tokenID })).balance).toBe('5000');
+  });
+});

@@ -68,7 +68,7 @@ function encodeBytes(bytes: Uint8Array, enc: Encoding): string {
 export function avmService(d: AvmDeps): ServiceDef {
   const addressCtx: AddressContext = { hrp: d.hrp, chainId: d.chainId, chainAliases: d.chainAliases };
   const format = (addr: Uint8Array) => formatAddress('X', d.hrp, addr);
-  const jsonCtx = (tx: SignedTx) => ({ hrp: d.hrp, credentialsNull: d.vm.freshGenesis && Buffer.from(tx.id).equals(d.vm.avaxAssetID) });
+  const jsonCtx = (tx: SignedTx) => ({ hrp: d.hrp, credentialsNull: d.vm.freshGenesis && d.vm.genesisTxs.some((g) => Buffer.from(g.id).equals(tx.id)) });
 
   /** lookupAssetID: the VM's alias (only AVAX), else a cb58 ID. */
   const lookupAsset = (s: string): Uint8Array => {

@@ -82,6 +82,8 @@ export class XChain extends EventEmitter<XChainEvents> {
   readonly state: XState;
   readonly mempool = new Mempool();
   readonly avaxAssetID: Uint8Array;
+  /** The genesis CreateAssetTxs, and among them the fee asset's. */
+  readonly genesisTxs: SignedTx[];
   readonly genesisTx: SignedTx;
   readonly genesisBlock: StandardBlock;
   readonly params: ChainParams;
@@ -114,9 +116,11 @@ export class XChain extends EventEmitter<XChainEvents> {
     super();
     this.state = new XState(db);
     this.clock = opts.clock ?? systemClock;
-    const [feeAsset] = parseGenesis(opts.genesis);
-    if (!feeAsset) throw new Error('the AVM genesis has no asset');
-    this.genesisTx = buildTx(feeAsset.tx, []);
+    const assets = parseGenesis(opts.genesis);
+    if (assets.length === 0) throw new Error('the AVM genesis has no asset');
+    this.genesisTxs = assets.map((a) => buildTx(a.tx, []));
+    // The fee asset: the one aliased AVAX, as the primary network's X-Chain has it, else the first.
+    this.genesisTx = this.genesisTxs[assets.findIndex((a) => a.alias === 'AVAX')] ?? this.genesisTxs[0]!;
     this.avaxAssetID = this.genesisTx.id;
     this.genesisBlock = xGenesisBlock(opts.chainID);
     this.params = {
@@ -142,7 +146,8 @@ export class XChain extends EventEmitter<XChainEvents> {
     const vm = new XChain(db, shared, opts);
     if (!(await vm.state.load())) {
       vm.freshGenesis = true;
-      await vm.state.commit({ block: vm.genesisBlock, created: txOutputs(vm.genesisTx).utxos, spent: [] }, new WriteBatch(), [vm.genesisTx]);
+      const created = vm.genesisTxs.flatMap((tx) => txOutputs(tx).utxos);
+      await vm.state.commit({ block: vm.genesisBlock, created, spent: [] }, new WriteBatch(), vm.genesisTxs);
     }
     if (opts.blockIntervalMs > 0) {
       vm.timer = setInterval(() => void vm.buildAll(), opts.blockIntervalMs);
