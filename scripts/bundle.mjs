@@ -11,6 +11,6 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['classic-level', 'level', 'memory-level', 'express', '@noble/curves', 'ws'],
+  external: ['classic-level', 'level', 'memory-level', 'express', '@noble/curves', 'ws', 'secp256k1'],
   logLevel: 'warning',
 });

@@ -10,6 +10,7 @@ const SRC = join(import.meta.dirname, '..', 'src');
 /** What each folder of src/ may import, besides itself. The entry points (node, cli, index) may import anything. */
 const ALLOWED: Record<string, string[]> = {
   encoding: [],
+  crypto: [],
   logging: ['encoding'],
   storage: ['encoding'],
   config: ['encoding', 'logging'],
@@ -17,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   rpc: ['encoding'],
   chains: ['encoding', 'logging', 'storage', 'health'],
   indexer: ['encoding', 'logging', 'storage', 'chains'],
-  vms: ['encoding', 'logging', 'storage', 'chains', 'rpc'],
+  vms: ['encoding', 'crypto', 'logging', 'storage', 'chains', 'rpc'],
   genesis: ['encoding', 'chains', 'vms'],
   api: ['encoding', 'logging', 'storage', 'config', 'health', 'chains', 'indexer', 'rpc'],
   server: ['encoding', 'rpc'],

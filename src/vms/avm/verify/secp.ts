@@ -1,17 +1,10 @@
 // secp256k1 as avalanchego's utils/crypto/secp256k1 uses it: 65-byte [r ‖ s ‖ v] recoverable
 // signatures over a 32-byte hash, low-S only, addresses = ripemd160(sha256(compressed pubkey)).
 // The failure texts and their order are API: they reach issueTx callers unchanged.
-import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
+import { noble, recoverPublicKey } from '../../../crypto/secp256k1.js';
 import { fail } from './errors.js';
-
-type Curve = typeof import('@noble/curves/secp256k1.js')['secp256k1'];
-// The curve module takes ~56 ms to load; only the first signature check or signing pays it, not
-// the node's start-up. (require of an ES module is synchronous on Node 20.19+.)
-const require = createRequire(import.meta.url);
-let curve: Curve | undefined;
-const secp = (): Curve => (curve ??= (require('@noble/curves/secp256k1.js') as { secp256k1: Curve }).secp256k1);
 
 /** The group order: a constant of the curve, so it needs no module load. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -30,7 +23,7 @@ export function addressOfPublicKey(compressed: Uint8Array): Uint8Array {
 }
 
 export function addressOfPrivateKey(privateKey: Uint8Array): Uint8Array {
-  return addressOfPublicKey(secp().getPublicKey(privateKey, true));
+  return addressOfPublicKey(noble().getPublicKey(privateKey, true));
 }
 
 /**
@@ -42,21 +35,14 @@ export function addressOfPrivateKey(privateKey: Uint8Array): Uint8Array {
  */
 export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
   if (sig.length !== SIG_LEN) fail('invalid signature length');
-  const r = toBigInt(sig.subarray(0, 32));
   const s = toBigInt(sig.subarray(32, 64));
   if (s % N > HALF_N) fail('signature was mutated from its original format');
   const code = (sig[64]! + 27) & 0xff; // Go byte arithmetic wraps
   if (code < 27 || code > 34) fail('invalid signature');
   const v = code - 27;
-  let pubkey: Uint8Array;
-  try {
-    // The constructor rejects r, s outside [1, N-1] as decred does; recovery ids 2 and 3 use
-    // x = r + N, which must still be a field element, again as decred does.
-    const recovered = new (secp().Signature)(r, s).addRecoveryBit(v & 3).recoverPublicKey(hash);
-    pubkey = recovered.toBytes(true);
-  } catch {
-    fail('invalid signature');
-  }
+  // Recovery rejects r, s outside [1, N-1] as decred does; recovery ids 2 and 3 use x = r + N,
+  // which must still be a field element, again as decred does.
+  const pubkey = recoverPublicKey(hash, sig.subarray(0, 64), v & 3) ?? fail('invalid signature');
   if (v & 4) fail("wasn't expecting a compressed key");
   return addressOfPublicKey(pubkey);
 }
@@ -66,7 +52,7 @@ export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
  * and flips the recovery bit exactly as decred's SignCompact does, so the bytes match the node's.
  */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  const recovered = secp().sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+  const recovered = noble().sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
   const out = new Uint8Array(SIG_LEN);
   out.set(recovered.subarray(1, 65), 0);
   out[64] = recovered[0]!;

@@ -1,0 +1,49 @@
+// Public-key recovery, the step that bounds how fast signed txs are admitted: libsecp256k1 through
+// the `secp256k1` package's prebuilt native addon (about 26 times @noble/curves here), and
+// @noble/curves where the addon cannot load (another platform, a missing prebuild). Both are
+// loaded on first use, so neither costs the node's start-up.
+import { createRequire } from 'node:module';
+
+type Curve = typeof import('@noble/curves/secp256k1.js')['secp256k1'];
+interface Native {
+  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+}
+
+const require = createRequire(import.meta.url);
+let curve: Curve | undefined;
+let native: Native | null | undefined;
+
+/** @noble/curves' secp256k1 (signing, key derivation, and recovery without the addon). */
+export const noble = (): Curve => (curve ??= (require('@noble/curves/secp256k1.js') as { secp256k1: Curve }).secp256k1);
+
+function loadNative(): Native | null {
+  if (native !== undefined) return native;
+  if (process.env.EMULATOR_SECP256K1 === 'noble') return (native = null);
+  try {
+    // The addon alone (not the package's index, which would fall back to the elliptic package).
+    native = require('secp256k1/bindings') as Native;
+  } catch {
+    native = null;
+  }
+  return native;
+}
+
+/** Which implementation recovers keys: for benchmarks and the node's log. */
+export function recoveryBackend(): 'libsecp256k1' | '@noble/curves' {
+  return loadNative() ? 'libsecp256k1' : '@noble/curves';
+}
+
+/**
+ * The compressed public key that signed `hash` with the 64-byte compact signature r ‖ s and
+ * recovery id 0..3, or undefined if none did. r and s must lie in [1, N-1], and for ids 2 and 3
+ * r + N must be a field element, in both implementations (as decred's recovery requires).
+ */
+export function recoverPublicKey(hash: Uint8Array, compact: Uint8Array, recid: number): Uint8Array | undefined {
+  const lib = loadNative();
+  try {
+    if (lib) return lib.ecdsaRecover(compact, recid, hash, true);
+    return noble().Signature.fromBytes(compact, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(true);
+  } catch {
+    return undefined;
+  }
+}
