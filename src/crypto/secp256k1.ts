@@ -18,12 +18,13 @@ export const noble = (): Curve => (curve ??= (require('@noble/curves/secp256k1.j
 
 function loadNative(): Native | null {
   if (native !== undefined) return native;
-  if (process.env.EMULATOR_SECP256K1 === 'noble') return (native = null);
+  native = null;
+  if (process.env.EMULATOR_SECP256K1 === 'noble') return native;
   try {
     // The addon alone (not the package's index, which would fall back to the elliptic package).
     native = require('secp256k1/bindings') as Native;
   } catch {
-    native = null;
+    // No prebuild for this platform: @noble/curves recovers instead.
   }
   return native;
 }
