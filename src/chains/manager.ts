@@ -194,7 +194,13 @@ export class ChainManager {
     }
     acceptance = chainAcceptance(p, this.deps.stream, this.deps.clock, proposer);
     const chain: Chain = { subnetID: p.subnetID, chainID: p.chainID, id, vmID: p.vmID, alias, dag: factory.dag ?? false, vm };
-    for (const hook of this.hooks) await hook(chain);
+    try {
+      for (const hook of this.hooks) await hook(chain);
+    } catch (err) {
+      // A refusal (the indexer's) leaves no chain half-created behind: its VM stops before serving.
+      await vm.close();
+      throw err;
+    }
     this.created.set(id, chain);
     for (const [endpoint, route] of vm.handlers) this.deps.routes.addRoute(route, `bc/${id}`, endpoint);
     // The HTTP aliases of a chain: each of its aliases, bare and under bc/ (avalanchego's /ext/X and /ext/bc/X).
