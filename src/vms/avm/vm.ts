@@ -63,7 +63,6 @@ function issueStep<T>(fn: () => T): T {
 }
 
 export interface XChainEvents {
-  accept: [block: StandardBlock];
   /** A built block could not be accepted (its commit failed); its txs stay pending and are retried. */
   buildFailed: [err: Error];
 }
@@ -92,8 +91,8 @@ export class XChain extends EventEmitter<XChainEvents> {
   private readonly waiters = new Map<string, Array<(err?: Error) => void>>();
   /** Txs admitted by wallet.issueTx, still to be verified when a block is built. */
   private readonly unverified = new Set<string>();
-  /** wallet.issueTx's pending txs, oldest first. */
-  private readonly walletQueue = new Map<string, SignedTx>();
+  /** wallet.issueTx's pending txs, oldest first; `counted` while held against the queue's limits. */
+  private readonly walletQueue = new Map<string, { tx: SignedTx; counted: boolean }>();
   /** Bounds the queued txs behind the head (the head itself sits in the mempool, or was dropped). */
   private readonly walletQueueLimits = new QueueLimits();
   private lock: Promise<unknown> = Promise.resolve();
@@ -207,7 +206,8 @@ export class XChain extends EventEmitter<XChainEvents> {
     const key = hex(tx.id);
     await this.exclusive(async () => {
       if (this.walletQueue.has(key)) return;
-      if (this.walletQueue.size === 0) {
+      const head = this.walletQueue.size === 0;
+      if (head) {
         if (!this.mempool.has(tx.id)) {
           issueStep(() => this.mempool.add(tx));
           this.unverified.add(key);
@@ -217,7 +217,7 @@ export class XChain extends EventEmitter<XChainEvents> {
         // avalanchego's queue is unbounded; here it is held to the mempool's own limits.
         issueStep(() => this.walletQueueLimits.admit(tx));
       }
-      this.walletQueue.set(key, tx);
+      this.walletQueue.set(key, { tx, counted: !head });
     });
     if (this.opts.blockIntervalMs === 0) void this.buildAll();
     return tx.id;
@@ -225,9 +225,15 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   /** WalletService.decided: an accepted queued tx lets the next queued txs into the mempool. */
   private advanceWalletQueue(accepted: SignedTx): void {
-    if (!this.walletQueue.delete(hex(accepted.id))) return;
-    for (const [key, next] of this.walletQueue) {
-      this.walletQueueLimits.release(next);
+    // The accepted tx may be any queued one (issued again through avm.issueTx), not only the head.
+    if (!this.dequeueWallet(hex(accepted.id))) return;
+    for (const [key, entry] of this.walletQueue) {
+      const next = entry.tx;
+      // The oldest becomes the head: it sits in the mempool, no longer against the queue's limits.
+      if (entry.counted) {
+        this.walletQueueLimits.release(next);
+        entry.counted = false;
+      }
       try {
         if (!this.mempool.has(next.id)) {
           this.mempool.add(next);
@@ -240,6 +246,14 @@ export class XChain extends EventEmitter<XChainEvents> {
         this.walletQueue.delete(key);
       }
     }
+  }
+
+  /** Removes a queued wallet tx, releasing what it held against the limits; false if it was not queued. */
+  private dequeueWallet(key: string): boolean {
+    const entry = this.walletQueue.get(key);
+    if (!entry) return false;
+    if (entry.counted) this.walletQueueLimits.release(entry.tx);
+    return this.walletQueue.delete(key);
   }
 
   private waitFor(tx: SignedTx): Promise<void> {
@@ -400,7 +414,6 @@ export class XChain extends EventEmitter<XChainEvents> {
       this.settle(tx);
       this.advanceWalletQueue(tx);
     }
-    this.emit('accept', block);
   }
 
   async close(): Promise<void> {
