@@ -13,4 +13,6 @@ await build({
   target: 'node20',
   external: ['classic-level', 'level', 'memory-level', 'express', '@noble/curves', 'ws', 'secp256k1'],
   logLevel: 'warning',
+  // CommonJS dependencies bundled in (debug, under @ethereumjs) require node's built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

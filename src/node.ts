@@ -1,7 +1,8 @@
 // Builds one node from its configuration: storage, chains, health, the APIs and the HTTP server,
 // in the order avalanchego initializes them, and takes it down again in reverse.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { adminService } from './api/admin/service.js';
 import { nodeConfigJson } from './api/admin/config.js';
@@ -22,7 +23,12 @@ import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
 import { SharedMemory } from './chains/sharedmemory.js';
 import { VmRegistry } from './chains/vms.js';
 import { avmFactory, type AvmChain } from './vms/avm/factory.js';
-import { EWOQ_ADDRESS, fundingTx, testAccounts, type TestAccount } from './vms/avm/testaccounts.js';
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, testAccounts, type TestAccount } from './vms/avm/testaccounts.js';
+import type { EvmChain } from './vms/evm/chain.js';
+import { evmFactory, type EvmChainVM } from './vms/evm/factory.js';
+import { fundTestAccounts } from './vms/evm/testaccounts.js';
+import { gethDialect } from './rpc/geth.js';
+import { jsonRpcSocket } from './rpc/socket.js';
 import type { XChain } from './vms/avm/vm.js';
 import type { NodeConfig } from './config/load.js';
 import { encodeCB58 } from './encoding/cb58.js';
@@ -55,6 +61,7 @@ export interface RunningNode {
   /** The chain manager: create chains at run time, look them up by ID or alias. */
   chains: ChainManager;
   xChain: XChain;
+  cChain: EvmChain;
   stop(): Promise<void>;
 }
 
@@ -70,6 +77,18 @@ function checkPluginDir(config: NodeConfig): void {
   } else if (!statSync(dir).isDirectory()) {
     throw new StartError(`plugin dir is not a directory: "${dir}"`);
   }
+}
+
+/** A chain's config file, looked up as avalanchego does: <chain-config-dir>/<chain ID or alias>/config.json. */
+async function readChainConfig(dir: string, names: string[]): Promise<Uint8Array | undefined> {
+  for (const name of names) {
+    try {
+      return new Uint8Array(await readFile(join(dir, name, 'config.json')));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
+    }
+  }
+  return undefined;
 }
 
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
@@ -142,6 +161,11 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       serve,
     });
     manager.registerVM(VM_IDS.avm, avm);
+    const serveGeth = (services: ServiceDef[]) => {
+      const logged = services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields)));
+      return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
+    };
+    manager.registerVM(VM_IDS.evm, evmFactory({ serve: serveGeth, dev: config.dev, multiCoin: true }));
     cleanups.push(() => manager.close());
 
     if (config.apiAdminEnabled) {
@@ -191,20 +215,20 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
     if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
 
-    // The primary network's chains, in avalanchego's order. The C-Chain is known (its ID, aliases and
-    // index) but does not run until the EVM arrives.
+    // The primary network's chains, in avalanchego's order, each with its chain config if it has one.
     for (const g of primaryNetworkChains(config.networkId)) {
-      const subnetID = new Uint8Array(32);
-      if (g.vmID === VM_IDS.evm) {
-        manager.declare(g.chainID, subnetID, g.aliases);
-        logs.make(g.aliases[0]!);
-        await indexChain({ chainID: g.chainID, alias: g.aliases[0]!, dag: false });
-        router.addAliases(`bc/${encodeCB58(g.chainID)}`, ...g.aliases, ...g.aliases.map((a) => `bc/${a}`));
-        continue;
-      }
-      await manager.createChain({ subnetID, chainID: g.chainID, vmID: g.vmID, genesis: g.genesis, aliases: g.aliases });
+      const chainConfig = await readChainConfig(config.chainConfigDir, [encodeCB58(g.chainID), ...g.aliases]);
+      await manager.createChain({
+        subnetID: new Uint8Array(32),
+        chainID: g.chainID,
+        vmID: g.vmID,
+        genesis: g.genesis,
+        aliases: g.aliases,
+        config: chainConfig,
+      });
     }
     const xChain = (manager.get('X')!.vm as AvmChain).xChain;
+    const cChain = (manager.get('C')!.vm as EvmChainVM).evm;
     const accounts = testAccounts(config.testAccounts);
     if (accounts.length > 0 && xChain.freshGenesis) {
       const [source] = await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1);
@@ -212,6 +236,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
       await xChain.issueTx(fundingTx(xChain.params, utxo, accounts).bytes);
       await xChain.buildAll();
+    }
+    if (accounts.length > 0 && cChain.head.header.number === 0n && cChain.pool.size === 0) {
+      await fundTestAccounts(
+        cChain,
+        EWOQ_PRIVATE_KEY,
+        accounts.map((a) => a.privateKey),
+      );
     }
 
     await health.start();
@@ -260,6 +291,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       testAccounts: accounts,
       chains: manager,
       xChain,
+      cChain,
       stop() {
         stopping ??= (async () => {
           main.info('shutting down node', { exitCode: 0 });

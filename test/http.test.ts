@@ -153,10 +153,13 @@ describe('CORS', () => {
 });
 
 describe('route aliases of the primary chains', () => {
-  it('leaves the C-Chain routes absent until the C-Chain is emulated', async () => {
-    for (const path of ['/ext/bc/C', '/ext/C', '/ext/bc/C/rpc', '/ext/bc/2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC']) {
-      const r = await post(`${node.uri}${path}`, '{}');
-      expect(r.status).toBe(404);
+  it('serves the C-Chain as coreth does: /rpc (and /ws) under every alias, nothing at the chain path itself', async () => {
+    for (const path of ['/ext/bc/C', '/ext/C', '/ext/bc/2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC']) {
+      expect((await post(`${node.uri}${path}`, '{}')).status).toBe(404);
+    }
+    for (const path of ['/ext/bc/C/rpc', '/ext/C/rpc', '/ext/bc/2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC/rpc']) {
+      const r = await post(`${node.uri}${path}`, '{"jsonrpc":"2.0","id":1,"method":"net_version"}');
+      expect(r.json).toEqual({ jsonrpc: '2.0', id: 1, result: '43112' });
     }
   });
 });

@@ -27,6 +27,9 @@ export interface NodeConfig {
   indexAllowIncomplete: boolean;
   xBlockIntervalNs: bigint;
   testAccounts: number;
+  /** --dev: developer namespaces on every EVM chain. */
+  dev: boolean;
+  chainConfigDir: string;
   healthCheckFrequencyNs: bigint;
   dbType: 'leveldb' | 'memdb';
   dbDir: string;
@@ -192,6 +195,8 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       indexAllowIncomplete: bool('index-allow-incomplete'),
       xBlockIntervalNs: flags['x-block-interval'] as bigint,
       testAccounts: flags['test-accounts'] as number,
+      dev: bool('dev'),
+      chainConfigDir: str('chain-config-dir'),
       healthCheckFrequencyNs: frequency,
       dbType: flags['db-type'] as 'leveldb' | 'memdb',
       dbDir,

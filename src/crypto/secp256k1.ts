@@ -39,11 +39,11 @@ export function recoveryBackend(): 'libsecp256k1' | '@noble/curves' {
  * recovery id 0..3, or undefined if none did. r and s must lie in [1, N-1], and for ids 2 and 3
  * r + N must be a field element, in both implementations (as decred's recovery requires).
  */
-export function recoverPublicKey(hash: Uint8Array, compact: Uint8Array, recid: number): Uint8Array | undefined {
+export function recoverPublicKey(hash: Uint8Array, compact: Uint8Array, recid: number, compressed = true): Uint8Array | undefined {
   const lib = loadNative();
   try {
-    if (lib) return lib.ecdsaRecover(compact, recid, hash, true);
-    return noble().Signature.fromBytes(compact, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(true);
+    if (lib) return lib.ecdsaRecover(compact, recid, hash, compressed);
+    return noble().Signature.fromBytes(compact, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(compressed);
   } catch {
     return undefined;
   }

@@ -6,6 +6,8 @@ import { ParamsError, type Field } from './schema.js';
 import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
 
+/** geth's default batch-request-limit. */
+export const BATCH_LIMIT = 1000;
 const JSON_HEADERS = ['Content-Type', 'application/json'];
 const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
 
@@ -100,6 +102,8 @@ async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, 
     return { status: 200, headers: JSON_HEADERS, body: one === null ? null : `${one}\n` };
   }
   if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'empty batch')}\n` };
+  // geth's BatchRequestLimit: a longer batch gets one error for the whole batch.
+  if (value.length > BATCH_LIMIT) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'batch too large')}\n` };
   const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
 }

@@ -4,7 +4,7 @@
 // keccak of this encoding, which is not what @ethereumjs's BlockHeader hashes, so the EVM chains
 // encode and hash their headers here. Notes: docs/research/cchain.md §1.
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 export interface CorethHeader {
@@ -78,7 +78,45 @@ export function headerHash(h: CorethHeader): Uint8Array {
   return keccak_256(encodeHeader(h));
 }
 
+/** keccak256(RLP("")): the ExtDataHash of a block without atomic txs (coreth's EmptyExtDataHash). */
+export const EMPTY_EXT_DATA_HASH = keccak_256(RLP.encode(new Uint8Array()));
+
+/** A tx as a block body holds it: a legacy tx as its RLP list, a typed one as the string type ‖ payload. */
+export type BodyTx = Uint8Array | Uint8Array[];
+
 /** A block's RLP: [header, txs, uncles, version (always 0), extData (atomic txs, if any)]; `size` is its length. */
-export function encodeBlock(h: CorethHeader, txs: Uint8Array[], extData?: Uint8Array): Uint8Array {
+export function encodeBlock(h: CorethHeader, txs: BodyTx[], extData?: Uint8Array): Uint8Array {
   return RLP.encode([RLP.decode(encodeHeader(h)) as Uint8Array[], txs, [], new Uint8Array(), extData ?? new Uint8Array()]);
+}
+
+/** The header of a decoded header list (the inverse of encodeHeader). */
+export function decodeHeader(f: Uint8Array[]): CorethHeader {
+  const q = (i: number) => (f[i] === undefined ? undefined : bytesToBigInt(f[i]!));
+  const h: CorethHeader = {
+    parentHash: f[0]!,
+    uncleHash: f[1]!,
+    coinbase: f[2]!,
+    stateRoot: f[3]!,
+    txHash: f[4]!,
+    receiptHash: f[5]!,
+    bloom: f[6]!,
+    difficulty: q(7)!,
+    number: q(8)!,
+    gasLimit: q(9)!,
+    gasUsed: q(10)!,
+    time: q(11)!,
+    extra: f[12]!,
+    mixDigest: f[13]!,
+    nonce: f[14]!,
+    extDataHash: f[15]!,
+  };
+  if (f.length > 16) h.baseFee = q(16);
+  if (f.length > 17) h.extDataGasUsed = q(17);
+  if (f.length > 18) h.blockGasCost = q(18);
+  if (f.length > 19) h.blobGasUsed = q(19);
+  if (f.length > 20) h.excessBlobGas = q(20);
+  if (f.length > 21) h.parentBeaconRoot = f[21];
+  if (f.length > 22) h.timeMilliseconds = q(22);
+  if (f.length > 23) h.minDelayExcess = q(23);
+  return h;
 }

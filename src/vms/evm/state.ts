@@ -34,3 +34,18 @@ export async function stateRoot(accounts: Iterable<[Uint8Array, Account]>): Prom
   for (const [address, account] of accounts) await trie.put(address, encodeAccount(account));
   return trie.root();
 }
+
+/**
+ * The account trie of a chain whose accounts carry coreth's fifth field: @ethereumjs's state
+ * manager writes four-field accounts through `put`, and gets `isMultiCoin` = false appended here
+ * (reads ignore a fifth field). Storage tries are plain copies of the base class, untouched.
+ */
+export class MultiCoinAccountTrie extends MerklePatriciaTrie {
+  override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
+    if (value !== null && value.length > 0) {
+      const fields = RLP.decode(value) as Uint8Array[];
+      if (fields.length === 4) value = RLP.encode([...fields, new Uint8Array()]);
+    }
+    return super.put(key, value, skipKeyTransform);
+  }
+}

@@ -1,0 +1,33 @@
+// Resolving the blocks RPC arguments name, with coreth's finality: every accepted block is final, so
+// latest = pending = safe = finalized, and a number past the head is `cannot query unfinalized data`.
+import { RpcError } from '../../../rpc/method.js';
+import type { EvmChain } from '../chain.js';
+import type { StoredBlock } from '../store.js';
+import type { BlockRef, BlockTag } from './fields.js';
+
+export const blockErrors = {
+  unfinalized: () => new RpcError('cannot query unfinalized data'),
+  headerNotFound: () => new RpcError('header not found'),
+  hashNotFound: () => new RpcError('header for hash not found'),
+  notCanonical: () => new RpcError('hash is not currently canonical'),
+};
+
+/** The block a tag names; undefined for a number past the head when `lenient` (the by-number getters answer null). */
+export async function blockAt(chain: EvmChain, tag: BlockTag): Promise<StoredBlock> {
+  if (typeof tag !== 'bigint') return tag === 'earliest' ? chain.genesis : chain.head;
+  if (tag > chain.head.header.number) throw blockErrors.unfinalized();
+  const block = await chain.store.blockAt(tag);
+  if (!block) throw blockErrors.headerNotFound();
+  return block;
+}
+
+export async function blockOf(chain: EvmChain, ref: BlockRef): Promise<StoredBlock> {
+  if ('tag' in ref) return blockAt(chain, ref.tag);
+  const block = await chain.store.block(ref.hash);
+  if (!block) throw blockErrors.hashNotFound();
+  if (ref.requireCanonical) {
+    const canonical = await chain.store.hashAt(block.header.number);
+    if (!canonical || Buffer.compare(canonical, ref.hash) !== 0) throw blockErrors.notCanonical();
+  }
+  return block;
+}

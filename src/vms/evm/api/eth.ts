@@ -1,0 +1,199 @@
+// The eth namespace of an EVM chain (coreth's internal/ethapi and eth/api, with Avalanche's extras
+// eth_baseFee, eth_suggestPriceOptions, eth_getChainConfig): reads of accepted state and history,
+// calls and estimates, and tx submission through the pool.
+import { Address } from '@ethereumjs/util';
+import type { Clock } from '../../../chains/clock.js';
+import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { positional } from '../../../rpc/geth.js';
+import { type Field, ParamsError, arrayOf } from '../../../rpc/schema.js';
+import { CallFailure, call, estimateGas } from '../calls.js';
+import type { EvmChain } from '../chain.js';
+import { PoolError } from '../pool.js';
+import { blockAt, blockOf } from './blocks.js';
+import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, uint } from './fields.js';
+import { formatBlock, formatHeader, formatReceipt, formatTx, hex, qty } from './format.js';
+import type { GasOracle } from './gas.js';
+import { blockTxs, findTx } from './reads.js';
+
+export interface EthDeps {
+  chain: EvmChain;
+  gas: GasOracle;
+  clock: Clock;
+  /** eth_getChainConfig's answer. */
+  chainConfig: Record<string, unknown>;
+}
+
+const none = positional([]);
+const float: Field<number> = {
+  decode: (v) => {
+    const n = Number(typeof v === 'object' && v !== null && 'raw' in v ? (v as { raw: string }).raw : v);
+    if (typeof v === 'string' || !Number.isFinite(n))
+      throw new ParamsError(`json: cannot unmarshal ${typeof v === 'string' ? 'string' : 'non-number'} into Go value of type float64`);
+    return n;
+  },
+  zero: () => 0,
+};
+
+/** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
+function rethrow(err: unknown): never {
+  if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? hex(err.data) : undefined);
+  if (err instanceof PoolError) throw new RpcError(err.message);
+  throw err;
+}
+
+export function ethService(d: EthDeps): ServiceDef {
+  const { chain } = d;
+  const state = async (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => {
+    const block = await blockOf(chain, ref);
+    return { block, root: block.header.stateRoot, addr: new Address(addr) };
+  };
+  const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
+    full
+      ? chain.store.txRecords(block.hash).then((records) => blockTxs(chain, block).map((tx, index) => formatTx(tx, records[index]!.from, { block, index })))
+      : Promise.resolve(blockTxs(chain, block).map((tx) => hex(tx.hash())));
+  const byNumber = async (tag: Parameters<typeof blockAt>[1]) => {
+    if (typeof tag === 'bigint' && tag > chain.head.header.number) return undefined;
+    return blockAt(chain, tag);
+  };
+  const txAt = async (block: Awaited<ReturnType<typeof blockOf>> | undefined, index: bigint) => {
+    if (!block) return null;
+    const txs = blockTxs(chain, block);
+    if (index >= BigInt(txs.length)) return null;
+    const records = await chain.store.txRecords(block.hash);
+    return formatTx(txs[Number(index)]!, records[Number(index)]!.from, { block, index: Number(index) });
+  };
+  return {
+    name: 'eth',
+    methods: {
+      chainId: method(none, () => qty(chain.chainId)),
+      blockNumber: method(none, () => qty(chain.head.header.number)),
+      syncing: method(none, () => false),
+      coinbase: method(none, () => '0x0100000000000000000000000000000000000000'),
+      etherbase: method(none, () => '0x0100000000000000000000000000000000000000'),
+      getBalance: method(positional([address, blockRef]), async ([a, ref]) => {
+        const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
+        return qty((await chain.account(s.addr.bytes, s.root))?.balance ?? 0n);
+      }),
+      getTransactionCount: method(positional([address, blockRef]), async ([a, ref]) => {
+        const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
+        return qty((await chain.account(s.addr.bytes, s.root))?.nonce ?? 0n);
+      }),
+      getCode: method(positional([address, blockRef]), async ([a, ref]) => {
+        const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
+        return hex(await chain.withState(s.root, (vm) => vm.stateManager.getCode(s.addr)));
+      }),
+      getStorageAt: method(positional([address, raw32(), blockRef]), async ([a, key, ref]) => {
+        const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
+        const value = await chain.withState(s.root, async (vm) =>
+          (await vm.stateManager.getAccount(s.addr)) ? vm.stateManager.getStorage(s.addr, key as Uint8Array) : new Uint8Array(),
+        );
+        const out = new Uint8Array(32);
+        out.set(value, 32 - value.length);
+        return hex(out);
+      }),
+      call: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
+        const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
+        try {
+          return hex(await call(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
+        } catch (err) {
+          rethrow(err);
+        }
+      }),
+      estimateGas: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
+        const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
+        try {
+          return qty(await estimateGas(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
+        } catch (err) {
+          rethrow(err);
+        }
+      }),
+      sendRawTransaction: method(positional([bytes]), async ([raw]) => {
+        try {
+          return hex(await chain.sendRawTransaction(raw as Uint8Array));
+        } catch (err) {
+          rethrow(err);
+        }
+      }),
+      sendTransaction: method(positional([callArgs]), () => {
+        throw new RpcError('unknown account');
+      }),
+      getTransactionByHash: method(positional([hash]), async ([h]) => {
+        const found = await findTx(chain, h as Uint8Array);
+        if (found) return formatTx(found.tx, found.records[found.index]!.from, found);
+        const pending = chain.pool.get(hex(h as Uint8Array));
+        return pending ? formatTx(pending.tx, pending.from, undefined) : null;
+      }),
+      getRawTransactionByHash: method(positional([hash]), async ([h]) => {
+        const found = await findTx(chain, h as Uint8Array);
+        if (found) return hex(found.tx.serialize());
+        const pending = chain.pool.get(hex(h as Uint8Array));
+        return pending ? hex(pending.bytes) : null;
+      }),
+      getTransactionReceipt: method(positional([hash]), async ([h]) => {
+        const found = await findTx(chain, h as Uint8Array);
+        return found ? formatReceipt(found.tx, found.records, found) : null;
+      }),
+      getBlockByNumber: method(positional([blockNumber, boolean]), async ([tag, full]) => {
+        const block = await byNumber(tag as Parameters<typeof blockAt>[1]);
+        return block ? formatBlock(block, await txsOf(block, full as boolean)) : null;
+      }),
+      getBlockByHash: method(positional([hash, boolean]), async ([h, full]) => {
+        const block = await chain.store.block(h as Uint8Array);
+        return block ? formatBlock(block, await txsOf(block, full as boolean)) : null;
+      }),
+      getHeaderByNumber: method(positional([blockNumber]), async ([tag]) => {
+        const block = await byNumber(tag as Parameters<typeof blockAt>[1]);
+        return block ? formatHeader(block, { totalDifficulty: qty(block.header.number) }) : null;
+      }),
+      getHeaderByHash: method(positional([hash]), async ([h]) => {
+        const block = await chain.store.block(h as Uint8Array);
+        return block ? formatHeader(block, { totalDifficulty: qty(block.header.number) }) : null;
+      }),
+      getBlockTransactionCountByNumber: method(positional([blockNumber]), async ([tag]) => {
+        const block = await byNumber(tag as Parameters<typeof blockAt>[1]);
+        return block ? qty(block.body.length) : null;
+      }),
+      getBlockTransactionCountByHash: method(positional([hash]), async ([h]) => {
+        const block = await chain.store.block(h as Uint8Array);
+        return block ? qty(block.body.length) : null;
+      }),
+      getTransactionByBlockNumberAndIndex: method(positional([blockNumber, uint]), async ([tag, i]) =>
+        txAt(await byNumber(tag as Parameters<typeof blockAt>[1]), i as bigint),
+      ),
+      getTransactionByBlockHashAndIndex: method(positional([hash, uint]), async ([h, i]) => txAt(await chain.store.block(h as Uint8Array), i as bigint)),
+      getUncleCountByBlockNumber: method(positional([blockNumber]), async ([tag]) => ((await byNumber(tag as Parameters<typeof blockAt>[1])) ? '0x0' : null)),
+      getUncleCountByBlockHash: method(positional([hash]), async ([h]) => ((await chain.store.block(h as Uint8Array)) ? '0x0' : null)),
+      getUncleByBlockNumberAndIndex: method(positional([blockNumber, uint]), () => null),
+      getUncleByBlockHashAndIndex: method(positional([hash, uint]), () => null),
+      gasPrice: method(none, async () => qty((await d.gas.suggestTip()) + d.gas.nextBaseFee())),
+      maxPriorityFeePerGas: method(none, async () => qty(await d.gas.suggestTip())),
+      baseFee: method(none, () => qty(d.gas.nextBaseFee())),
+      feeHistory: method(positional([hexOrDecimal64, blockNumber, arrayOf(float)], 2), async ([count, last, pcts]) =>
+        d.gas.feeHistory(count as bigint, last as Parameters<GasOracle['feeHistory']>[1], (pcts as number[] | undefined) ?? []),
+      ),
+      suggestPriceOptions: method(none, async () => {
+        const tip = await d.gas.suggestTip();
+        const maxTip = 20_000_000_000n;
+        const capped = tip < maxTip ? tip : maxTip;
+        const slowTip = (capped * 95n) / 100n > 1n ? (capped * 95n) / 100n : 1n;
+        const fastTip = (tip * 105n) / 100n;
+        const fee = (t: bigint) => ({ maxPriorityFeePerGas: qty(t), maxFeePerGas: qty(d.gas.nextBaseFee() * 2n + t) });
+        return { slow: fee(slowTip), normal: fee(capped), fast: fee(fastTip) };
+      }),
+      getChainConfig: method(none, () => d.chainConfig),
+    },
+  };
+}
+
+/** A storage key: geth reads it as a hash, and shorter hex is left-padded. */
+function raw32(): Field<Uint8Array> {
+  return {
+    decode(v) {
+      if (typeof v !== 'string') return hash.decode(v);
+      if (!/^0x[0-9a-fA-F]*$/i.test(v) || v.length > 66) return hash.decode(v);
+      const b = Buffer.from(v.slice(2).padStart(64, '0'), 'hex');
+      return new Uint8Array(b);
+    },
+    zero: () => new Uint8Array(32),
+  };
+}

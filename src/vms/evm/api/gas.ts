@@ -1,0 +1,124 @@
+// coreth's fee oracle (eth/gasprice): the next base fee from ACP-176, the suggested tip from the
+// effective tips of recent blocks (40 blocks, no older than 80 s, 40th percentile, between 1 wei and
+// 150 gwei), fee history with coreth's n base fees (no next-block entry, unlike geth), and
+// eth_suggestPriceOptions.
+import { RpcError } from '../../../rpc/method.js';
+import { unixMillis, type Clock } from '../../../chains/clock.js';
+import type { EvmChain } from '../chain.js';
+import { nextBaseFee } from '../calls.js';
+import type { StoredBlock } from '../store.js';
+import { blockTxs } from './reads.js';
+import type { BlockTag } from './fields.js';
+import { qty } from './format.js';
+
+const MIN_TIP = 1n;
+const MAX_TIP = 150_000_000_000n;
+const LOOKBACK_BLOCKS = 40n;
+const LOOKBACK_MS = 80_000n;
+const PERCENTILE = 40;
+const MAX_HISTORY_BLOCKS = 2048n;
+const MAX_HISTORY_DEPTH = 25_000n;
+
+const effectiveTip = (tx: ReturnType<typeof blockTxs>[number], baseFee: bigint): bigint => {
+  const feeCap = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice;
+  const tipCap = 'maxPriorityFeePerGas' in tx ? (tx.maxPriorityFeePerGas as bigint) : feeCap;
+  const room = feeCap - baseFee;
+  return room < tipCap ? room : tipCap;
+};
+
+export class GasOracle {
+  private cached: { head: string; tip: bigint } | undefined;
+  private lastTip = MIN_TIP;
+
+  constructor(
+    private readonly chain: EvmChain,
+    private readonly clock: Clock,
+  ) {}
+
+  nextBaseFee(): bigint {
+    return nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
+  }
+
+  async suggestTip(): Promise<bigint> {
+    const head = this.chain.head;
+    const key = Buffer.from(head.hash).toString('hex');
+    if (this.cached?.head === key) return this.cached.tip;
+    const tips: bigint[] = [];
+    const oldest = BigInt(unixMillis(this.clock)) - LOOKBACK_MS;
+    for (let n = head.header.number, seen = 0n; n > 0n && seen < LOOKBACK_BLOCKS; n--, seen++) {
+      const block = await this.chain.store.blockAt(n);
+      if (!block || (block.header.timeMilliseconds ?? block.header.time * 1000n) < oldest) break;
+      for (const tx of blockTxs(this.chain, block)) tips.push(effectiveTip(tx, block.header.baseFee ?? 0n));
+    }
+    let tip = this.lastTip;
+    if (tips.length > 0) {
+      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      tip = tips[Math.floor(((tips.length - 1) * PERCENTILE) / 100)]!;
+    }
+    if (tip < MIN_TIP) tip = MIN_TIP;
+    if (tip > MAX_TIP) tip = MAX_TIP;
+    this.lastTip = tip;
+    this.cached = { head: key, tip };
+    return tip;
+  }
+
+  async feeHistory(count: bigint, last: BlockTag, percentiles: number[]): Promise<Record<string, unknown>> {
+    if (percentiles.length > 100) throw new RpcError(`too many percentiles (${percentiles.length} > 100)`);
+    for (let i = 0; i < percentiles.length; i++) {
+      const p = percentiles[i]!;
+      if (p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!)) throw new RpcError(`invalid reward percentile: ${p}`);
+    }
+    if (count > MAX_HISTORY_BLOCKS) count = MAX_HISTORY_BLOCKS;
+    const head = this.chain.head.header.number;
+    let newest: bigint;
+    if (typeof last === 'bigint') {
+      if (last > head) throw new RpcError(`request beyond head block: requested ${last}, head ${head}`);
+      newest = last;
+    } else if (last === 'earliest') newest = 0n;
+    else {
+      newest = head;
+      if (last === 'pending' && count > 0n) count -= 1n;
+    }
+    if (count === 0n) return { oldestBlock: qty(0n), gasUsedRatio: null };
+    if (head - newest > MAX_HISTORY_DEPTH) throw new RpcError(`requested block ${newest} is too old`);
+    if (count > newest + 1n) count = newest + 1n;
+    const oldest = newest + 1n - count;
+    const reward: string[][] = [];
+    const baseFees: string[] = [];
+    const ratios: number[] = [];
+    for (let n = oldest; n <= newest; n++) {
+      const block = (await this.chain.store.blockAt(n))!;
+      baseFees.push(qty(block.header.baseFee ?? 0n));
+      ratios.push(Number(block.header.gasUsed) / Number(block.header.gasLimit));
+      if (percentiles.length > 0) reward.push(await this.rewards(block, percentiles));
+    }
+    return {
+      oldestBlock: qty(oldest),
+      ...(percentiles.length > 0 ? { reward } : {}),
+      baseFeePerGas: baseFees,
+      gasUsedRatio: ratios,
+    };
+  }
+
+  /** Tips at gas-weighted percentiles of a block's txs (geth's processPercentiles). */
+  private async rewards(block: StoredBlock, percentiles: number[]): Promise<string[]> {
+    const txs = blockTxs(this.chain, block);
+    if (txs.length === 0) return percentiles.map(() => qty(0n));
+    const records = await this.chain.store.txRecords(block.hash);
+    const sorted = txs
+      .map((tx, i) => ({ tip: effectiveTip(tx, block.header.baseFee ?? 0n), gas: records[i]!.gasUsed }))
+      .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+    const out: string[] = [];
+    let i = 0;
+    let sum = sorted[0]!.gas;
+    for (const p of percentiles) {
+      const threshold = (Number(block.header.gasUsed) * p) / 100;
+      while (sum < threshold && i < sorted.length - 1) {
+        i++;
+        sum += sorted[i]!.gas;
+      }
+      out.push(qty(sorted[i]!.tip));
+    }
+    return out;
+  }
+}

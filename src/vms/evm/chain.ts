@@ -1,0 +1,485 @@
+// One EVM chain: its accepted history (store), its state (tries in the chain's database), its tx
+// pool, and the builder that makes a block as soon as txs can run. The C-Chain and every
+// Subnet-EVM chain are instances with their own genesis, rules and database. Reads of any past
+// state run on a reader VM, one at a time, never on the builder's state.
+import { EventEmitter } from 'node:events';
+import { genTransactionsTrieRoot } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, type PrefixedHexString } from '@ethereumjs/util';
+import { Bloom, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Acceptance } from '../../chains/acceptance.js';
+import { type Clock, unixMillis } from '../../chains/clock.js';
+import { type Database, WriteBatch } from '../../storage/db.js';
+import { blockFees, canBuild, extraAfter, headerMillis } from './fees.js';
+import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
+import { genesisBlock } from './genesis.js';
+import { type BodyTx, type CorethHeader, EMPTY_EXT_DATA_HASH, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
+import { NodeStore } from './nodes.js';
+import { bumped, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
+import { consensusReceipt, type EvmLog, type TxRecord } from './records.js';
+import { BLACKHOLE, chainCommon } from './rules.js';
+import { ChainStore, type StoredBlock } from './store.js';
+
+export interface EvmChainOptions {
+  genesis: string;
+  clock: Clock;
+  acceptance?: Acceptance;
+  /** coreth's five-field accounts (the C-Chain). */
+  multiCoin: boolean;
+}
+
+/** An accepted block with what subscribers need: its txs and their records. */
+export interface AcceptedEvmBlock {
+  block: StoredBlock;
+  txs: TypedTransaction[];
+  records: TxRecord[];
+}
+
+interface Events {
+  block: [AcceptedEvmBlock];
+  pendingTx: [Uint8Array];
+  buildFailed: [Error];
+}
+
+/** After a failed commit (a store error) or while capacity refills, the builder tries again this much later. */
+const RETRY_MS = 1000;
+/** RPCTxFeeCap: 100 AVAX. */
+const TX_FEE_CAP = 100n * 10n ** 18n;
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** Serializes async sections (the reader VM runs one read at a time). */
+class Lock {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
+  if (bytes.length > 0 && bytes[0]! <= 0x7f) {
+    if (bytes.length <= 1) throw new PoolError('typed transaction too short');
+    if (bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
+  }
+  try {
+    return createTxFromRLP(bytes, { common });
+  } catch (err) {
+    if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
+    throw new PoolError(`rlp: ${(err as Error).message.replace(/ \(tx type.*$/s, '')}`);
+  }
+}
+
+/** A tx as a block body holds it. */
+export const bodyTx = (tx: TypedTransaction): BodyTx => (tx.type === 0 ? (tx.raw() as Uint8Array[]) : tx.serialize());
+
+export class EvmChain extends EventEmitter<Events> {
+  readonly store: ChainStore;
+  readonly nodes: NodeStore;
+  readonly pool = new TxPool();
+  private readonly journal: Database;
+  private readonly readLock = new Lock();
+  private builder!: VM;
+  private reader!: VM;
+  private readerRoot = '';
+  head!: StoredBlock;
+  genesis!: StoredBlock;
+  private requested = 0;
+  private completed = 0;
+  private waiters: Array<{ round: number; resolve: () => void }> = [];
+  private loop: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+  lastBuildError: Error | undefined;
+  /** When the oldest runnable tx arrived and is still waiting, for the health check. */
+  waitingSince: number | undefined;
+
+  private constructor(
+    private readonly db: Database,
+    readonly common: Common,
+    readonly chainId: bigint,
+    private readonly opts: EvmChainOptions,
+  ) {
+    super();
+    this.store = new ChainStore(db);
+    this.nodes = new NodeStore(db.prefix('nodes'));
+    this.journal = db.prefix('pool');
+  }
+
+  static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
+    const g = await genesisBlock(opts.genesis);
+    const chain = new EvmChain(db, chainCommon(BigInt(g.chainId)), BigInt(g.chainId), opts);
+    await chain.init(g);
+    return chain;
+  }
+
+  private async init(g: Awaited<ReturnType<typeof genesisBlock>>): Promise<void> {
+    const genesisBytes = encodeBlock(g.header, []);
+    this.genesis = { header: g.header, hash: g.hash, body: [], size: genesisBytes.length };
+    const hashes: BlockHashes = async (n) => this.store.hashAt(n);
+    const headHash = await this.store.head();
+    if (!headHash) {
+      // A fresh chain: the genesis state and block, in one batch.
+      const sm = stateAt(this.nodes, this.common, undefined, this.opts.multiCoin);
+      const json = JSON.parse(this.opts.genesis) as {
+        alloc: Record<string, { balance?: string; nonce?: string; code?: string; storage?: Record<string, string> }>;
+      };
+      for (const [address, a] of Object.entries(json.alloc)) {
+        const addr = new Address(Buffer.from(address.replace(/^0x/, '').padStart(40, '0'), 'hex'));
+        await sm.putAccount(addr, new Account(BigInt(a.nonce ?? 0), BigInt(a.balance ?? 0)));
+        if (a.code && a.code !== '0x') await sm.putCode(addr, Buffer.from(a.code.replace(/^0x/, ''), 'hex'));
+        for (const [k, v] of Object.entries(a.storage ?? {}))
+          await sm.putStorage(addr, Buffer.from(k.replace(/^0x/, '').padStart(64, '0'), 'hex'), Buffer.from(v.replace(/^0x/, '').padStart(64, '0'), 'hex'));
+      }
+      const warp = new Address(Buffer.from('0200000000000000000000000000000000000005', 'hex'));
+      await sm.putAccount(warp, new Account(1n));
+      await sm.putCode(warp, Uint8Array.of(1));
+      const root = await sm.getStateRoot();
+      if (hex(root) !== hex(g.header.stateRoot)) throw new Error(`genesis state root mismatch: ${hex(root)} != ${hex(g.header.stateRoot)}`);
+      const batch = new WriteBatch();
+      const settled = this.nodes.flushInto(batch);
+      this.store.put(batch, this.genesis, genesisBytes, [], []);
+      await this.db.write(batch);
+      settled();
+      this.head = this.genesis;
+    } else {
+      const head = await this.store.block(headHash);
+      if (!head) throw new Error(`the head block ${hex(headHash)} is missing from the database`);
+      this.head = head;
+    }
+    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin), hashes);
+    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin), hashes);
+    this.readerRoot = hex(this.head.header.stateRoot);
+    await this.reloadJournal();
+  }
+
+  /** Txs admitted before a restart that no block included: back into the pool, in nonce order. */
+  private async reloadJournal(): Promise<void> {
+    const entries = await this.journal.values({ gte: new Uint8Array(), lt: new Uint8Array(33).fill(0xff) });
+    const txs = entries
+      .map((bytes) => ({ bytes, tx: decodeTx(bytes, this.common) }))
+      .sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+    for (const { bytes, tx } of txs) {
+      try {
+        await this.admit(bytes, tx, false);
+      } catch {
+        await this.journal.del(tx.hash());
+      }
+    }
+    if (this.pool.size > 0) void this.buildNow();
+  }
+
+  /** Runs `fn` on the reader VM at state `root`, alone. */
+  withState<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T> {
+    return this.readLock.run(async () => {
+      const sm = this.reader.stateManager as MerkleStateManager;
+      if (this.readerRoot !== hex(root)) {
+        await sm.setStateRoot(root);
+        this.readerRoot = hex(root);
+      }
+      sm.checkpoint();
+      try {
+        return await fn(this.reader);
+      } finally {
+        await sm.revert();
+      }
+    });
+  }
+
+  async account(address: Uint8Array, root: Uint8Array = this.head.header.stateRoot): Promise<Account | undefined> {
+    return this.withState(root, (vm) => vm.stateManager.getAccount(new Address(address)));
+  }
+
+  // --- Admission -----------------------------------------------------------------------------
+
+  /** eth_sendRawTransaction: admits the tx, then waits for the block round that can include it. */
+  async sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array> {
+    const tx = decodeTx(bytes, this.common);
+    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+    const fee = feeCap * tx.gasLimit;
+    if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
+    if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
+    const p = await this.admit(bytes, tx, true);
+    this.emit('pendingTx', p.hash);
+    await this.buildNow();
+    return p.hash;
+  }
+
+  private async admit(bytes: Uint8Array, tx: TypedTransaction, journal: boolean): Promise<PoolTx> {
+    const hash = tx.hash();
+    const hashHex = bytesToHex(hash);
+    if (this.pool.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
+    if (tx.type > 2) throw new PoolError(poolErrors.typeNotSupported());
+    if (bytes.length > TX_MAX_SIZE) throw new PoolError(poolErrors.oversized(bytes.length));
+    if (tx.gasLimit > this.head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, this.head.header.gasLimit));
+    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+    const tipCap = 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : tx.gasPrice;
+    if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());
+    let from: Address;
+    try {
+      from = tx.getSenderAddress();
+    } catch {
+      throw new PoolError(poolErrors.invalidSender());
+    }
+    const fromText = from.toString();
+    const checksum = checksumAddress(fromText);
+    const intrinsic = tx.getIntrinsicGas();
+    if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum, tx.gasLimit, intrinsic));
+    if (feeCap < 1n) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap));
+    const account = (await this.account(from.bytes)) ?? new Account();
+    if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
+    const cost = tx.gasLimit * feeCap + tx.value;
+    if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
+    const old = this.pool.sameNonce(fromText, tx.nonce);
+    if (old && !bumped(old, { feeCap, tipCap })) throw new PoolError(poolErrors.replacementUnderpriced());
+    if (!old && this.pool.size >= POOL_CAPACITY) throw new PoolError(poolErrors.full());
+    const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap };
+    if (journal) await this.journal.put(hash, bytes);
+    const replaced = this.pool.add(entry);
+    if (replaced) await this.journal.del(replaced.hash);
+    this.waitingSince ??= Date.now();
+    return this.pool.get(hashHex)!;
+  }
+
+  // --- Block building ------------------------------------------------------------------------
+
+  /** Resolves once a build round that started after this call has finished. */
+  buildNow(): Promise<void> {
+    const round = ++this.requested;
+    const done = new Promise<void>((resolve) => this.waiters.push({ round, resolve }));
+    this.loop ??= this.runRounds();
+    return done;
+  }
+
+  private async runRounds(): Promise<void> {
+    // Yield first, so that sends arriving together share a block.
+    await new Promise((r) => setImmediate(r));
+    try {
+      while (this.completed < this.requested && !this.closed) {
+        const covers = this.requested;
+        try {
+          await this.buildBlock();
+          this.lastBuildError = undefined;
+        } catch (err) {
+          this.lastBuildError = err as Error;
+          this.emit('buildFailed', err as Error);
+          this.scheduleRetry();
+        }
+        this.completed = covers;
+        const done = this.waiters.filter((w) => w.round <= covers);
+        this.waiters = this.waiters.filter((w) => w.round > covers);
+        for (const w of done) w.resolve();
+      }
+    } finally {
+      this.loop = undefined;
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.pool.size > 0) void this.buildNow();
+    }, RETRY_MS);
+    this.retry.unref();
+  }
+
+  /** Builds, executes and commits one block from the runnable txs; nothing if none can run. */
+  private async buildBlock(): Promise<void> {
+    if (this.pool.size === 0) {
+      this.waitingSince = undefined;
+      return;
+    }
+    const parent = this.head;
+    const nowMs = BigInt(unixMillis(this.opts.clock));
+    const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
+    const fees = blockFees(parent.header, timeMs);
+    if (!canBuild(fees)) {
+      this.scheduleRetry();
+      return;
+    }
+    const number = parent.header.number + 1n;
+    const time = timeMs / 1000n;
+    const exec = execBlock(this.common, { number, time, gasLimit: fees.gasLimit, baseFee: fees.baseFee, difficulty: 1n });
+    const vm = this.builder;
+    const sm = vm.stateManager as MerkleStateManager;
+    const included: PoolTx[] = [];
+    const results: RunTxResult[] = [];
+    const dropped: PoolTx[] = [];
+    let gasUsed = 0n;
+    sm.checkpoint();
+    try {
+      // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
+      // TransactionsByPriceAndNonce), ties by arrival.
+      const queues: PoolTx[][] = [];
+      for (const from of this.pool.senders()) {
+        const nonce = (await sm.getAccount(createAddressFromString(from)))?.nonce ?? 0n;
+        for (const p of this.pool.prune(from, nonce)) dropped.push(p);
+        const run = this.pool.executable(from, nonce);
+        if (run.length > 0) queues.push(run);
+      }
+      const tip = (p: PoolTx) => {
+        const room = p.feeCap - fees.baseFee;
+        return room < p.tipCap ? room : p.tipCap;
+      };
+      while (queues.length > 0) {
+        let best = 0;
+        for (let i = 1; i < queues.length; i++) {
+          const a = queues[i]![0]!;
+          const b = queues[best]![0]!;
+          if (tip(a) > tip(b) || (tip(a) === tip(b) && a.seq < b.seq)) best = i;
+        }
+        const p = queues[best]![0]!;
+        // A fee cap below the base fee waits for the fee to fall; so do the sender's later txs.
+        if (p.feeCap < fees.baseFee || p.tx.gasLimit > fees.state.capacity - gasUsed) {
+          queues.splice(best, 1);
+          continue;
+        }
+        let result: RunTxResult;
+        try {
+          result = await runTx(vm, { tx: p.tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
+        } catch {
+          // No longer valid against this state (its funds went elsewhere): geth drops it.
+          dropped.push(p);
+          queues.splice(best, 1);
+          continue;
+        }
+        await creditBaseFee(vm, result.totalGasSpent, fees.baseFee);
+        gasUsed += result.totalGasSpent;
+        included.push(p);
+        results.push(result);
+        queues[best]!.shift();
+        if (queues[best]!.length === 0) queues.splice(best, 1);
+      }
+      await sm.commit();
+    } catch (err) {
+      await sm.revert();
+      throw err;
+    }
+    for (const p of dropped) {
+      this.pool.remove(p);
+      await this.journal.del(p.hash);
+    }
+    if (included.length === 0) {
+      if (!this.hasRunnable()) this.waitingSince = undefined;
+      return;
+    }
+    try {
+      const stateRoot = await sm.getStateRoot();
+      await this.commitBlock(parent, { number, time, timeMs, fees, stateRoot, gasUsed }, included, results);
+    } catch (err) {
+      // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
+      this.nodes.unflushed();
+      await sm.setStateRoot(this.head.header.stateRoot);
+      throw err;
+    }
+  }
+
+  private hasRunnable(): boolean {
+    return this.pool.size > 0;
+  }
+
+  private async commitBlock(
+    parent: StoredBlock,
+    b: { number: bigint; time: bigint; timeMs: bigint; fees: ReturnType<typeof blockFees>; stateRoot: Uint8Array; gasUsed: bigint },
+    included: PoolTx[],
+    results: RunTxResult[],
+  ): Promise<void> {
+    const txs = included.map((p) => p.tx);
+    const records: TxRecord[] = [];
+    const receiptTrie = new MerklePatriciaTrie();
+    const bloom = new Bloom();
+    let cumulative = 0n;
+    for (let i = 0; i < included.length; i++) {
+      const p = included[i]!;
+      const r = results[i]!;
+      cumulative += r.totalGasSpent;
+      const logs: EvmLog[] = (r.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
+      const effectiveGasPrice = p.tx.type === 2 ? b.fees.baseFee + (p.feeCap - b.fees.baseFee < p.tipCap ? p.feeCap - b.fees.baseFee : p.tipCap) : p.feeCap;
+      const record: TxRecord = {
+        from: p.from,
+        status: r.execResult.exceptionError ? 0 : 1,
+        cumulativeGasUsed: cumulative,
+        gasUsed: r.totalGasSpent,
+        effectiveGasPrice,
+        ...(r.createdAddress ? { contractAddress: r.createdAddress.bytes } : {}),
+        logs,
+      };
+      records.push(record);
+      bloom.or(r.bloom);
+      await receiptTrie.put(RLP.encode(bigIntToUnpaddedBytes(BigInt(i))), consensusReceipt(p.tx.type, record, r.bloom.bitvector));
+    }
+    const header: CorethHeader = {
+      parentHash: parent.hash,
+      uncleHash: EMPTY_UNCLES,
+      coinbase: BLACKHOLE,
+      stateRoot: b.stateRoot,
+      txHash: await genTransactionsTrieRoot(txs),
+      receiptHash: receiptTrie.root(),
+      bloom: bloom.bitvector,
+      difficulty: 1n,
+      number: b.number,
+      gasLimit: b.fees.gasLimit,
+      gasUsed: b.gasUsed,
+      time: b.time,
+      extra: extraAfter(b.fees.state, b.gasUsed),
+      mixDigest: new Uint8Array(32),
+      nonce: new Uint8Array(8),
+      extDataHash: EMPTY_EXT_DATA_HASH,
+      baseFee: b.fees.baseFee,
+      extDataGasUsed: 0n,
+      blockGasCost: 0n,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconRoot: new Uint8Array(32),
+      timeMilliseconds: b.timeMs,
+      minDelayExcess: parent.header.minDelayExcess ?? 0n,
+    };
+    const body = txs.map(bodyTx);
+    const bytes = encodeBlock(header, body);
+    const block: StoredBlock = { header, hash: headerHash(header), body, size: bytes.length };
+    const batch = new WriteBatch();
+    const settled = this.nodes.flushInto(batch);
+    this.store.put(
+      batch,
+      block,
+      bytes,
+      records,
+      included.map((p) => p.hash),
+    );
+    for (const p of included) batch.del(this.journal, p.hash);
+    const announce = await this.opts.acceptance?.prepare({ id: block.hash, parentID: parent.hash, height: b.number, timestamp: b.time, bytes }, batch);
+    await this.db.write(batch);
+    settled();
+    this.head = block;
+    this.store.remember(block);
+    for (const p of included) this.pool.remove(p);
+    this.waitingSince = this.hasRunnable() ? Date.now() : undefined;
+    announce?.();
+    this.emit('block', { block, txs, records });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.loop;
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+}
+
+/** EIP-55 checksum of a 0x-prefixed lowercase address. */
+export function checksumAddress(address: string): string {
+  const lower = address.toLowerCase().replace(/^0x/, '');
+  const hash = Buffer.from(keccak_256(Buffer.from(lower, 'utf8'))).toString('hex');
+  let out = '0x';
+  for (let i = 0; i < lower.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
+  return out;
+}
+
+export type { PrefixedHexString };

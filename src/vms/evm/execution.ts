@@ -1,0 +1,132 @@
+// Running txs on @ethereumjs/vm with coreth's rules: a VM per state (the builder's, the readers'),
+// the execution context of a block (coinbase = blackhole, PREVRANDAO = 1 in built blocks, the
+// ACP-176 base fee), BLOCKHASH answered with coreth's hashes, the deprecated native-asset contracts
+// that revert, and the fee credit coreth makes (the whole fee to the coinbase, nothing burned).
+import { createBlock, type Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { EVMError, type ExecResult } from '@ethereumjs/evm';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, Address, ValueEncoding } from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
+import type { NodeStore } from './nodes.js';
+import type { ScratchStore } from './overlay.js';
+import { BLACKHOLE, dropRefunds } from './rules.js';
+import { MultiCoinAccountTrie } from './state.js';
+
+/** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
+const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
+
+const deprecated = (): ExecResult => ({ executionGasUsed: 0n, returnValue: new Uint8Array(), exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
+
+export interface ExecContext {
+  number: bigint;
+  /** Unix seconds. */
+  time: bigint;
+  gasLimit: bigint;
+  baseFee: bigint;
+  /** 1 in blocks the node builds (coreth's PREVRANDAO), 0 at genesis. */
+  difficulty: bigint;
+}
+
+export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
+
+/** A state manager over the chain's nodes, at `root`. */
+export function stateAt(nodes: NodeStore | ScratchStore, common: Common, root: Uint8Array | undefined, multiCoin: boolean): MerkleStateManager {
+  const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
+  const trie = multiCoin ? new MultiCoinAccountTrie(opts) : new MerklePatriciaTrie(opts);
+  return new MerkleStateManager({ trie, common });
+}
+
+export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes): Promise<VM> {
+  const blockchain = {
+    async getBlock(n: number) {
+      const hash = (await hashes(BigInt(n))) ?? new Uint8Array(32);
+      return { hash: () => hash };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return blockchain;
+    },
+  };
+  const vm = await createVM({
+    common,
+    stateManager,
+    // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
+    blockchain: blockchain as any,
+    evmOpts: { customPrecompiles: DEPRECATED.map((a) => ({ address: new Address(Buffer.from(a, 'hex')), function: deprecated })) },
+  });
+  dropRefunds(vm.common);
+  return vm;
+}
+
+/** The ethereumjs block a tx executes in: what the opcodes see of the coreth block. */
+export function execBlock(common: Common, c: ExecContext): Block {
+  const mixHash = new Uint8Array(32);
+  mixHash[31] = Number(c.difficulty);
+  return createBlock(
+    {
+      header: {
+        number: c.number,
+        timestamp: c.time,
+        gasLimit: c.gasLimit,
+        baseFeePerGas: c.baseFee,
+        coinbase: new Address(BLACKHOLE),
+        mixHash,
+        difficulty: 0n,
+        excessBlobGas: 0n,
+        blobGasUsed: 0n,
+        parentBeaconBlockRoot: new Uint8Array(32),
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+}
+
+/** runTx credits the coinbase with the tip only (EIP-1559 burns the rest): coreth pays it the base fee too. */
+export async function creditBaseFee(vm: VM, gasUsed: bigint, baseFee: bigint): Promise<void> {
+  const amount = gasUsed * baseFee;
+  if (amount === 0n) return;
+  const address = new Address(BLACKHOLE);
+  // With a zero tip runTx leaves the coinbase untouched, so it may not exist yet.
+  const account = (await vm.stateManager.getAccount(address)) ?? new Account();
+  account.balance += amount;
+  await vm.stateManager.putAccount(address, account);
+}
+
+/** geth's texts for the EVM's errors (core/vm/errors.go), as receipts, calls and traces give them. */
+export function gethError(err: EVMError | undefined): string | undefined {
+  if (!err) return undefined;
+  switch (err.error) {
+    case EVMError.errorMessages.REVERT:
+      return 'execution reverted';
+    case EVMError.errorMessages.OUT_OF_GAS:
+      return 'out of gas';
+    case EVMError.errorMessages.CODESTORE_OUT_OF_GAS:
+      return 'contract creation code storage out of gas';
+    case EVMError.errorMessages.CODESIZE_EXCEEDS_MAXIMUM:
+      return 'max code size exceeded';
+    case EVMError.errorMessages.INVALID_JUMP:
+      return 'invalid jump destination';
+    case EVMError.errorMessages.STATIC_STATE_CHANGE:
+      return 'write protection';
+    case EVMError.errorMessages.CREATE_COLLISION:
+      return 'contract address collision';
+    case EVMError.errorMessages.INSUFFICIENT_BALANCE:
+      return 'insufficient balance for transfer';
+    case EVMError.errorMessages.INITCODE_SIZE_VIOLATION:
+      return 'max initcode size exceeded';
+    case EVMError.errorMessages.INVALID_BYTECODE_RESULT:
+      return 'invalid code: must not begin with 0xef';
+    case EVMError.errorMessages.STACK_OVERFLOW:
+      return 'stack limit reached 1024 (1023)';
+    case EVMError.errorMessages.STACK_UNDERFLOW:
+      return 'stack underflow';
+    case EVMError.errorMessages.INVALID_OPCODE:
+      return 'invalid opcode';
+    case EVMError.errorMessages.OUT_OF_RANGE:
+      return 'return data out of bounds';
+    default:
+      return err.error;
+  }
+}

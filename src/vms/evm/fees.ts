@@ -1,0 +1,42 @@
+// ACP-176 applied to coreth headers (customheader/dynamic_fee_state.go, base_fee.go, gas_limit.go):
+// the fee state before a block (the parent's, advanced by the time between them; a block-0 parent
+// counts as the zero state), the base fee and gas limit it sets, and the state after the block's gas.
+import { advanceMilliseconds, consumeGas, type FeeState, feeStateBytes, gasPrice, maxCapacity, parseFeeState } from './acp176.js';
+import type { CorethHeader } from './header.js';
+
+/** The predicate results of a block without warp messages (codec version u16, map length u32). */
+const EMPTY_PREDICATE_RESULTS = new Uint8Array(6);
+
+export const headerMillis = (h: CorethHeader): bigint => h.timeMilliseconds ?? h.time * 1000n;
+
+export function feeStateBefore(parent: CorethHeader, timeMs: bigint): FeeState {
+  const start = parent.number === 0n ? { capacity: 0n, excess: 0n, targetExcess: 0n } : parseFeeState(parent.extra);
+  const elapsed = timeMs > headerMillis(parent) ? timeMs - headerMillis(parent) : 0n;
+  return advanceMilliseconds(start, elapsed);
+}
+
+export interface BlockFees {
+  state: FeeState;
+  baseFee: bigint;
+  gasLimit: bigint;
+}
+
+export function blockFees(parent: CorethHeader, timeMs: bigint): BlockFees {
+  const state = feeStateBefore(parent, timeMs);
+  return { state, baseFee: gasPrice(state), gasLimit: maxCapacity(state) };
+}
+
+/** miner/worker.go: a block is built only once capacity is back to min(gasLimit - gasLimit/5, 15M). */
+export function canBuild(f: BlockFees): boolean {
+  const floor = f.gasLimit - f.gasLimit / 5n;
+  return f.state.capacity >= (floor < 15_000_000n ? floor : 15_000_000n);
+}
+
+/** The header's extraData: the fee state after the block's gas, then the (empty) predicate results. */
+export function extraAfter(before: FeeState, gasUsed: bigint): Uint8Array {
+  const after = consumeGas(before, gasUsed, 0n);
+  const state = feeStateBytes(after);
+  const out = new Uint8Array(state.length + EMPTY_PREDICATE_RESULTS.length);
+  out.set(state);
+  return out;
+}

@@ -1,0 +1,81 @@
+// Where an EVM chain's tries and code live: one content-addressed store (node hash -> node, code
+// hash -> code) under the chain's database, shared by the block builder's state and by every read of
+// a past state. Nothing is ever deleted (no pruning), so every accepted block's state stays readable.
+// Writes wait in memory until the block that made them commits: they join its batch, so a block's
+// state lands in the same atomic write as the block itself.
+import type { BatchDBOp, DB } from '@ethereumjs/util';
+import type { Database, WriteBatch } from '../../storage/db.js';
+
+/** Recently read nodes kept in memory (entries, not bytes): the hot top of the tries. */
+const CACHE_ENTRIES = 200_000;
+
+type Key = Uint8Array | string;
+type Value = Uint8Array | string;
+
+/** With ValueEncoding.Bytes (as the tries are opened) values are bytes; hex strings are accepted all the same. */
+const bytesOf = (v: Value): Uint8Array => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
+
+const keyHex = (key: Key): string => (typeof key === 'string' ? key : Buffer.from(key).toString('hex'));
+
+export class NodeStore implements DB<string, Value> {
+  /** Written since the last commit, by hex key. */
+  private pending = new Map<string, Uint8Array>();
+  /** Handed to a batch that has not committed yet. */
+  private flushing = new Map<string, Uint8Array>();
+  private cache = new Map<string, Uint8Array>();
+
+  constructor(private readonly db: Database) {}
+
+  async get(key: Key): Promise<Value | undefined> {
+    const hex = keyHex(key);
+    const hit = this.pending.get(hex) ?? this.flushing.get(hex) ?? this.cache.get(hex);
+    if (hit) return hit;
+    const value = await this.db.get(Buffer.from(hex, 'hex'));
+    if (value) this.remember(hex, value);
+    return value;
+  }
+
+  async put(key: Key, value: Value): Promise<void> {
+    this.pending.set(keyHex(key), bytesOf(value));
+  }
+
+  /** Nodes are shared between states: one no longer in a trie may be in an older root's. */
+  async del(): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') this.pending.set(keyHex(op.key), bytesOf(op.value));
+  }
+
+  shallowCopy(): DB<string, Value> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** Adds every write since the last commit to `batch`; returns what to call once it committed. */
+  flushInto(batch: WriteBatch): () => void {
+    const flushing = this.pending;
+    this.pending = new Map();
+    for (const [hex, value] of flushing) {
+      this.flushing.set(hex, value);
+      batch.put(this.db, Buffer.from(hex, 'hex'), value);
+    }
+    return () => {
+      for (const [hex, value] of flushing) {
+        this.flushing.delete(hex);
+        this.remember(hex, value);
+      }
+    };
+  }
+
+  /** A batch that failed: its writes wait for the next one. */
+  unflushed(): void {
+    for (const [hex, value] of this.flushing) if (!this.pending.has(hex)) this.pending.set(hex, value);
+    this.flushing.clear();
+  }
+
+  private remember(hex: string, value: Uint8Array): void {
+    if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(hex, value);
+  }
+}

@@ -1,0 +1,57 @@
+// The EVM rules of an Avalanche EVM chain on @ethereumjs: Cancun from genesis on (coreth 1.14 turns
+// every Ethereum fork through Cancun on at the local network's genesis), P256VERIFY at 0x100 as
+// Granite's, libsecp256k1 for every signature the chain checks, and no gas refunds (coreth drops
+// them since Apricot Phase 1). Notes: docs/research/cchain.md §4 and §5.
+import { type Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import { concatBytes, setLengthLeft } from '@ethereumjs/util';
+import { recoverPublicKey } from '../../crypto/secp256k1.js';
+
+/** coreth's BlackholeAddr: the coinbase of every block, which receives every fee. */
+export const BLACKHOLE = Uint8Array.from(Buffer.from('0100000000000000000000000000000000000000', 'hex'));
+
+const FORKS = [
+  'chainstart',
+  'homestead',
+  'dao',
+  'tangerineWhistle',
+  'spuriousDragon',
+  'byzantium',
+  'constantinople',
+  'petersburg',
+  'istanbul',
+  'muirGlacier',
+  'berlin',
+  'london',
+  'paris',
+];
+
+/**
+ * ethereumjs's ecrecover contract on libsecp256k1: v is 0/1, 27/28 or EIP-155's chainId·2+35/36;
+ * the 64-byte uncompressed key comes back, as util's ecrecover returns it (and throws as it does).
+ */
+function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
+  const key = recoverPublicKey(msgHash, concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32)), Number(recovery), false);
+  if (!key) throw new Error('Invalid signature');
+  return key.subarray(1);
+}
+
+/** The Common of an EVM chain with `chainId`. */
+export function chainCommon(chainId: bigint): Common {
+  const hardforks = FORKS.map((name) => ({ name, block: 0 })) as Array<{ name: string; block: number | null; timestamp?: number }>;
+  hardforks.push({ name: 'shanghai', block: null, timestamp: 0 }, { name: 'cancun', block: null, timestamp: 0 });
+  return createCustomCommon({ name: `avalanche-${chainId}`, chainId: chainId.toString(), hardforks }, Mainnet, {
+    hardfork: Hardfork.Cancun,
+    eips: [7951],
+    customCrypto: { ecrecover },
+  });
+}
+
+/**
+ * Applied once the VM exists (its constructor sets its own params over any earlier override): with
+ * an unreachable refund quotient the refund counter is never paid out, as in coreth.
+ */
+export function dropRefunds(common: Common): void {
+  common.updateParams({ 3529: { maxRefundQuotient: 2 ** 53 } });
+}

@@ -1,0 +1,128 @@
+// An EVM chain's accepted history in its database: blocks by hash (coreth's block RLP), the
+// canonical hash of each height, per block its tx records (senders and receipts), tx lookups, and
+// two log indexes (address -> heights, topic -> heights) so eth_getLogs over a long range reads only
+// the blocks that can match. Everything of one block is written in that block's batch.
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import type { Database, WriteBatch } from '../../storage/db.js';
+import { type CorethHeader, decodeHeader, headerHash } from './header.js';
+import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
+
+export interface StoredBlock {
+  header: CorethHeader;
+  hash: Uint8Array;
+  /** Txs as the block body holds them (legacy: an RLP list, typed: type ‖ payload). */
+  body: Array<Uint8Array | Uint8Array[]>;
+  /** The block's RLP length. */
+  size: number;
+}
+
+export interface TxLocation {
+  number: bigint;
+  index: number;
+}
+
+const u64 = (n: bigint): Uint8Array => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(n);
+  return b;
+};
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const HEAD = Buffer.from('head');
+const BLOCK_CACHE = 2048;
+
+export class ChainStore {
+  readonly blocks: Database;
+  readonly heights: Database;
+  readonly records: Database;
+  readonly lookups: Database;
+  readonly byAddress: Database;
+  readonly byTopic: Database;
+  readonly meta: Database;
+  private readonly cache = new Map<string, StoredBlock>();
+
+  constructor(db: Database) {
+    this.blocks = db.prefix('blocks');
+    this.heights = db.prefix('heights');
+    this.records = db.prefix('records');
+    this.lookups = db.prefix('lookups');
+    this.byAddress = db.prefix('logAddress');
+    this.byTopic = db.prefix('logTopic');
+    this.meta = db.prefix('meta');
+  }
+
+  async head(): Promise<Uint8Array | undefined> {
+    return this.meta.get(HEAD);
+  }
+
+  /** Adds an accepted block and its records to `batch`, and makes it the head. */
+  put(batch: WriteBatch, block: StoredBlock, bytes: Uint8Array, records: TxRecord[], txHashes: Uint8Array[]): void {
+    const { hash, header } = block;
+    batch.put(this.blocks, hash, bytes);
+    batch.put(this.heights, u64(header.number), hash);
+    batch.put(this.records, hash, encodeRecords(records));
+    txHashes.forEach((txHash, i) => {
+      batch.put(this.lookups, txHash, RLP.encode([bigIntToUnpaddedBytes(header.number), bigIntToUnpaddedBytes(BigInt(i))]));
+    });
+    const addresses = new Set<string>();
+    const topics = new Set<string>();
+    for (const r of records)
+      for (const log of r.logs) {
+        addresses.add(hex(log.address));
+        for (const t of log.topics) topics.add(hex(t));
+      }
+    const height = u64(header.number);
+    for (const a of addresses) batch.put(this.byAddress, Buffer.concat([Buffer.from(a, 'hex'), height]), new Uint8Array());
+    for (const t of topics) batch.put(this.byTopic, Buffer.concat([Buffer.from(t, 'hex'), height]), new Uint8Array());
+    batch.put(this.meta, HEAD, hash);
+  }
+
+  /** Called once the batch committed: keeps the block at hand for reads. */
+  remember(block: StoredBlock): void {
+    if (this.cache.size >= BLOCK_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(hex(block.hash), block);
+  }
+
+  async hashAt(number: bigint): Promise<Uint8Array | undefined> {
+    return this.heights.get(u64(number));
+  }
+
+  async block(hash: Uint8Array): Promise<StoredBlock | undefined> {
+    const cached = this.cache.get(hex(hash));
+    if (cached) return cached;
+    const bytes = await this.blocks.get(hash);
+    if (!bytes) return undefined;
+    const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>];
+    const header = decodeHeader(fields[0]);
+    const block = { header, hash: headerHash(header), body: fields[1], size: bytes.length };
+    this.remember(block);
+    return block;
+  }
+
+  async blockAt(number: bigint): Promise<StoredBlock | undefined> {
+    const hash = await this.hashAt(number);
+    return hash && this.block(hash);
+  }
+
+  async txRecords(hash: Uint8Array): Promise<TxRecord[]> {
+    const bytes = await this.records.get(hash);
+    return bytes ? decodeRecords(bytes) : [];
+  }
+
+  async lookup(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    const bytes = await this.lookups.get(txHash);
+    if (!bytes) return undefined;
+    const [n, i] = RLP.decode(bytes) as Uint8Array[];
+    return { number: bytesToBigInt(n!), index: Number(bytesToBigInt(i!)) };
+  }
+
+  /** Heights in [from, to] with a log of `key` (an address or a topic), ascending. */
+  async heightsWith(index: 'address' | 'topic', key: Uint8Array, from: bigint, to: bigint): Promise<bigint[]> {
+    const db = index === 'address' ? this.byAddress : this.byTopic;
+    const entries = await db.entries({
+      gte: Buffer.concat([key, u64(from)]),
+      lt: to >= (1n << 64n) - 1n ? Buffer.concat([key, Buffer.alloc(8, 0xff), Buffer.of(0)]) : Buffer.concat([key, u64(to + 1n)]),
+    });
+    return entries.map(([k]) => Buffer.from(k).readBigUInt64BE(k.length - 8));
+  }
+}

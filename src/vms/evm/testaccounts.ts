@@ -1,0 +1,24 @@
+// Funding the test keys (--test-accounts) on an EVM chain: one ordinary EIP-1559 transfer each from
+// ewoq, in the chain's first block, so the genesis (and its hash) stays the real local network's.
+import { createFeeMarket1559Tx } from '@ethereumjs/tx';
+import { Address, privateToAddress } from '@ethereumjs/util';
+import type { EvmChain } from './chain.js';
+
+/** 10,000 AVAX each, in wei. */
+export const TEST_ACCOUNT_WEI = 10_000n * 10n ** 18n;
+
+export const evmAddressOf = (privateKey: Uint8Array): Uint8Array => privateToAddress(privateKey);
+
+export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys: Uint8Array[]): Promise<void> {
+  const from = new Address(evmAddressOf(funder));
+  let nonce = (await chain.account(from.bytes))?.nonce ?? 0n;
+  // Genesis' base fee is 225 gwei; the first block's is 1 wei: the cap covers both.
+  const maxFeePerGas = 300_000_000_000n;
+  for (const key of keys) {
+    const tx = createFeeMarket1559Tx(
+      { nonce: nonce++, to: new Address(evmAddressOf(key)), value: TEST_ACCOUNT_WEI, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas: 0n },
+      { common: chain.common },
+    ).sign(funder);
+    await chain.sendRawTransaction(tx.serialize());
+  }
+}
