@@ -10,15 +10,24 @@
 // Every tx is an EIP-1559 (type 2) tx for chain ID 43112, maxFeePerGas 300 gwei, maxPriorityFeePerGas
 // 1 wei, signed before any timing with ethers 6 Wallet.signTransaction, in worker threads. Each phase
 // sends from its own fresh key (funded by ewoq at set-up), so every phase starts at nonce 0 on both
-// nodes and a stall in one phase does not carry into the next. Set-up: ewoq funds the phase keys
-// (these few txs are signed per node, from ewoq's nonce there), then the `deploy` key deploys a tiny
-// contract compiled here with solc 0.8.37 (evmVersion cancun, optimizer on): `uint256 public value
-// = 42` and `tick(tag, n)` emitting `Tick(uint256 indexed tag, uint256 n)`.
+// nodes. Set-up: ewoq funds the phase keys (these few txs are signed per node, from ewoq's nonce
+// there), then the `deploy` key deploys a tiny contract compiled here with solc 0.8.37 (evmVersion
+// cancun, optimizer on): `uint256 public value = 42` and `tick(tag, n)` emitting
+// `Tick(uint256 indexed tag, uint256 n)`.
+// Fresh nodes: phases 1, 2, 3 and 5 each start on newly started nodes (funded and deployed again;
+// phase 4 runs on phase 3's, phase 6 on phase 5's), so that no phase inherits the chain length or a
+// stall of the one before: Anvil 1.7.1's CPU per block grows with the chain's length (measured
+// here: ~1 ms per block near block 500, ~20 ms near block 8,000), and it was seen to stall under
+// sustained sends (pipelined sequential sends past ~1,300-2,000 blocks, batches after that), hence
+// also the modest SEQ_TXS and BATCH_TXS defaults.
+// Stalls: "all mined" is polled with eth_getTransactionCount(sender, 'latest'); a phase that sees no
+// new tx mined for STALL_TIMEOUT s is reported 'stalled'. The stalled node is then stopped at once
+// (a stalled Anvil 1.7.1 keeps spinning at 100 % of its core, which would skew the other node's
+// figures) and replaced by a new one.
 //
 //   1. Sequential eth_sendRawTransaction, each reply awaited: SEQ_TXS transfers; tx/s = SEQ_TXS /
-//      (first send -> all mined, polled with eth_getTransactionCount(sender, 'latest')). Target:
-//      emulator >= 1.0x Anvil.
-//   2. JSON-RPC batches of BATCH_SIZE eth_sendRawTransaction, each batch awaited: BATCH_TXS
+//      (first send -> all mined). Target: emulator >= 1.0x Anvil.
+//   2. JSON-RPC batches of BATCH_SIZE eth_sendRawTransaction, each batch reply awaited: BATCH_TXS
 //      transfers; tx/s to all mined. Target: emulator >= 0.5x Anvil.
 //   3. CONCURRENT sends from one account at once (nonces 0..CONCURRENT-1, one connection each, the
 //      connections opened beforehand): all mined? time to all mined; the wait is capped at
@@ -28,33 +37,37 @@
 //      value() ('latest') and eth_blockNumber, beside a bare node:http server (child process) that
 //      JSON.parse's each body and answers a fixed reply captured from a node (the ceiling). req/s
 //      and p50/p99 ms, medians over ROUNDS rounds of DURATION s after WARMUP s per server.
-//   5. eth_getLogs: LOGS_BLOCKS tick txs (one log each) sent one by one, each awaited, so each
-//      lands in its own block on an instant-mining node (the blocks actually used are printed);
-//      tag = 1 for every LOGS_RARE-th tx, else 2 + n % 16. Then LOGS_QUERIES queries of each kind
-//      (fewer if a kind passes LOGS_SECONDS s, at least 5), p50/p99 ms and logs per reply: the
-//      whole range by address + [Tick, tag 1] and by [Tick, tag 1] alone (few matches), random
-//      LOGS_WINDOW-block windows by address alone and by [Tick] alone (~1 log per block).
-//      Anvil runs LOGS_BLOCKS_ANVIL (default LOGS_BLOCKS; 0 skips it there).
-//   6. Node memory: transfers (sent one by one, each awaited: Anvil has stalled on batches here)
-//      until the node holds TXS txs of this run in all (every phase above counts), then VmRSS /
-//      VmHWM from /proc/<pid>/status. VmRSS is also printed at start and after each phase.
+//   5. eth_getLogs: LOGS_BLOCKS tick txs (one log each), each sent once the one before is mined, so
+//      that each has a block of its own; tag = 1 for every LOGS_RARE-th tx, else 2 + n % 16. Then
+//      LOGS_QUERIES queries of each kind (fewer if a kind passes LOGS_SECONDS s, at least 5), p50/p99
+//      ms and logs per reply: the whole range by address + [Tick, tag 1] and by [Tick, tag 1] alone
+//      (few matches), random LOGS_WINDOW-block windows by address alone and by [Tick] alone (one log
+//      per block). Replies are checked against the expected number of logs.
+//      Anvil builds LOGS_BLOCKS_ANVIL blocks (default min(LOGS_BLOCKS, 2000); 0 skips it): with
+//      its CPU per block growing with the chain, 100,000 blocks would take hours there.
+//   6. Node memory, on phase 5's node: transfers in batches of BATCH_SIZE, each batch mined before
+//      the next, until the node holds TXS txs of this run (Anvil: TXS_ANVIL, default
+//      min(TXS, 20000), for the same reason), then VmRSS / VmHWM from /proc/<pid>/status. VmRSS is
+//      also printed at start and after each phase.
 // Node CPU (utime + stime from /proc/<pid>/stat) is printed per phase. With PIN (default, needs
 // taskset and 2+ CPUs) this process is pinned to CPU 0 and every server to CPU 1 once the txs are
 // signed, as bench:rpc does: one core each, so Anvil's threads do not outnumber the emulator's one.
+// The summary table puts both figures side by side with emulator / Anvil; whole-range getLogs and
+// memory are only compared when both nodes hold as many blocks / txs.
 //
-// Usage:  npm run build && node scripts/bench/evm.mjs      (about 5-10 min with the defaults)
+// Usage:  npm run build && npm run bench:evm      (= node scripts/bench/evm.mjs)
 //   TARGETS=anvil,emulator   which nodes to run (either alone works, e.g. TARGETS=anvil)
-//   SEQ_TXS=5000  BATCH_TXS=10000  BATCH_SIZE=100  CONCURRENT=100  CONC_TIMEOUT=10 (s)
+//   SEQ_TXS=1000  BATCH_TXS=3000  BATCH_SIZE=100  CONCURRENT=100  CONC_TIMEOUT=10 (s)
 //   STALL_TIMEOUT=30 (s without a new tx mined before a phase is called stalled)
 //   CONNECTIONS=32  DURATION=5  ROUNDS=2  WARMUP=1 (s)
-//   LOGS_BLOCKS=100000  LOGS_BLOCKS_ANVIL=<LOGS_BLOCKS>  LOGS_QUERIES=100  LOGS_WINDOW=1000
-//   LOGS_RARE=10000  LOGS_SECONDS=30
-//   TXS=100000  DB_TYPE=memdb|leveldb  PIN=0 (no pinning)  SIGN_WORKERS=<CPUs>
+//   LOGS_BLOCKS=100000  LOGS_BLOCKS_ANVIL=2000  LOGS_QUERIES=100  LOGS_WINDOW=1000  LOGS_RARE=10000
+//   LOGS_SECONDS=30  LOGS_PROGRESS=10000 (a progress line every so many blocks built)
+//   TXS=100000  TXS_ANVIL=20000  DB_TYPE=memdb|leveldb  PIN=0 (no pinning)  SIGN_WORKERS=<CPUs>
 //   EMULATOR_ARGS='--flag=v ...', ANVIL_ARGS='--flag v ...' (extra command-line arguments)
 //   Quick run: SEQ_TXS=500 BATCH_TXS=1000 LOGS_BLOCKS=2000 TXS=5000 DURATION=2 ROUNDS=1 node scripts/bench/evm.mjs
 // Always exits 0: it reports, it does not gate (a node that fails or is missing is reported as such).
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -149,9 +162,9 @@ async function main() {
       process.exit(1);
     }
   }
-  const SEQ_TXS = envInt('SEQ_TXS', 5000);
+  const SEQ_TXS = envInt('SEQ_TXS', 1000);
   const BATCH_SIZE = envInt('BATCH_SIZE', 100);
-  const BATCH_TXS = envInt('BATCH_TXS', 10_000);
+  const BATCH_TXS = envInt('BATCH_TXS', 3000);
   const CONCURRENT = envInt('CONCURRENT', 100);
   const CONC_TIMEOUT = envInt('CONC_TIMEOUT', 10);
   const STALL_TIMEOUT = envInt('STALL_TIMEOUT', 30);
@@ -160,12 +173,14 @@ async function main() {
   const ROUNDS = envInt('ROUNDS', 2);
   const WARMUP = envInt('WARMUP', 1, 0);
   const LOGS_BLOCKS = envInt('LOGS_BLOCKS', 100_000, 0);
-  const LOGS_BLOCKS_ANVIL = envInt('LOGS_BLOCKS_ANVIL', LOGS_BLOCKS, 0);
+  const LOGS_BLOCKS_ANVIL = envInt('LOGS_BLOCKS_ANVIL', Math.min(LOGS_BLOCKS, 2000), 0);
+  const LOGS_PROGRESS = envInt('LOGS_PROGRESS', 10_000);
   const LOGS_QUERIES = envInt('LOGS_QUERIES', 100);
   const LOGS_WINDOW = envInt('LOGS_WINDOW', 1000);
   const LOGS_RARE = envInt('LOGS_RARE', 10_000);
   const LOGS_SECONDS = envInt('LOGS_SECONDS', 30);
   const TXS = envInt('TXS', 100_000, 0);
+  const TXS_ANVIL = envInt('TXS_ANVIL', Math.min(TXS, 20_000), 0);
   const DB_TYPE = process.env.DB_TYPE || 'memdb';
   const SIGN_WORKERS = envInt('SIGN_WORKERS', Math.max(1, os.cpus().length));
   const EMULATOR_ARGS = (process.env.EMULATOR_ARGS || '').split(/\s+/).filter(Boolean);
@@ -207,11 +222,28 @@ async function main() {
   const children = new Set();
   const tempDirs = new Set();
   const workers = new Set();
+  let closing = false; // set once clean-up has begun: nothing new may be started after it
   const track = (child) => {
     children.add(child);
     child.once('exit', () => children.delete(child));
+    if (closing) child.kill('SIGKILL');
     return child;
   };
+  const making = new Set(); // mkdtemp calls under way, awaited by the clean-up
+  async function tempDir(prefix) {
+    if (closing) throw new Error('stopping');
+    const made = mkdtemp(path.join(os.tmpdir(), prefix)).then((d) => {
+      tempDirs.add(d);
+      return d;
+    });
+    making.add(made);
+    const dir = await made.finally(() => making.delete(made));
+    if (closing) {
+      await rm(dir, { recursive: true, force: true });
+      throw new Error('stopping');
+    }
+    return dir;
+  }
   const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r)));
   async function stop(child, signal = 'SIGTERM') {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -222,15 +254,36 @@ async function main() {
   }
   let cleaned;
   const cleanup = () => {
+    closing = true;
     cleaned ??= (async () => {
       await Promise.all([...workers].map((w) => w.terminate()));
       await Promise.all([...children].map((c) => stop(c, c.stopSignal)));
       agent.destroy();
+      await Promise.allSettled([...making]);
       await Promise.all([...tempDirs].map((d) => rm(d, { recursive: true, force: true })));
     })();
     return cleaned;
   };
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanup().finally(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cleanup().finally(() => process.exit(130)));
+  // Anything thrown outside the phases' own handling (or stdout closed under us, EPIPE) still stops
+  // the nodes and removes the temp dirs.
+  let bailed = false;
+  const bail = (e) => {
+    if (bailed) return;
+    bailed = true;
+    if (e?.code !== 'EPIPE') {
+      try {
+        writeSync(2, `bench:evm: ${e?.stack ?? e}\n`);
+      } catch {
+        /* stderr gone too */
+      }
+    }
+    cleanup().finally(() => process.exit(0));
+  };
+  process.on('uncaughtException', bail);
+  process.on('unhandledRejection', bail);
+  process.stdout.on('error', bail);
+  process.stderr.on('error', bail);
   const pin = (pid, cpu) => {
     if (PIN) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
   };
@@ -323,18 +376,19 @@ async function main() {
   }
   async function startAnvil() {
     if (!existsSync(ANVIL)) throw new Error(`${path.relative(ROOT, ANVIL)} is missing (npm install)`);
-    const home = await mkdtemp(path.join(os.tmpdir(), 'bench-evm-anvil-'));
-    tempDirs.add(home);
+    const home = await tempDir('bench-evm-anvil-');
     const port = await freePort();
     const args = ['--chain-id', String(CHAIN_ID), '--port', String(port), '--silent', ...ANVIL_ARGS];
+    const t0 = performance.now();
     const child = track(spawn(ANVIL, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: home } }));
     child.stopSignal = 'SIGINT'; // Anvil shuts down cleanly on Ctrl-C
     const out = collect(child);
-    const side = { name: 'Anvil', label: 'Anvil 1.7.1', child, pid: child.pid, rpc: `http://127.0.0.1:${port}`, results: {} };
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(20)) {
-      if (child.exitCode !== null) throw new Error(`anvil exited (${child.exitCode}): ${out.text}`);
+    const side = { name: 'Anvil', label: 'Anvil 1.7.1', child, pid: child.pid, rpc: `http://127.0.0.1:${port}`, dir: home, results: {} };
+    for (let ready = false; !ready; await sleep(20)) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`anvil exited (${child.exitCode ?? child.signalCode}): ${out.text}`);
+      if (performance.now() - t0 > 30_000) throw new Error(`anvil did not answer eth_chainId within 30 s: ${out.text}`);
       try {
-        if (BigInt(await call(side, 'eth_chainId')) === CHAIN_ID) break;
+        ready = BigInt(await call(side, 'eth_chainId')) === CHAIN_ID;
       } catch {
         /* not listening yet */
       }
@@ -346,14 +400,13 @@ async function main() {
   }
   async function startEmulator() {
     if (!existsSync(CLI)) throw new Error(`${path.relative(ROOT, CLI)} is missing; run npm run build first`);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-evm-emulator-'));
-    tempDirs.add(dataDir);
+    const dataDir = await tempDir('bench-evm-emulator-');
     const args = [CLI, '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dataDir}`, '--log-level=off', ...EMULATOR_ARGS];
     const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     const out = collect(child);
     let uri;
     for (const deadline = Date.now() + 30_000; !uri; await sleep(10)) {
-      if (child.exitCode !== null) throw new Error(`emulator exited (${child.exitCode}): ${out.text}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`emulator exited (${child.exitCode ?? child.signalCode}): ${out.text}`);
       if (Date.now() > deadline) throw new Error(`emulator wrote no process.json within 30 s: ${out.text}`);
       try {
         ({ uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')));
@@ -361,7 +414,7 @@ async function main() {
         /* not written yet */
       }
     }
-    const side = { name: 'emulator', label: `emulator (${DB_TYPE})`, child, pid: child.pid, rpc: `${uri}/ext/bc/C/rpc`, results: {} };
+    const side = { name: 'emulator', label: `emulator (${DB_TYPE})`, child, pid: child.pid, rpc: `${uri}/ext/bc/C/rpc`, dir: dataDir, results: {} };
     let chainId;
     try {
       chainId = BigInt(await call(side, 'eth_chainId'));
@@ -430,9 +483,20 @@ async function main() {
   let signed; // { name: [raw tx] }
   const sides = [];
   const live = () => sides.filter((s) => !s.dead);
-  /** Runs fn on every live node in turn; an error is recorded in that node's result and printed. */
-  async function onEach(phase, fn, restartAfter = true) {
+  /**
+   * Runs fn on every live node in turn; an error is recorded in that node's result. With `fresh`,
+   * a node that has already run a phase is first replaced by a new one (funded, contract deployed).
+   */
+  async function onEach(phase, fn, { fresh = false, restartAfter = true } = {}) {
     for (const side of live()) {
+      if (fresh && side.used) {
+        const failed = await renew(side);
+        if (failed) {
+          side.results[phase] = { error: failed };
+          continue;
+        }
+      }
+      side.used = true;
       const cpu0 = await cpuSeconds(side.pid);
       try {
         side.results[phase] = await fn(side);
@@ -452,23 +516,31 @@ async function main() {
       }
     }
   }
+  /** Stops a node and starts a new one of its kind, funded and deployed; an error text if that failed. */
+  async function renew(side) {
+    await stop(side.child, side.child.stopSignal);
+    await rm(side.dir, { recursive: true, force: true });
+    tempDirs.delete(side.dir);
+    try {
+      const fresh = side.name === 'Anvil' ? await startAnvil() : await startEmulator();
+      pin(fresh.pid, 1);
+      Object.assign(side, { child: fresh.child, pid: fresh.pid, rpc: fresh.rpc, dir: fresh.dir, startRss: fresh.startRss, used: false });
+      sentPerSide.delete(side);
+      await setup(side);
+      return undefined;
+    } catch (e) {
+      side.dead = true;
+      return `starting a new node failed, so it is left out from here on: ${errText(e)}`;
+    }
+  }
   const stalled = (r) => r.ok === false || r.build?.ok === false || (r.error !== undefined && !r.skipped);
   async function restart(side) {
     const cpu0 = await cpuSeconds(side.pid);
     await sleep(1000);
     const spin = (await cpuSeconds(side.pid)) - cpu0;
-    await stop(side.child, side.child.stopSignal);
-    try {
-      const fresh = side.name === 'Anvil' ? await startAnvil() : await startEmulator();
-      pin(fresh.pid, 1);
-      Object.assign(side, { child: fresh.child, pid: fresh.pid, rpc: fresh.rpc, startRss: fresh.startRss, restarts: (side.restarts ?? 0) + 1 });
-      sentPerSide.delete(side);
-      await setup(side);
-      return `-> node CPU ${f1(100 * spin)}% of a core in the 1 s after; the node was stopped and a new one (funded, contract deployed) runs the next phases`;
-    } catch (e) {
-      side.dead = true;
-      return `-> the node was stopped; starting a new one failed, so it is left out from here on: ${errText(e)}`;
-    }
+    side.restarts = (side.restarts ?? 0) + 1;
+    const failed = await renew(side);
+    return `-> node CPU ${f1(100 * spin)}% of a core in the 1 s after; the node was stopped${failed ? `; ${failed}` : ' and a new one runs the next phase'}`;
   }
   /** Prints a phase's result of every node: `line(side, r)` for a result without error, then any note. */
   function printResults(phase, line) {
@@ -707,16 +779,25 @@ async function main() {
     let errors = 0;
     let firstError;
     const t0 = performance.now();
-    for (const tx of txs) {
+    let w = { ok: true, mined: 0 };
+    let tp = t0;
+    for (let i = 0; i < count && w.ok; i++) {
       try {
-        await call(side, 'eth_sendRawTransaction', [tx]);
+        await call(side, 'eth_sendRawTransaction', [txs[i]]);
       } catch (e) {
         errors++;
         firstError ??= errText(e);
       }
+      // Each tx is mined before the next is sent, so that each gets a block of its own.
+      w = await waitMined(side, keys.logs.address, i + 1, t0, { pollMs: 1 });
+      if ((i + 1) % LOGS_PROGRESS === 0 && i + 1 < count) {
+        const now = performance.now();
+        console.log(`   ${side.name}: ${int(i + 1)}/${int(count)} built, ${f1(LOGS_PROGRESS / ((now - tp) / 1000))} tx/s lately`);
+        tp = now;
+      }
     }
-    const w = await waitMined(side, keys.logs.address, count, t0);
-    addSent(side, count);
+    w.ms = performance.now() - t0;
+    addSent(side, w.mined);
     const build = { ok: w.ok, mined: w.mined, ms: w.ms, rate: w.ok ? count / (w.ms / 1000) : NaN, errors, firstError, count };
     if (!w.ok) return { build };
     const first = await call(side, 'eth_getTransactionReceipt', [keccak256(txs[0])]);
@@ -800,7 +881,9 @@ async function main() {
   // Phase 6: memory after TXS txs.
   async function memoryPhase(side) {
     const before = sentPerSide.get(side) ?? 0;
-    const needed = Math.max(0, TXS - before);
+    const target = side.name === 'Anvil' ? TXS_ANVIL : TXS;
+    if (target === 0) return { skipped: true };
+    const needed = Math.max(0, target - before);
     if (signed.rss.length < needed) {
       // More than signed up front (a node restarted after a stall holds fewer txs): sign the rest now.
       const more = await signAll([{ name: 'rss', key: keys.rss.privateKey, kind: 'transfer', from: signed.rss.length, count: needed - signed.rss.length }]);
@@ -811,18 +894,26 @@ async function main() {
     let errors = 0;
     let firstError;
     const t0 = performance.now();
-    for (const tx of txs) {
+    let w = { ok: true, mined: 0, ms: 0 };
+    for (let i = 0; i < txs.length && w.ok; i += BATCH_SIZE) {
+      const payload = txs.slice(i, i + BATCH_SIZE).map((tx) => ({ jsonrpc: '2.0', id: ++rpcId, method: 'eth_sendRawTransaction', params: [tx] }));
       try {
-        await call(side, 'eth_sendRawTransaction', [tx]);
+        const reply = await post(side.rpc, payload);
+        for (const r of Array.isArray(reply) ? reply : [reply]) {
+          if (r.error) {
+            errors++;
+            firstError ??= r.error.message ?? JSON.stringify(r.error);
+          }
+        }
       } catch (e) {
-        errors++;
+        errors += payload.length;
         firstError ??= errText(e);
       }
+      w = await waitMined(side, keys.rss.address, i + payload.length, t0); // mined before the next batch
     }
-    const w = await waitMined(side, keys.rss.address, topUp, t0);
-    addSent(side, topUp);
+    addSent(side, w.mined);
     const mem = await procStatus(side.pid);
-    return { ...mem, ok: w.ok, mined: w.mined, topUp, total: sentPerSide.get(side), ms: w.ms, errors, firstError, blocks: await blockNumber(side) };
+    return { ...mem, ok: w.ok, mined: w.mined, topUp, target, total: sentPerSide.get(side), ms: w.ms, errors, firstError, blocks: await blockNumber(side) };
   }
 
   // --- Run ------------------------------------------------------------------------------------------
@@ -836,15 +927,19 @@ async function main() {
     console.log(
       `settings: SEQ_TXS=${SEQ_TXS} BATCH_TXS=${BATCH_TXS} BATCH_SIZE=${BATCH_SIZE} CONCURRENT=${CONCURRENT} CONC_TIMEOUT=${CONC_TIMEOUT} STALL_TIMEOUT=${STALL_TIMEOUT}` +
         ` CONNECTIONS=${CONNECTIONS} DURATION=${DURATION} ROUNDS=${ROUNDS} WARMUP=${WARMUP} LOGS_BLOCKS=${LOGS_BLOCKS} LOGS_BLOCKS_ANVIL=${LOGS_BLOCKS_ANVIL}` +
-        ` LOGS_QUERIES=${LOGS_QUERIES} LOGS_WINDOW=${LOGS_WINDOW} LOGS_RARE=${LOGS_RARE} TXS=${TXS} DB_TYPE=${DB_TYPE}`,
+        ` LOGS_QUERIES=${LOGS_QUERIES} LOGS_WINDOW=${LOGS_WINDOW} LOGS_RARE=${LOGS_RARE} TXS=${TXS} TXS_ANVIL=${TXS_ANVIL} DB_TYPE=${DB_TYPE}`,
     );
 
     // Contract and signatures, before anything is timed.
     const { default: solc } = await import('solc');
     const bytecode = compileContract(solc);
     const logsCount = Math.max(TARGETS.includes('emulator') ? LOGS_BLOCKS : 0, TARGETS.includes('anvil') ? LOGS_BLOCKS_ANVIL : 0);
-    const fixed = PHASE_KEYS.length + 1 + SEQ_TXS + BATCH_TXS + CONCURRENT;
-    const rssCount = Math.max(0, TXS - fixed - Math.min(LOGS_BLOCKS, LOGS_BLOCKS_ANVIL));
+    const fixed = PHASE_KEYS.length + 1; // phase 6 runs on phase 5's node, which holds the set-up txs and the logs txs
+    const rssCount = Math.max(
+      TARGETS.includes('emulator') ? TXS - fixed - LOGS_BLOCKS : 0,
+      TARGETS.includes('anvil') ? TXS_ANVIL - fixed - LOGS_BLOCKS_ANVIL : 0,
+      0,
+    );
     const jobs = [
       { name: 'deploy', key: keys.deploy.privateKey, kind: 'deploy', count: 1, opts: { bytecode } },
       { name: 'seq', key: keys.seq.privateKey, kind: 'transfer', count: SEQ_TXS },
@@ -887,12 +982,12 @@ async function main() {
 
     if (live().length > 0) {
       console.log('\n(each node in turn, in the order of TARGETS)');
-      await onEach('seq', sequential);
+      await onEach('seq', sequential, { fresh: true });
       printTxPhase(`1. eth_sendRawTransaction, one client, sequential (each reply awaited): ${int(SEQ_TXS)} transfers; tx/s to all mined`, 'seq');
-      await onEach('batch', batched);
+      await onEach('batch', batched, { fresh: true });
       printTxPhase(`2. JSON-RPC batches of ${BATCH_SIZE} eth_sendRawTransaction, each batch awaited: ${int(BATCH_TXS)} transfers; tx/s to all mined`, 'batch');
 
-      await onEach('conc', concurrent);
+      await onEach('conc', concurrent, { fresh: true });
       console.log(
         `\n3. ${CONCURRENT} concurrent eth_sendRawTransaction from one account (nonces 0..${CONCURRENT - 1}, one connection each); wait capped at ${CONC_TIMEOUT} s`,
       );
@@ -912,13 +1007,17 @@ async function main() {
       console.log(`   VmRSS after the load: ${rssLine.join(', ')}`);
 
       console.log(
-        `\n5. eth_getLogs: ${int(LOGS_BLOCKS)} tick txs on the emulator, ${int(LOGS_BLOCKS_ANVIL)} on Anvil, sent one by one (each awaited), one log each`,
+        `\n5. eth_getLogs: ${int(LOGS_BLOCKS)} tick txs on the emulator, ${int(LOGS_BLOCKS_ANVIL)} on Anvil, each sent once the one before is mined (one log, one block each)`,
       );
-      await onEach('logs', async (side) => {
-        const count = side.name === 'Anvil' ? LOGS_BLOCKS_ANVIL : LOGS_BLOCKS;
-        if (count > 0) console.log(`   ${side.name}: building ${int(count)} blocks ...`);
-        return logsPhase(side);
-      });
+      await onEach(
+        'logs',
+        async (side) => {
+          const count = side.name === 'Anvil' ? LOGS_BLOCKS_ANVIL : LOGS_BLOCKS;
+          if (count > 0) console.log(`   ${side.name}: building ${int(count)} blocks ...`);
+          return logsPhase(side);
+        },
+        { fresh: true },
+      );
       printResults('logs', (side, r) => {
         if (r.skipped) {
           console.log(`   ${side.name.padEnd(9)} skipped (LOGS_BLOCKS${side.name === 'Anvil' ? '_ANVIL' : ''}=0)`);
@@ -941,13 +1040,16 @@ async function main() {
           );
       });
 
-      await onEach('rss', memoryPhase, false);
-      console.log(`\n6. Node memory (/proc/<pid>/status) once the node holds TXS=${int(TXS)} txs of this run (topped up with transfers sent one by one)`);
+      await onEach('rss', memoryPhase, { restartAfter: false });
+      console.log(
+        `\n6. Node memory (/proc/<pid>/status) once the node holds TXS=${int(TXS)} (Anvil: TXS_ANVIL=${int(TXS_ANVIL)}) txs of this run,` +
+          ` topped up with transfers in batches of ${BATCH_SIZE}, each mined before the next`,
+      );
       printResults('rss', (side, r) => {
+        if (r.skipped) return void console.log(`   ${side.name.padEnd(9)} skipped (TXS${side.name === 'Anvil' ? '_ANVIL' : ''}=0)`);
         console.log(
           `   ${side.name.padEnd(9)} VmRSS ${mib(r.rss)}, VmHWM ${mib(r.hwm)} after ${int(r.total)} txs (${int(r.topUp)} top-up transfers in ${f1(r.ms / 1000)} s${r.ok ? '' : `, STALLED at ${int(r.mined)}`}), ` +
-            `${int(r.blocks)} blocks; VmRSS at start ${mib(side.startRss)}; ${r.errors} errors${r.firstError ? ` (first: ${r.firstError})` : ''}` +
-            `${side.restarts ? `; restarted ${side.restarts}x after a stall, so these are the txs of the last instance` : ''}`,
+            `${int(r.blocks)} blocks; VmRSS at start ${mib(side.startRss)}; ${r.errors} errors${r.firstError ? ` (first: ${r.firstError})` : ''}`,
         );
       });
     }
@@ -1016,15 +1118,29 @@ async function main() {
     ]) {
       for (const p of ['p50', 'p99']) {
         const q = (s) => s.results.logs?.queries?.[key];
-        rows.push({ label: `5. getLogs ${name}, ${p} ms`, cell: (s) => (q(s) ? `${f2(q(s)[p])}${q(s).wrong ? '!' : ''}` : '-'), value: (s) => q(s)?.[p] });
+        rows.push({
+          label: `5. getLogs ${name}, ${p} ms`,
+          cell: (s) => (q(s) ? `${f2(q(s)[p])}${q(s).wrong ? '!' : ''}` : '-'),
+          value: (s) => q(s)?.[p],
+          // A whole-range query is compared only over as many blocks on both nodes.
+          same: key.startsWith('whole') ? (a, e) => a.results.logs?.build?.blocks === e.results.logs?.build?.blocks : undefined,
+        });
       }
     }
+    const sameTxs = (a, e) => a.results.rss?.ok && e.results.rss?.ok && a.results.rss.total === e.results.rss.total;
     rows.push({
-      label: `6. VmRSS after ${int(TXS)} txs, MiB`,
+      label: '6. VmRSS after the txs below, MiB',
       cell: (s) => (s.results.rss?.rss ? `${f1(s.results.rss.rss / 1024)}${s.results.rss.ok ? '' : ' (stalled)'}` : '-'),
       value: (s) => s.results.rss?.rss,
+      same: sameTxs,
     });
-    rows.push({ label: '6. VmHWM, MiB', cell: (s) => (s.results.rss?.hwm ? f1(s.results.rss.hwm / 1024) : '-'), value: (s) => s.results.rss?.hwm });
+    rows.push({
+      label: '6. VmHWM, MiB',
+      cell: (s) => (s.results.rss?.hwm ? f1(s.results.rss.hwm / 1024) : '-'),
+      value: (s) => s.results.rss?.hwm,
+      same: sameTxs,
+    });
+    rows.push({ label: '6. txs the node holds (TXS / TXS_ANVIL)', cell: (s) => (s.results.rss?.total ? int(s.results.rss.total) : '-') });
     rows.push({ label: '   VmRSS at start, MiB', cell: (s) => f1(s.startRss / 1024), value: (s) => s.startRss });
     rows.push({ label: '   restarts after a stall or failure', cell: (s) => String(s.restarts ?? 0) });
 
@@ -1042,7 +1158,7 @@ async function main() {
       if (row.value && anvil && emu) {
         const va = row.value(anvil);
         const ve = row.value(emu);
-        if (Number.isFinite(va) && Number.isFinite(ve) && va > 0) ratio = `${f2(ve / va)}x`;
+        if (Number.isFinite(va) && Number.isFinite(ve) && va > 0 && (!row.same || row.same(anvil, emu))) ratio = `${f2(ve / va)}x`;
         if (row.target) {
           const pass = emu.results[row.phase]?.ok && Number.isFinite(ve) && (!Number.isFinite(va) || ve / va >= row.target);
           target = `>= ${f1(row.target)}x ${pass ? 'PASS' : 'FAIL'}`;
@@ -1052,7 +1168,8 @@ async function main() {
       }
       console.log(`   ${row.label.padEnd(W)}${a.padStart(C)}${e.padStart(C)}${ratio.padStart(13)}   ${target}`);
     }
-    console.log("   ('!' after a getLogs figure: some replies had the wrong number of logs; see section 5)");
+    if (sides.some((s) => Object.values(s.results.logs?.queries ?? {}).some((q) => q.wrong)))
+      console.log("   ('!' after a getLogs figure: some replies had the wrong number of logs; see section 5)");
   }
 }
 
