@@ -15,6 +15,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
+import { target } from './acp176.js';
 import { blockFees, canBuild, extraAfter, headerMillis } from './fees.js';
 import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { genesisBlock } from './genesis.js';
@@ -95,6 +96,7 @@ export class EvmChain extends EventEmitter<Events> {
   private waiters: Array<{ round: number; resolve: () => void }> = [];
   private loop: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private retryAt = 0;
   private closed = false;
   lastBuildError: Error | undefined;
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
@@ -153,8 +155,9 @@ export class EvmChain extends EventEmitter<Events> {
       if (!head) throw new Error(`the head block ${hex(headHash)} is missing from the database`);
       this.head = head;
     }
-    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin), hashes);
-    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin), hashes);
+    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 50_000), hashes);
+    // The reader's caches are emptied at each new head: small, so emptying them is cheap.
+    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 2_000), hashes);
     this.readerRoot = hex(this.head.header.stateRoot);
     await this.reloadJournal();
   }
@@ -281,13 +284,24 @@ export class EvmChain extends EventEmitter<Events> {
     }
   }
 
-  private scheduleRetry(): void {
-    if (this.retry || this.closed) return;
+  /** Another round in `delayMs` (sooner replaces later): after a failure, or for capacity or fees to come back. */
+  private scheduleRetry(delayMs = RETRY_MS): void {
+    if (this.closed) return;
+    const at = Date.now() + delayMs;
+    if (this.retry && this.retryAt <= at) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retryAt = at;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       if (this.pool.size > 0) void this.buildNow();
-    }, RETRY_MS);
+    }, delayMs);
     this.retry.unref();
+  }
+
+  /** ms until ACP-176 capacity refills by `gas` (at twice the target per second). */
+  private refillMs(fees: ReturnType<typeof blockFees>, gas: bigint): number {
+    const perMs = (target(fees.state) * 2n) / 1000n || 1n;
+    return Math.max(1, Number((gas + perMs - 1n) / perMs));
   }
 
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run. */
@@ -301,7 +315,8 @@ export class EvmChain extends EventEmitter<Events> {
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
     const fees = blockFees(parent.header, timeMs);
     if (!canBuild(fees)) {
-      this.scheduleRetry();
+      const floor = fees.gasLimit - fees.gasLimit / 5n < 15_000_000n ? fees.gasLimit - fees.gasLimit / 5n : 15_000_000n;
+      this.scheduleRetry(this.refillMs(fees, floor - fees.state.capacity));
       return;
     }
     const number = parent.header.number + 1n;
@@ -337,7 +352,14 @@ export class EvmChain extends EventEmitter<Events> {
         }
         const p = queues[best]![0]!;
         // A fee cap below the base fee waits for the fee to fall; so do the sender's later txs.
-        if (p.feeCap < fees.baseFee || p.tx.gasLimit > fees.state.capacity - gasUsed) {
+        if (p.feeCap < fees.baseFee) {
+          this.scheduleRetry();
+          queues.splice(best, 1);
+          continue;
+        }
+        if (p.tx.gasLimit > fees.state.capacity - gasUsed) {
+          // The block is full: the rest go in the next one, once capacity is back.
+          this.scheduleRetry(this.refillMs(fees, p.tx.gasLimit));
           queues.splice(best, 1);
           continue;
         }
@@ -403,6 +425,7 @@ export class EvmChain extends EventEmitter<Events> {
       const logs: EvmLog[] = (r.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
       const effectiveGasPrice = p.tx.type === 2 ? b.fees.baseFee + (p.feeCap - b.fees.baseFee < p.tipCap ? p.feeCap - b.fees.baseFee : p.tipCap) : p.feeCap;
       const record: TxRecord = {
+        hash: p.hash,
         from: p.from,
         status: r.execResult.exceptionError ? 0 : 1,
         cumulativeGasUsed: cumulative,

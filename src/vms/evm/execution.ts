@@ -6,7 +6,7 @@ import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { EVMError, type ExecResult } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches, CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, ValueEncoding } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
@@ -31,11 +31,23 @@ export interface ExecContext {
 
 export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
 
-/** A state manager over the chain's nodes, at `root`. */
-export function stateAt(nodes: NodeStore | ScratchStore, common: Common, root: Uint8Array | undefined, multiCoin: boolean): MerkleStateManager {
+/**
+ * A state manager over the chain's nodes, at `root`. The long-lived ones (the builder's, the
+ * reader's) get caches: a write then stays in the cache until the state root is asked for, instead of
+ * rehashing trie nodes at every account write a tx makes.
+ */
+export function stateAt(
+  nodes: NodeStore | ScratchStore,
+  common: Common,
+  root: Uint8Array | undefined,
+  multiCoin: boolean,
+  cacheEntries = 0,
+): MerkleStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
   const trie = multiCoin ? new MultiCoinAccountTrie(opts) : new MerklePatriciaTrie(opts);
-  return new MerkleStateManager({ trie, common });
+  const lru = (size: number) => ({ type: CacheType.LRU, size });
+  const caches = cacheEntries > 0 ? new Caches({ account: lru(cacheEntries), storage: lru(cacheEntries), code: lru(Math.ceil(cacheEntries / 20)) }) : undefined;
+  return new MerkleStateManager({ trie, common, caches });
 }
 
 export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes): Promise<VM> {

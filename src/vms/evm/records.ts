@@ -11,6 +11,8 @@ export interface EvmLog {
 }
 
 export interface TxRecord {
+  /** The tx's hash, so logs can be answered from the records alone. */
+  hash: Uint8Array;
   from: Uint8Array;
   status: 0 | 1;
   cumulativeGasUsed: bigint;
@@ -32,12 +34,14 @@ export function encodeRecords(records: TxRecord[]): Uint8Array {
       q(r.effectiveGasPrice),
       r.contractAddress ?? new Uint8Array(),
       r.logs.map((l) => [l.address, l.topics, l.data]),
+      r.hash,
     ]),
   );
 }
 
 export function decodeRecords(bytes: Uint8Array): TxRecord[] {
   return (RLP.decode(bytes) as unknown as Uint8Array[][]).map((f) => ({
+    hash: f[7]!,
     from: f[0]!,
     status: f[1]![0] === 1 ? 1 : 0,
     cumulativeGasUsed: bytesToBigInt(f[2]!),

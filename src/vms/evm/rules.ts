@@ -2,7 +2,9 @@
 // every Ethereum fork through Cancun on at the local network's genesis), P256VERIFY at 0x100 as
 // Granite's, libsecp256k1 for every signature the chain checks, and no gas refunds (coreth drops
 // them since Apricot Phase 1). Notes: docs/research/cchain.md §4 and §5.
-import { type Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import { Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import { paramsBlock } from '@ethereumjs/block';
+import { paramsTx } from '@ethereumjs/tx';
 import { concatBytes, setLengthLeft } from '@ethereumjs/util';
 import { recoverPublicKey } from '../../crypto/secp256k1.js';
 
@@ -37,15 +39,37 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
   return key.subarray(1);
 }
 
+const NO_REFUNDS = { 3529: { maxRefundQuotient: 2 ** 53 } };
+
+/**
+ * Every tx and block @ethereumjs creates copies its Common and merges its params into it again, which
+ * rebuilds the params cache (a large share of admitting a tx). The copies share the params, which
+ * already hold the tx params, so merging them again is skipped. Every other merge (a VM's, at its
+ * creation) is followed by coreth's refund rule, so no VM ever runs with refunds, even for a moment.
+ */
+function pinParams(common: Common): void {
+  const merge = Common.prototype.updateParams;
+  merge.call(common, paramsTx);
+  merge.call(common, paramsBlock);
+  merge.call(common, NO_REFUNDS);
+  common.updateParams = function (this: Common, params) {
+    if (params === paramsTx || params === paramsBlock) return;
+    merge.call(this, params);
+    merge.call(this, NO_REFUNDS);
+  };
+}
+
 /** The Common of an EVM chain with `chainId`. */
 export function chainCommon(chainId: bigint): Common {
   const hardforks = FORKS.map((name) => ({ name, block: 0 })) as Array<{ name: string; block: number | null; timestamp?: number }>;
   hardforks.push({ name: 'shanghai', block: null, timestamp: 0 }, { name: 'cancun', block: null, timestamp: 0 });
-  return createCustomCommon({ name: `avalanche-${chainId}`, chainId: chainId.toString(), hardforks }, Mainnet, {
+  const common = createCustomCommon({ name: `avalanche-${chainId}`, chainId: chainId.toString(), hardforks }, Mainnet, {
     hardfork: Hardfork.Cancun,
     eips: [7951],
     customCrypto: { ecrecover },
   });
+  pinParams(common);
+  return common;
 }
 
 /**
@@ -53,5 +77,5 @@ export function chainCommon(chainId: bigint): Common {
  * an unreachable refund quotient the refund counter is never paid out, as in coreth.
  */
 export function dropRefunds(common: Common): void {
-  common.updateParams({ 3529: { maxRefundQuotient: 2 ** 53 } });
+  common.updateParams(NO_REFUNDS);
 }

@@ -104,6 +104,14 @@ export class ChainStore {
     return hash && this.block(hash);
   }
 
+  /** For each height, its hash and tx records, in a few round trips to the store. */
+  async recordsAt(heights: bigint[]): Promise<Array<{ number: bigint; hash: Uint8Array; records: TxRecord[] }>> {
+    const hashes = await this.heights.getMany(heights.map(u64));
+    const present = heights.map((number, i) => ({ number, hash: hashes[i] })).filter((h): h is { number: bigint; hash: Uint8Array } => h.hash !== undefined);
+    const raw = await this.records.getMany(present.map((h) => h.hash));
+    return present.map((h, i) => ({ ...h, records: raw[i] ? decodeRecords(raw[i]!) : [] }));
+  }
+
   async txRecords(hash: Uint8Array): Promise<TxRecord[]> {
     const bytes = await this.records.get(hash);
     return bytes ? decodeRecords(bytes) : [];

@@ -75,8 +75,12 @@ export function ethService(d: EthDeps): ServiceDef {
         return qty((await chain.account(s.addr.bytes, s.root))?.balance ?? 0n);
       }),
       getTransactionCount: method(positional([address, blockRef]), async ([a, ref]) => {
-        const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
-        return qty((await chain.account(s.addr.bytes, s.root))?.nonce ?? 0n);
+        const r = ref as Parameters<typeof blockOf>[1];
+        const s = await state(a as Uint8Array, r);
+        const nonce = (await chain.account(s.addr.bytes, s.root))?.nonce ?? 0n;
+        // geth's GetPoolNonce: 'pending' counts the sender's txs the pool can run next.
+        if ('tag' in r && r.tag === 'pending') return qty(nonce + BigInt(chain.pool.executable(s.addr.toString(), nonce).length));
+        return qty(nonce);
       }),
       getCode: method(positional([address, blockRef]), async ([a, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);

@@ -129,7 +129,8 @@ function logsOf({ block, txs, records }: AcceptedEvmBlock, f: LogFilter): unknow
   records.forEach((r, txIndex) => {
     const first = firstLogIndex(records, txIndex);
     r.logs.forEach((log, i) => {
-      if (matches(log, f)) out.push(formatLog(log, { block, txHash: txs[txIndex]!.hash(), txIndex, logIndex: first + i }));
+      if (matches(log, f))
+        out.push(formatLog(log, { number: block.header.number, blockHash: block.hash, txHash: txs[txIndex]!.hash(), txIndex, logIndex: first + i }));
     });
   });
   return out;

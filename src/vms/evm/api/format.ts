@@ -56,7 +56,8 @@ export function formatTx(tx: TypedTransaction, from: Uint8Array, at: TxPosition 
 }
 
 export interface LogPosition {
-  block: StoredBlock;
+  number: bigint;
+  blockHash: Uint8Array;
   txHash: Uint8Array;
   txIndex: number;
   logIndex: number;
@@ -67,10 +68,10 @@ export function formatLog(log: EvmLog, at: LogPosition): Record<string, unknown>
     address: hex(log.address),
     topics: log.topics.map(hex),
     data: hex(log.data),
-    blockNumber: qty(at.block.header.number),
+    blockNumber: qty(at.number),
     transactionHash: hex(at.txHash),
     transactionIndex: qty(at.txIndex),
-    blockHash: hex(at.block.hash),
+    blockHash: hex(at.blockHash),
     logIndex: qty(at.logIndex),
     removed: false,
   };
@@ -104,7 +105,7 @@ export function formatReceipt(tx: TypedTransaction, records: TxRecord[], at: TxP
     effectiveGasPrice: qty(r.effectiveGasPrice),
     from: hex(r.from),
     gasUsed: qty(r.gasUsed),
-    logs: r.logs.map((log, i) => formatLog(log, { block: at.block, txHash, txIndex: at.index, logIndex: first + i })),
+    logs: r.logs.map((log, i) => formatLog(log, { number: at.block.header.number, blockHash: at.block.hash, txHash, txIndex: at.index, logIndex: first + i })),
     logsBloom: hex(logsBloom(r.logs)),
     status: qty(r.status),
     to: tx.to ? hex(tx.to.bytes) : null,

@@ -4,7 +4,7 @@ import { createTxFromBlockBodyData, type TypedTransaction } from '@ethereumjs/tx
 import type { EvmChain } from '../chain.js';
 import type { EvmLog, TxRecord } from '../records.js';
 import type { StoredBlock } from '../store.js';
-import { firstLogIndex, formatLog } from './format.js';
+import { formatLog } from './format.js';
 
 const decoded = new WeakMap<StoredBlock, TypedTransaction[]>();
 
@@ -46,42 +46,56 @@ export function matches(log: EvmLog, f: LogFilter): boolean {
   return f.topics.every((options, i) => options === undefined || options.length === 0 || options.some((t) => eq(t, log.topics[i]!)));
 }
 
+/** The matching logs of one block's records. */
+function recordLogs(number: bigint, blockHash: Uint8Array, records: TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
+  let logIndex = 0;
+  records.forEach((r, txIndex) => {
+    for (const log of r.logs) {
+      if (matches(log, f)) out.push(formatLog(log, { number, blockHash, txHash: r.hash, txIndex, logIndex }));
+      logIndex++;
+    }
+  });
+}
+
 /** The logs of one block that match. */
 export async function blockLogs(chain: EvmChain, block: StoredBlock, f: LogFilter): Promise<Record<string, unknown>[]> {
-  if (block.body.length === 0) return [];
-  const records = await chain.store.txRecords(block.hash);
-  const txs = blockTxs(chain, block);
   const out: Record<string, unknown>[] = [];
-  records.forEach((r, txIndex) => {
-    const first = firstLogIndex(records, txIndex);
-    r.logs.forEach((log, i) => {
-      if (matches(log, f)) out.push(formatLog(log, { block, txHash: txs[txIndex]!.hash(), txIndex, logIndex: first + i }));
-    });
-  });
+  if (block.body.length > 0) recordLogs(block.header.number, block.hash, await chain.store.txRecords(block.hash), f, out);
   return out;
 }
 
-/** Heights in [from, to] that can hold a match, from the log indexes when the filter names an address or a topic. */
+/**
+ * Heights in [from, to] that can hold a match: from the log indexes, the intersection of the
+ * addresses' heights and of each constrained topic position's (a topic index is position-blind,
+ * so this is a superset that `matches` narrows); undefined when the filter constrains nothing.
+ */
 async function candidates(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<bigint[] | undefined> {
   const union = async (index: 'address' | 'topic', keys: Uint8Array[]) => {
     const all = new Set<bigint>();
     for (const k of keys) for (const h of await chain.store.heightsWith(index, k, from, to)) all.add(h);
-    return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return all;
   };
-  if (f.addresses.length > 0) return union('address', f.addresses);
-  const position = f.topics.findIndex((t) => t !== undefined && t.length > 0);
-  if (position >= 0) return union('topic', f.topics[position]!);
-  return undefined;
+  const sets: Set<bigint>[] = [];
+  if (f.addresses.length > 0) sets.push(await union('address', f.addresses));
+  for (const options of f.topics) if (options && options.length > 0) sets.push(await union('topic', options));
+  if (sets.length === 0) return undefined;
+  sets.sort((a, b) => a.size - b.size);
+  const [smallest, ...rest] = sets;
+  return [...smallest!].filter((h) => rest.every((s) => s.has(h))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** Heights read from the store per round trip. */
+const CHUNK = 512;
 
 export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  const heights = await candidates(chain, f, from, to);
-  const visit = async (n: bigint) => {
-    const block = await chain.store.blockAt(n);
-    if (block) out.push(...(await blockLogs(chain, block, f)));
-  };
-  if (heights) for (const n of heights) await visit(n);
-  else for (let n = from; n <= to; n++) await visit(n);
+  let heights = await candidates(chain, f, from, to);
+  if (!heights) {
+    heights = [];
+    for (let n = from; n <= to; n++) heights.push(n);
+  }
+  for (let i = 0; i < heights.length; i += CHUNK) {
+    for (const { number, hash, records } of await chain.store.recordsAt(heights.slice(i, i + CHUNK))) recordLogs(number, hash, records, f, out);
+  }
   return out;
 }
