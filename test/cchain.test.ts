@@ -153,6 +153,24 @@ describe('C-Chain (memdb)', () => {
     });
   });
 
+  it('pays no SSTORE refunds (coreth since Apricot Phase 1): 0 -> 1 -> 0 costs the full 43,212 gas', async () => {
+    // PUSH1 1 PUSH1 0 SSTORE PUSH1 0 PUSH1 0 SSTORE STOP: 21,000 + 12 + 22,100 + 100; Ethereum would refund 8,642.
+    const init = '600b600c600039600b6000f3' + '6001600055600060005500';
+    let nonce = BigInt(await result(node.uri, 'eth_getTransactionCount', [EWOQ, 'latest']));
+    const send = async (over: Record<string, unknown>) =>
+      result(node.uri, 'eth_sendRawTransaction', [
+        `0x${Buffer.from(
+          createFeeMarket1559Tx({ nonce: nonce++, gasLimit: 100_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, ...over }, { common })
+            .sign(EWOQ_KEY)
+            .serialize(),
+        ).toString('hex')}`,
+      ]);
+    const { contractAddress } = await result(node.uri, 'eth_getTransactionReceipt', [await send({ data: Buffer.from(init, 'hex') })]);
+    const receipt = await result(node.uri, 'eth_getTransactionReceipt', [await send({ to: new Address(Buffer.from(contractAddress.slice(2), 'hex')) })]);
+    expect(receipt.status).toBe('0x1');
+    expect(BigInt(receipt.gasUsed)).toBe(43_212n);
+  });
+
   it('answers fee RPCs as coreth on an idle chain', async () => {
     expect(await result(node.uri, 'eth_baseFee')).toBe('0x1');
     expect(await result(node.uri, 'eth_maxPriorityFeePerGas')).toBe('0x1');

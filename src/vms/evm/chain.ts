@@ -208,9 +208,11 @@ export class EvmChain extends EventEmitter<Events> {
     const fee = feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
-    const p = await this.admit(bytes, tx, true);
+    const p = await this.admit(bytes, tx, false);
     this.emit('pendingTx', p.hash);
     await this.buildNow();
+    // Before the hash goes back, the tx is durable: in a committed block, or else in the journal.
+    if (this.pool.get(p.hashHex) === p) await this.journal.put(p.hash, bytes);
     return p.hash;
   }
 

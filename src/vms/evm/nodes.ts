@@ -7,7 +7,7 @@ import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 
 /** Recently read nodes kept in memory (entries, not bytes): the hot top of the tries. */
-const CACHE_ENTRIES = 200_000;
+const CACHE_ENTRIES = 50_000;
 
 type Key = Uint8Array | string;
 type Value = Uint8Array | string;
