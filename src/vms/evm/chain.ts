@@ -21,6 +21,7 @@ import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './e
 import { genesisBlock } from './genesis.js';
 import { type BodyTx, type CorethHeader, EMPTY_EXT_DATA_HASH, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
+import { TrieMemo } from './state.js';
 import { bumped, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
 import { consensusReceipt, type EvmLog, type TxRecord } from './records.js';
 import { BLACKHOLE, chainCommon } from './rules.js';
@@ -157,7 +158,11 @@ export class EvmChain extends EventEmitter<Events> {
     }
     this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 50_000), hashes);
     // The reader's caches are emptied at each new head: small, so emptying them is cheap.
-    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 2_000), hashes);
+    this.reader = await execVM(
+      this.common,
+      stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 2_000, new TrieMemo(20_000)),
+      hashes,
+    );
     this.readerRoot = hex(this.head.header.stateRoot);
     await this.reloadJournal();
   }

@@ -12,7 +12,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
 import type { ScratchStore } from './overlay.js';
 import { BLACKHOLE, dropRefunds } from './rules.js';
-import { MultiCoinAccountTrie } from './state.js';
+import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -42,9 +42,11 @@ export function stateAt(
   root: Uint8Array | undefined,
   multiCoin: boolean,
   cacheEntries = 0,
+  memo?: TrieMemo,
 ): MerkleStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
-  const trie = multiCoin ? new MultiCoinAccountTrie(opts) : new MerklePatriciaTrie(opts);
+  const Trie = memo ? memoTries(memo, multiCoin) : multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
+  const trie = new Trie(opts);
   const lru = (size: number) => ({ type: CacheType.LRU, size });
   const caches = cacheEntries > 0 ? new Caches({ account: lru(cacheEntries), storage: lru(cacheEntries), code: lru(Math.ceil(cacheEntries / 20)) }) : undefined;
   return new MerkleStateManager({ trie, common, caches });

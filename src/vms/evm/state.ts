@@ -49,3 +49,56 @@ export class MultiCoinAccountTrie extends MerklePatriciaTrie {
     return super.put(key, value, skipKeyTransform);
   }
 }
+
+/** Trie reads by (root, key): a root names one content forever, so an answer never goes stale. */
+export class TrieMemo {
+  private readonly entries = new Map<string, Uint8Array | null>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): Uint8Array | null | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: Uint8Array | null): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+}
+
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
+
+// biome-ignore lint/suspicious/noExplicitAny: a mixin base takes any constructor arguments
+type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
+
+/**
+ * A trie class whose reads go through `memo`, and whose copies (the state manager's storage tries) are
+ * memoizing `storage` tries: the reader's state is re-read at the same root by call after call, and
+ * its own caches are emptied by the revert that ends each call.
+ */
+function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => TrieClass): TrieClass {
+  return class extends Base {
+    override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
+      const k = hexOf(this.root()) + hexOf(key);
+      const hit = memo.get(k);
+      if (hit !== undefined) return hit;
+      const value = await super.get(key, throwIfMissing);
+      memo.set(k, value);
+      return value;
+    }
+
+    override shallowCopy(includeCheckpoints = true, opts?: Record<string, unknown>): MerklePatriciaTrie {
+      // As MerklePatriciaTrie.shallowCopy, but of the memoizing storage class.
+      // biome-ignore lint/suspicious/noExplicitAny: the trie's options and database are private in its types
+      const self = this as any;
+      const Storage = storage();
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const copy = new Storage({ ...self._opts, db: self._db.db.shallowCopy(), root: this.root(), cacheSize: 0, ...(opts ?? {}) }) as any;
+      if (includeCheckpoints && this.hasCheckpoints()) copy._db.setCheckpoints(self._db.checkpoints);
+      return copy;
+    }
+  };
+}
+
+/** The account trie class (five-field or plain) and its storage tries, memoized in `memo`. */
+export function memoTries(memo: TrieMemo, multiCoin: boolean): TrieClass {
+  const storage: TrieClass = memoizing(MerklePatriciaTrie, memo, () => storage);
+  return memoizing(multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie, memo, () => storage);
+}
