@@ -3,10 +3,9 @@
 // (NoBaseFee), state overrides, and the estimator's binary search with its optimistic first guess.
 import type { EVMError } from '@ethereumjs/evm';
 import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToBigInt } from '@ethereumjs/util';
+import { Account, Address, bytesToBigInt, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
-import { checksumAddress } from './chain.js';
 import { execBlock, gethError } from './execution.js';
 import { blockFees } from './fees.js';
 import type { StoredBlock } from './store.js';
@@ -115,7 +114,7 @@ function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint):
     if (priced && args.maxFeePerGas === undefined) feeCap = tip + baseFee * 2n;
     if (tip > feeCap)
       throw new CallFailure(
-        `max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
+        `max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
         -32000,
       );
     tx = createFeeMarket1559Tx(
@@ -138,7 +137,7 @@ async function applyOverrides(vm: VM, overrides: Map<string, StateOverride> | un
   const sm = vm.stateManager;
   for (const [address, o] of overrides) {
     const addr = new Address(Buffer.from(address.replace(/^0x/, ''), 'hex'));
-    if (o.state && o.stateDiff) throw new CallFailure(`account ${checksumAddress(address)} has both 'state' and 'stateDiff'`, -32000);
+    if (o.state && o.stateDiff) throw new CallFailure(`account ${toChecksumAddress(address)} has both 'state' and 'stateDiff'`, -32000);
     const account = (await sm.getAccount(addr)) ?? new Account();
     if (o.nonce !== undefined) account.nonce = o.nonce;
     if (o.balance !== undefined) account.balance = o.balance;
@@ -154,7 +153,7 @@ function preCheckError(err: Error, m: Message, balance: () => Promise<bigint>, w
   const text = err.message;
   if (text.includes("doesn't have enough funds")) {
     return balance().then(
-      (have) => new CallFailure(`insufficient funds for gas * price + value: address ${checksumAddress(m.from.toString())} have ${have} want ${want}`, -32000),
+      (have) => new CallFailure(`insufficient funds for gas * price + value: address ${toChecksumAddress(m.from.toString())} have ${have} want ${want}`, -32000),
     );
   }
   const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text);
@@ -162,10 +161,10 @@ function preCheckError(err: Error, m: Message, balance: () => Promise<bigint>, w
   const baseFee = /is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
   if (baseFee)
     return new CallFailure(
-      `max fee per gas less than block base fee: address ${checksumAddress(m.from.toString())}, maxFeePerGas: ${m.feeCap}, baseFee: ${baseFee[1]}`,
+      `max fee per gas less than block base fee: address ${toChecksumAddress(m.from.toString())}, maxFeePerGas: ${m.feeCap}, baseFee: ${baseFee[1]}`,
       -32000,
     );
-  if (text.includes('EIP-3607')) return new CallFailure(`sender not an eoa: address ${checksumAddress(m.from.toString())}`, -32000);
+  if (text.includes('EIP-3607')) return new CallFailure(`sender not an eoa: address ${toChecksumAddress(m.from.toString())}`, -32000);
   return new CallFailure(text.replace(/ \(.*$/s, ''), -32000);
 }
 

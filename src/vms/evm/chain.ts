@@ -9,21 +9,20 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, type PrefixedHexString } from '@ethereumjs/util';
-import { Bloom, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { Account, Address, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, toChecksumAddress } from '@ethereumjs/util';
+import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { target } from './acp176.js';
-import { blockFees, canBuild, extraAfter, headerMillis } from './fees.js';
+import { blockFees, buildFloor, canBuild, extraAfter, headerMillis } from './fees.js';
 import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { genesisBlock } from './genesis.js';
 import { type BodyTx, type CorethHeader, EMPTY_EXT_DATA_HASH, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
-import { bumped, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
-import { consensusReceipt, type EvmLog, type TxRecord } from './records.js';
+import { bumped, effectivePrice, effectiveTip, feeCaps, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
+import type { EvmLog, TxRecord } from './records.js';
 import { BLACKHOLE, chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
 
@@ -175,7 +174,7 @@ export class EvmChain extends EventEmitter<Events> {
       .sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
     for (const { bytes, tx } of txs) {
       try {
-        await this.admit(bytes, tx, false);
+        await this.admit(bytes, tx);
       } catch {
         await this.journal.del(tx.hash());
       }
@@ -209,11 +208,10 @@ export class EvmChain extends EventEmitter<Events> {
   /** eth_sendRawTransaction: admits the tx, then waits for the block round that can include it. */
   async sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = decodeTx(bytes, this.common);
-    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
-    const fee = feeCap * tx.gasLimit;
+    const fee = feeCaps(tx).feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
-    const p = await this.admit(bytes, tx, false);
+    const p = await this.admit(bytes, tx);
     this.emit('pendingTx', p.hash);
     await this.buildNow();
     // Before the hash goes back, the tx is durable: in a committed block, or else in the journal.
@@ -221,15 +219,14 @@ export class EvmChain extends EventEmitter<Events> {
     return p.hash;
   }
 
-  private async admit(bytes: Uint8Array, tx: TypedTransaction, journal: boolean): Promise<PoolTx> {
+  private async admit(bytes: Uint8Array, tx: TypedTransaction): Promise<PoolTx> {
     const hash = tx.hash();
     const hashHex = bytesToHex(hash);
     if (this.pool.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
     if (tx.type > 2) throw new PoolError(poolErrors.typeNotSupported());
     if (bytes.length > TX_MAX_SIZE) throw new PoolError(poolErrors.oversized(bytes.length));
     if (tx.gasLimit > this.head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, this.head.header.gasLimit));
-    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
-    const tipCap = 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : tx.gasPrice;
+    const { feeCap, tipCap } = feeCaps(tx);
     if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());
     let from: Address;
     try {
@@ -238,7 +235,7 @@ export class EvmChain extends EventEmitter<Events> {
       throw new PoolError(poolErrors.invalidSender());
     }
     const fromText = from.toString();
-    const checksum = checksumAddress(fromText);
+    const checksum = toChecksumAddress(fromText);
     const intrinsic = tx.getIntrinsicGas();
     if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum, tx.gasLimit, intrinsic));
     if (feeCap < 1n) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap));
@@ -250,7 +247,6 @@ export class EvmChain extends EventEmitter<Events> {
     if (old && !bumped(old, { feeCap, tipCap })) throw new PoolError(poolErrors.replacementUnderpriced());
     if (!old && this.pool.size >= POOL_CAPACITY) throw new PoolError(poolErrors.full());
     const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap };
-    if (journal) await this.journal.put(hash, bytes);
     const replaced = this.pool.add(entry);
     if (replaced) await this.journal.del(replaced.hash);
     this.waitingSince ??= Date.now();
@@ -322,8 +318,7 @@ export class EvmChain extends EventEmitter<Events> {
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
     const fees = blockFees(parent.header, timeMs);
     if (!canBuild(fees)) {
-      const floor = fees.gasLimit - fees.gasLimit / 5n < 15_000_000n ? fees.gasLimit - fees.gasLimit / 5n : 15_000_000n;
-      this.scheduleRetry(this.refillMs(fees, floor - fees.state.capacity));
+      this.scheduleRetry(this.refillMs(fees, buildFloor(fees) - fees.state.capacity));
       return;
     }
     const number = parent.header.number + 1n;
@@ -346,10 +341,7 @@ export class EvmChain extends EventEmitter<Events> {
         const run = this.pool.executable(from, nonce);
         if (run.length > 0) queues.push(run);
       }
-      const tip = (p: PoolTx) => {
-        const room = p.feeCap - fees.baseFee;
-        return room < p.tipCap ? room : p.tipCap;
-      };
+      const tip = (p: PoolTx) => effectiveTip(p, fees.baseFee);
       while (queues.length > 0) {
         let best = 0;
         for (let i = 1; i < queues.length; i++) {
@@ -372,7 +364,7 @@ export class EvmChain extends EventEmitter<Events> {
         }
         let result: RunTxResult;
         try {
-          result = await runTx(vm, { tx: p.tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
+          result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         } catch {
           // No longer valid against this state (its funds went elsewhere): geth drops it.
           dropped.push(p);
@@ -396,7 +388,7 @@ export class EvmChain extends EventEmitter<Events> {
       await this.journal.del(p.hash);
     }
     if (included.length === 0) {
-      if (!this.hasRunnable()) this.waitingSince = undefined;
+      if (this.pool.size === 0) this.waitingSince = undefined;
       return;
     }
     try {
@@ -410,10 +402,6 @@ export class EvmChain extends EventEmitter<Events> {
     }
   }
 
-  private hasRunnable(): boolean {
-    return this.pool.size > 0;
-  }
-
   private async commitBlock(
     parent: StoredBlock,
     b: { number: bigint; time: bigint; timeMs: bigint; fees: ReturnType<typeof blockFees>; stateRoot: Uint8Array; gasUsed: bigint },
@@ -424,26 +412,23 @@ export class EvmChain extends EventEmitter<Events> {
     const records: TxRecord[] = [];
     const receiptTrie = new MerklePatriciaTrie();
     const bloom = new Bloom();
-    let cumulative = 0n;
     for (let i = 0; i < included.length; i++) {
       const p = included[i]!;
       const r = results[i]!;
-      cumulative += r.totalGasSpent;
       const logs: EvmLog[] = (r.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
-      const effectiveGasPrice = p.tx.type === 2 ? b.fees.baseFee + (p.feeCap - b.fees.baseFee < p.tipCap ? p.feeCap - b.fees.baseFee : p.tipCap) : p.feeCap;
       const record: TxRecord = {
         hash: p.hash,
         from: p.from,
         status: r.execResult.exceptionError ? 0 : 1,
-        cumulativeGasUsed: cumulative,
+        cumulativeGasUsed: r.receipt.cumulativeBlockGasUsed,
         gasUsed: r.totalGasSpent,
-        effectiveGasPrice,
+        effectiveGasPrice: effectivePrice(p, b.fees.baseFee),
         ...(r.createdAddress ? { contractAddress: r.createdAddress.bytes } : {}),
         logs,
       };
       records.push(record);
       bloom.or(r.bloom);
-      await receiptTrie.put(RLP.encode(bigIntToUnpaddedBytes(BigInt(i))), consensusReceipt(p.tx.type, record, r.bloom.bitvector));
+      await receiptTrie.put(RLP.encode(bigIntToUnpaddedBytes(BigInt(i))), encodeReceipt(r.receipt, p.tx.type));
     }
     const header: CorethHeader = {
       parentHash: parent.hash,
@@ -490,7 +475,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.head = block;
     this.store.remember(block);
     for (const p of included) this.pool.remove(p);
-    this.waitingSince = this.hasRunnable() ? Date.now() : undefined;
+    this.waitingSince = this.pool.size > 0 ? Date.now() : undefined;
     announce?.();
     this.emit('block', { block, txs, records });
   }
@@ -503,13 +488,3 @@ export class EvmChain extends EventEmitter<Events> {
   }
 }
 
-/** EIP-55 checksum of a 0x-prefixed lowercase address. */
-export function checksumAddress(address: string): string {
-  const lower = address.toLowerCase().replace(/^0x/, '');
-  const hash = Buffer.from(keccak_256(Buffer.from(lower, 'utf8'))).toString('hex');
-  let out = '0x';
-  for (let i = 0; i < lower.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
-  return out;
-}
-
-export type { PrefixedHexString };

@@ -5,6 +5,7 @@
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { EVMError, type ExecResult } from '@ethereumjs/evm';
+import { gethError as frameError } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, ValueEncoding } from '@ethereumjs/util';
@@ -108,39 +109,7 @@ export async function creditBaseFee(vm: VM, gasUsed: bigint, baseFee: bigint): P
   await vm.stateManager.putAccount(address, account);
 }
 
-/** geth's texts for the EVM's errors (core/vm/errors.go), as receipts, calls and traces give them. */
+/** geth's text for an EVM error, as receipts, calls and traces give it (core/vm/errors.go; the tracers' table). */
 export function gethError(err: EVMError | undefined): string | undefined {
-  if (!err) return undefined;
-  switch (err.error) {
-    case EVMError.errorMessages.REVERT:
-      return 'execution reverted';
-    case EVMError.errorMessages.OUT_OF_GAS:
-      return 'out of gas';
-    case EVMError.errorMessages.CODESTORE_OUT_OF_GAS:
-      return 'contract creation code storage out of gas';
-    case EVMError.errorMessages.CODESIZE_EXCEEDS_MAXIMUM:
-      return 'max code size exceeded';
-    case EVMError.errorMessages.INVALID_JUMP:
-      return 'invalid jump destination';
-    case EVMError.errorMessages.STATIC_STATE_CHANGE:
-      return 'write protection';
-    case EVMError.errorMessages.CREATE_COLLISION:
-      return 'contract address collision';
-    case EVMError.errorMessages.INSUFFICIENT_BALANCE:
-      return 'insufficient balance for transfer';
-    case EVMError.errorMessages.INITCODE_SIZE_VIOLATION:
-      return 'max initcode size exceeded';
-    case EVMError.errorMessages.INVALID_BYTECODE_RESULT:
-      return 'invalid code: must not begin with 0xef';
-    case EVMError.errorMessages.STACK_OVERFLOW:
-      return 'stack limit reached 1024 (1023)';
-    case EVMError.errorMessages.STACK_UNDERFLOW:
-      return 'stack underflow';
-    case EVMError.errorMessages.INVALID_OPCODE:
-      return 'invalid opcode';
-    case EVMError.errorMessages.OUT_OF_RANGE:
-      return 'return data out of bounds';
-    default:
-      return err.error;
-  }
+  return err && frameError(err).text;
 }

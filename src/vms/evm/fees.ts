@@ -27,10 +27,12 @@ export function blockFees(parent: CorethHeader, timeMs: bigint): BlockFees {
 }
 
 /** miner/worker.go: a block is built only once capacity is back to min(gasLimit - gasLimit/5, 15M). */
-export function canBuild(f: BlockFees): boolean {
+export function buildFloor(f: BlockFees): bigint {
   const floor = f.gasLimit - f.gasLimit / 5n;
-  return f.state.capacity >= (floor < 15_000_000n ? floor : 15_000_000n);
+  return floor < 15_000_000n ? floor : 15_000_000n;
 }
+
+export const canBuild = (f: BlockFees): boolean => f.state.capacity >= buildFloor(f);
 
 /** The header's extraData: the fee state after the block's gas, then the (empty) predicate results. */
 export function extraAfter(before: FeeState, gasUsed: bigint): Uint8Array {

@@ -15,7 +15,7 @@ type Value = Uint8Array | string;
 /** With ValueEncoding.Bytes (as the tries are opened) values are bytes; hex strings are accepted all the same. */
 const bytesOf = (v: Value): Uint8Array => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
 
-const keyHex = (key: Key): string => (typeof key === 'string' ? key : Buffer.from(key).toString('hex'));
+export const keyHex = (key: Key): string => (typeof key === 'string' ? key : Buffer.from(key).toString('hex'));
 
 export class NodeStore implements DB<string, Value> {
   /** Written since the last commit, by hex key. */

@@ -1,10 +1,9 @@
 // A scratch layer over the chain's node store for re-executions (traces): it reads the chain's nodes
 // and keeps its own writes, so the intermediate states a trace computes never reach the database.
 import type { BatchDBOp, DB } from '@ethereumjs/util';
-import type { NodeStore } from './nodes.js';
+import { keyHex, type NodeStore } from './nodes.js';
 
 type Value = Uint8Array | string;
-const keyHex = (key: Uint8Array | string): string => (typeof key === 'string' ? key : Buffer.from(key).toString('hex'));
 
 export class ScratchStore implements DB<string, Value> {
   private readonly own = new Map<string, Value>();

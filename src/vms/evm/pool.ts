@@ -4,7 +4,6 @@
 // Admitted txs are also journaled in the chain's database until a block includes them, so a
 // kill -9 loses no tx whose hash eth_sendRawTransaction returned.
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex } from '@ethereumjs/util';
 
 export interface PoolTx {
   tx: TypedTransaction;
@@ -46,6 +45,27 @@ export const poolErrors = {
 };
 
 export class PoolError extends Error {}
+
+export interface FeeCaps {
+  feeCap: bigint;
+  tipCap: bigint;
+}
+
+/** A tx's fee cap and tip cap: a legacy or access-list tx's gas price is both. */
+export function feeCaps(tx: TypedTransaction): FeeCaps {
+  const price = (tx as { gasPrice?: bigint }).gasPrice;
+  const fee = tx as { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint };
+  return { feeCap: fee.maxFeePerGas ?? price!, tipCap: fee.maxPriorityFeePerGas ?? price! };
+}
+
+/** The tip paid per gas over `baseFee` (geth's EffectiveGasTip): min(tip cap, fee cap - base fee). */
+export function effectiveTip(c: FeeCaps, baseFee: bigint): bigint {
+  const room = c.feeCap - baseFee;
+  return room < c.tipCap ? room : c.tipCap;
+}
+
+/** What a tx pays per gas in a block with `baseFee`: a legacy tx its gas price, a dynamic-fee tx base fee + tip. */
+export const effectivePrice = (c: FeeCaps, baseFee: bigint): bigint => baseFee + effectiveTip(c, baseFee);
 
 export class TxPool {
   private readonly bySender = new Map<string, Map<bigint, PoolTx>>();
@@ -137,5 +157,3 @@ export function bumped(old: PoolTx, next: { feeCap: bigint; tipCap: bigint }): b
   const need = (v: bigint) => (v * (100n + PRICE_BUMP)) / 100n;
   return next.feeCap > old.feeCap && next.tipCap > old.tipCap && next.feeCap >= need(old.feeCap) && next.tipCap >= need(old.tipCap);
 }
-
-export const hexOf = (b: Uint8Array): string => bytesToHex(b);

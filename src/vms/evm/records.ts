@@ -51,18 +51,3 @@ export function decodeRecords(bytes: Uint8Array): TxRecord[] {
     logs: (f[6] as unknown as Uint8Array[][]).map((l) => ({ address: l[0]!, topics: l[1] as unknown as Uint8Array[], data: l[2]! })),
   }));
 }
-
-/** A receipt as the receipts trie holds it: [status, cumulativeGasUsed, bloom, logs], typed ones prefixed. */
-export function consensusReceipt(type: number, r: TxRecord, bloom: Uint8Array): Uint8Array {
-  const body = RLP.encode([
-    r.status === 1 ? Uint8Array.of(1) : new Uint8Array(),
-    q(r.cumulativeGasUsed),
-    bloom,
-    r.logs.map((l) => [l.address, l.topics, l.data]),
-  ]);
-  if (type === 0) return body;
-  const out = new Uint8Array(body.length + 1);
-  out[0] = type;
-  out.set(body, 1);
-  return out;
-}

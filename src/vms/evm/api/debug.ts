@@ -11,6 +11,7 @@ import { CallFailure, callMessage } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { creditBaseFee, execBlock, execVM, gethError, stateAt } from '../execution.js';
 import { ScratchStore } from '../overlay.js';
+import { effectivePrice, feeCaps } from '../pool.js';
 import { BLACKHOLE } from '../rules.js';
 import type { StoredBlock } from '../store.js';
 import { createTracer, type StateReader, type TraceConfig, TracerError } from '../trace/index.js';
@@ -70,9 +71,7 @@ async function runOne(
   }
   const sm = vm.stateManager;
   const preRoot = await sm.getStateRoot();
-  const feeCap = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice;
-  const tip = 'maxPriorityFeePerGas' in tx ? (tx.maxPriorityFeePerGas as bigint) : feeCap;
-  const gasPrice = tx.type === 2 ? baseFee + (feeCap - baseFee < tip ? feeCap - baseFee : tip) : feeCap;
+  const gasPrice = effectivePrice(feeCaps(tx), baseFee);
   const tracer = createTracer(config, {
     from,
     to: tx.to?.bytes,

@@ -8,9 +8,9 @@ import { type CallContext, method, RpcError, type ServiceDef } from '../../../rp
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
 import type { AcceptedEvmBlock, EvmChain } from '../chain.js';
-import { firstLogIndex, formatHeader, formatLog, formatTx, hex } from './format.js';
+import { formatHeader, formatTx, hex } from './format.js';
 import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';
-import { blockLogs, type LogFilter, matches, rangeLogs } from './reads.js';
+import { blockLogs, type LogFilter, rangeLogs, recordLogs } from './reads.js';
 
 /** geth's filter deadline. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -124,15 +124,9 @@ export class FilterSystem {
 }
 
 /** The matching logs of a newly accepted block, formatted. */
-function logsOf({ block, txs, records }: AcceptedEvmBlock, f: LogFilter): unknown[] {
-  const out: unknown[] = [];
-  records.forEach((r, txIndex) => {
-    const first = firstLogIndex(records, txIndex);
-    r.logs.forEach((log, i) => {
-      if (matches(log, f))
-        out.push(formatLog(log, { number: block.header.number, blockHash: block.hash, txHash: txs[txIndex]!.hash(), txIndex, logIndex: first + i }));
-    });
-  });
+function logsOf({ block, records }: AcceptedEvmBlock, f: LogFilter): unknown[] {
+  const out: Record<string, unknown>[] = [];
+  recordLogs(block.header.number, block.hash, records, f, out);
   return out;
 }
 

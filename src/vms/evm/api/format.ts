@@ -2,6 +2,7 @@
 // marshalReceipt, types.Log): maps with Go's alphabetical key order, structs in field order.
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Bloom } from '@ethereumjs/vm';
+import { effectivePrice, feeCaps } from '../pool.js';
 import type { TxRecord, EvmLog } from '../records.js';
 import type { StoredBlock } from '../store.js';
 
@@ -14,25 +15,19 @@ export interface TxPosition {
 }
 
 export function formatTx(tx: TypedTransaction, from: Uint8Array, at: TxPosition | undefined): Record<string, unknown> {
-  const feeMarket = tx.type === 2;
   const out: Record<string, unknown> = {
     blockHash: at ? hex(at.block.hash) : null,
     blockNumber: at ? qty(at.block.header.number) : null,
     from: hex(from),
     gas: qty(tx.gasLimit),
   };
-  if (feeMarket) {
-    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-    const baseFee = at?.block.header.baseFee;
-    const price =
-      baseFee === undefined
-        ? t.maxFeePerGas
-        : baseFee + (t.maxFeePerGas - baseFee < t.maxPriorityFeePerGas ? t.maxFeePerGas - baseFee : t.maxPriorityFeePerGas);
-    out.gasPrice = qty(price);
-    out.maxFeePerGas = qty(t.maxFeePerGas);
-    out.maxPriorityFeePerGas = qty(t.maxPriorityFeePerGas);
-  } else {
-    out.gasPrice = qty((tx as TypedTransaction & { gasPrice: bigint }).gasPrice);
+  const caps = feeCaps(tx);
+  const baseFee = at?.block.header.baseFee;
+  // A mined dynamic-fee tx shows what it paid; a pending one its fee cap (geth's newRPCTransaction).
+  out.gasPrice = qty(tx.type === 2 && baseFee !== undefined ? effectivePrice(caps, baseFee) : caps.feeCap);
+  if (tx.type === 2) {
+    out.maxFeePerGas = qty(caps.feeCap);
+    out.maxPriorityFeePerGas = qty(caps.tipCap);
   }
   out.hash = hex(tx.hash());
   out.input = hex(tx.data);

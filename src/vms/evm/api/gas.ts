@@ -5,6 +5,7 @@
 import { RpcError } from '../../../rpc/method.js';
 import { unixMillis, type Clock } from '../../../chains/clock.js';
 import type { EvmChain } from '../chain.js';
+import { effectiveTip, feeCaps } from '../pool.js';
 import { nextBaseFee } from '../calls.js';
 import type { StoredBlock } from '../store.js';
 import { blockTxs } from './reads.js';
@@ -19,12 +20,6 @@ const PERCENTILE = 40;
 const MAX_HISTORY_BLOCKS = 2048n;
 const MAX_HISTORY_DEPTH = 25_000n;
 
-const effectiveTip = (tx: ReturnType<typeof blockTxs>[number], baseFee: bigint): bigint => {
-  const feeCap = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice;
-  const tipCap = 'maxPriorityFeePerGas' in tx ? (tx.maxPriorityFeePerGas as bigint) : feeCap;
-  const room = feeCap - baseFee;
-  return room < tipCap ? room : tipCap;
-};
 
 export class GasOracle {
   private cached: { head: string; tip: bigint } | undefined;
@@ -48,7 +43,7 @@ export class GasOracle {
     for (let n = head.header.number, seen = 0n; n > 0n && seen < LOOKBACK_BLOCKS; n--, seen++) {
       const block = await this.chain.store.blockAt(n);
       if (!block || (block.header.timeMilliseconds ?? block.header.time * 1000n) < oldest) break;
-      for (const tx of blockTxs(this.chain, block)) tips.push(effectiveTip(tx, block.header.baseFee ?? 0n));
+      for (const tx of blockTxs(this.chain, block)) tips.push(effectiveTip(feeCaps(tx), block.header.baseFee ?? 0n));
     }
     let tip = this.lastTip;
     if (tips.length > 0) {
@@ -106,7 +101,7 @@ export class GasOracle {
     if (txs.length === 0) return percentiles.map(() => qty(0n));
     const records = await this.chain.store.txRecords(block.hash);
     const sorted = txs
-      .map((tx, i) => ({ tip: effectiveTip(tx, block.header.baseFee ?? 0n), gas: records[i]!.gasUsed }))
+      .map((tx, i) => ({ tip: effectiveTip(feeCaps(tx), block.header.baseFee ?? 0n), gas: records[i]!.gasUsed }))
       .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
     const out: string[] = [];
     let i = 0;

@@ -47,7 +47,7 @@ export function matches(log: EvmLog, f: LogFilter): boolean {
 }
 
 /** The matching logs of one block's records. */
-function recordLogs(number: bigint, blockHash: Uint8Array, records: TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
+export function recordLogs(number: bigint, blockHash: Uint8Array, records: TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
   let logIndex = 0;
   records.forEach((r, txIndex) => {
     for (const log of r.logs) {

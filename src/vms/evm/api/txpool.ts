@@ -1,12 +1,12 @@
 // txpool_* (geth's TxPoolAPI, off unless the chain config or --dev enables it): the pool's pending
 // (runnable now) and queued (behind a nonce gap) txs by sender and nonce.
+import { toChecksumAddress } from '@ethereumjs/util';
 import { method, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { PoolTx } from '../pool.js';
 import { address } from './fields.js';
 import { formatTx, qty } from './format.js';
-import { checksumAddress } from '../chain.js';
 
 export function txpoolService(chain: EvmChain): ServiceDef {
   const split = async () => {
@@ -19,12 +19,12 @@ export function txpoolService(chain: EvmChain): ServiceDef {
     for (const [from, txs] of m) {
       const byNonce: Record<string, unknown> = {};
       for (const p of txs) byNonce[p.nonce.toString()] = f(p);
-      out[checksumAddress(from)] = byNonce;
+      out[toChecksumAddress(from)] = byNonce;
     }
     return out;
   };
   const summary = (p: PoolTx) => {
-    const to = p.tx.to ? checksumAddress(p.tx.to.toString()) : 'contract creation';
+    const to = p.tx.to ? toChecksumAddress(p.tx.to.toString()) : 'contract creation';
     return `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${p.feeCap} wei`;
   };
   return {
