@@ -2,6 +2,8 @@
 // built), integer settings from the environment, percentiles and a process's CPU time.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -48,4 +50,42 @@ export async function cpuSeconds(pid) {
   } catch {
     return NaN;
   }
+}
+
+/** Asks the OS for a free TCP port on 127.0.0.1 (the emulator's default --http-host), then frees it. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Child mode of the benchmarks that compare with bare node:http (run in a forked process): a server
+ * that reads each POST body, JSON.parse's it and answers the fixed reply BENCH_BODY (base64) with
+ * BENCH_CONTENT_TYPE, then reports its port to the parent.
+ */
+export function serveBareReply() {
+  const body = Buffer.from(process.env.BENCH_BODY, 'base64');
+  const contentType = process.env.BENCH_CONTENT_TYPE || 'application/json';
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405, { 'content-length': 0 }).end();
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return void res.writeHead(400, { 'content-length': 0 }).end();
+      }
+      res.writeHead(200, { 'content-type': contentType, 'content-length': body.length }).end(body);
+    });
+  });
+  server.keepAliveTimeout = 120_000;
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('SIGTERM', () => process.exit(0));
 }

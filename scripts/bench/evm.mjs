@@ -70,7 +70,6 @@ import { execFileSync, fork, spawn } from 'node:child_process';
 import { existsSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -78,7 +77,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { getCreateAddress, id as keccakText, keccak256, Wallet } from 'ethers';
-import { CLI, cpuSeconds, envIntOf, pct, ROOT } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, freePort, pct, ROOT, serveBareReply } from './common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const CHAIN_ID = 43112n;
@@ -111,7 +110,7 @@ const tagOf = (n, rare) => (n % rare === 0 ? 1 : 2 + (n % 16));
 if (!isMainThread) {
   await signWorker();
 } else if (process.argv[2] === '--bare-server') {
-  bareServer();
+  serveBareReply();
 } else {
   await main();
 }
@@ -126,27 +125,6 @@ async function signWorker() {
     out.push(txs);
   }
   parentPort.postMessage(out);
-}
-
-// --- Child mode: the bare node:http server (a fixed JSON-RPC reply) -----------------------------
-function bareServer() {
-  const body = Buffer.from(process.env.BENCH_BODY, 'base64');
-  const server = http.createServer((req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(405, { 'content-length': 0 }).end();
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return void res.writeHead(400, { 'content-length': 0 }).end();
-      }
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
-    });
-  });
-  server.keepAliveTimeout = 120_000;
-  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-  process.on('SIGTERM', () => process.exit(0));
 }
 
 // --- Main mode -----------------------------------------------------------------------------------
@@ -355,16 +333,6 @@ async function main() {
   }
 
   // --- Nodes -----------------------------------------------------------------------------------------
-  function freePort() {
-    return new Promise((resolve, reject) => {
-      const srv = net.createServer();
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        const { port } = srv.address();
-        srv.close(() => resolve(port));
-      });
-    });
-  }
   function collect(child) {
     const out = { text: '' };
     const add = (d) => {

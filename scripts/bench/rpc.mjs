@@ -19,29 +19,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuSeconds } from './common.mjs';
+import { cpuSeconds, serveBareReply } from './common.mjs';
 import { fileURLToPath } from 'node:url';
 
 // --- Child mode: the bare node:http server (started by the main mode below through fork()). ---
 if (process.argv[2] === '--bare-server') {
-  const body = Buffer.from(process.env.BENCH_BODY, 'base64');
-  const contentType = process.env.BENCH_CONTENT_TYPE;
-  const server = http.createServer((req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(405, { 'content-length': 0 }).end();
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return void res.writeHead(400, { 'content-length': 0 }).end();
-      }
-      res.writeHead(200, { 'content-type': contentType, 'content-length': body.length }).end(body);
-    });
-  });
-  server.keepAliveTimeout = 120_000;
-  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-  process.on('SIGTERM', () => process.exit(0));
+  serveBareReply();
 } else {
   await main();
 }

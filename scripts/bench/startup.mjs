@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import { freePort } from './common.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,18 +30,6 @@ const GIVE_UP_MS = 30_000; // a node that is not healthy by then counts as a fai
 if (!existsSync(CLI)) {
   console.error(`bench:startup: ${path.relative(process.cwd(), CLI) || CLI} is missing; run npm run build first`);
   process.exit(1);
-}
-
-/** Asks the OS for a free TCP port on 127.0.0.1 (the emulator's default --http-host), then frees it. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** One GET /ext/health attempt: resolves to the status code, or 0 on any error or timeout. */
