@@ -153,7 +153,8 @@ function preCheckError(err: Error, m: Message, balance: () => Promise<bigint>, w
   const text = err.message;
   if (text.includes("doesn't have enough funds")) {
     return balance().then(
-      (have) => new CallFailure(`insufficient funds for gas * price + value: address ${toChecksumAddress(m.from.toString())} have ${have} want ${want}`, -32000),
+      (have) =>
+        new CallFailure(`insufficient funds for gas * price + value: address ${toChecksumAddress(m.from.toString())} have ${have} want ${want}`, -32000),
     );
   }
   const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text);

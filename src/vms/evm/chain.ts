@@ -487,4 +487,3 @@ export class EvmChain extends EventEmitter<Events> {
     for (const w of this.waiters.splice(0)) w.resolve();
   }
 }
-

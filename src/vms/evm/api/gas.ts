@@ -20,7 +20,6 @@ const PERCENTILE = 40;
 const MAX_HISTORY_BLOCKS = 2048n;
 const MAX_HISTORY_DEPTH = 25_000n;
 
-
 export class GasOracle {
   private cached: { head: string; tip: bigint } | undefined;
   private lastTip = MIN_TIP;
