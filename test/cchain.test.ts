@@ -5,11 +5,11 @@ import { createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Address } from '@ethereumjs/util';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainCommon } from '../src/vms/evm/rules.js';
-import { post, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { post, runCli, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 
 const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
 const EWOQ = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
@@ -190,6 +190,40 @@ describe('C-Chain (memdb)', () => {
   it('reports a healthy C check', async () => {
     const health = (await (await fetch(`${node.uri}/ext/health`)).json()) as { checks: Record<string, { error?: unknown }> };
     expect(health.checks.C.error).toBeUndefined();
+  });
+});
+
+describe("C-Chain with coreth's chain config (--chain-config-dir/C/config.json)", () => {
+  it('turns namespaces on and off by eth-apis, and moves the ACP-176 target toward gas-target by Q per block', async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'C'));
+    writeFileSync(join(configDir, 'C', 'config.json'), JSON.stringify({ 'eth-apis': ['eth', 'internal-tx-pool'], 'gas-target': 5_000_000 }));
+    const node = await spawnNode(['--db-type=memdb', `--chain-config-dir=${configDir}`]);
+    try {
+      expect((await result(node.uri, 'txpool_status')).pending).toBe('0x0');
+      for (const m of ['net_version', 'web3_clientVersion', 'debug_traceTransaction']) expect((await eth(node.uri, m)).error.code).toBe(-32601);
+      const first = await result(node.uri, 'eth_getTransactionReceipt', [await result(node.uri, 'eth_sendRawTransaction', [transfer(0n)])]);
+      const b1 = await result(node.uri, 'eth_getBlockByNumber', [first.blockNumber, false]);
+      // capacity 9,979,000; excess 21,000 rescaled to the new target (1,000,977 gas/s): 21,020; q = 2^15.
+      expect(b1.extraData).toBe('0x0000000000984478000000000000521c0000000000008000000000000000');
+      expect(b1.gasLimit).toBe('0x989680');
+      const second = await result(node.uri, 'eth_getTransactionReceipt', [await result(node.uri, 'eth_sendRawTransaction', [transfer(1n)])]);
+      const b2 = await result(node.uri, 'eth_getBlockByNumber', [second.blockNumber, false]);
+      expect(b2.gasLimit).toBe(`0x${(10n * 1_000_977n).toString(16)}`); // ten times the new target
+      expect(b2.extraData.slice(34, 50)).toBe('0000000000010000'); // q = 2 · 2^15
+    } finally {
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
+  });
+
+  it('refuses a gas-target that is not a uint64 with the JSON decoder text, and stops as for any critical chain', async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'C'));
+    writeFileSync(join(configDir, 'C', 'config.json'), '{"gas-target":"fast"}');
+    const run = await runCli(['--db-type=memdb', '--http-port=0', `--data-dir=${tempDir()}`, `--chain-config-dir=${configDir}`]);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain('json: cannot unmarshal string into Go struct field Config.gas-target of type gas.Gas');
   });
 });
 

@@ -1,13 +1,10 @@
-// The Express app that serves every API, and the node:http server that runs it.
+// The request listener that serves every API, and the node:http server that runs it.
 //
-// Express 5 re-parents every request and response (Object.setPrototypeOf(req, app.request)) on
-// each call; V8 then drops its fast paths for those objects, which cost about 3.5x in throughput
-// here. The server below constructs requests and responses from subclasses whose prototypes *are*
-// app.request/app.response, so that call is a no-op. With that, the whole node serves JSON-RPC at
-// about 70 % of a bare node:http server's rate instead of about 25 % (npm run bench:rpc).
+// Plain node:http: the real node's chain (node-id, CORS, allowed hosts, router) is one function, and
+// the router answers every path itself, so nothing of Express runs per request. Loading Express
+// (its router, qs, mime-types) cost about a quarter of the node's start-up. REST APIs that want
+// Express routers mount them with expressMount (rest.ts), which loads nothing of Express either.
 import http from 'node:http';
-import type { Express, NextFunction, Request, Response } from 'express';
-import { createExpressApp } from './express.js';
 import { reply, replyText } from '../rpc/http.js';
 import { internalError } from '../rpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
@@ -20,33 +17,33 @@ export interface AppOptions {
   router: Router;
 }
 
-export function createApp(opts: AppOptions): Express {
-  const app = createExpressApp();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  // The real node's chain (node-id, CORS, allowed hosts, router) runs as one Express layer: each
-  // further layer costs the router a match per request, and these steps always run together.
+export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+export function createApp(opts: AppOptions): RequestListener {
   const headers = nodeHeaders(opts.nodeId, opts.allowedOrigins);
   const hosts = allowedHosts(opts.allowedHosts);
   const route = dispatch(opts.router);
-  app.use((req: Request, res: Response) => {
-    if (headers(req, res) || hosts(req, res)) return;
-    route(req, res);
-  });
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => internalError(res, err));
-  return app;
+  return (req, res) => {
+    try {
+      if (headers(req, res) || hosts(req, res)) return;
+      route(req, res);
+    } catch (err) {
+      // A handler that throws is a bug of ours: the client gets a 500, the server goes on.
+      internalError(res, err);
+    }
+  };
 }
 
 /** gorilla/mux: header routing, clean-path redirects, then an exact path match. */
 function dispatch(router: Router) {
-  return (req: Request, res: Response): void => {
+  return (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const routeHeader = req.headers['avalanche-api-route'];
     if (routeHeader !== undefined) {
       // Header routing serves VMs with a connect-rpc handler; the emulator's chains have none.
       reply(res, routeHeader === '' ? 400 : 404, []);
       return;
     }
-    const url = req.url;
+    const url = req.url ?? '/';
     const q = url.indexOf('?');
     const raw = q < 0 ? url : url.slice(0, q);
     let path = raw;
@@ -72,14 +69,8 @@ function dispatch(router: Router) {
   };
 }
 
-export function createHttpServer(app: Express): http.Server {
-  class AppRequest extends http.IncomingMessage {}
-  class AppResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {}
-  Object.setPrototypeOf(AppRequest.prototype, app.request);
-  Object.setPrototypeOf(AppResponse.prototype, app.response);
-  (app as unknown as { request: object }).request = AppRequest.prototype;
-  (app as unknown as { response: object }).response = AppResponse.prototype;
-  const server = http.createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app);
+export function createHttpServer(listener: RequestListener): http.Server {
+  const server = http.createServer(listener);
   // avalanchego's defaults: read 30s, read-header 30s, idle 120s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 30_000;

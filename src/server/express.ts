@@ -1,16 +1,12 @@
 // An Express 5 application assembled from Express's own modules (application, request, response),
 // without the `express` entry point. That entry only adds express.json()/urlencoded()/static() and,
-// to offer them, loads body-parser and qs at import: about 70 of its 105 ms of start-up on this
-// machine, for helpers this server never uses (JSON-RPC bodies are read by the dispatcher).
+// to offer them, loads body-parser and qs at import, for helpers no REST mount needs (rest.ts).
 // express is pinned to an exact version in package.json because these module paths are internal.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Express } from 'express';
 
 const require = createRequire(import.meta.url);
-const application = require('express/lib/application.js') as object;
-const requestProto = require('express/lib/request.js') as object;
-const responseProto = require('express/lib/response.js') as object;
 
 const copyInto = (target: object, source: object) => {
   for (const [key, desc] of Object.entries(Object.getOwnPropertyDescriptors(source))) {
@@ -19,6 +15,10 @@ const copyInto = (target: object, source: object) => {
 };
 
 export function createExpressApp(): Express {
+  // Loaded here, on the first mount, so that a node without Express routers never loads Express.
+  const application = require('express/lib/application.js') as object;
+  const requestProto = require('express/lib/request.js') as object;
+  const responseProto = require('express/lib/response.js') as object;
   const app = ((req: unknown, res: unknown, next: unknown) =>
     (app as unknown as { handle: (req: unknown, res: unknown, next: unknown) => void }).handle(req, res, next)) as unknown as Express;
   copyInto(app, EventEmitter.prototype);

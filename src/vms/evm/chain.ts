@@ -14,7 +14,7 @@ import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereu
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
-import { target } from './acp176.js';
+import { desiredTargetExcess, target } from './acp176.js';
 import { blockFees, buildFloor, canBuild, extraAfter, headerMillis } from './fees.js';
 import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { genesisBlock } from './genesis.js';
@@ -32,6 +32,8 @@ export interface EvmChainOptions {
   acceptance?: Acceptance;
   /** coreth's five-field accounts (the C-Chain). */
   multiCoin: boolean;
+  /** The chain config's gas-target (gas/s): the ACP-176 target this node's blocks move toward. */
+  gasTarget?: bigint;
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -101,6 +103,8 @@ export class EvmChain extends EventEmitter<Events> {
   lastBuildError: Error | undefined;
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
   waitingSince: number | undefined;
+  /** The target excess the chain config's gas-target asks for (coreth's miner config). */
+  private readonly desiredTargetExcess: bigint | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -112,6 +116,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.store = new ChainStore(db);
     this.nodes = new NodeStore(db.prefix('nodes'));
     this.journal = db.prefix('pool');
+    this.desiredTargetExcess = opts.gasTarget === undefined ? undefined : desiredTargetExcess(opts.gasTarget);
   }
 
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
@@ -443,7 +448,7 @@ export class EvmChain extends EventEmitter<Events> {
       gasLimit: b.fees.gasLimit,
       gasUsed: b.gasUsed,
       time: b.time,
-      extra: extraAfter(b.fees.state, b.gasUsed),
+      extra: extraAfter(b.fees.state, b.gasUsed, this.desiredTargetExcess),
       mixDigest: new Uint8Array(32),
       nonce: new Uint8Array(8),
       extDataHash: EMPTY_EXT_DATA_HASH,

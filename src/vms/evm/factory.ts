@@ -1,7 +1,7 @@
 // The EVM's factory: an EVM chain (the C-Chain, later Subnet-EVM chains) from its chain context, with
 // its JSON-RPC at /ext/bc/<id>/rpc and /ext/bc/<id>/ws in geth's dialect. Its namespaces follow the
 // chain config's eth-apis as coreth reads them (debug and txpool off by default); --dev turns the
-// developer namespaces on.
+// developer namespaces on. Its gas-target sets the ACP-176 target the chain's blocks move toward.
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { debugService } from './api/debug.js';
@@ -31,18 +31,37 @@ const DEFAULT_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'inter
 
 export class ChainConfigError extends Error {}
 
-function namespaces(config: Uint8Array | undefined, dev: boolean): Set<string> {
-  let apis = DEFAULT_APIS;
-  if (config && config.length > 0) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(config).toString('utf8'));
-    } catch (err) {
-      throw new ChainConfigError(`failed to unmarshal config ${Buffer.from(config).toString('utf8').slice(0, 64)}: ${(err as Error).message}`);
-    }
-    const list = (parsed as { 'eth-apis'?: unknown })['eth-apis'];
-    if (Array.isArray(list)) apis = list.map(String);
+/** The parts of coreth's chain config (`<chain-config-dir>/<chain>/config.json`) the emulator reads. */
+interface ChainConfig {
+  apis: string[];
+  gasTarget?: bigint;
+}
+
+function readChainConfig(config: Uint8Array | undefined): ChainConfig {
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS };
+  const text = Buffer.from(config).toString('utf8');
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: ${(err as Error).message}`);
   }
+  const list = parsed['eth-apis'];
+  const gasTarget = parsed['gas-target'];
+  if (gasTarget !== undefined && gasTarget !== null && !(typeof gasTarget === 'number' && Number.isSafeInteger(gasTarget) && gasTarget >= 0)) {
+    // encoding/json's text for a value that does not fit gas.Gas (a uint64).
+    const kind = typeof gasTarget === 'number' ? `number ${gasTarget}` : typeof gasTarget === 'object' ? 'object' : typeof gasTarget;
+    throw new ChainConfigError(
+      `failed to unmarshal config ${text.slice(0, 64)}: json: cannot unmarshal ${kind} into Go struct field Config.gas-target of type gas.Gas`,
+    );
+  }
+  return {
+    apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
+    ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
+  };
+}
+
+function namespaces(apis: string[], dev: boolean): Set<string> {
   const on = new Set<string>();
   if (apis.some((a) => a === 'eth' || a.startsWith('internal-'))) on.add('eth');
   if (apis.includes('net')) on.add('net');
@@ -56,9 +75,16 @@ export function evmFactory(config: EvmConfig): VmFactory {
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<EvmChainVM> {
-      const on = namespaces(ctx.config, config.dev);
+      const chainConfig = readChainConfig(ctx.config);
+      const on = namespaces(chainConfig.apis, config.dev);
       const genesis = Buffer.from(ctx.genesis).toString('utf8');
-      const chain = await EvmChain.open(ctx.db, { genesis, clock: ctx.clock, acceptance: ctx.acceptance, multiCoin: config.multiCoin });
+      const chain = await EvmChain.open(ctx.db, {
+        genesis,
+        clock: ctx.clock,
+        acceptance: ctx.acceptance,
+        multiCoin: config.multiCoin,
+        ...(chainConfig.gasTarget === undefined ? {} : { gasTarget: chainConfig.gasTarget }),
+      });
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);
       const eth = ethService({ chain, gas: new GasOracle(chain, ctx.clock), clock: ctx.clock, chainConfig: chainConfigJson(genesis) });

@@ -1,7 +1,7 @@
 // ACP-176 applied to coreth headers (customheader/dynamic_fee_state.go, base_fee.go, gas_limit.go):
 // the fee state before a block (the parent's, advanced by the time between them; a block-0 parent
 // counts as the zero state), the base fee and gas limit it sets, and the state after the block's gas.
-import { advanceMilliseconds, consumeGas, type FeeState, feeStateBytes, gasPrice, maxCapacity, parseFeeState } from './acp176.js';
+import { advanceMilliseconds, consumeGas, type FeeState, feeStateBytes, gasPrice, maxCapacity, parseFeeState, updateTargetExcess } from './acp176.js';
 import type { CorethHeader } from './header.js';
 
 /** The predicate results of a block without warp messages (codec version u16, map length u32). */
@@ -34,9 +34,13 @@ export function buildFloor(f: BlockFees): bigint {
 
 export const canBuild = (f: BlockFees): boolean => f.state.capacity >= buildFloor(f);
 
-/** The header's extraData: the fee state after the block's gas, then the (empty) predicate results. */
-export function extraAfter(before: FeeState, gasUsed: bigint): Uint8Array {
-  const after = consumeGas(before, gasUsed, 0n);
+/**
+ * The header's extraData: the fee state after the block's gas, then the (empty) predicate results.
+ * With the chain config's gas-target, q moves toward its target excess (at most Q per block).
+ */
+export function extraAfter(before: FeeState, gasUsed: bigint, desiredTargetExcess?: bigint): Uint8Array {
+  const consumed = consumeGas(before, gasUsed, 0n);
+  const after = desiredTargetExcess === undefined ? consumed : updateTargetExcess(consumed, desiredTargetExcess);
   const state = feeStateBytes(after);
   const out = new Uint8Array(state.length + EMPTY_PREDICATE_RESULTS.length);
   out.set(state);
