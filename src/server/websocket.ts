@@ -2,6 +2,7 @@
 // request passes the same allowed-hosts filter as every request, then the router's exact paths;
 // an accepted connection is handed to the route's socket handler.
 import type http from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { hostAllowed, isCleanPath } from './middleware.js';
@@ -24,7 +25,12 @@ function refuse(socket: Duplex, status: number, reason: string, body: string): v
 export function acceptWebsockets(server: http.Server, router: Router, allowedHosts: string[]): Websockets {
   // ws is loaded with the first upgrade: most nodes never see one, and it costs start-up time.
   let wss: Promise<WebSocketServer> | undefined;
-  const open = () => (wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })));
+  // require, not import(): see storage/db.ts.
+  const open = () =>
+    (wss ??= Promise.resolve().then(() => {
+      const { WebSocketServer: Server } = createRequire(import.meta.url)('ws') as typeof import('ws');
+      return new Server({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    }));
   const hostOk = hostAllowed(allowedHosts);
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());

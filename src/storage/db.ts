@@ -3,6 +3,7 @@
 // its own prefixed sub-database (avalanchego's prefixdb), and one WriteBatch can span any of them,
 // so a block, its shared-memory effects and its index entry still land in one atomic write.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Level } from 'level';
 import type { MemoryLevel } from 'memory-level';
@@ -124,17 +125,21 @@ class PrefixedDatabase implements Database {
   }
 }
 
+// require, not import(): the node's bundle runs from V8's code cache (scripts/launcher.mjs), where a
+// dynamic import() has no loader to call.
+const lazyRequire = createRequire(import.meta.url);
+
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
   const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
   // Only the store in use is loaded: each costs start-up time.
   if (kind === 'memdb') {
-    const { MemoryLevel } = await import('memory-level');
+    const { MemoryLevel } = lazyRequire('memory-level') as typeof import('memory-level');
     const db = new MemoryLevel<Bytes, Bytes>(options);
     await db.open();
     return new PrefixedDatabase(db, 'memdb', undefined, EMPTY);
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
-  const { Level } = await import('level');
+  const { Level } = lazyRequire('level') as typeof import('level');
   // LevelDB maps each open table file into memory; its table cache closes (and unmaps) what it does
   // not keep. A cache of 100 tables (about 200 MB of 2 MB tables) bounds the resident set on a large
   // index, where the default of 1000 would let every table of a 400 MB database stay mapped.
