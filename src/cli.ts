@@ -64,6 +64,13 @@ async function main(): Promise<number> {
       `  node      ${LOCAL_NODE.nodeID}`,
       `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
       `  APIs      ${apis}`,
+      'Chains:',
+      `  X  ${node.uri}/ext/bc/X`,
+      `  P  ${node.uri}/ext/bc/P`,
+      `  C  ${node.uri}/ext/bc/C/rpc  (EVM chain ID ${node.cChain.chainId})`,
+      ...node.l1s.map(
+        (l) => `  ${l.name}  ${node.uri}/ext/bc/${l.name}/rpc  (EVM chain ID ${l.evmChainId}, blockchain ${l.blockchainID}, subnet ${l.subnetID})`,
+      ),
       ...(accounts.length > 0 ? [`Test accounts (${TEST_ACCOUNT_BALANCE / 1_000_000_000n} AVAX each on the X-Chain):`, ...accounts] : []),
       `Listening on ${node.uri}`,
     ].join('\n')}\n`,

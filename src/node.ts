@@ -27,6 +27,7 @@ import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, testAccounts, type TestAccou
 import type { EvmChain } from './vms/evm/chain.js';
 import { evmFactory, type EvmChainVM } from './vms/evm/factory.js';
 import { fundTestAccounts } from './vms/evm/testaccounts.js';
+import { type L1Definition, readL1 } from './genesis/l1.js';
 import { gethDialect } from './rpc/geth.js';
 import { jsonRpcSocket } from './rpc/socket.js';
 import type { XChain } from './vms/avm/vm.js';
@@ -62,6 +63,8 @@ export interface RunningNode {
   chains: ChainManager;
   xChain: XChain;
   cChain: EvmChain;
+  /** The L1s of --l1, in order. */
+  l1s: { name: string; blockchainID: string; subnetID: string; evmChainId: bigint }[];
   stop(): Promise<void>;
 }
 
@@ -80,6 +83,48 @@ function checkPluginDir(config: NodeConfig): void {
 }
 
 /** A chain's config file, looked up as avalanchego does: <chain-config-dir>/<chain ID or alias>/config.json. */
+/** avalanchego's --chain-aliases-file: a JSON map of blockchain ID to aliases; no file, no aliases. */
+async function readChainAliases(path: string): Promise<Record<string, string[]>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new StartError(`couldn't read chain aliases file: ${(err as Error).message}`);
+  }
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((v) => Array.isArray(v) && v.every((a) => typeof a === 'string'))
+  ) {
+    throw new StartError("couldn't read chain aliases file: json: cannot unmarshal into Go value of type map[ids.ID][]string");
+  }
+  return parsed as Record<string, string[]>;
+}
+
+/** upgrade.json (precompile and state upgrades, upgrade overrides) is not applied yet: refused rather than ignored. */
+async function refuseUpgradeFile(dir: string, names: string[]): Promise<void> {
+  for (const name of names) {
+    let text: string;
+    try {
+      text = await readFile(join(dir, name, 'upgrade.json'), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
+      throw err;
+    }
+    const trimmed = text.trim();
+    if (trimmed === '' || trimmed === '{}') return;
+    throw new StartError(`${join(dir, name, 'upgrade.json')}: upgrade files are not supported by the emulator yet`);
+  }
+}
+
 async function readChainConfig(dir: string, names: string[]): Promise<Uint8Array | undefined> {
   for (const name of names) {
     try {
@@ -165,7 +210,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       const logged = services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields)));
       return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
     };
-    manager.registerVM(VM_IDS.evm, evmFactory({ serve: serveGeth, dev: config.dev, multiCoin: true }));
+    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev }));
+    manager.registerVM(VM_IDS.subnetEvm, evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev }));
     cleanups.push(() => manager.close());
 
     if (config.apiAdminEnabled) {
@@ -215,18 +261,32 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
     if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
 
-    // The primary network's chains, in avalanchego's order, each with its chain config if it has one.
-    for (const g of primaryNetworkChains(config.networkId)) {
-      const chainConfig = await readChainConfig(config.chainConfigDir, [encodeCB58(g.chainID), ...g.aliases]);
+    // The primary network's chains, in avalanchego's order, then the L1s, each with its chain config
+    // if it has one and the aliases of --chain-aliases-file besides its own.
+    const extraAliases = await readChainAliases(config.chainAliasesFile);
+    const l1s: L1Definition[] = [];
+    for (const path of config.l1) l1s.push(await readL1(path, VM_IDS.subnetEvm));
+    const chainsToCreate = [
+      ...primaryNetworkChains(config.networkId).map((g) => ({ ...g, subnetID: new Uint8Array(32) })),
+      ...l1s.map((l) => ({ subnetID: l.subnetID, chainID: l.chainID, vmID: VM_IDS.subnetEvm, genesis: l.genesis, aliases: [l.name] })),
+    ];
+    for (const g of chainsToCreate) {
+      const id = encodeCB58(g.chainID);
+      const chainConfig = await readChainConfig(config.chainConfigDir, [id, ...g.aliases]);
+      await refuseUpgradeFile(config.chainConfigDir, [id, ...g.aliases]);
       await manager.createChain({
-        subnetID: new Uint8Array(32),
+        subnetID: g.subnetID,
         chainID: g.chainID,
         vmID: g.vmID,
         genesis: g.genesis,
-        aliases: g.aliases,
+        aliases: [...g.aliases, ...(extraAliases[id] ?? [])],
         config: chainConfig,
       });
     }
+    const l1Chains = l1s.map((l) => {
+      const vm = manager.get(encodeCB58(l.chainID))!.vm as EvmChainVM;
+      return { name: l.name, blockchainID: encodeCB58(l.chainID), subnetID: encodeCB58(l.subnetID), evmChainId: vm.evm.chainId };
+    });
     const xChain = (manager.get('X')!.vm as AvmChain).xChain;
     const cChain = (manager.get('C')!.vm as EvmChainVM).evm;
     const accounts = testAccounts(config.testAccounts);
@@ -292,6 +352,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       chains: manager,
       xChain,
       cChain,
+      l1s: l1Chains,
       stop() {
         stopping ??= (async () => {
           main.info('shutting down node', { exitCode: 0 });

@@ -5,8 +5,13 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_C_CHAIN_GENESIS } from '../src/genesis/cchain.js';
-import { genesisBlock } from '../src/vms/evm/genesis.js';
-import { EMPTY_ROOT, EMPTY_UNCLES, encodeBlock, encodeHeader, headerHash } from '../src/vms/evm/header.js';
+import { RLP } from '@ethereumjs/rlp';
+import { systemClock } from '../src/chains/clock.js';
+import { openDatabase } from '../src/storage/db.js';
+import { EvmChain } from '../src/vms/evm/chain.js';
+import { corethFlavor } from '../src/vms/evm/flavor.js';
+import { parseGenesisJson } from '../src/vms/evm/genesis.js';
+import { decodeHeader, EMPTY_ROOT, EMPTY_UNCLES, encodeBlock, encodeHeader, headerHash } from '../src/vms/evm/header.js';
 import { encodeAccount, stateRoot } from '../src/vms/evm/state.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -89,12 +94,68 @@ describe('coreth header and state encoding', () => {
 
 describe("the local network's C-Chain genesis", () => {
   it("has coreth's state root (ewoq and the warp precompile stub), block hash and size", async () => {
-    const g = await genesisBlock(LOCAL_C_CHAIN_GENESIS);
-    expect(g.chainId).toBe(43112);
-    expect(hex(g.header.stateRoot)).toBe('0x3283022557b0e7ad755ac1739dbff2937186a2ed160772ba6c6009cb327a638f');
-    expect(hex(g.hash)).toBe('0x608ddbd611241719b64642d8e152537e2a5bdf46b6ddb9e8f15340c5e007b8b1');
-    expect(encodeBlock(g.header, []).length).toBe(0x256);
-    expect(g.header.baseFee).toBe(225_000_000_000n);
-    expect(g.accounts.get('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc')?.balance).toBe(50_000_000n * 10n ** 18n);
+    const db = await openDatabase('memdb', '');
+    const chain = await EvmChain.open(db, {
+      clock: systemClock,
+      genesis: parseGenesisJson(LOCAL_C_CHAIN_GENESIS),
+      flavor: corethFlavor(),
+      genesisRules: { etna: true, granite: true },
+      precompiles: [{ address: new Uint8Array(Buffer.from('0200000000000000000000000000000000000005', 'hex')), timestamp: 1607144400n }],
+    });
+    try {
+      const g = chain.genesis;
+      expect(chain.chainId).toBe(43112n);
+      expect(hex(g.header.stateRoot)).toBe('0x3283022557b0e7ad755ac1739dbff2937186a2ed160772ba6c6009cb327a638f');
+      expect(hex(g.hash)).toBe('0x608ddbd611241719b64642d8e152537e2a5bdf46b6ddb9e8f15340c5e007b8b1');
+      expect(g.size).toBe(0x256);
+      expect(g.header.baseFee).toBe(225_000_000_000n);
+      expect((await chain.account(Buffer.from('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', 'hex')))?.balance).toBe(50_000_000n * 10n ** 18n);
+    } finally {
+      await chain.close();
+      await db.close();
+    }
+  });
+});
+
+describe('Subnet-EVM header and state encoding (avalanchego 1.14 graft/subnet-evm test vectors)', () => {
+  // core/genesis_extra_test.go TestGenesisToBlockDecoding: an empty genesis (gas limit 4,712,388,
+  // difficulty 131,072, time 0, DefaultFeeConfig's 25 gwei) at each upgrade level.
+  const base = {
+    parentHash: new Uint8Array(32),
+    uncleHash: EMPTY_UNCLES,
+    coinbase: new Uint8Array(20),
+    stateRoot: EMPTY_ROOT,
+    txHash: EMPTY_ROOT,
+    receiptHash: EMPTY_ROOT,
+    bloom: new Uint8Array(256),
+    difficulty: 131_072n,
+    number: 0n,
+    gasLimit: 4_712_388n,
+    gasUsed: 0n,
+    time: 0n,
+    extra: new Uint8Array(),
+    mixDigest: new Uint8Array(32),
+    nonce: new Uint8Array(8),
+    baseFee: 25_000_000_000n,
+  };
+  const cancun = { blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: new Uint8Array(32) };
+  const granite = { timeMilliseconds: 0n, minDelayExcess: 7_970_124n };
+
+  it('hashes a header without ExtDataHash, its optional tail up to the last present field', () => {
+    expect(hex(headerHash(base))).toBe('0x74dd5d404823f342fb3d372ea289565e5b1ff25d07e48a59db8130c5f61e941a');
+    expect(hex(headerHash({ ...base, ...cancun }))).toBe('0xa5de01cb7e5c6d721be62ab4b37878e863d65e0c1fe308e5df1f4c5b148650f9');
+    expect(hex(headerHash({ ...base, ...cancun, ...granite }))).toBe('0x4d5ff1b8509d30c6b7842b784a6cf8be78e34c78bc5de8559ea6f15ad18d6a10');
+    // A Subnet-EVM block is Ethereum's [header, txs, uncles], and decodes back to the same header.
+    const block = encodeBlock({ ...base, ...cancun, ...granite }, []);
+    const fields = (RLP.decode(block) as unknown as Uint8Array[][])[0]!;
+    expect((RLP.decode(block) as unknown[]).length).toBe(3);
+    expect(hex(headerHash(decodeHeader(fields, 'subnet-evm')))).toBe('0x4d5ff1b8509d30c6b7842b784a6cf8be78e34c78bc5de8559ea6f15ad18d6a10');
+  });
+
+  it('keeps four-field accounts (core/genesis_test.go TestGenesisBlockForTesting)', async () => {
+    const root = await stateRoot([[new Uint8Array(Buffer.from('0100000000000000000000000000000000000000', 'hex')), { balance: 1n }]], false);
+    expect(hex(headerHash({ ...base, stateRoot: root, baseFee: 225_000_000_000n, ...cancun, ...granite }))).toBe(
+      '0x7d576d17f8083b02cada42b908f66c0f45a9be57a06a4673b89e53b81053a787',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { parseLevel } from '../logging/level.js';
 import { parseNetworkId } from './network.js';
 import { goQuote } from '../encoding/goquote.js';
 
-export type FlagKind = 'bool' | 'string' | 'port' | 'duration' | 'network' | 'level' | 'level?' | 'db-type' | 'list' | 'uint';
+export type FlagKind = 'bool' | 'string' | 'port' | 'duration' | 'network' | 'level' | 'level?' | 'db-type' | 'list' | 'paths' | 'uint';
 
 export interface FlagSpec {
   name: string;
@@ -84,8 +84,10 @@ export const FLAGS: FlagSpec[] = [
     'chain-config-dir',
     'string',
     '$AVALANCHEGO_DATA_DIR/configs/chains',
-    'chain configs: <dir>/<chain ID or alias>/config.json (the C-Chain reads its eth-apis)',
+    'chain configs: <dir>/<chain ID or alias>/config.json (EVM chains read eth-apis; the C-Chain its gas-target)',
   ),
+  flag('chain-aliases-file', 'string', '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', 'JSON map of blockchain ID to aliases'),
+  flag('l1', 'paths', '', 'a Subnet-EVM genesis file to run as an L1, aliased by its base name (repeatable; not an avalanchego flag)'),
   flag('dev', 'bool', 'false', 'development node: turns the debug_* and txpool_* namespaces on for every EVM chain'),
   flag('track-subnets', 'string', '', 'accepted for compatibility', true),
   flag('version', 'bool', 'false', 'print the version and exit'),
@@ -156,6 +158,9 @@ export function parseFlagValue(spec: FlagSpec, raw: unknown): FlagValue {
       throw unusable('db-type must be one of {leveldb, memdb}');
     case 'list':
       return Array.isArray(raw) ? raw.map(String) : text.split(/[,\s]+/).filter((s) => s !== '');
+    case 'paths':
+      // pflag's StringSlice: comma-separated (paths may hold spaces).
+      return Array.isArray(raw) ? raw.map(String) : text.split(',').filter((s) => s !== '');
     case 'string':
       if (typeof raw !== 'string' && raw !== undefined) throw invalid('expected a string');
       return text;

@@ -30,6 +30,9 @@ export interface NodeConfig {
   /** --dev: developer namespaces on every EVM chain. */
   dev: boolean;
   chainConfigDir: string;
+  chainAliasesFile: string;
+  /** --l1: Subnet-EVM genesis files. */
+  l1: string[];
   healthCheckFrequencyNs: bigint;
   dbType: 'leveldb' | 'memdb';
   dbDir: string;
@@ -80,7 +83,10 @@ export function parseArgv(argv: string[]): Map<string, FlagValue> {
     else if (spec.kind === 'bool') raw = 'true';
     else if (i + 1 < argv.length) raw = argv[++i]!;
     else throw new FlagError(`flag needs an argument: --${name}`);
-    out.set(name, parseFlagValue(spec, raw));
+    const value = parseFlagValue(spec, raw);
+    // pflag's slices grow with each repetition of the flag.
+    const before = out.get(name);
+    out.set(name, (spec.kind === 'paths' || spec.kind === 'list') && Array.isArray(before) ? [...before, ...(value as string[])] : value);
   }
   return out;
 }
@@ -197,6 +203,8 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       testAccounts: flags['test-accounts'] as number,
       dev: bool('dev'),
       chainConfigDir: str('chain-config-dir'),
+      chainAliasesFile: str('chain-aliases-file'),
+      l1: (flags.l1 as string[]).map((p) => resolve(p)),
       healthCheckFrequencyNs: frequency,
       dbType: flags['db-type'] as 'leveldb' | 'memdb',
       dbDir,

@@ -7,7 +7,6 @@ import { Account, Address, bytesToBigInt, toChecksumAddress } from '@ethereumjs/
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
 import { execBlock, gethError } from './execution.js';
-import { blockFees } from './fees.js';
 import type { StoredBlock } from './store.js';
 
 /** RPCGasCap */
@@ -272,5 +271,5 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
 export function nextBaseFee(chain: EvmChain, nowMs: bigint): bigint {
   const parent = chain.head.header;
   const t = parent.timeMilliseconds !== undefined && parent.timeMilliseconds > nowMs ? parent.timeMilliseconds : nowMs;
-  return blockFees(parent, t).baseFee;
+  return chain.flavor.nextFees(parent, t).baseFee;
 }

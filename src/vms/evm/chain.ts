@@ -14,11 +14,11 @@ import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereu
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
-import { desiredTargetExcess, target } from './acp176.js';
-import { blockFees, buildFloor, canBuild, extraAfter, headerMillis } from './fees.js';
+import { headerMillis } from './fees.js';
+import type { EvmFlavor, NextFees } from './flavor.js';
 import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
-import { genesisBlock } from './genesis.js';
-import { type BodyTx, type CorethHeader, EMPTY_EXT_DATA_HASH, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
+import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisState } from './genesis.js';
+import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
 import { bumped, effectivePrice, effectiveTip, feeCaps, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
@@ -27,13 +27,19 @@ import { BLACKHOLE, chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
 
 export interface EvmChainOptions {
-  genesis: string;
   clock: Clock;
   acceptance?: Acceptance;
-  /** coreth's five-field accounts (the C-Chain). */
-  multiCoin: boolean;
-  /** The chain config's gas-target (gas/s): the ACP-176 target this node's blocks move toward. */
-  gasTarget?: bigint;
+  /** The parsed genesis file. */
+  genesis: GenesisJson;
+  /** coreth's rules or Subnet-EVM's. */
+  flavor: EvmFlavor;
+  /** The upgrades active at the genesis time (the genesis header's optional fields follow them). */
+  genesisRules: GenesisRules;
+  /**
+   * Stateful precompiles and when they activate: at genesis, or in the first block whose time
+   * passes theirs, their address gets nonce 1 and code 0x01 (ApplyPrecompileActivations).
+   */
+  precompiles: { address: Uint8Array; timestamp: bigint }[];
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -103,8 +109,6 @@ export class EvmChain extends EventEmitter<Events> {
   lastBuildError: Error | undefined;
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
   waitingSince: number | undefined;
-  /** The target excess the chain config's gas-target asks for (coreth's miner config). */
-  private readonly desiredTargetExcess: bigint | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -113,60 +117,51 @@ export class EvmChain extends EventEmitter<Events> {
     private readonly opts: EvmChainOptions,
   ) {
     super();
-    this.store = new ChainStore(db);
+    this.store = new ChainStore(db, opts.flavor.layout);
     this.nodes = new NodeStore(db.prefix('nodes'));
     this.journal = db.prefix('pool');
-    this.desiredTargetExcess = opts.gasTarget === undefined ? undefined : desiredTargetExcess(opts.gasTarget);
   }
 
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
-    const g = await genesisBlock(opts.genesis);
-    const chain = new EvmChain(db, chainCommon(BigInt(g.chainId)), BigInt(g.chainId), opts);
-    await chain.init(g);
+    const chainId = BigInt(opts.genesis.config.chainId ?? 0);
+    const chain = new EvmChain(db, chainCommon(chainId), chainId, opts);
+    await chain.init();
     return chain;
   }
 
-  private async init(g: Awaited<ReturnType<typeof genesisBlock>>): Promise<void> {
-    const genesisBytes = encodeBlock(g.header, []);
-    this.genesis = { header: g.header, hash: g.hash, body: [], size: genesisBytes.length };
+  get flavor(): EvmFlavor {
+    return this.opts.flavor;
+  }
+
+  private async init(): Promise<void> {
     const hashes: BlockHashes = async (n) => this.store.hashAt(n);
+    const multiCoin = this.opts.flavor.multiCoin;
     const headHash = await this.store.head();
     if (!headHash) {
       // A fresh chain: the genesis state and block, in one batch.
-      const sm = stateAt(this.nodes, this.common, undefined, this.opts.multiCoin);
-      const json = JSON.parse(this.opts.genesis) as {
-        alloc: Record<string, { balance?: string; nonce?: string; code?: string; storage?: Record<string, string> }>;
-      };
-      for (const [address, a] of Object.entries(json.alloc)) {
-        const addr = new Address(Buffer.from(address.replace(/^0x/, '').padStart(40, '0'), 'hex'));
-        await sm.putAccount(addr, new Account(BigInt(a.nonce ?? 0), BigInt(a.balance ?? 0)));
-        if (a.code && a.code !== '0x') await sm.putCode(addr, Buffer.from(a.code.replace(/^0x/, ''), 'hex'));
-        for (const [k, v] of Object.entries(a.storage ?? {}))
-          await sm.putStorage(addr, Buffer.from(k.replace(/^0x/, '').padStart(64, '0'), 'hex'), Buffer.from(v.replace(/^0x/, '').padStart(64, '0'), 'hex'));
-      }
-      const warp = new Address(Buffer.from('0200000000000000000000000000000000000005', 'hex'));
-      await sm.putAccount(warp, new Account(1n));
-      await sm.putCode(warp, Uint8Array.of(1));
-      const root = await sm.getStateRoot();
-      if (hex(root) !== hex(g.header.stateRoot)) throw new Error(`genesis state root mismatch: ${hex(root)} != ${hex(g.header.stateRoot)}`);
+      const sm = stateAt(this.nodes, this.common, undefined, multiCoin);
+      const genesisTime = genesisQuantity(this.opts.genesis.timestamp, 'timestamp');
+      const active = this.opts.precompiles.filter((p) => p.timestamp <= genesisTime).map((p) => p.address);
+      await writeGenesisState(sm, this.opts.genesis, active);
+      const header = genesisHeader(this.opts.genesis, this.opts.flavor.layout, await sm.getStateRoot(), this.opts.genesisRules);
+      const bytes = encodeBlock(header, []);
+      this.genesis = { header, hash: headerHash(header), body: [], size: bytes.length };
       const batch = new WriteBatch();
       const settled = this.nodes.flushInto(batch);
-      this.store.put(batch, this.genesis, genesisBytes, [], []);
+      this.store.put(batch, this.genesis, bytes, [], []);
       await this.db.write(batch);
       settled();
       this.head = this.genesis;
     } else {
       const head = await this.store.block(headHash);
-      if (!head) throw new Error(`the head block ${hex(headHash)} is missing from the database`);
+      const genesis = await this.store.blockAt(0n);
+      if (!head || !genesis) throw new Error(`the head block ${hex(headHash)} or the genesis block is missing from the database`);
       this.head = head;
+      this.genesis = genesis;
     }
-    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 50_000), hashes);
+    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 50_000), hashes);
     // The reader's caches are emptied at each new head: small, so emptying them is cheap.
-    this.reader = await execVM(
-      this.common,
-      stateAt(this.nodes, this.common, this.head.header.stateRoot, this.opts.multiCoin, 2_000, new TrieMemo(20_000)),
-      hashes,
-    );
+    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 2_000, new TrieMemo(20_000)), hashes);
     this.readerRoot = hex(this.head.header.stateRoot);
     await this.reloadJournal();
   }
@@ -243,7 +238,7 @@ export class EvmChain extends EventEmitter<Events> {
     const checksum = toChecksumAddress(fromText);
     const intrinsic = tx.getIntrinsicGas();
     if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum, tx.gasLimit, intrinsic));
-    if (feeCap < 1n) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap));
+    if (feeCap < this.opts.flavor.minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap, this.opts.flavor.minFeeCap));
     const account = (await this.account(from.bytes)) ?? new Account();
     if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
     const cost = tx.gasLimit * feeCap + tx.value;
@@ -306,12 +301,6 @@ export class EvmChain extends EventEmitter<Events> {
     this.retry.unref();
   }
 
-  /** ms until ACP-176 capacity refills by `gas` (at twice the target per second). */
-  private refillMs(fees: ReturnType<typeof blockFees>, gas: bigint): number {
-    const perMs = (target(fees.state) * 2n) / 1000n || 1n;
-    return Math.max(1, Number((gas + perMs - 1n) / perMs));
-  }
-
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run. */
   private async buildBlock(): Promise<void> {
     if (this.pool.size === 0) {
@@ -321,9 +310,9 @@ export class EvmChain extends EventEmitter<Events> {
     const parent = this.head;
     const nowMs = BigInt(unixMillis(this.opts.clock));
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
-    const fees = blockFees(parent.header, timeMs);
-    if (!canBuild(fees)) {
-      this.scheduleRetry(this.refillMs(fees, buildFloor(fees) - fees.state.capacity));
+    const fees = this.opts.flavor.nextFees(parent.header, timeMs);
+    if (fees.waitMs > 0) {
+      this.scheduleRetry(fees.waitMs);
       return;
     }
     const number = parent.header.number + 1n;
@@ -337,6 +326,14 @@ export class EvmChain extends EventEmitter<Events> {
     let gasUsed = 0n;
     sm.checkpoint();
     try {
+      // Precompiles whose time falls between the parent's and this block's activate first.
+      for (const p of this.opts.precompiles) {
+        if (p.timestamp > parent.header.time && p.timestamp <= time) {
+          const addr = new Address(p.address);
+          await sm.putAccount(addr, new Account(1n, (await sm.getAccount(addr))?.balance ?? 0n));
+          await sm.putCode(addr, Uint8Array.of(1));
+        }
+      }
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
       const queues: PoolTx[][] = [];
@@ -361,9 +358,9 @@ export class EvmChain extends EventEmitter<Events> {
           queues.splice(best, 1);
           continue;
         }
-        if (p.tx.gasLimit > fees.state.capacity - gasUsed) {
-          // The block is full: the rest go in the next one, once capacity is back.
-          this.scheduleRetry(this.refillMs(fees, p.tx.gasLimit));
+        if (p.tx.gasLimit > fees.room - gasUsed) {
+          // The block is full: the rest go in the next one (under ACP-176, once capacity is back).
+          this.scheduleRetry(fees.refillMs(p.tx.gasLimit - (fees.room - gasUsed)));
           queues.splice(best, 1);
           continue;
         }
@@ -409,7 +406,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   private async commitBlock(
     parent: StoredBlock,
-    b: { number: bigint; time: bigint; timeMs: bigint; fees: ReturnType<typeof blockFees>; stateRoot: Uint8Array; gasUsed: bigint },
+    b: { number: bigint; time: bigint; timeMs: bigint; fees: NextFees; stateRoot: Uint8Array; gasUsed: bigint },
     included: PoolTx[],
     results: RunTxResult[],
   ): Promise<void> {
@@ -448,13 +445,12 @@ export class EvmChain extends EventEmitter<Events> {
       gasLimit: b.fees.gasLimit,
       gasUsed: b.gasUsed,
       time: b.time,
-      extra: extraAfter(b.fees.state, b.gasUsed, this.desiredTargetExcess),
+      extra: b.fees.extra(b.gasUsed),
       mixDigest: new Uint8Array(32),
       nonce: new Uint8Array(8),
-      extDataHash: EMPTY_EXT_DATA_HASH,
+      ...this.opts.flavor.headerExtras,
       baseFee: b.fees.baseFee,
-      extDataGasUsed: 0n,
-      blockGasCost: 0n,
+      blockGasCost: b.fees.blockGasCost,
       blobGasUsed: 0n,
       excessBlobGas: 0n,
       parentBeaconRoot: new Uint8Array(32),

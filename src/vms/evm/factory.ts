@@ -1,32 +1,44 @@
-// The EVM's factory: an EVM chain (the C-Chain, later Subnet-EVM chains) from its chain context, with
-// its JSON-RPC at /ext/bc/<id>/rpc and /ext/bc/<id>/ws in geth's dialect. Its namespaces follow the
-// chain config's eth-apis as coreth reads them (debug and txpool off by default); --dev turns the
-// developer namespaces on. Its gas-target sets the ACP-176 target the chain's blocks move toward.
+// The EVM's factories: an EVM chain from its chain context, coreth's (the C-Chain) or Subnet-EVM's
+// (an L1), with its JSON-RPC at /ext/bc/<id>/rpc and /ext/bc/<id>/ws in geth's dialect, and for
+// Subnet-EVM its validators API at /ext/bc/<id>/validators (gorilla). Its namespaces follow the
+// chain config's eth-apis as coreth and subnet-evm read them (debug and txpool off by default);
+// --dev turns the developer namespaces on. A C-Chain config's gas-target sets the ACP-176 target the
+// chain's blocks move toward.
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
+import { LOCAL_NODE } from '../../chains/ids.js';
 import type { ServiceDef } from '../../rpc/method.js';
+import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
 import { ethService } from './api/eth.js';
 import { FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
 import { netService, web3Service } from './api/net.js';
+import { subnetEvmMethods } from './api/subnetevm.js';
 import { txpoolService } from './api/txpool.js';
-import { EvmChain } from './chain.js';
+import { validatorsService } from './api/validators.js';
+import { EvmChain, type EvmChainOptions } from './chain.js';
 import { chainConfigJson } from './chainconfig.js';
+import { corethFlavor, subnetEvmFlavor } from './flavor.js';
+import { GenesisError, parseGenesisJson } from './genesis.js';
+import { isActive, subnetEvmConfig } from './subnetevm.js';
 
 export interface EvmConfig {
+  /** coreth's rules (the C-Chain) or Subnet-EVM's (L1s). */
+  kind: 'coreth' | 'subnet-evm';
   /** Serves services in geth's dialect, over HTTP and websockets. */
   serve(services: ServiceDef[]): ChainRoute;
+  /** Serves services in avalanchego's gorilla dialect (Subnet-EVM's validators API). */
+  serveGorilla(services: ServiceDef[]): ChainRoute;
   /** --dev */
   dev: boolean;
-  /** coreth's five-field accounts (the C-Chain); Subnet-EVM's four otherwise. */
-  multiCoin: boolean;
 }
 
 export interface EvmChainVM extends ChainVM {
   readonly evm: EvmChain;
 }
 
-/** coreth's default eth-apis. */
+/** coreth's and subnet-evm's default eth-apis. */
 const DEFAULT_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 
 export class ChainConfigError extends Error {}
@@ -71,38 +83,96 @@ function namespaces(apis: string[], dev: boolean): Set<string> {
   return on;
 }
 
+/** coreth's warp precompile, which Durango schedules at its own time (all of them, locally, at genesis). */
+const WARP_ADDRESS = new Uint8Array(Buffer.from('0200000000000000000000000000000000000005', 'hex'));
+const INITIALLY_ACTIVE = 1607144400n;
+
+/** The chain's rules and what only its kind serves. */
+function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint | undefined) {
+  const text = Buffer.from(ctx.genesis).toString('utf8');
+  const genesis = parseGenesisJson(text);
+  if (kind === 'coreth') {
+    return {
+      genesis,
+      flavor: corethFlavor(gasTarget === undefined ? {} : { gasTarget }),
+      genesisRules: { etna: true, granite: true },
+      precompiles: [{ address: WARP_ADDRESS, timestamp: INITIALLY_ACTIVE }],
+      extras: (_chain: EvmChain, gas: GasOracle) => corethMethods(gas, chainConfigJson(text)),
+      subnet: undefined,
+    };
+  }
+  const subnet = subnetEvmConfig(genesis);
+  const time = subnet.genesisTime;
+  return {
+    genesis,
+    flavor: subnetEvmFlavor(subnet.feeConfig),
+    genesisRules: {
+      etna: isActive(subnet, 'etnaTimestamp', time),
+      granite: isActive(subnet, 'graniteTimestamp', time),
+      minBaseFee: subnet.feeConfig.minBaseFee,
+    },
+    precompiles: subnet.precompiles.map((p) => ({ address: p.address, timestamp: BigInt(p.timestamp) })),
+    extras: (chain: EvmChain) => subnetEvmMethods(chain, subnet),
+    subnet,
+  };
+}
+
 export function evmFactory(config: EvmConfig): VmFactory {
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<EvmChainVM> {
       const chainConfig = readChainConfig(ctx.config);
       const on = namespaces(chainConfig.apis, config.dev);
-      const genesis = Buffer.from(ctx.genesis).toString('utf8');
-      const chain = await EvmChain.open(ctx.db, {
-        genesis,
+      let rules: ReturnType<typeof chainOf>;
+      try {
+        rules = chainOf(config.kind, ctx, chainConfig.gasTarget);
+      } catch (err) {
+        if (err instanceof GenesisError) throw new ChainConfigError(err.message);
+        throw err;
+      }
+      const options: EvmChainOptions = {
         clock: ctx.clock,
         acceptance: ctx.acceptance,
-        multiCoin: config.multiCoin,
-        ...(chainConfig.gasTarget === undefined ? {} : { gasTarget: chainConfig.gasTarget }),
-      });
+        genesis: rules.genesis,
+        flavor: rules.flavor,
+        genesisRules: rules.genesisRules,
+        precompiles: rules.precompiles,
+      };
+      const chain = await EvmChain.open(ctx.db, options);
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);
-      const eth = ethService({ chain, gas: new GasOracle(chain, ctx.clock), clock: ctx.clock, chainConfig: chainConfigJson(genesis) });
+      const gas = new GasOracle(chain, ctx.clock);
+      const eth = ethService({ chain, gas, clock: ctx.clock });
       const ethFilters = filterService(chain, filters);
       const services: ServiceDef[] = [];
-      if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...ethFilters.methods } });
+      if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...ethFilters.methods, ...rules.extras(chain, gas) } });
       if (on.has('net')) services.push(netService(chain.chainId));
-      if (on.has('web3')) services.push(web3Service());
+      if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
       const route = config.serve(services);
+      const handlers = new Map<string, ChainRoute>([
+        ['/rpc', { http: route.http }],
+        ['/ws', { ws: route.ws }],
+      ]);
+      if (rules.subnet) {
+        // The node validates its L1 as the one validator of its conversion (index 0).
+        const validationID = sha256(Buffer.concat([ctx.subnetID, Buffer.from([0, 0, 0, 0])]));
+        const since = await startTimestamp(ctx);
+        handlers.set(
+          '/validators',
+          config.serveGorilla([
+            validatorsService({
+              clock: ctx.clock,
+              validators: () => [{ validationID, nodeID: LOCAL_NODE.nodeID, weight: 100n, startTimestamp: since, isL1Validator: true }],
+            }),
+          ]),
+        );
+      }
       return {
         evm: chain,
         genesisID: chain.genesis.hash,
-        handlers: new Map([
-          ['/rpc', { http: route.http }],
-          ['/ws', { ws: route.ws }],
-        ]),
+        handlers,
         consensus() {
           const since = chain.waitingSince;
           return {
@@ -119,4 +189,17 @@ export function evmFactory(config: EvmConfig): VmFactory {
       };
     },
   };
+}
+
+/** When the node first created the chain (kept in its database): its validator's start time. */
+async function startTimestamp(ctx: ChainContext): Promise<bigint> {
+  const meta = ctx.db.prefix('validators');
+  const key = new Uint8Array(Buffer.from('start'));
+  const stored = await meta.get(key);
+  if (stored) return Buffer.from(stored).readBigUInt64BE(0);
+  const now = ctx.clock.nowNs() / 1_000_000_000n;
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(now);
+  await meta.put(key, new Uint8Array(b));
+  return now;
 }

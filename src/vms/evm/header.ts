@@ -1,8 +1,13 @@
-// coreth's block header (avalanchego 1.14, graft/coreth HeaderSerializable): Ethereum's fifteen
-// fields, then ExtDataHash (always present, before the base fee), then an optional tail written up
-// to its last present field, a missing one before it as an empty string. The block hash is the
-// keccak of this encoding, which is not what @ethereumjs's BlockHeader hashes, so the EVM chains
-// encode and hash their headers here. Notes: docs/research/cchain.md §1.
+// The block headers of coreth and Subnet-EVM (avalanchego 1.14, graft/{coreth,subnet-evm}
+// customtypes HeaderSerializable): Ethereum's fifteen fields, then
+//   - coreth: ExtDataHash (always present, before the base fee), then the tail baseFee,
+//     extDataGasUsed, blockGasCost, blobGasUsed, excessBlobGas, parentBeaconRoot, timeMs, minDelayExcess;
+//   - Subnet-EVM: the tail baseFee, blockGasCost, blobGasUsed, excessBlobGas, parentBeaconRoot,
+//     timeMs, minDelayExcess.
+// The tail is written up to its last present field, a missing one before it as an empty string. A
+// header with an extDataHash is coreth's. The block hash is the keccak of this encoding, which is
+// not what @ethereumjs's BlockHeader hashes, so the EVM chains encode and hash their headers here.
+// Notes: docs/research/cchain.md §1.
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -25,7 +30,8 @@ export interface CorethHeader {
   mixDigest: Uint8Array;
   /** 8 bytes. */
   nonce: Uint8Array;
-  extDataHash: Uint8Array;
+  /** coreth only (the hash of the block's atomic txs): its presence makes the header coreth's. */
+  extDataHash?: Uint8Array;
   // The optional tail, in order (each present from its upgrade on):
   baseFee?: bigint;
   extDataGasUsed?: bigint;
@@ -45,7 +51,9 @@ export const EMPTY_UNCLES = keccak_256(RLP.encode([]));
 
 const quantity = (n: bigint): Uint8Array => bigIntToUnpaddedBytes(n);
 
-/** The header's RLP, as coreth encodes it. */
+export type HeaderLayout = 'coreth' | 'subnet-evm';
+
+/** The header's RLP, as coreth or Subnet-EVM encodes it. */
 export function encodeHeader(h: CorethHeader): Uint8Array {
   const fields: Uint8Array[] = [
     h.parentHash,
@@ -63,9 +71,11 @@ export function encodeHeader(h: CorethHeader): Uint8Array {
     h.extra,
     h.mixDigest,
     h.nonce,
-    h.extDataHash,
   ];
-  const tail = [h.baseFee, h.extDataGasUsed, h.blockGasCost, h.blobGasUsed, h.excessBlobGas, h.parentBeaconRoot, h.timeMilliseconds, h.minDelayExcess];
+  if (h.extDataHash) fields.push(h.extDataHash);
+  const tail = h.extDataHash
+    ? [h.baseFee, h.extDataGasUsed, h.blockGasCost, h.blobGasUsed, h.excessBlobGas, h.parentBeaconRoot, h.timeMilliseconds, h.minDelayExcess]
+    : [h.baseFee, h.blockGasCost, h.blobGasUsed, h.excessBlobGas, h.parentBeaconRoot, h.timeMilliseconds, h.minDelayExcess];
   let last = -1;
   tail.forEach((v, i) => {
     if (v !== undefined) last = i;
@@ -84,13 +94,17 @@ export const EMPTY_EXT_DATA_HASH = keccak_256(RLP.encode(new Uint8Array()));
 /** A tx as a block body holds it: a legacy tx as its RLP list, a typed one as the string type ‖ payload. */
 export type BodyTx = Uint8Array | Uint8Array[];
 
-/** A block's RLP: [header, txs, uncles, version (always 0), extData (atomic txs, if any)]; `size` is its length. */
+/**
+ * A block's RLP; `size` is its length. coreth: [header, txs, uncles, version (always 0), extData
+ * (atomic txs, if any)]; Subnet-EVM: Ethereum's [header, txs, uncles].
+ */
 export function encodeBlock(h: CorethHeader, txs: BodyTx[], extData?: Uint8Array): Uint8Array {
-  return RLP.encode([RLP.decode(encodeHeader(h)) as Uint8Array[], txs, [], new Uint8Array(), extData ?? new Uint8Array()]);
+  const header = RLP.decode(encodeHeader(h)) as Uint8Array[];
+  return RLP.encode(h.extDataHash ? [header, txs, [], new Uint8Array(), extData ?? new Uint8Array()] : [header, txs, []]);
 }
 
 /** The header of a decoded header list (the inverse of encodeHeader). */
-export function decodeHeader(f: Uint8Array[]): CorethHeader {
+export function decodeHeader(f: Uint8Array[], layout: HeaderLayout): CorethHeader {
   const q = (i: number) => (f[i] === undefined ? undefined : bytesToBigInt(f[i]!));
   const h: CorethHeader = {
     parentHash: f[0]!,
@@ -108,15 +122,25 @@ export function decodeHeader(f: Uint8Array[]): CorethHeader {
     extra: f[12]!,
     mixDigest: f[13]!,
     nonce: f[14]!,
-    extDataHash: f[15]!,
   };
-  if (f.length > 16) h.baseFee = q(16);
-  if (f.length > 17) h.extDataGasUsed = q(17);
-  if (f.length > 18) h.blockGasCost = q(18);
-  if (f.length > 19) h.blobGasUsed = q(19);
-  if (f.length > 20) h.excessBlobGas = q(20);
-  if (f.length > 21) h.parentBeaconRoot = f[21];
-  if (f.length > 22) h.timeMilliseconds = q(22);
-  if (f.length > 23) h.minDelayExcess = q(23);
+  if (layout === 'coreth') {
+    h.extDataHash = f[15]!;
+    if (f.length > 16) h.baseFee = q(16);
+    if (f.length > 17) h.extDataGasUsed = q(17);
+    if (f.length > 18) h.blockGasCost = q(18);
+    if (f.length > 19) h.blobGasUsed = q(19);
+    if (f.length > 20) h.excessBlobGas = q(20);
+    if (f.length > 21) h.parentBeaconRoot = f[21];
+    if (f.length > 22) h.timeMilliseconds = q(22);
+    if (f.length > 23) h.minDelayExcess = q(23);
+    return h;
+  }
+  if (f.length > 15) h.baseFee = q(15);
+  if (f.length > 16) h.blockGasCost = q(16);
+  if (f.length > 17) h.blobGasUsed = q(17);
+  if (f.length > 18) h.excessBlobGas = q(18);
+  if (f.length > 19) h.parentBeaconRoot = f[19];
+  if (f.length > 20) h.timeMilliseconds = q(20);
+  if (f.length > 21) h.minDelayExcess = q(21);
   return h;
 }

@@ -34,7 +34,8 @@ export const poolErrors = {
   tipAboveFeeCap: () => 'max priority fee per gas higher than max fee per gas',
   invalidSender: () => 'invalid sender',
   intrinsicGas: (from: string, gas: bigint, need: bigint) => `intrinsic gas too low: address ${from} tx gas (${gas}), minimum needed ${need}`,
-  feeCapTooLow: (from: string, feeCap: bigint) => `transaction underpriced: address ${from} have gas fee cap (${feeCap}) < pool minimum fee cap (1)`,
+  feeCapTooLow: (from: string, feeCap: bigint, min: bigint) =>
+    `transaction underpriced: address ${from} have gas fee cap (${feeCap}) < pool minimum fee cap (${min})`,
   nonceTooLow: (next: bigint, nonce: bigint) => `nonce too low: next nonce ${next}, tx nonce ${nonce}`,
   insufficientFunds: (balance: bigint, cost: bigint) =>
     `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,

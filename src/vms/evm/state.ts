@@ -18,20 +18,20 @@ export interface Account {
 /** keccak256 of no code. */
 export const EMPTY_CODE_HASH = keccak_256(new Uint8Array());
 
-export function encodeAccount(a: Account): Uint8Array {
+export function encodeAccount(a: Account, multiCoin = true): Uint8Array {
   return RLP.encode([
     bigIntToUnpaddedBytes(a.nonce ?? 0n),
     bigIntToUnpaddedBytes(a.balance ?? 0n),
     a.storageRoot ?? EMPTY_ROOT,
     a.codeHash ?? EMPTY_CODE_HASH,
-    a.isMultiCoin ? Uint8Array.of(1) : new Uint8Array(),
+    ...(multiCoin ? [a.isMultiCoin ? Uint8Array.of(1) : new Uint8Array()] : []),
   ]);
 }
 
-/** The state root of accounts (address -> account), in a secure (keccak-keyed) trie. */
-export async function stateRoot(accounts: Iterable<[Uint8Array, Account]>): Promise<Uint8Array> {
+/** The state root of accounts (address -> account), in a secure (keccak-keyed) trie; coreth's five-field accounts or Ethereum's four. */
+export async function stateRoot(accounts: Iterable<[Uint8Array, Account]>, multiCoin = true): Promise<Uint8Array> {
   const trie = new MerklePatriciaTrie({ useKeyHashing: true });
-  for (const [address, account] of accounts) await trie.put(address, encodeAccount(account));
+  for (const [address, account] of accounts) await trie.put(address, encodeAccount(account, multiCoin));
   return trie.root();
 }
 

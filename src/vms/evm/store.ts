@@ -5,7 +5,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
-import { type CorethHeader, decodeHeader, headerHash } from './header.js';
+import { type CorethHeader, decodeHeader, type HeaderLayout, headerHash } from './header.js';
 import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
 
 export interface StoredBlock {
@@ -41,7 +41,10 @@ export class ChainStore {
   readonly meta: Database;
   private readonly cache = new Map<string, StoredBlock>();
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly layout: HeaderLayout,
+  ) {
     this.blocks = db.prefix('blocks');
     this.heights = db.prefix('heights');
     this.records = db.prefix('records');
@@ -93,7 +96,7 @@ export class ChainStore {
     const bytes = await this.blocks.get(hash);
     if (!bytes) return undefined;
     const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>];
-    const header = decodeHeader(fields[0]);
+    const header = decodeHeader(fields[0], this.layout);
     const block = { header, hash: headerHash(header), body: fields[1], size: bytes.length };
     this.remember(block);
     return block;

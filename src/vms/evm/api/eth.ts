@@ -1,6 +1,6 @@
-// The eth namespace of an EVM chain (coreth's internal/ethapi and eth/api, with Avalanche's extras
-// eth_baseFee, eth_suggestPriceOptions, eth_getChainConfig): reads of accepted state and history,
-// calls and estimates, and tx submission through the pool.
+// The eth namespace of an EVM chain (internal/ethapi and eth/api, with Avalanche's eth_baseFee):
+// reads of accepted state and history, calls and estimates, and tx submission through the pool.
+// What only coreth or only Subnet-EVM adds is in coreth.ts and subnetevm.ts.
 import { Address } from '@ethereumjs/util';
 import type { Clock } from '../../../chains/clock.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
@@ -19,8 +19,6 @@ export interface EthDeps {
   chain: EvmChain;
   gas: GasOracle;
   clock: Clock;
-  /** eth_getChainConfig's answer. */
-  chainConfig: Record<string, unknown>;
 }
 
 const none = positional([]);
@@ -175,16 +173,6 @@ export function ethService(d: EthDeps): ServiceDef {
       feeHistory: method(positional([hexOrDecimal64, blockNumber, arrayOf(float)], 2), async ([count, last, pcts]) =>
         d.gas.feeHistory(count as bigint, last as Parameters<GasOracle['feeHistory']>[1], (pcts as number[] | undefined) ?? []),
       ),
-      suggestPriceOptions: method(none, async () => {
-        const tip = await d.gas.suggestTip();
-        const maxTip = 20_000_000_000n;
-        const capped = tip < maxTip ? tip : maxTip;
-        const slowTip = (capped * 95n) / 100n > 1n ? (capped * 95n) / 100n : 1n;
-        const fastTip = (tip * 105n) / 100n;
-        const fee = (t: bigint) => ({ maxPriorityFeePerGas: qty(t), maxFeePerGas: qty(d.gas.nextBaseFee() * 2n + t) });
-        return { slow: fee(slowTip), normal: fee(capped), fast: fee(fastTip) };
-      }),
-      getChainConfig: method(none, () => d.chainConfig),
     },
   };
 }

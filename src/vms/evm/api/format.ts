@@ -115,7 +115,6 @@ export function formatHeader(block: StoredBlock, extras: Record<string, unknown>
   const h = block.header;
   const fields: Record<string, unknown> = {
     difficulty: qty(h.difficulty),
-    extDataHash: hex(h.extDataHash),
     extraData: hex(h.extra),
     gasLimit: qty(h.gasLimit),
     gasUsed: qty(h.gasUsed),
@@ -133,6 +132,8 @@ export function formatHeader(block: StoredBlock, extras: Record<string, unknown>
     transactionsRoot: hex(h.txHash),
     ...extras,
   };
+  // coreth's extras; Subnet-EVM headers have none.
+  if (h.extDataHash !== undefined) fields.extDataHash = hex(h.extDataHash);
   if (h.baseFee !== undefined) fields.baseFeePerGas = qty(h.baseFee);
   if (h.blobGasUsed !== undefined) fields.blobGasUsed = qty(h.blobGasUsed);
   if (h.blockGasCost !== undefined) fields.blockGasCost = qty(h.blockGasCost);
@@ -146,7 +147,7 @@ export function formatHeader(block: StoredBlock, extras: Record<string, unknown>
 
 export function formatBlock(block: StoredBlock, txs: unknown[]): Record<string, unknown> {
   return formatHeader(block, {
-    blockExtraData: '0x',
+    ...(block.header.extDataHash ? { blockExtraData: '0x' } : {}),
     size: qty(block.size),
     totalDifficulty: qty(block.header.number),
     transactions: txs,

@@ -5,9 +5,6 @@ import { positional } from '../../../rpc/geth.js';
 import { bytes } from './fields.js';
 import { hex } from './format.js';
 
-/** What web3_clientVersion reports: the avalanchego release whose coreth the emulator follows. */
-export const CLIENT_VERSION = 'v1.14.2';
-
 export function netService(chainId: bigint): ServiceDef {
   return {
     name: 'net',
@@ -19,11 +16,12 @@ export function netService(chainId: bigint): ServiceDef {
   };
 }
 
-export function web3Service(): ServiceDef {
+/** web3_clientVersion reports the chain's client: coreth's avalanchego release, or subnet-evm's version. */
+export function web3Service(clientVersion: string): ServiceDef {
   return {
     name: 'web3',
     methods: {
-      clientVersion: method(positional([]), () => CLIENT_VERSION),
+      clientVersion: method(positional([]), () => clientVersion),
       sha3: method(positional([bytes]), ([data]) => hex(keccak_256(data as Uint8Array))),
     },
   };

@@ -1,0 +1,40 @@
+// The eth methods only Subnet-EVM has (internal/ethapi/api_extra.go): eth_feeConfig,
+// eth_getChainConfig in Subnet-EVM's form, eth_getActiveRulesAt and the deprecated
+// eth_getActivePrecompilesAt.
+import { goKind, numberText } from '../../../encoding/gojson.js';
+import { method, type MethodDef } from '../../../rpc/method.js';
+import { positional } from '../../../rpc/geth.js';
+import { type Field, optional, ParamsError } from '../../../rpc/schema.js';
+import type { EvmChain } from '../chain.js';
+import { feeConfigJson } from '../feewindow.js';
+import { activePrecompilesAt, activeRulesAt, type SubnetEvmConfig } from '../subnetevm.js';
+import { blockOf } from './blocks.js';
+import { blockRef } from './fields.js';
+
+/** A *uint64 as geth's rpc decodes it: a JSON number only (a hex string or "latest" is refused). */
+const goUint64: Field<number> = {
+  decode(v) {
+    const text = numberText(v);
+    if (text === undefined) throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type uint64`);
+    if (!/^\d+$/.test(text) || BigInt(text) > (1n << 64n) - 1n) throw new ParamsError(`json: cannot unmarshal number ${text} into Go value of type uint64`);
+    return Number(text);
+  },
+  zero: () => 0,
+};
+
+export function subnetEvmMethods(chain: EvmChain, config: SubnetEvmConfig): Record<string, MethodDef> {
+  const at = (time: number | undefined) => time ?? Number(chain.head.header.time);
+  return {
+    // The fee config governing the child of that block: the genesis one (no FeeManager yet), last
+    // changed at block 0.
+    feeConfig: method(positional([optional(blockRef)], 0), async ([ref]) => {
+      if (ref) await blockOf(chain, ref as Parameters<typeof blockOf>[1]);
+      return { feeConfig: feeConfigJson(config.feeConfig), lastChangedAt: 0 };
+    }),
+    getChainConfig: method(positional([]), () => config.chainConfig),
+    getActiveRulesAt: method(positional([optional(goUint64)], 0), ([time]) => activeRulesAt(config, at(time as number | undefined))),
+    getActivePrecompilesAt: method(positional([optional(goUint64)], 0), ([time]) =>
+      Object.fromEntries(activePrecompilesAt(config, at(time as number | undefined)).map((p) => [p.key, p.config])),
+    ),
+  };
+}

@@ -1,0 +1,236 @@
+// A Subnet-EVM chain's configuration, read from its genesis as subnet-evm's parseGenesis does: the
+// fee config (verified; subnet-evm's default without one), the gas limit that must match it, the
+// network upgrade times (absent or 0 take avalanchego's times for the network), the precompiles
+// the genesis enables, and what eth_getChainConfig and eth_getActiveRulesAt answer from them.
+// Notes: ../shared/reference/subnet-evm.md §1.2-1.4, §2.1, §5.
+import { DEFAULT_FEE_CONFIG, type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from './feewindow.js';
+import { GenesisError, type GenesisJson, genesisQuantity } from './genesis.js';
+
+/** avalanchego upgrade.InitiallyActiveTime: every upgrade's time on the local network. */
+const INITIALLY_ACTIVE = 1607144400;
+/** avalanchego upgrade.UnscheduledActivationTime (Helicon). */
+const UNSCHEDULED = 253399622400;
+
+/** The network upgrades Subnet-EVM knows, with the local network's times. */
+const NETWORK_UPGRADES: Record<string, number | undefined> = {
+  subnetEVMTimestamp: 0,
+  durangoTimestamp: INITIALLY_ACTIVE,
+  etnaTimestamp: INITIALLY_ACTIVE,
+  fortunaTimestamp: undefined,
+  graniteTimestamp: INITIALLY_ACTIVE,
+  heliconTimestamp: UNSCHEDULED,
+};
+
+/** libevm's block-number forks, set to 0 when the genesis leaves them out. */
+const BLOCK_FORKS = [
+  'homesteadBlock',
+  'eip150Block',
+  'eip155Block',
+  'eip158Block',
+  'byzantiumBlock',
+  'constantinopleBlock',
+  'petersburgBlock',
+  'istanbulBlock',
+  'muirGlacierBlock',
+  'berlinBlock',
+  'londonBlock',
+];
+
+/** The stateful precompiles: config key, address. Only warp runs in the emulator so far. */
+export const PRECOMPILES: Record<string, string> = {
+  contractDeployerAllowListConfig: '0200000000000000000000000000000000000000',
+  contractNativeMinterConfig: '0200000000000000000000000000000000000001',
+  txAllowListConfig: '0200000000000000000000000000000000000002',
+  feeManagerConfig: '0200000000000000000000000000000000000003',
+  rewardManagerConfig: '0200000000000000000000000000000000000004',
+  warpConfig: '0200000000000000000000000000000000000005',
+};
+const SUPPORTED_PRECOMPILES = new Set(['warpConfig']);
+
+export interface ActivePrecompile {
+  key: string;
+  address: Uint8Array;
+  /** Its activation time (blockTimestamp), unix seconds. */
+  timestamp: number;
+  /** Its config as eth_getChainConfig prints it. */
+  config: Record<string, unknown>;
+}
+
+export interface SubnetEvmConfig {
+  chainId: number;
+  feeConfig: FeeConfig;
+  allowFeeRecipients: boolean;
+  /** Upgrade key -> activation time (unix seconds); absent = never. */
+  upgrades: Record<string, number | undefined>;
+  precompiles: ActivePrecompile[];
+  genesisTime: number;
+  /** eth_getChainConfig's answer. */
+  chainConfig: Record<string, unknown>;
+}
+
+const u64 = (v: unknown, key: string): number | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new GenesisError(`json: cannot unmarshal ${JSON.stringify(v)} into Go struct field ChainConfig.${key} of type uint64`);
+  return v;
+};
+
+/** Go's *big.Int reads a JSON integer literal only ("0x1" or "1" as strings fail). */
+function bigIntField(v: unknown, key: string): bigint | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  throw new GenesisError(`parsing genesis: math/big: cannot unmarshal ${JSON.stringify(JSON.stringify(v))} into a *big.Int (${key})`);
+}
+
+function readFeeConfig(raw: unknown): FeeConfig {
+  if (raw === undefined || raw === null) return DEFAULT_FEE_CONFIG;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new GenesisError('parsing genesis: feeConfig is not a JSON object');
+  const c = raw as Record<string, unknown>;
+  // An empty fee config is no fee config (FeeConfig == EmptyFeeConfig).
+  if (Object.keys(c).length === 0) return DEFAULT_FEE_CONFIG;
+  const targetBlockRate = c.targetBlockRate === undefined || c.targetBlockRate === null ? 0n : bigIntField(c.targetBlockRate, 'feeConfig.targetBlockRate');
+  try {
+    return verifyFeeConfig({
+      gasLimit: bigIntField(c.gasLimit, 'feeConfig.gasLimit'),
+      targetBlockRate,
+      minBaseFee: bigIntField(c.minBaseFee, 'feeConfig.minBaseFee'),
+      targetGas: bigIntField(c.targetGas, 'feeConfig.targetGas'),
+      baseFeeChangeDenominator: bigIntField(c.baseFeeChangeDenominator, 'feeConfig.baseFeeChangeDenominator'),
+      minBlockGasCost: bigIntField(c.minBlockGasCost, 'feeConfig.minBlockGasCost'),
+      maxBlockGasCost: bigIntField(c.maxBlockGasCost, 'feeConfig.maxBlockGasCost'),
+      blockGasCostStep: bigIntField(c.blockGasCostStep, 'feeConfig.blockGasCostStep'),
+    });
+  } catch (err) {
+    if (err instanceof FeeConfigError) throw new GenesisError(`failed to verify genesis: invalid fee config: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Warp's config as Subnet-EVM prints it (blockTimestamp, disable, quorumNumerator, requirePrimaryNetworkSigners), verified. */
+function warpConfigJson(raw: Record<string, unknown>, timestamp: number | undefined, durango: number): Record<string, unknown> {
+  const quorum = u64(raw.quorumNumerator, 'warpConfig.quorumNumerator') ?? 0;
+  const invalid = (why: string) => new GenesisError(`failed to verify genesis: invalid precompile upgrades: ${why}`);
+  if (timestamp !== undefined && timestamp < durango) throw invalid('warp cannot be activated before Durango');
+  if (quorum > 100) throw invalid(`invalid warp quorum ratio: cannot specify numerator (${quorum}) > denominator (100)`);
+  if (quorum !== 0 && quorum < 33) throw invalid(`invalid warp quorum ratio: cannot specify numerator (${quorum}) < min numerator (33)`);
+  return {
+    blockTimestamp: timestamp ?? null,
+    ...(raw.disable === true ? { disable: true } : {}),
+    quorumNumerator: quorum,
+    requirePrimaryNetworkSigners: raw.requirePrimaryNetworkSigners === true,
+  };
+}
+
+export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
+  const raw = g.config;
+  const chainId = raw.chainId;
+  if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new GenesisError('parsing genesis: chainId must be a positive JSON integer');
+  const feeConfig = readFeeConfig(raw.feeConfig);
+  const headerGasLimit = genesisQuantity(g.gasLimit, 'gasLimit');
+  if (headerGasLimit !== feeConfig.gasLimit) {
+    throw new GenesisError(`failed to verify genesis: gas limit in fee config (${feeConfig.gasLimit}) does not match gas limit in header (${headerGasLimit})`);
+  }
+  const upgrades: Record<string, number | undefined> = {};
+  for (const [key, time] of Object.entries(NETWORK_UPGRADES)) {
+    const given = u64(raw[key], key);
+    upgrades[key] = given === undefined || given === 0 ? time : given;
+  }
+  const genesisTime = Number(genesisQuantity(g.timestamp, 'timestamp'));
+  const precompiles: ActivePrecompile[] = [];
+  const printed: [string, Record<string, unknown>][] = [];
+  for (const [key, address] of Object.entries(PRECOMPILES)) {
+    const value = raw[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'object' || Array.isArray(value)) throw new GenesisError(`invalid ${key}: not a JSON object`);
+    if (!SUPPORTED_PRECOMPILES.has(key)) {
+      throw new GenesisError(`${key} is not supported by the emulator yet (only warpConfig); remove it from the genesis`);
+    }
+    const v = value as Record<string, unknown>;
+    // A nil blockTimestamp never activates (but the config is still printed).
+    const timestamp = u64(v.blockTimestamp, `${key}.blockTimestamp`);
+    const config = warpConfigJson(v, timestamp, upgrades.durangoTimestamp!);
+    printed.push([key, config]);
+    if (v.disable === true || timestamp === undefined) continue;
+    precompiles.push({ key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, config });
+  }
+  const allowFeeRecipients = raw.allowFeeRecipients === true;
+  return {
+    chainId,
+    feeConfig,
+    allowFeeRecipients,
+    upgrades,
+    precompiles,
+    genesisTime,
+    chainConfig: chainConfigJson(raw, feeConfig, allowFeeRecipients, upgrades, printed),
+  };
+}
+
+/** params.ToWithUpgradesJSON: the effective config, keys in Go's alphabetical map order, then upgrades. */
+function chainConfigJson(
+  raw: Record<string, unknown>,
+  feeConfig: FeeConfig,
+  allowFeeRecipients: boolean,
+  upgrades: Record<string, number | undefined>,
+  precompiles: [string, Record<string, unknown>][],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // libevm's own fields as the genesis gives them (eip150Hash no longer exists).
+  for (const key of ['chainId', 'daoForkBlock', 'daoForkSupport', 'arrowGlacierBlock', 'grayGlacierBlock', 'mergeNetsplitBlock', 'terminalTotalDifficulty']) {
+    if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
+  }
+  for (const key of BLOCK_FORKS) out[key] = raw[key] ?? 0;
+  for (const [key, time] of Object.entries(upgrades)) if (time !== undefined) out[key] = time;
+  out.shanghaiTime = upgrades.durangoTimestamp;
+  out.cancunTime = upgrades.etnaTimestamp;
+  out.feeConfig = feeConfigJson(feeConfig);
+  if (allowFeeRecipients) out.allowFeeRecipients = true;
+  for (const [key, config] of precompiles) out[key] = config;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(out).sort()) sorted[key] = out[key];
+  sorted.upgrades = {};
+  return sorted;
+}
+
+/** eth_getActiveRulesAt's answer at `time` (unix seconds). */
+export function activeRulesAt(c: SubnetEvmConfig, time: number): Record<string, unknown> {
+  const at = (key: string) => c.upgrades[key] !== undefined && time >= c.upgrades[key]!;
+  return {
+    ethRules: {
+      ChainID: c.chainId,
+      IsHomestead: true,
+      IsEIP150: true,
+      IsEIP155: true,
+      IsEIP158: true,
+      IsByzantium: true,
+      IsConstantinople: true,
+      IsPetersburg: true,
+      IsIstanbul: true,
+      IsBerlin: true,
+      IsLondon: true,
+      IsMerge: true,
+      IsShanghai: at('durangoTimestamp'),
+      IsCancun: at('etnaTimestamp'),
+      IsPrague: false,
+      IsVerkle: false,
+    },
+    avalancheRules: {
+      IsSubnetEVM: at('subnetEVMTimestamp'),
+      IsDurango: at('durangoTimestamp'),
+      IsEtna: at('etnaTimestamp'),
+      IsFortuna: at('fortunaTimestamp'),
+      IsGranite: at('graniteTimestamp'),
+      IsHelicon: at('heliconTimestamp'),
+    },
+    precompiles: Object.fromEntries(activePrecompilesAt(c, time).map((p) => [p.key, { timestamp: p.timestamp }])),
+  };
+}
+
+export function activePrecompilesAt(c: SubnetEvmConfig, time: number): ActivePrecompile[] {
+  return c.precompiles.filter((p) => p.timestamp <= time);
+}
+
+/** Whether an upgrade is active at `time` (unix seconds). */
+export function isActive(c: SubnetEvmConfig, key: string, time: number): boolean {
+  return c.upgrades[key] !== undefined && time >= c.upgrades[key]!;
+}
