@@ -11,6 +11,7 @@ import { openDatabase } from '../src/storage/db.js';
 import { EvmChain } from '../src/vms/evm/chain.js';
 import { corethFlavor } from '../src/vms/evm/flavor.js';
 import { parseGenesisJson } from '../src/vms/evm/genesis.js';
+import { barePrecompile } from '../src/vms/evm/precompiles/config.js';
 import { decodeHeader, EMPTY_ROOT, EMPTY_UNCLES, encodeBlock, encodeHeader, headerHash } from '../src/vms/evm/header.js';
 import { encodeAccount, stateRoot } from '../src/vms/evm/state.js';
 
@@ -100,7 +101,7 @@ describe("the local network's C-Chain genesis", () => {
       genesis: parseGenesisJson(LOCAL_C_CHAIN_GENESIS),
       flavor: corethFlavor(),
       genesisRules: { etna: true, granite: true },
-      precompiles: [{ address: new Uint8Array(Buffer.from('0200000000000000000000000000000000000005', 'hex')), timestamp: 1607144400n }],
+      precompiles: [barePrecompile('warpConfig', '0200000000000000000000000000000000000005', 1607144400)],
     });
     try {
       const g = chain.genesis;

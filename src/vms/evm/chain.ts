@@ -16,8 +16,10 @@ import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { headerMillis } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
-import { type BlockHashes, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
-import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisState } from './genesis.js';
+import { CORETH_PRECOMPILES, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
+import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
+import { activatePrecompile, type PrecompileConfig } from './precompiles/config.js';
+import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
@@ -37,9 +39,9 @@ export interface EvmChainOptions {
   genesisRules: GenesisRules;
   /**
    * Stateful precompiles and when they activate: at genesis, or in the first block whose time
-   * passes theirs, their address gets nonce 1 and code 0x01 (ApplyPrecompileActivations).
+   * passes theirs (ApplyPrecompileActivations).
    */
-  precompiles: { address: Uint8Array; timestamp: bigint }[];
+  precompiles: PrecompileConfig[];
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -133,16 +135,25 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor;
   }
 
+  private nowSeconds(): bigint {
+    return BigInt(unixMillis(this.opts.clock)) / 1000n;
+  }
+
+  /** A VM with this chain's rules and precompiles over a state (the builder's, a reader's, a trace's). */
+  newVM(sm: MerkleStateManager): Promise<VM> {
+    const custom = this.opts.flavor.layout === 'coreth' ? CORETH_PRECOMPILES : [];
+    return execVM(this.common, sm, (n) => this.store.hashAt(n), { custom, stateful: this.opts.precompiles });
+  }
+
   private async init(): Promise<void> {
-    const hashes: BlockHashes = async (n) => this.store.hashAt(n);
     const multiCoin = this.opts.flavor.multiCoin;
     const headHash = await this.store.head();
     if (!headHash) {
       // A fresh chain: the genesis state and block, in one batch.
       const sm = stateAt(this.nodes, this.common, undefined, multiCoin);
       const genesisTime = genesisQuantity(this.opts.genesis.timestamp, 'timestamp');
-      const active = this.opts.precompiles.filter((p) => p.timestamp <= genesisTime).map((p) => p.address);
-      await writeGenesisState(sm, this.opts.genesis, active);
+      for (const p of this.opts.precompiles) if (activeAt(p, genesisTime)) await activatePrecompile(sm, p);
+      await writeGenesisAlloc(sm, this.opts.genesis);
       const header = genesisHeader(this.opts.genesis, this.opts.flavor.layout, await sm.getStateRoot(), this.opts.genesisRules);
       const bytes = encodeBlock(header, []);
       this.genesis = { header, hash: headerHash(header), body: [], size: bytes.length };
@@ -159,9 +170,9 @@ export class EvmChain extends EventEmitter<Events> {
       this.head = head;
       this.genesis = genesis;
     }
-    this.builder = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 50_000), hashes);
+    this.builder = await this.newVM(stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 50_000));
     // The reader's caches are emptied at each new head: small, so emptying them is cheap.
-    this.reader = await execVM(this.common, stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 2_000, new TrieMemo(20_000)), hashes);
+    this.reader = await this.newVM(stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 2_000, new TrieMemo(20_000)));
     this.readerRoot = hex(this.head.header.stateRoot);
     await this.reloadJournal();
   }
@@ -243,6 +254,15 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
     const cost = tx.gasLimit * feeCap + tx.value;
     if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
+    // Subnet-EVM's tx allow list comes after the nonce and balance checks.
+    if (
+      this.opts.precompiles.length > 0 &&
+      !(await this.withState(this.head.header.stateRoot, (vm) =>
+        txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.nowSeconds(), from),
+      ))
+    ) {
+      throw new PoolError(poolErrors.notAllowListed(checksum));
+    }
     const old = this.pool.sameNonce(fromText, tx.nonce);
     if (old && !bumped(old, { feeCap, tipCap })) throw new PoolError(poolErrors.replacementUnderpriced());
     if (!old && this.pool.size >= POOL_CAPACITY) throw new PoolError(poolErrors.full());
@@ -328,11 +348,7 @@ export class EvmChain extends EventEmitter<Events> {
     try {
       // Precompiles whose time falls between the parent's and this block's activate first.
       for (const p of this.opts.precompiles) {
-        if (p.timestamp > parent.header.time && p.timestamp <= time) {
-          const addr = new Address(p.address);
-          await sm.putAccount(addr, new Account(1n, (await sm.getAccount(addr))?.balance ?? 0n));
-          await sm.putCode(addr, Uint8Array.of(1));
-        }
+        if (!activeAt(p, parent.header.time) && activeAt(p, time)) await activatePrecompile(sm, p);
       }
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
@@ -365,6 +381,12 @@ export class EvmChain extends EventEmitter<Events> {
           continue;
         }
         let result: RunTxResult;
+        // The tx allow list again, at this block's state: a sender removed since admission is dropped.
+        if (this.opts.precompiles.length > 0 && !(await txAllowed(sm, this.opts.precompiles, time, createAddressFromString(p.fromHex)))) {
+          dropped.push(p);
+          queues.splice(best, 1);
+          continue;
+        }
         try {
           result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         } catch {

@@ -4,13 +4,15 @@
 // that revert, and the fee credit coreth makes (the whole fee to the coinbase, nothing burned).
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { EVMError, type ExecResult } from '@ethereumjs/evm';
+import { type CustomPrecompile, EVMError, type ExecResult } from '@ethereumjs/evm';
 import { gethError as frameError } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, ValueEncoding } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
+import type { PrecompileConfig } from './precompiles/config.js';
+import { installPrecompiles } from './precompiles/index.js';
 import type { ScratchStore } from './overlay.js';
 import { BLACKHOLE, dropRefunds } from './rules.js';
 import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
@@ -19,6 +21,15 @@ import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
 
 const deprecated = (): ExecResult => ({ executionGasUsed: 0n, returnValue: new Uint8Array(), exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
+
+/** coreth's own precompiles (Subnet-EVM has none of these: 0x0100…00 is its blackhole, a plain account). */
+export const CORETH_PRECOMPILES: CustomPrecompile[] = DEPRECATED.map((a) => ({ address: new Address(Buffer.from(a, 'hex')), function: deprecated }));
+
+/** What runs at precompile addresses besides Ethereum's: coreth's deprecated contracts, Subnet-EVM's stateful ones. */
+export interface ChainPrecompiles {
+  custom: CustomPrecompile[];
+  stateful: PrecompileConfig[];
+}
 
 export interface ExecContext {
   number: bigint;
@@ -53,7 +64,7 @@ export function stateAt(
   return new MerkleStateManager({ trie, common, caches });
 }
 
-export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes): Promise<VM> {
+export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes, precompiles: ChainPrecompiles): Promise<VM> {
   const blockchain = {
     async getBlock(n: number) {
       const hash = (await hashes(BigInt(n))) ?? new Uint8Array(32);
@@ -69,8 +80,9 @@ export async function execVM(common: Common, stateManager: MerkleStateManager, h
     stateManager,
     // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
     blockchain: blockchain as any,
-    evmOpts: { customPrecompiles: DEPRECATED.map((a) => ({ address: new Address(Buffer.from(a, 'hex')), function: deprecated })) },
+    evmOpts: { customPrecompiles: precompiles.custom },
   });
+  installPrecompiles(vm.evm, precompiles.stateful);
   dropRefunds(vm.common);
   return vm;
 }

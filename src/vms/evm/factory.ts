@@ -21,6 +21,7 @@ import { EvmChain, type EvmChainOptions } from './chain.js';
 import { chainConfigJson } from './chainconfig.js';
 import { corethFlavor, subnetEvmFlavor } from './flavor.js';
 import { GenesisError, parseGenesisJson } from './genesis.js';
+import { barePrecompile } from './precompiles/config.js';
 import { isActive, subnetEvmConfig } from './subnetevm.js';
 
 export interface EvmConfig {
@@ -84,8 +85,8 @@ function namespaces(apis: string[], dev: boolean): Set<string> {
 }
 
 /** coreth's warp precompile, which Durango schedules at its own time (all of them, locally, at genesis). */
-const WARP_ADDRESS = new Uint8Array(Buffer.from('0200000000000000000000000000000000000005', 'hex'));
-const INITIALLY_ACTIVE = 1607144400n;
+const WARP_ADDRESS = '0200000000000000000000000000000000000005';
+const INITIALLY_ACTIVE = 1607144400;
 
 /** The chain's rules and what only its kind serves. */
 function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint | undefined) {
@@ -96,7 +97,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint |
       genesis,
       flavor: corethFlavor(gasTarget === undefined ? {} : { gasTarget }),
       genesisRules: { etna: true, granite: true },
-      precompiles: [{ address: WARP_ADDRESS, timestamp: INITIALLY_ACTIVE }],
+      precompiles: [barePrecompile('warpConfig', WARP_ADDRESS, INITIALLY_ACTIVE)],
       extras: (_chain: EvmChain, gas: GasOracle) => corethMethods(gas, chainConfigJson(text)),
       subnet: undefined,
     };
@@ -111,7 +112,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint |
       granite: isActive(subnet, 'graniteTimestamp', time),
       minBaseFee: subnet.feeConfig.minBaseFee,
     },
-    precompiles: subnet.precompiles.map((p) => ({ address: p.address, timestamp: BigInt(p.timestamp) })),
+    precompiles: subnet.precompiles,
     extras: (chain: EvmChain) => subnetEvmMethods(chain, subnet),
     subnet,
   };

@@ -74,17 +74,8 @@ export function parseGenesisJson(text: string): GenesisJson {
   return json;
 }
 
-/**
- * Writes the genesis state: first the precompiles active at genesis (core/state_processor_ext.go
- * ApplyPrecompileActivations: nonce 1 and code 0x01, so that extcodesize sees a contract), then the
- * alloc, which replaces an account it names (Genesis.toBlock's order).
- */
-export async function writeGenesisState(sm: MerkleStateManager, g: GenesisJson, precompiles: Uint8Array[]): Promise<void> {
-  for (const address of precompiles) {
-    const addr = new Address(address);
-    await sm.putAccount(addr, new Account(1n));
-    await sm.putCode(addr, Uint8Array.of(1));
-  }
+/** Writes the alloc into the genesis state, after the precompiles it may replace (Genesis.toBlock's order). */
+export async function writeGenesisAlloc(sm: MerkleStateManager, g: GenesisJson): Promise<void> {
   for (const [address, a] of Object.entries(g.alloc ?? {})) {
     const addr = new Address(bytes(address, 20));
     await sm.putAccount(addr, new Account(genesisQuantity(a.nonce, 'nonce'), genesisQuantity(a.balance, 'balance')));

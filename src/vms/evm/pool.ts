@@ -40,6 +40,7 @@ export const poolErrors = {
   insufficientFunds: (balance: bigint, cost: bigint) =>
     `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
   replacementUnderpriced: () => 'replacement transaction underpriced',
+  notAllowListed: (from: string) => `cannot issue transaction from non-allow listed address: ${from}`,
   full: () => 'txpool is full',
   feeCap: (fee: string) => `tx fee (${fee} ether) exceeds the configured cap (100.00 ether)`,
   unprotected: () => 'only replay-protected (EIP-155) transactions allowed over RPC',

@@ -5,6 +5,8 @@
 // Notes: ../shared/reference/subnet-evm.md §1.2-1.4, §2.1, §5.
 import { DEFAULT_FEE_CONFIG, type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from './feewindow.js';
 import { GenesisError, type GenesisJson, genesisQuantity } from './genesis.js';
+import { allowListPrecompile, barePrecompile, type PrecompileConfig, PrecompileConfigError } from './precompiles/config.js';
+import { activeAt } from './precompiles/index.js';
 
 /** avalanchego upgrade.InitiallyActiveTime: every upgrade's time on the local network. */
 const INITIALLY_ACTIVE = 1607144400;
@@ -45,16 +47,8 @@ export const PRECOMPILES: Record<string, string> = {
   rewardManagerConfig: '0200000000000000000000000000000000000004',
   warpConfig: '0200000000000000000000000000000000000005',
 };
-const SUPPORTED_PRECOMPILES = new Set(['warpConfig']);
-
-export interface ActivePrecompile {
-  key: string;
-  address: Uint8Array;
-  /** Its activation time (blockTimestamp), unix seconds. */
-  timestamp: number;
-  /** Its config as eth_getChainConfig prints it. */
-  config: Record<string, unknown>;
-}
+/** Those the emulator runs so far (the fee and reward managers come next). */
+const SUPPORTED_PRECOMPILES = new Set(['warpConfig', 'contractDeployerAllowListConfig', 'txAllowListConfig', 'contractNativeMinterConfig']);
 
 export interface SubnetEvmConfig {
   chainId: number;
@@ -62,7 +56,8 @@ export interface SubnetEvmConfig {
   allowFeeRecipients: boolean;
   /** Upgrade key -> activation time (unix seconds); absent = never. */
   upgrades: Record<string, number | undefined>;
-  precompiles: ActivePrecompile[];
+  /** Every precompile the genesis configures, in address order (disabled or never-active ones too). */
+  precompiles: PrecompileConfig[];
   genesisTime: number;
   /** eth_getChainConfig's answer. */
   chainConfig: Record<string, unknown>;
@@ -137,22 +132,31 @@ export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
     upgrades[key] = given === undefined || given === 0 ? time : given;
   }
   const genesisTime = Number(genesisQuantity(g.timestamp, 'timestamp'));
-  const precompiles: ActivePrecompile[] = [];
-  const printed: [string, Record<string, unknown>][] = [];
+  const precompiles: PrecompileConfig[] = [];
   for (const [key, address] of Object.entries(PRECOMPILES)) {
     const value = raw[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'object' || Array.isArray(value)) throw new GenesisError(`invalid ${key}: not a JSON object`);
+    if (typeof value !== 'object' || Array.isArray(value)) throw new GenesisError(`parsing genesis: ${key} is not a JSON object`);
     if (!SUPPORTED_PRECOMPILES.has(key)) {
-      throw new GenesisError(`${key} is not supported by the emulator yet (only warpConfig); remove it from the genesis`);
+      throw new GenesisError(`${key} is not supported by the emulator yet; remove it from the genesis`);
     }
     const v = value as Record<string, unknown>;
     // A nil blockTimestamp never activates (but the config is still printed).
     const timestamp = u64(v.blockTimestamp, `${key}.blockTimestamp`);
-    const config = warpConfigJson(v, timestamp, upgrades.durangoTimestamp!);
-    printed.push([key, config]);
-    if (v.disable === true || timestamp === undefined) continue;
-    precompiles.push({ key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, config });
+    try {
+      precompiles.push(
+        key === 'warpConfig'
+          ? {
+              ...barePrecompile(key, address, timestamp ?? 0, warpConfigJson(v, timestamp, upgrades.durangoTimestamp!)),
+              timestamp,
+              disable: v.disable === true,
+            }
+          : allowListPrecompile(key, address, v, timestamp, upgrades.durangoTimestamp!),
+      );
+    } catch (err) {
+      if (err instanceof PrecompileConfigError) throw new GenesisError(`failed to verify genesis: invalid precompile upgrades: ${err.message}`);
+      throw err;
+    }
   }
   const allowFeeRecipients = raw.allowFeeRecipients === true;
   return {
@@ -162,7 +166,7 @@ export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
     upgrades,
     precompiles,
     genesisTime,
-    chainConfig: chainConfigJson(raw, feeConfig, allowFeeRecipients, upgrades, printed),
+    chainConfig: chainConfigJson(raw, feeConfig, allowFeeRecipients, upgrades, precompiles),
   };
 }
 
@@ -172,7 +176,7 @@ function chainConfigJson(
   feeConfig: FeeConfig,
   allowFeeRecipients: boolean,
   upgrades: Record<string, number | undefined>,
-  precompiles: [string, Record<string, unknown>][],
+  precompiles: PrecompileConfig[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // libevm's own fields as the genesis gives them (eip150Hash no longer exists).
@@ -185,7 +189,7 @@ function chainConfigJson(
   out.cancunTime = upgrades.etnaTimestamp;
   out.feeConfig = feeConfigJson(feeConfig);
   if (allowFeeRecipients) out.allowFeeRecipients = true;
-  for (const [key, config] of precompiles) out[key] = config;
+  for (const p of precompiles) out[p.key] = p.json;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(out).sort()) sorted[key] = out[key];
   sorted.upgrades = {};
@@ -226,8 +230,8 @@ export function activeRulesAt(c: SubnetEvmConfig, time: number): Record<string, 
   };
 }
 
-export function activePrecompilesAt(c: SubnetEvmConfig, time: number): ActivePrecompile[] {
-  return c.precompiles.filter((p) => p.timestamp <= time);
+export function activePrecompilesAt(c: SubnetEvmConfig, time: number): PrecompileConfig[] {
+  return c.precompiles.filter((p) => activeAt(p, BigInt(time)));
 }
 
 /** Whether an upgrade is active at `time` (unix seconds). */

@@ -9,7 +9,7 @@ import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { CallFailure, callMessage } from '../calls.js';
 import type { EvmChain } from '../chain.js';
-import { creditBaseFee, execBlock, execVM, gethError, stateAt } from '../execution.js';
+import { creditBaseFee, execBlock, gethError, stateAt } from '../execution.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pool.js';
 import { BLACKHOLE } from '../rules.js';
@@ -48,7 +48,7 @@ interface TraceEnv {
 
 /** A VM over a scratch layer at `root`. */
 async function scratchVM(env: TraceEnv, root: Uint8Array): Promise<VM> {
-  return execVM(env.chain.common, stateAt(env.store, env.chain.common, root, true), (n) => env.chain.store.hashAt(n));
+  return env.chain.newVM(stateAt(env.store, env.chain.common, root, env.chain.flavor.multiCoin));
 }
 
 /** Runs one tx (traced or not) on `vm`, with coreth's fee credit; returns the trace when traced. */

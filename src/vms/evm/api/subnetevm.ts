@@ -34,7 +34,7 @@ export function subnetEvmMethods(chain: EvmChain, config: SubnetEvmConfig): Reco
     getChainConfig: method(positional([]), () => config.chainConfig),
     getActiveRulesAt: method(positional([optional(goUint64)], 0), ([time]) => activeRulesAt(config, at(time as number | undefined))),
     getActivePrecompilesAt: method(positional([optional(goUint64)], 0), ([time]) =>
-      Object.fromEntries(activePrecompilesAt(config, at(time as number | undefined)).map((p) => [p.key, p.config])),
+      Object.fromEntries(activePrecompilesAt(config, at(time as number | undefined)).map((p) => [p.key, p.json])),
     ),
   };
 }

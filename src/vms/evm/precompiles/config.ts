@@ -1,0 +1,130 @@
+// The configs of Subnet-EVM's allow-list precompiles as a genesis (or later upgrade.json) gives them
+// (precompile/allowlist/config.go, contracts/*/config.go): their roles, the minter's initial mint,
+// verified with subnet-evm's texts; how eth_getChainConfig prints them; and what activating one
+// writes (Configure): Enabled, then Admin, then Manager roles, then the initial mint.
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, Address, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
+import { Role } from './allowlist.js';
+
+export class PrecompileConfigError extends Error {}
+
+export interface AllowListConfig {
+  admins: Uint8Array[];
+  managers: Uint8Array[];
+  enabled: Uint8Array[];
+}
+
+export interface PrecompileConfig extends AllowListConfig {
+  key: string;
+  address: Uint8Array;
+  /** Unix seconds; undefined never activates. */
+  timestamp: number | undefined;
+  disable: boolean;
+  /** The native minter's initialMint: address -> amount. */
+  initialMint: [Uint8Array, bigint][];
+  /** As eth_getChainConfig prints it. */
+  json: Record<string, unknown>;
+}
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+function addresses(raw: unknown, key: string, field: string): Uint8Array[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new PrecompileConfigError(`json: cannot unmarshal into Go struct field ${key}.${field} of type []common.Address`);
+  return raw.map((a) => {
+    if (typeof a !== 'string' || !/^(0x)?[0-9a-fA-F]{40}$/.test(a))
+      throw new PrecompileConfigError(`json: cannot unmarshal hex string ${JSON.stringify(a)} into Go value of type common.Address`);
+    return new Uint8Array(Buffer.from(a.replace(/^0x/i, ''), 'hex'));
+  });
+}
+
+/** AllowListConfig.Verify, its checks and texts in its order. */
+function verifyAllowList(c: AllowListConfig, timestamp: number | undefined, durango: number): void {
+  const lists: [Uint8Array[], string][] = [
+    [c.enabled, 'enabled'],
+    [c.admins, 'admin'],
+    [c.managers, 'manager'],
+  ];
+  for (const [list, name] of lists) {
+    const seen = new Set<string>();
+    for (const a of list) {
+      if (seen.has(hex(a))) throw new PrecompileConfigError(`duplicate address in ${name} list: ${toChecksumAddress(hex(a))}`);
+      seen.add(hex(a));
+    }
+  }
+  const has = (list: Uint8Array[], a: Uint8Array) => list.some((b) => hex(b) === hex(a));
+  for (const a of c.admins) {
+    if (has(c.enabled, a)) throw new PrecompileConfigError(`cannot set address as both admin and enabled: ${toChecksumAddress(hex(a))}`);
+    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both admin and manager: ${toChecksumAddress(hex(a))}`);
+  }
+  for (const a of c.enabled) {
+    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both enabled and manager: ${toChecksumAddress(hex(a))}`);
+  }
+  if (c.managers.length > 0 && (timestamp === undefined || timestamp < durango)) throw new PrecompileConfigError('cannot add managers before Durango');
+}
+
+/** An allow-list precompile's config (the deployer allow list, the tx allow list, the native minter). */
+export function allowListPrecompile(
+  key: string,
+  address: string,
+  raw: Record<string, unknown>,
+  timestamp: number | undefined,
+  durango: number,
+): PrecompileConfig {
+  const c: AllowListConfig = {
+    admins: addresses(raw.adminAddresses, key, 'adminAddresses'),
+    managers: addresses(raw.managerAddresses, key, 'managerAddresses'),
+    enabled: addresses(raw.enabledAddresses, key, 'enabledAddresses'),
+  };
+  verifyAllowList(c, timestamp, durango);
+  const initialMint: [Uint8Array, bigint][] = [];
+  if (key === 'contractNativeMinterConfig' && raw.initialMint !== undefined && raw.initialMint !== null) {
+    if (typeof raw.initialMint !== 'object' || Array.isArray(raw.initialMint))
+      throw new PrecompileConfigError('json: cannot unmarshal initialMint into map[common.Address]*math.HexOrDecimal256');
+    for (const [a, v] of Object.entries(raw.initialMint as Record<string, unknown>)) {
+      const addr = new Uint8Array(Buffer.from(a.replace(/^0x/i, '').padStart(40, '0'), 'hex'));
+      if (v === null || v === undefined) throw new PrecompileConfigError(`initial mint cannot contain nil amount for address ${toChecksumAddress(hex(addr))}`);
+      const text = String(v);
+      if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text)) throw new PrecompileConfigError(`invalid hex or decimal integer ${JSON.stringify(text)}`);
+      const amount = BigInt(text);
+      if (amount === 0n) throw new PrecompileConfigError(`initial mint cannot contain invalid amount: amount 0 for address ${toChecksumAddress(hex(addr))}`);
+      initialMint.push([addr, amount]);
+    }
+    initialMint.sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])));
+  }
+  const json: Record<string, unknown> = {};
+  if (c.admins.length > 0) json.adminAddresses = c.admins.map(hex);
+  if (c.managers.length > 0) json.managerAddresses = c.managers.map(hex);
+  if (c.enabled.length > 0) json.enabledAddresses = c.enabled.map(hex);
+  json.blockTimestamp = timestamp ?? null;
+  if (raw.disable === true) json.disable = true;
+  if (initialMint.length > 0) json.initialMint = Object.fromEntries(initialMint.map(([a, v]) => [hex(a), `0x${v.toString(16)}`]));
+  return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: raw.disable === true, ...c, initialMint, json };
+}
+
+/** A precompile with no config but its activation (coreth's warp). */
+export function barePrecompile(key: string, address: string, timestamp: number, json: Record<string, unknown> = {}): PrecompileConfig {
+  return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: false, admins: [], managers: [], enabled: [], initialMint: [], json };
+}
+
+/**
+ * Activating a precompile (core/state_processor_ext.go ApplyPrecompileActivations): nonce 1 and code
+ * 0x01, so that extcodesize sees a contract, then its Configure: the roles (Enabled, then Admin,
+ * then Manager), then the initial mint.
+ */
+export async function activatePrecompile(sm: MerkleStateManager, c: PrecompileConfig): Promise<void> {
+  const at = new Address(c.address);
+  const existing = await sm.getAccount(at);
+  await sm.putAccount(at, new Account(1n, existing?.balance ?? 0n, existing?.storageRoot));
+  await sm.putCode(at, Uint8Array.of(1));
+  const setRole = (a: Uint8Array, role: Role) => sm.putStorage(at, setLengthLeft(a, 32), Uint8Array.of(role));
+  for (const a of c.enabled) await setRole(a, Role.Enabled);
+  for (const a of c.admins) await setRole(a, Role.Admin);
+  for (const a of c.managers) await setRole(a, Role.Manager);
+  for (const [a, amount] of c.initialMint) {
+    const addr = new Address(a);
+    const account = (await sm.getAccount(addr)) ?? new Account();
+    account.balance += amount;
+    await sm.putAccount(addr, account);
+  }
+}
