@@ -102,6 +102,7 @@ describe("the local network's C-Chain genesis", () => {
       flavor: corethFlavor(),
       genesisRules: { etna: true, granite: true },
       precompiles: [barePrecompile('warpConfig', '0200000000000000000000000000000000000005', 1607144400)],
+      baseRules: { allowFeeRecipients: false, feeRecipient: new Uint8Array(Buffer.from('0100000000000000000000000000000000000000', 'hex')) },
     });
     try {
       const g = chain.genesis;

@@ -197,3 +197,141 @@ describe('allow-list precompiles and the native minter on an L1 (fixtures/gated.
     expect(cold - warm).toBe(100n);
   });
 });
+
+describe('the fee manager and the reward manager on an L1 (fixtures/gated.json)', () => {
+  let node: TestNode;
+  let url: string;
+  let client: PublicClient;
+  // No nonce manager: viem's is keyed by address and chain ID, and would carry the other node's nonces here.
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+  const FEES: Hex = '0x0200000000000000000000000000000000000003';
+  const REWARDS: Hex = '0x0200000000000000000000000000000000000004';
+  const BLACKHOLE: Hex = '0x0100000000000000000000000000000000000000';
+  const feeAbi = parseAbi([
+    'function setFeeConfig(uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep)',
+    'function getFeeConfig() view returns (uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep)',
+    'function getFeeConfigLastChangedAt() view returns (uint256 blockNumber)',
+  ]);
+  const rewardAbi = parseAbi([
+    'function setRewardAddress(address addr)',
+    'function allowFeeRecipients()',
+    'function disableRewards()',
+    'function currentRewardAddress() view returns (address)',
+    'function areFeeRecipientsAllowed() view returns (bool)',
+  ]);
+  const genesisFees = [20_000_000n, 2n, 1_000_000_000n, 100_000_000n, 48n, 0n, 10_000_000n, 500_000n] as const;
+  const newFees = [30_000_000n, 2n, 2_000_000_000n, 100_000_000n, 48n, 0n, 10_000_000n, 500_000n] as const;
+  const rpc = async (method: string, params: unknown[]) => (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).json;
+  const send = async (to: Hex, data: Hex) => {
+    const wallet = createWalletClient({ chain: gated, transport: http(url), account: ewoq });
+    // Explicit fees: once the fee manager raises minBaseFee, a fee cap drawn from the latest block's
+    // base fee (viem's default) is under the new pool minimum, on a real node as here.
+    const fees = { maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n };
+    return client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, chain: gated, account: ewoq, ...fees }) });
+  };
+  const transfer = () => send('0x4444444444444444444444444444444444444444', '0x');
+
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE] });
+    url = `${node.uri}/ext/bc/gated/rpc`;
+    client = createPublicClient({ chain: gated, transport: http(url), cacheTime: 0 }) as PublicClient;
+  });
+  afterAll(() => node.stop());
+
+  it('changes the fee config from the next block on, with FeeConfigChanged and its gas', async () => {
+    expect((await rpc('eth_feeConfig', [])).result.lastChangedAt).toBe(0);
+    expect(await client.readContract({ address: FEES, abi: feeAbi, functionName: 'getFeeConfig' })).toEqual(genesisFees);
+    const alice = privateKeyToAccount(generatePrivateKey()).address;
+    const data = encodeFunctionData({ abi: feeAbi, functionName: 'setFeeConfig', args: newFees });
+    expect((await call(alice, data)).error).toEqual({ code: -32000, message: `non-enabled cannot change fee config: ${alice}` });
+    const bad = encodeFunctionData({ abi: feeAbi, functionName: 'setFeeConfig', args: [30_000_000n, 2n, 1n, 0n, 48n, 0n, 1n, 1n] });
+    expect((await call(ewoq.address, bad)).error.message).toBe('cannot verify fee config: targetGas cannot be less than or equal to 0: targetGas = 0');
+
+    const receipt = await send(FEES, data);
+    expect(receipt.gasUsed).toBe(intrinsic(data) + 225_221n);
+    expect(receipt.logs[0]!.topics).toEqual([
+      toEventSelector(
+        'FeeConfigChanged(address,(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256),(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256))',
+      ),
+      word(ewoq.address),
+    ]);
+    expect(receipt.logs[0]!.data).toBe(`0x${[...genesisFees, ...newFees].map((n) => n.toString(16).padStart(64, '0')).join('')}`);
+    const changedAt = receipt.blockNumber;
+    // The block that changed it still ran under the old config.
+    expect((await client.getBlock({ blockNumber: changedAt })).gasLimit).toBe(20_000_000n);
+    expect((await rpc('eth_feeConfig', ['latest'])).result).toEqual({
+      feeConfig: {
+        gasLimit: 30000000,
+        targetBlockRate: 2,
+        minBaseFee: 2000000000,
+        targetGas: 100000000,
+        baseFeeChangeDenominator: 48,
+        minBlockGasCost: 0,
+        maxBlockGasCost: 10000000,
+        blockGasCostStep: 500000,
+      },
+      lastChangedAt: Number(changedAt),
+    });
+    expect((await rpc('eth_feeConfig', [`0x${(changedAt - 1n).toString(16)}`])).result.lastChangedAt).toBe(0);
+    expect(await client.readContract({ address: FEES, abi: feeAbi, functionName: 'getFeeConfigLastChangedAt' })).toBe(changedAt);
+    const next = await client.getBlock({ blockNumber: (await transfer()).blockNumber });
+    expect(next.gasLimit).toBe(30_000_000n);
+    expect(next.baseFeePerGas).toBe(2_000_000_000n);
+    // The pool's minimum follows the new minBaseFee.
+    const raw = await privateKeyToAccount(EWOQ_KEY).signTransaction({
+      chainId: 99999,
+      nonce: await client.getTransactionCount({ address: ewoq.address }),
+      to: ewoq.address,
+      gas: 21_000n,
+      maxFeePerGas: 1_500_000_000n,
+      maxPriorityFeePerGas: 0n,
+    });
+    expect((await rpc('eth_sendRawTransaction', [raw])).error.message).toBe(
+      `transaction underpriced: address ${ewoq.address} have gas fee cap (1500000000) < pool minimum fee cap (2000000000)`,
+    );
+  });
+
+  it("pays the fees to the reward manager's address from the next block, then to fee recipients, then to the blackhole", async () => {
+    expect(await client.readContract({ address: REWARDS, abi: rewardAbi, functionName: 'currentRewardAddress' })).toBe(BLACKHOLE);
+    expect(await client.readContract({ address: REWARDS, abi: rewardAbi, functionName: 'areFeeRecipientsAllowed' })).toBe(false);
+    const reward: Hex = '0x5555555555555555555555555555555555555555';
+    expect(
+      (
+        await call(
+          ewoq.address,
+          encodeFunctionData({ abi: rewardAbi, functionName: 'setRewardAddress', args: ['0x0000000000000000000000000000000000000000'] }),
+          REWARDS,
+        )
+      ).error.message,
+    ).toBe('reward address cannot be empty');
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await call(stranger, encodeFunctionData({ abi: rewardAbi, functionName: 'disableRewards' }), REWARDS)).error.message).toBe(
+      `non-enabled cannot call disableRewards: ${stranger}`,
+    );
+    const data = encodeFunctionData({ abi: rewardAbi, functionName: 'setRewardAddress', args: [reward] });
+    const set = await send(REWARDS, data);
+    expect(set.gasUsed).toBe(intrinsic(data) + 31_875n);
+    expect(set.logs[0]!.topics).toEqual([toEventSelector('RewardAddressChanged(address,address,address)'), word(ewoq.address), word(BLACKHOLE), word(reward)]);
+    expect((await client.getBlock({ blockNumber: set.blockNumber })).miner).toBe(BLACKHOLE);
+    const paid = await transfer();
+    expect((await client.getBlock({ blockNumber: paid.blockNumber })).miner).toBe(reward);
+    expect(await client.getBalance({ address: reward })).toBe(paid.gasUsed * paid.effectiveGasPrice);
+
+    const allowed = await send(REWARDS, encodeFunctionData({ abi: rewardAbi, functionName: 'allowFeeRecipients' }));
+    expect(allowed.logs[0]!.topics).toEqual([toEventSelector('FeeRecipientsAllowed(address)'), word(ewoq.address)]);
+    expect(await client.readContract({ address: REWARDS, abi: rewardAbi, functionName: 'currentRewardAddress' })).toBe(
+      '0x0000000000000000000000000000000000000000',
+    );
+    expect(await client.readContract({ address: REWARDS, abi: rewardAbi, functionName: 'areFeeRecipientsAllowed' })).toBe(true);
+    // This node's fee recipient (the chain config's feeRecipient) is the blackhole by default.
+    expect((await client.getBlock({ blockNumber: (await transfer()).blockNumber })).miner).toBe(BLACKHOLE);
+
+    const disabled = await send(REWARDS, encodeFunctionData({ abi: rewardAbi, functionName: 'disableRewards' }));
+    expect(disabled.logs[0]!.topics).toEqual([toEventSelector('RewardsDisabled(address)'), word(ewoq.address)]);
+    expect(await client.readContract({ address: REWARDS, abi: rewardAbi, functionName: 'currentRewardAddress' })).toBe(BLACKHOLE);
+  });
+
+  async function call(from: Hex, data: Hex, to: Hex = FEES) {
+    return rpc('eth_call', [{ from, to, data }, 'latest']);
+  }
+});

@@ -187,6 +187,7 @@ async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas:
       gasLimit: h.gasLimit,
       baseFee: m.noBaseFee ? 0n : baseFee,
       difficulty: h.difficulty,
+      coinbase: h.coinbase,
     });
     try {
       return await runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
@@ -271,5 +272,5 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
 export function nextBaseFee(chain: EvmChain, nowMs: bigint): bigint {
   const parent = chain.head.header;
   const t = parent.timeMilliseconds !== undefined && parent.timeMilliseconds > nowMs ? parent.timeMilliseconds : nowMs;
-  return chain.flavor.nextFees(parent, t).baseFee;
+  return chain.flavor.nextFees(parent, t, chain.headRules).baseFee;
 }

@@ -20,12 +20,13 @@ import { CORETH_PRECOMPILES, creditBaseFee, execBlock, execVM, stateAt } from '.
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { activatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
+import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
 import { bumped, effectivePrice, effectiveTip, feeCaps, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
 import type { EvmLog, TxRecord } from './records.js';
-import { BLACKHOLE, chainCommon } from './rules.js';
+import { chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
 
 export interface EvmChainOptions {
@@ -42,6 +43,8 @@ export interface EvmChainOptions {
    * passes theirs (ApplyPrecompileActivations).
    */
   precompiles: PrecompileConfig[];
+  /** What the fee config and coinbase are without Subnet-EVM's managers. */
+  baseRules: BaseRules;
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -111,6 +114,8 @@ export class EvmChain extends EventEmitter<Events> {
   lastBuildError: Error | undefined;
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
   waitingSince: number | undefined;
+  /** What the head's state sets for the next block: its fee config and coinbase. */
+  headRules!: ChainRules;
 
   private constructor(
     private readonly db: Database,
@@ -135,6 +140,15 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor;
   }
 
+  private rulesAfter(sm: MerkleStateManager, time: bigint): Promise<ChainRules> {
+    return rulesAfter(sm, this.opts.precompiles, time, this.opts.baseRules);
+  }
+
+  /** What the state after `block` sets for its child: the fee config and the coinbase. */
+  rulesAt(block: StoredBlock): Promise<ChainRules> {
+    return this.withState(block.header.stateRoot, (vm) => this.rulesAfter(vm.stateManager as MerkleStateManager, block.header.time));
+  }
+
   private nowSeconds(): bigint {
     return BigInt(unixMillis(this.opts.clock)) / 1000n;
   }
@@ -152,7 +166,7 @@ export class EvmChain extends EventEmitter<Events> {
       // A fresh chain: the genesis state and block, in one batch.
       const sm = stateAt(this.nodes, this.common, undefined, multiCoin);
       const genesisTime = genesisQuantity(this.opts.genesis.timestamp, 'timestamp');
-      for (const p of this.opts.precompiles) if (activeAt(p, genesisTime)) await activatePrecompile(sm, p);
+      for (const p of this.opts.precompiles) if (activeAt(p, genesisTime)) await activatePrecompile(sm, p, 0n);
       await writeGenesisAlloc(sm, this.opts.genesis);
       const header = genesisHeader(this.opts.genesis, this.opts.flavor.layout, await sm.getStateRoot(), this.opts.genesisRules);
       const bytes = encodeBlock(header, []);
@@ -174,6 +188,7 @@ export class EvmChain extends EventEmitter<Events> {
     // The reader's caches are emptied at each new head: small, so emptying them is cheap.
     this.reader = await this.newVM(stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 2_000, new TrieMemo(20_000)));
     this.readerRoot = hex(this.head.header.stateRoot);
+    this.headRules = await this.rulesAt(this.head);
     await this.reloadJournal();
   }
 
@@ -249,7 +264,8 @@ export class EvmChain extends EventEmitter<Events> {
     const checksum = toChecksumAddress(fromText);
     const intrinsic = tx.getIntrinsicGas();
     if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum, tx.gasLimit, intrinsic));
-    if (feeCap < this.opts.flavor.minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap, this.opts.flavor.minFeeCap));
+    const minFeeCap = this.opts.flavor.minFeeCap(this.headRules);
+    if (feeCap < minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap, minFeeCap));
     const account = (await this.account(from.bytes)) ?? new Account();
     if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
     const cost = tx.gasLimit * feeCap + tx.value;
@@ -330,14 +346,15 @@ export class EvmChain extends EventEmitter<Events> {
     const parent = this.head;
     const nowMs = BigInt(unixMillis(this.opts.clock));
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
-    const fees = this.opts.flavor.nextFees(parent.header, timeMs);
+    const rules = this.headRules;
+    const fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
     if (fees.waitMs > 0) {
       this.scheduleRetry(fees.waitMs);
       return;
     }
     const number = parent.header.number + 1n;
     const time = timeMs / 1000n;
-    const exec = execBlock(this.common, { number, time, gasLimit: fees.gasLimit, baseFee: fees.baseFee, difficulty: 1n });
+    const exec = execBlock(this.common, { number, time, gasLimit: fees.gasLimit, baseFee: fees.baseFee, difficulty: 1n, coinbase: rules.coinbase });
     const vm = this.builder;
     const sm = vm.stateManager as MerkleStateManager;
     const included: PoolTx[] = [];
@@ -348,7 +365,7 @@ export class EvmChain extends EventEmitter<Events> {
     try {
       // Precompiles whose time falls between the parent's and this block's activate first.
       for (const p of this.opts.precompiles) {
-        if (!activeAt(p, parent.header.time) && activeAt(p, time)) await activatePrecompile(sm, p);
+        if (!activeAt(p, parent.header.time) && activeAt(p, time)) await activatePrecompile(sm, p, number);
       }
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
@@ -395,7 +412,7 @@ export class EvmChain extends EventEmitter<Events> {
           queues.splice(best, 1);
           continue;
         }
-        await creditBaseFee(vm, result.totalGasSpent, fees.baseFee);
+        await creditBaseFee(vm, result.totalGasSpent, fees.baseFee, rules.coinbase);
         gasUsed += result.totalGasSpent;
         included.push(p);
         results.push(result);
@@ -417,7 +434,7 @@ export class EvmChain extends EventEmitter<Events> {
     }
     try {
       const stateRoot = await sm.getStateRoot();
-      await this.commitBlock(parent, { number, time, timeMs, fees, stateRoot, gasUsed }, included, results);
+      await this.commitBlock(parent, { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed }, included, results);
     } catch (err) {
       // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
       this.nodes.unflushed();
@@ -428,7 +445,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   private async commitBlock(
     parent: StoredBlock,
-    b: { number: bigint; time: bigint; timeMs: bigint; fees: NextFees; stateRoot: Uint8Array; gasUsed: bigint },
+    b: { number: bigint; time: bigint; timeMs: bigint; fees: NextFees; coinbase: Uint8Array; stateRoot: Uint8Array; gasUsed: bigint },
     included: PoolTx[],
     results: RunTxResult[],
   ): Promise<void> {
@@ -457,7 +474,7 @@ export class EvmChain extends EventEmitter<Events> {
     const header: CorethHeader = {
       parentHash: parent.hash,
       uncleHash: EMPTY_UNCLES,
-      coinbase: BLACKHOLE,
+      coinbase: b.coinbase,
       stateRoot: b.stateRoot,
       txHash: await genTransactionsTrieRoot(txs),
       receiptHash: receiptTrie.root(),
@@ -493,9 +510,11 @@ export class EvmChain extends EventEmitter<Events> {
     );
     for (const p of included) batch.del(this.journal, p.hash);
     const announce = await this.opts.acceptance?.prepare({ id: block.hash, parentID: parent.hash, height: b.number, timestamp: b.time, bytes }, batch);
+    const nextRules = await this.rulesAfter(this.builder.stateManager as MerkleStateManager, b.time);
     await this.db.write(batch);
     settled();
     this.head = block;
+    this.headRules = nextRules;
     this.store.remember(block);
     for (const p of included) this.pool.remove(p);
     this.waitingSince = this.pool.size > 0 ? Date.now() : undefined;

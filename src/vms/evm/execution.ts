@@ -14,7 +14,7 @@ import type { NodeStore } from './nodes.js';
 import type { PrecompileConfig } from './precompiles/config.js';
 import { installPrecompiles } from './precompiles/index.js';
 import type { ScratchStore } from './overlay.js';
-import { BLACKHOLE, dropRefunds } from './rules.js';
+import { dropRefunds } from './rules.js';
 import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
@@ -39,6 +39,8 @@ export interface ExecContext {
   baseFee: bigint;
   /** 1 in blocks the node builds (coreth's PREVRANDAO), 0 at genesis. */
   difficulty: bigint;
+  /** The blackhole, or Subnet-EVM's reward address or fee recipient. */
+  coinbase: Uint8Array;
 }
 
 export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
@@ -98,7 +100,7 @@ export function execBlock(common: Common, c: ExecContext): Block {
         timestamp: c.time,
         gasLimit: c.gasLimit,
         baseFeePerGas: c.baseFee,
-        coinbase: new Address(BLACKHOLE),
+        coinbase: new Address(c.coinbase),
         mixHash,
         difficulty: 0n,
         excessBlobGas: 0n,
@@ -110,11 +112,11 @@ export function execBlock(common: Common, c: ExecContext): Block {
   );
 }
 
-/** runTx credits the coinbase with the tip only (EIP-1559 burns the rest): coreth pays it the base fee too. */
-export async function creditBaseFee(vm: VM, gasUsed: bigint, baseFee: bigint): Promise<void> {
+/** runTx credits the coinbase with the tip only (EIP-1559 burns the rest): coreth and Subnet-EVM pay it the base fee too. */
+export async function creditBaseFee(vm: VM, gasUsed: bigint, baseFee: bigint, coinbase: Uint8Array): Promise<void> {
   const amount = gasUsed * baseFee;
   if (amount === 0n) return;
-  const address = new Address(BLACKHOLE);
+  const address = new Address(coinbase);
   // With a zero tip runTx leaves the coinbase untouched, so it may not exist yet.
   const account = (await vm.stateManager.getAccount(address)) ?? new Account();
   account.balance += amount;

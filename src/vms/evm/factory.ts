@@ -22,6 +22,7 @@ import { chainConfigJson } from './chainconfig.js';
 import { corethFlavor, subnetEvmFlavor } from './flavor.js';
 import { GenesisError, parseGenesisJson } from './genesis.js';
 import { barePrecompile } from './precompiles/config.js';
+import { BLACKHOLE } from './rules.js';
 import { isActive, subnetEvmConfig } from './subnetevm.js';
 
 export interface EvmConfig {
@@ -48,6 +49,8 @@ export class ChainConfigError extends Error {}
 interface ChainConfig {
   apis: string[];
   gasTarget?: bigint;
+  /** Subnet-EVM's feeRecipient: the coinbase of this node's blocks when the chain lets producers choose. */
+  feeRecipient?: Uint8Array;
 }
 
 function readChainConfig(config: Uint8Array | undefined): ChainConfig {
@@ -68,8 +71,13 @@ function readChainConfig(config: Uint8Array | undefined): ChainConfig {
       `failed to unmarshal config ${text.slice(0, 64)}: json: cannot unmarshal ${kind} into Go struct field Config.gas-target of type gas.Gas`,
     );
   }
+  const feeRecipient = parsed.feeRecipient;
+  if (feeRecipient !== undefined && (typeof feeRecipient !== 'string' || !/^(0x)?[0-9a-fA-F]{40}$/.test(feeRecipient))) {
+    throw new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: invalid feeRecipient ${JSON.stringify(feeRecipient)}`);
+  }
   return {
     apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
+    ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
     ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
   };
 }
@@ -89,7 +97,8 @@ const WARP_ADDRESS = '0200000000000000000000000000000000000005';
 const INITIALLY_ACTIVE = 1607144400;
 
 /** The chain's rules and what only its kind serves. */
-function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint | undefined) {
+function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainConfig) {
+  const gasTarget = chainConfig.gasTarget;
   const text = Buffer.from(ctx.genesis).toString('utf8');
   const genesis = parseGenesisJson(text);
   if (kind === 'coreth') {
@@ -98,6 +107,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint |
       flavor: corethFlavor(gasTarget === undefined ? {} : { gasTarget }),
       genesisRules: { etna: true, granite: true },
       precompiles: [barePrecompile('warpConfig', WARP_ADDRESS, INITIALLY_ACTIVE)],
+      baseRules: { allowFeeRecipients: false, feeRecipient: BLACKHOLE },
       extras: (_chain: EvmChain, gas: GasOracle) => corethMethods(gas, chainConfigJson(text)),
       subnet: undefined,
     };
@@ -113,6 +123,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, gasTarget: bigint |
       minBaseFee: subnet.feeConfig.minBaseFee,
     },
     precompiles: subnet.precompiles,
+    baseRules: { feeConfig: subnet.feeConfig, allowFeeRecipients: subnet.allowFeeRecipients, feeRecipient: chainConfig.feeRecipient ?? BLACKHOLE },
     extras: (chain: EvmChain) => subnetEvmMethods(chain, subnet),
     subnet,
   };
@@ -126,7 +137,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       const on = namespaces(chainConfig.apis, config.dev);
       let rules: ReturnType<typeof chainOf>;
       try {
-        rules = chainOf(config.kind, ctx, chainConfig.gasTarget);
+        rules = chainOf(config.kind, ctx, chainConfig);
       } catch (err) {
         if (err instanceof GenesisError) throw new ChainConfigError(err.message);
         throw err;
@@ -138,6 +149,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         flavor: rules.flavor,
         genesisRules: rules.genesisRules,
         precompiles: rules.precompiles,
+        baseRules: rules.baseRules,
       };
       const chain = await EvmChain.open(ctx.db, options);
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));

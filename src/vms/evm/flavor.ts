@@ -6,6 +6,7 @@ import { desiredTargetExcess, target } from './acp176.js';
 import { blockFees, buildFloor, canBuild, extraAfter, headerMillis } from './fees.js';
 import { type FeeConfig, windowExtra, windowFees } from './feewindow.js';
 import { type CorethHeader, EMPTY_EXT_DATA_HASH, type HeaderLayout } from './header.js';
+import type { ChainRules } from './precompiles/rules.js';
 
 /** The fees and room of the next block. */
 export interface NextFees {
@@ -27,12 +28,12 @@ export interface EvmFlavor {
   /** coreth's five-field accounts (the C-Chain); Subnet-EVM's are Ethereum's four. */
   multiCoin: boolean;
   /**
-   * The pool's least fee cap (coreth: ACP-176's 1 wei floor; Subnet-EVM: the fee config's
-   * minBaseFee). Neither has a least tip: both set the pool's to 0 at start-up.
+   * The pool's least fee cap (coreth: ACP-176's 1 wei floor; Subnet-EVM: the minBaseFee of the fee
+   * config in force). Neither has a least tip: both set the pool's to 0 at start-up.
    */
-  minFeeCap: bigint;
-  /** The fees of the child of `parent` at `timeMs`. */
-  nextFees(parent: CorethHeader, timeMs: bigint): NextFees;
+  minFeeCap(rules: ChainRules): bigint;
+  /** The fees of the child of `parent` at `timeMs`, under the rules the parent's state sets. */
+  nextFees(parent: CorethHeader, timeMs: bigint, rules: ChainRules): NextFees;
   /** Header fields of this flavor only (coreth: the atomic txs' hash and gas). */
   headerExtras: Partial<CorethHeader>;
   /** web3_clientVersion. */
@@ -45,7 +46,7 @@ export function corethFlavor(opts: { gasTarget?: bigint } = {}): EvmFlavor {
   return {
     layout: 'coreth',
     multiCoin: true,
-    minFeeCap: 1n,
+    minFeeCap: () => 1n,
     nextFees(parent, timeMs) {
       const fees = blockFees(parent, timeMs);
       // ms until ACP-176 capacity refills by `gas` (at twice the target per second).
@@ -69,14 +70,14 @@ export function corethFlavor(opts: { gasTarget?: bigint } = {}): EvmFlavor {
   };
 }
 
-/** A Subnet-EVM chain: its fee config's window (Granite: no block gas cost). */
-export function subnetEvmFlavor(feeConfig: FeeConfig): EvmFlavor {
+/** A Subnet-EVM chain: the window of its fee config in force, the genesis one or the FeeManager's (Granite: no block gas cost). */
+export function subnetEvmFlavor(genesisFee: FeeConfig): EvmFlavor {
   return {
     layout: 'subnet-evm',
     multiCoin: false,
-    minFeeCap: feeConfig.minBaseFee,
-    nextFees(parent, timeMs) {
-      const f = windowFees(feeConfig, parent, (timeMs > headerMillis(parent) ? timeMs : headerMillis(parent)) / 1000n);
+    minFeeCap: (rules) => (rules.feeConfig ?? genesisFee).minBaseFee,
+    nextFees(parent, timeMs, rules) {
+      const f = windowFees(rules.feeConfig ?? genesisFee, parent, (timeMs > headerMillis(parent) ? timeMs : headerMillis(parent)) / 1000n);
       return {
         baseFee: f.baseFee,
         gasLimit: f.gasLimit,

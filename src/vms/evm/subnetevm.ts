@@ -5,7 +5,14 @@
 // Notes: ../shared/reference/subnet-evm.md §1.2-1.4, §2.1, §5.
 import { DEFAULT_FEE_CONFIG, type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from './feewindow.js';
 import { GenesisError, type GenesisJson, genesisQuantity } from './genesis.js';
-import { allowListPrecompile, barePrecompile, type PrecompileConfig, PrecompileConfigError } from './precompiles/config.js';
+import {
+  allowListPrecompile,
+  barePrecompile,
+  feeManagerPrecompile,
+  type PrecompileConfig,
+  PrecompileConfigError,
+  rewardManagerPrecompile,
+} from './precompiles/config.js';
 import { activeAt } from './precompiles/index.js';
 
 /** avalanchego upgrade.InitiallyActiveTime: every upgrade's time on the local network. */
@@ -47,8 +54,6 @@ export const PRECOMPILES: Record<string, string> = {
   rewardManagerConfig: '0200000000000000000000000000000000000004',
   warpConfig: '0200000000000000000000000000000000000005',
 };
-/** Those the emulator runs so far (the fee and reward managers come next). */
-const SUPPORTED_PRECOMPILES = new Set(['warpConfig', 'contractDeployerAllowListConfig', 'txAllowListConfig', 'contractNativeMinterConfig']);
 
 export interface SubnetEvmConfig {
   chainId: number;
@@ -137,22 +142,22 @@ export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
     const value = raw[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'object' || Array.isArray(value)) throw new GenesisError(`parsing genesis: ${key} is not a JSON object`);
-    if (!SUPPORTED_PRECOMPILES.has(key)) {
-      throw new GenesisError(`${key} is not supported by the emulator yet; remove it from the genesis`);
-    }
     const v = value as Record<string, unknown>;
     // A nil blockTimestamp never activates (but the config is still printed).
     const timestamp = u64(v.blockTimestamp, `${key}.blockTimestamp`);
     try {
-      precompiles.push(
-        key === 'warpConfig'
-          ? {
-              ...barePrecompile(key, address, timestamp ?? 0, warpConfigJson(v, timestamp, upgrades.durangoTimestamp!)),
-              timestamp,
-              disable: v.disable === true,
-            }
-          : allowListPrecompile(key, address, v, timestamp, upgrades.durangoTimestamp!),
-      );
+      const durango = upgrades.durangoTimestamp!;
+      let config: PrecompileConfig;
+      if (key === 'warpConfig') {
+        config = { ...barePrecompile(key, address, timestamp ?? 0, warpConfigJson(v, timestamp, durango)), timestamp, disable: v.disable === true };
+      } else if (key === 'feeManagerConfig') {
+        config = feeManagerPrecompile(address, v, timestamp, durango, feeConfig);
+      } else if (key === 'rewardManagerConfig') {
+        config = rewardManagerPrecompile(address, v, timestamp, durango, raw.allowFeeRecipients === true);
+      } else {
+        config = allowListPrecompile(key, address, v, timestamp, durango);
+      }
+      precompiles.push(config);
     } catch (err) {
       if (err instanceof PrecompileConfigError) throw new GenesisError(`failed to verify genesis: invalid precompile upgrades: ${err.message}`);
       throw err;

@@ -12,7 +12,6 @@ import type { EvmChain } from '../chain.js';
 import { creditBaseFee, execBlock, gethError, stateAt } from '../execution.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pool.js';
-import { BLACKHOLE } from '../rules.js';
 import type { StoredBlock } from '../store.js';
 import { createTracer, type StateReader, type TraceConfig, TracerError } from '../trace/index.js';
 import { blockOf } from './blocks.js';
@@ -63,10 +62,10 @@ async function runOne(
   baseFee: bigint,
 ) {
   const h = block.header;
-  const exec = execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty });
+  const exec = execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
   if (!traced) {
     const r = await runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
-    await creditBaseFee(vm, r.totalGasSpent, baseFee);
+    await creditBaseFee(vm, r.totalGasSpent, baseFee, h.coinbase);
     return undefined;
   }
   const sm = vm.stateManager;
@@ -85,7 +84,7 @@ async function runOne(
           from,
           tx.nonce === 0n ? new Uint8Array() : Buffer.from(tx.nonce.toString(16).padStart(2 * Math.ceil(tx.nonce.toString(16).length / 2), '0'), 'hex'),
         ),
-    coinbase: BLACKHOLE,
+    coinbase: h.coinbase,
   });
   tracer.attach(vm.evm);
   let r: Awaited<ReturnType<typeof runTx>>;
@@ -94,7 +93,7 @@ async function runOne(
   } finally {
     tracer.detach(vm.evm);
   }
-  await creditBaseFee(vm, r.totalGasSpent, baseFee);
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, h.coinbase);
   const postRoot = await sm.getStateRoot();
   const pre = await scratchVM(env, preRoot);
   const post = await scratchVM(env, postRoot);

@@ -25,11 +25,12 @@ const goUint64: Field<number> = {
 export function subnetEvmMethods(chain: EvmChain, config: SubnetEvmConfig): Record<string, MethodDef> {
   const at = (time: number | undefined) => time ?? Number(chain.head.header.time);
   return {
-    // The fee config governing the child of that block: the genesis one (no FeeManager yet), last
-    // changed at block 0.
+    // The fee config governing the child of that block: the FeeManager's once it is active, else
+    // the genesis one (last changed at block 0).
     feeConfig: method(positional([optional(blockRef)], 0), async ([ref]) => {
-      if (ref) await blockOf(chain, ref as Parameters<typeof blockOf>[1]);
-      return { feeConfig: feeConfigJson(config.feeConfig), lastChangedAt: 0 };
+      const block = ref ? await blockOf(chain, ref as Parameters<typeof blockOf>[1]) : chain.head;
+      const rules = await chain.rulesAt(block);
+      return { feeConfig: feeConfigJson(rules.feeConfig ?? config.feeConfig), lastChangedAt: Number(rules.lastChangedAt) };
     }),
     getChainConfig: method(positional([]), () => config.chainConfig),
     getActiveRulesAt: method(positional([optional(goUint64)], 0), ([time]) => activeRulesAt(config, at(time as number | undefined))),

@@ -4,7 +4,11 @@
 // writes (Configure): Enabled, then Admin, then Manager roles, then the initial mint.
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
+import { type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from '../feewindow.js';
 import { Role } from './allowlist.js';
+import { feeConfigWrites } from './feemanager.js';
+import { REWARD_SLOT, type RewardSetting, rewardWord } from './rewardmanager.js';
+import { BLACKHOLE } from '../rules.js';
 
 export class PrecompileConfigError extends Error {}
 
@@ -22,6 +26,10 @@ export interface PrecompileConfig extends AllowListConfig {
   disable: boolean;
   /** The native minter's initialMint: address -> amount. */
   initialMint: [Uint8Array, bigint][];
+  /** The fee manager's fee config at activation: initialFeeConfig, or else the genesis one. */
+  initialFeeConfig?: FeeConfig;
+  /** The reward manager's setting at activation. */
+  initialReward?: RewardSetting;
   /** As eth_getChainConfig prints it. */
   json: Record<string, unknown>;
 }
@@ -102,6 +110,69 @@ export function allowListPrecompile(
   return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: raw.disable === true, ...c, initialMint, json };
 }
 
+/** FeeManager's config: an allow list and its initialFeeConfig (verified; the genesis fee config without one). */
+export function feeManagerPrecompile(
+  address: string,
+  raw: Record<string, unknown>,
+  timestamp: number | undefined,
+  durango: number,
+  genesisFee: FeeConfig,
+): PrecompileConfig {
+  const c = allowListPrecompile('feeManagerConfig', address, raw, timestamp, durango);
+  const initial = raw.initialFeeConfig;
+  if (initial === undefined || initial === null) return { ...c, initialFeeConfig: genesisFee };
+  if (typeof initial !== 'object' || Array.isArray(initial))
+    throw new PrecompileConfigError('json: cannot unmarshal initialFeeConfig into Go struct field of type commontype.FeeConfig');
+  const field = (k: string): bigint | undefined => {
+    const v = (initial as Record<string, unknown>)[k];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v))
+      throw new PrecompileConfigError(`math/big: cannot unmarshal ${JSON.stringify(JSON.stringify(v))} into a *big.Int`);
+    return BigInt(v);
+  };
+  let fee: FeeConfig;
+  try {
+    fee = verifyFeeConfig({
+      gasLimit: field('gasLimit'),
+      targetBlockRate: field('targetBlockRate') ?? 0n,
+      minBaseFee: field('minBaseFee'),
+      targetGas: field('targetGas'),
+      baseFeeChangeDenominator: field('baseFeeChangeDenominator'),
+      minBlockGasCost: field('minBlockGasCost'),
+      maxBlockGasCost: field('maxBlockGasCost'),
+      blockGasCostStep: field('blockGasCostStep'),
+    });
+  } catch (err) {
+    if (err instanceof FeeConfigError) throw new PrecompileConfigError(err.message);
+    throw err;
+  }
+  return { ...c, initialFeeConfig: fee, json: { ...c.json, initialFeeConfig: feeConfigJson(fee) } };
+}
+
+/** RewardManager's config: an allow list and its initialRewardConfig; without one, the chain's allowFeeRecipients decides. */
+export function rewardManagerPrecompile(
+  address: string,
+  raw: Record<string, unknown>,
+  timestamp: number | undefined,
+  durango: number,
+  allowFeeRecipients: boolean,
+): PrecompileConfig {
+  const c = allowListPrecompile('rewardManagerConfig', address, raw, timestamp, durango);
+  const initial = raw.initialRewardConfig;
+  if (initial === undefined || initial === null) {
+    return { ...c, initialReward: allowFeeRecipients ? { kind: 'feeRecipients' } : { kind: 'address', address: BLACKHOLE } };
+  }
+  if (typeof initial !== 'object' || Array.isArray(initial))
+    throw new PrecompileConfigError('json: cannot unmarshal initialRewardConfig into Go struct field of type rewardmanager.InitialRewardConfig');
+  const r = initial as { allowFeeRecipients?: unknown; rewardAddress?: unknown };
+  const allow = r.allowFeeRecipients === true;
+  const rewardAddress = typeof r.rewardAddress === 'string' ? addresses([r.rewardAddress], 'initialRewardConfig', 'rewardAddress')[0]! : new Uint8Array(20);
+  const hasAddress = rewardAddress.some((b) => b !== 0);
+  if (allow && hasAddress) throw new PrecompileConfigError('cannot enable both fee recipients and reward address at the same time');
+  const initialReward: RewardSetting = allow ? { kind: 'feeRecipients' } : { kind: 'address', address: hasAddress ? rewardAddress : BLACKHOLE };
+  return { ...c, initialReward, json: { ...c.json, initialRewardConfig: { allowFeeRecipients: allow, rewardAddress: hex(rewardAddress) } } };
+}
+
 /** A precompile with no config but its activation (coreth's warp). */
 export function barePrecompile(key: string, address: string, timestamp: number, json: Record<string, unknown> = {}): PrecompileConfig {
   return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: false, admins: [], managers: [], enabled: [], initialMint: [], json };
@@ -112,7 +183,7 @@ export function barePrecompile(key: string, address: string, timestamp: number, 
  * 0x01, so that extcodesize sees a contract, then its Configure: the roles (Enabled, then Admin,
  * then Manager), then the initial mint.
  */
-export async function activatePrecompile(sm: MerkleStateManager, c: PrecompileConfig): Promise<void> {
+export async function activatePrecompile(sm: MerkleStateManager, c: PrecompileConfig, blockNumber: bigint): Promise<void> {
   const at = new Address(c.address);
   const existing = await sm.getAccount(at);
   await sm.putAccount(at, new Account(1n, existing?.balance ?? 0n, existing?.storageRoot));
@@ -121,6 +192,8 @@ export async function activatePrecompile(sm: MerkleStateManager, c: PrecompileCo
   for (const a of c.enabled) await setRole(a, Role.Enabled);
   for (const a of c.admins) await setRole(a, Role.Admin);
   for (const a of c.managers) await setRole(a, Role.Manager);
+  if (c.initialFeeConfig) for (const [slot, value] of feeConfigWrites(c.initialFeeConfig, blockNumber)) await sm.putStorage(at, slot, value);
+  if (c.initialReward) await sm.putStorage(at, REWARD_SLOT, rewardWord(c.initialReward));
   for (const [a, amount] of c.initialMint) {
     const addr = new Address(a);
     const account = (await sm.getAccount(addr)) ?? new Account();

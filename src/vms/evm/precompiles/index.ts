@@ -10,13 +10,9 @@ import { allowListFunctions, isEnabled, Role } from './allowlist.js';
 import type { PrecompileConfig } from './config.js';
 import { type PrecompileFunction, statefulPrecompile } from './contract.js';
 import { trackFrames, txOrigin } from './frames.js';
+import { feeManagerFunctions } from './feemanager.js';
 import { nativeMinterFunctions } from './nativeminter.js';
-
-const FUNCTIONS: Record<string, PrecompileFunction[]> = {
-  contractDeployerAllowListConfig: allowListFunctions,
-  txAllowListConfig: allowListFunctions,
-  contractNativeMinterConfig: nativeMinterFunctions,
-};
+import { rewardManagerFunctions } from './rewardmanager.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -32,7 +28,7 @@ async function roleOf(sm: MerkleStateManager | EVMInterface['stateManager'], lis
 // @ethereumjs 10.1.3's EVM internals this relies on (the version is pinned exactly): the block of
 // the running tx, and _executeCreate, where a creation starts once the nonce has moved.
 interface EvmInternals {
-  _block?: { header: { timestamp: bigint } };
+  _block?: { header: { timestamp: bigint; number: bigint } };
   _executeCreate(message: { gasLimit: bigint }): Promise<{ execResult: ExecResult }>;
   getPrecompile(address: Address | string): PrecompileFunc | undefined;
 }
@@ -42,6 +38,13 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
   trackFrames(evm);
   const internals = evm as unknown as EvmInternals;
   const time = () => internals._block?.header.timestamp ?? 0n;
+  const FUNCTIONS: Record<string, PrecompileFunction[]> = {
+    contractDeployerAllowListConfig: allowListFunctions,
+    txAllowListConfig: allowListFunctions,
+    contractNativeMinterConfig: nativeMinterFunctions,
+    feeManagerConfig: feeManagerFunctions(() => internals._block?.header.number ?? 0n),
+    rewardManagerConfig: rewardManagerFunctions,
+  };
   const byAddress = new Map<string, { config: PrecompileConfig; run: PrecompileFunc }>();
   for (const c of configs) {
     const functions = FUNCTIONS[c.key];
