@@ -109,26 +109,11 @@ async function readChainAliases(path: string): Promise<Record<string, string[]>>
   return parsed as Record<string, string[]>;
 }
 
-/** upgrade.json (precompile and state upgrades, upgrade overrides) is not applied yet: refused rather than ignored. */
-async function refuseUpgradeFile(dir: string, names: string[]): Promise<void> {
-  for (const name of names) {
-    let text: string;
-    try {
-      text = await readFile(join(dir, name, 'upgrade.json'), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
-      throw err;
-    }
-    const trimmed = text.trim();
-    if (trimmed === '' || trimmed === '{}') return;
-    throw new StartError(`${join(dir, name, 'upgrade.json')}: upgrade files are not supported by the emulator yet`);
-  }
-}
-
-async function readChainConfig(dir: string, names: string[]): Promise<Uint8Array | undefined> {
+/** A chain's config.json or upgrade.json in --chain-config-dir, under its ID or else an alias, as avalanchego looks. */
+async function readChainFile(dir: string, names: string[], file: 'config.json' | 'upgrade.json'): Promise<Uint8Array | undefined> {
   for (const name of names) {
     try {
-      return new Uint8Array(await readFile(join(dir, name, 'config.json')));
+      return new Uint8Array(await readFile(join(dir, name, file)));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
     }
@@ -272,8 +257,18 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     ];
     for (const g of chainsToCreate) {
       const id = encodeCB58(g.chainID);
-      const chainConfig = await readChainConfig(config.chainConfigDir, [id, ...g.aliases]);
-      await refuseUpgradeFile(config.chainConfigDir, [id, ...g.aliases]);
+      const chainConfig = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'config.json');
+      const upgrade = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'upgrade.json');
+      if (
+        upgrade &&
+        g.vmID !== VM_IDS.subnetEvm &&
+        Buffer.from(upgrade)
+          .toString('utf8')
+          .trim()
+          .replace(/^\{\s*\}$/, '') !== ''
+      ) {
+        throw new StartError(`${g.aliases[0] ?? id}: upgrade.json is read for Subnet-EVM chains only`);
+      }
       await manager.createChain({
         subnetID: g.subnetID,
         chainID: g.chainID,
@@ -281,6 +276,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         genesis: g.genesis,
         aliases: [...g.aliases, ...(extraAliases[id] ?? [])],
         config: chainConfig,
+        ...(upgrade ? { upgrade } : {}),
       });
     }
     const l1Chains = l1s.map((l) => {

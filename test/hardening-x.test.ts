@@ -173,6 +173,7 @@ describe('the X health check sees a chain that stops making progress', () => {
       chainID: x.chainID,
       genesis: x.genesis,
       config: undefined,
+      upgrade: undefined,
       db,
       shared: new SharedMemory(db),
       aliases: new Aliaser(),

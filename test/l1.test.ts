@@ -269,3 +269,86 @@ describe('L1 start-up errors and restarts', () => {
     }
   });
 });
+
+describe("an L1's upgrade.json (--chain-config-dir/<alias>/upgrade.json)", () => {
+  it('enables a precompile at a timestamp, disables it later, and applies a state upgrade, each in the first block past its time', async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'myl1'));
+    const now = Math.floor(Date.now() / 1000);
+    const on = now + 2;
+    const off = now + 4;
+    const upgrade = {
+      precompileUpgrades: [
+        { txAllowListConfig: { blockTimestamp: on, adminAddresses: [EWOQ] } },
+        { txAllowListConfig: { blockTimestamp: off, disable: true } },
+      ],
+      stateUpgrades: [
+        {
+          blockTimestamp: on,
+          accounts: { '0x6666666666666666666666666666666666666666': { code: '0x6001', storage: { '0x01': '0x02' }, balanceChange: '0x64' } },
+        },
+      ],
+    };
+    writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify(upgrade));
+    const node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
+    const url = `${node.uri}/ext/bc/myl1/rpc`;
+    const ewoq = privateKeyToAccount(EWOQ_KEY);
+    const stranger = privateKeyToAccount('0x1111111111111111111111111111111111111111111111111111111111111111');
+    let ewoqNonce = 0;
+    const sign = (account: typeof ewoq, nonce: number, to: Hex = EWOQ, value = 0n) =>
+      account.signTransaction({ chainId: 99999, nonce, to, value, gas: 21_000n, maxFeePerGas: 10n * MIN_BASE_FEE, maxPriorityFeePerGas: 1n });
+    const sendFromEwoq = async (to: Hex = EWOQ, value = 0n) => (await eth(url, 'eth_sendRawTransaction', [await sign(ewoq, ewoqNonce++, to, value)])).result;
+    const until = async (t: number) => {
+      while (Date.now() / 1000 < t + 0.05) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      const config = (await eth(url, 'eth_getChainConfig')).result;
+      expect(config.upgrades).toEqual({
+        stateUpgrades: [
+          {
+            blockTimestamp: on,
+            accounts: { '0x6666666666666666666666666666666666666666': { code: '0x6001', storage: { '0x01': '0x02' }, balanceChange: '0x64' } },
+          },
+        ],
+        precompileUpgrades: [
+          { txAllowListConfig: { adminAddresses: [EWOQ.toLowerCase()], blockTimestamp: on } },
+          { txAllowListConfig: { blockTimestamp: off, disable: true } },
+        ],
+      });
+      await sendFromEwoq(stranger.address, 10n ** 18n);
+      expect(await eth(url, 'eth_getCode', ['0x0200000000000000000000000000000000000002', 'latest'])).toMatchObject({ result: '0x' });
+      await until(on);
+      // The first block past the time activates it (and runs the state upgrade).
+      await sendFromEwoq();
+      expect((await eth(url, 'eth_getCode', ['0x0200000000000000000000000000000000000002', 'latest'])).result).toBe('0x01');
+      expect((await eth(url, 'eth_getCode', ['0x6666666666666666666666666666666666666666', 'latest'])).result).toBe('0x6001');
+      expect((await eth(url, 'eth_getStorageAt', ['0x6666666666666666666666666666666666666666', '0x1', 'latest'])).result).toBe(`0x${'2'.padStart(64, '0')}`);
+      expect((await eth(url, 'eth_getBalance', ['0x6666666666666666666666666666666666666666', 'latest'])).result).toBe('0x64');
+      expect((await eth(url, 'eth_getActiveRulesAt', [on])).result.precompiles).toMatchObject({ txAllowListConfig: { timestamp: on } });
+      expect((await eth(url, 'eth_sendRawTransaction', [await sign(stranger, 0)])).error.message).toBe(
+        `cannot issue transaction from non-allow listed address: ${stranger.address}`,
+      );
+      await until(off);
+      await sendFromEwoq();
+      expect((await eth(url, 'eth_getCode', ['0x0200000000000000000000000000000000000002', 'latest'])).result).toBe('0x');
+      expect((await eth(url, 'eth_sendRawTransaction', [await sign(stranger, 0)])).result).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it("refuses an upgrade.json subnet-evm refuses, with subnet-evm's texts", async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'myl1'));
+    const start = () => runCli(['--db-type=memdb', '--http-port=0', `--data-dir=${tempDir()}`, `--l1=${FIXTURE}`, `--chain-config-dir=${configDir}`]);
+    writeFileSync(
+      join(configDir, 'myl1', 'upgrade.json'),
+      JSON.stringify({ precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: 1900000000, disable: true } }] }),
+    );
+    expect((await start()).stdout).toContain(
+      'failed to verify genesis: invalid precompile upgrades: precompile upgrade disable value is invalid: PrecompileUpgrade (txAllowListConfig) at [0], disable should be false',
+    );
+    writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify({ precompileUpgrades: [{ txAllowListConfig: {}, feeManagerConfig: {} }] }));
+    expect((await start()).stdout).toContain('failed to parse upgrade bytes: PrecompileUpgrade must have exactly one key, got 2');
+  });
+});

@@ -43,6 +43,8 @@ export interface ChainParameters {
   genesis: Uint8Array;
   /** The chain's config file, if it has one. */
   config?: Uint8Array;
+  /** The chain's upgrade file (upgrade.json), if it has one. */
+  upgrade?: Uint8Array;
   /** Aliases besides the ID, primary first (the primary network's are X/avm, P/platform, C/evm). */
   aliases?: string[];
 }
@@ -75,6 +77,7 @@ export interface ChainContext {
   chainID: Uint8Array;
   genesis: Uint8Array;
   config: Uint8Array | undefined;
+  upgrade: Uint8Array | undefined;
   /** The VM's own database. */
   db: Database;
   shared: SharedMemory;
@@ -177,6 +180,7 @@ export class ChainManager {
       chainID: p.chainID,
       genesis: p.genesis,
       config: p.config,
+      upgrade: p.upgrade,
       db: vmDatabase(chainDb),
       shared: this.deps.shared,
       aliases: this.deps.aliases,

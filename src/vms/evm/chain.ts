@@ -18,7 +18,8 @@ import { headerMillis } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { CORETH_PRECOMPILES, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
-import { activatePrecompile, type PrecompileConfig } from './precompiles/config.js';
+import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
+import type { StateUpgrade } from './upgrades.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
@@ -45,6 +46,8 @@ export interface EvmChainOptions {
   precompiles: PrecompileConfig[];
   /** What the fee config and coinbase are without Subnet-EVM's managers. */
   baseRules: BaseRules;
+  /** upgrade.json's state upgrades. */
+  stateUpgrades?: StateUpgrade[];
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -140,6 +143,32 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor;
   }
 
+  /**
+   * What changes between the parent's time and this block's, before its txs (Subnet-EVM's
+   * ApplyUpgrades): precompiles disabled or enabled, in address order, then state upgrades.
+   */
+  private async applyUpgrades(sm: MerkleStateManager, parentTime: bigint, time: bigint, number: bigint): Promise<void> {
+    const crosses = (t: number | undefined) => t !== undefined && BigInt(t) > parentTime && BigInt(t) <= time;
+    const periods = [...this.opts.precompiles].sort((a, b) => Buffer.compare(Buffer.from(a.address), Buffer.from(b.address)));
+    for (const p of periods) {
+      if (crosses(p.until)) await deactivatePrecompile(sm, p);
+      if (!activeAt(p, parentTime) && activeAt(p, time)) await activatePrecompile(sm, p, number);
+    }
+    for (const u of this.opts.stateUpgrades ?? []) {
+      if (!crosses(u.timestamp)) continue;
+      for (const a of u.accounts) {
+        const addr = new Address(a.address);
+        const account = (await sm.getAccount(addr)) ?? new Account();
+        account.balance += a.balanceChange;
+        // A contract's nonce is at least 1 (EIP-158).
+        if (a.code && account.nonce === 0n) account.nonce = 1n;
+        await sm.putAccount(addr, account);
+        if (a.code) await sm.putCode(addr, a.code);
+        for (const [slot, value] of a.storage) await sm.putStorage(addr, slot, value);
+      }
+    }
+  }
+
   private rulesAfter(sm: MerkleStateManager, time: bigint): Promise<ChainRules> {
     return rulesAfter(sm, this.opts.precompiles, time, this.opts.baseRules);
   }
@@ -147,10 +176,6 @@ export class EvmChain extends EventEmitter<Events> {
   /** What the state after `block` sets for its child: the fee config and the coinbase. */
   rulesAt(block: StoredBlock): Promise<ChainRules> {
     return this.withState(block.header.stateRoot, (vm) => this.rulesAfter(vm.stateManager as MerkleStateManager, block.header.time));
-  }
-
-  private nowSeconds(): bigint {
-    return BigInt(unixMillis(this.opts.clock)) / 1000n;
   }
 
   /** A VM with this chain's rules and precompiles over a state (the builder's, a reader's, a trace's). */
@@ -270,11 +295,11 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
     const cost = tx.gasLimit * feeCap + tx.value;
     if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
-    // Subnet-EVM's tx allow list comes after the nonce and balance checks.
+    // Subnet-EVM's tx allow list comes after the nonce and balance checks, under the head's rules.
     if (
       this.opts.precompiles.length > 0 &&
       !(await this.withState(this.head.header.stateRoot, (vm) =>
-        txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.nowSeconds(), from),
+        txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.head.header.time, from),
       ))
     ) {
       throw new PoolError(poolErrors.notAllowListed(checksum));
@@ -363,10 +388,7 @@ export class EvmChain extends EventEmitter<Events> {
     let gasUsed = 0n;
     sm.checkpoint();
     try {
-      // Precompiles whose time falls between the parent's and this block's activate first.
-      for (const p of this.opts.precompiles) {
-        if (!activeAt(p, parent.header.time) && activeAt(p, time)) await activatePrecompile(sm, p, number);
-      }
+      await this.applyUpgrades(sm, parent.header.time, time, number);
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
       const queues: PoolTx[][] = [];

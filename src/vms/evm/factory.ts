@@ -112,7 +112,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
       subnet: undefined,
     };
   }
-  const subnet = subnetEvmConfig(genesis);
+  const subnet = subnetEvmConfig(genesis, ctx.upgrade);
   const time = subnet.genesisTime;
   return {
     genesis,
@@ -123,6 +123,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
       minBaseFee: subnet.feeConfig.minBaseFee,
     },
     precompiles: subnet.precompiles,
+    stateUpgrades: subnet.stateUpgrades,
     baseRules: { feeConfig: subnet.feeConfig, allowFeeRecipients: subnet.allowFeeRecipients, feeRecipient: chainConfig.feeRecipient ?? BLACKHOLE },
     extras: (chain: EvmChain) => subnetEvmMethods(chain, subnet),
     subnet,
@@ -150,6 +151,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         genesisRules: rules.genesisRules,
         precompiles: rules.precompiles,
         baseRules: rules.baseRules,
+        ...('stateUpgrades' in rules ? { stateUpgrades: rules.stateUpgrades } : {}),
       };
       const chain = await EvmChain.open(ctx.db, options);
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));

@@ -14,6 +14,7 @@ import {
   rewardManagerPrecompile,
 } from './precompiles/config.js';
 import { activeAt } from './precompiles/index.js';
+import { type PrecompileParser, parseUpgrades, type StateUpgrade } from './upgrades.js';
 
 /** avalanchego upgrade.InitiallyActiveTime: every upgrade's time on the local network. */
 const INITIALLY_ACTIVE = 1607144400;
@@ -61,9 +62,10 @@ export interface SubnetEvmConfig {
   allowFeeRecipients: boolean;
   /** Upgrade key -> activation time (unix seconds); absent = never. */
   upgrades: Record<string, number | undefined>;
-  /** Every precompile the genesis configures, in address order (disabled or never-active ones too). */
+  /** Every precompile period: the genesis ones in address order (disabled or never-active ones too), then upgrade.json's. */
   precompiles: PrecompileConfig[];
   genesisTime: number;
+  stateUpgrades: StateUpgrade[];
   /** eth_getChainConfig's answer. */
   chainConfig: Record<string, unknown>;
 }
@@ -121,7 +123,7 @@ function warpConfigJson(raw: Record<string, unknown>, timestamp: number | undefi
   };
 }
 
-export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
+export function subnetEvmConfig(g: GenesisJson, upgradeBytes?: Uint8Array): SubnetEvmConfig {
   const raw = g.config;
   const chainId = raw.chainId;
   if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId <= 0)
@@ -137,32 +139,33 @@ export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
     upgrades[key] = given === undefined || given === 0 ? time : given;
   }
   const genesisTime = Number(genesisQuantity(g.timestamp, 'timestamp'));
-  const precompiles: PrecompileConfig[] = [];
-  for (const [key, address] of Object.entries(PRECOMPILES)) {
+  const durango = upgrades.durangoTimestamp!;
+  const parse: PrecompileParser = (key, v, timestamp) => {
+    const address = PRECOMPILES[key];
+    if (address === undefined) throw new GenesisError(`failed to parse upgrade bytes: unknown precompile config: ${key}`);
+    if (key === 'warpConfig') {
+      return { ...barePrecompile(key, address, timestamp ?? 0, warpConfigJson(v, timestamp, durango)), timestamp, disable: v.disable === true };
+    }
+    if (key === 'feeManagerConfig') return feeManagerPrecompile(address, v, timestamp, durango, feeConfig);
+    if (key === 'rewardManagerConfig') return rewardManagerPrecompile(address, v, timestamp, durango, raw.allowFeeRecipients === true);
+    return allowListPrecompile(key, address, v, timestamp, durango);
+  };
+  const genesisPrecompiles: PrecompileConfig[] = [];
+  for (const key of Object.keys(PRECOMPILES)) {
     const value = raw[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'object' || Array.isArray(value)) throw new GenesisError(`parsing genesis: ${key} is not a JSON object`);
     const v = value as Record<string, unknown>;
-    // A nil blockTimestamp never activates (but the config is still printed).
-    const timestamp = u64(v.blockTimestamp, `${key}.blockTimestamp`);
     try {
-      const durango = upgrades.durangoTimestamp!;
-      let config: PrecompileConfig;
-      if (key === 'warpConfig') {
-        config = { ...barePrecompile(key, address, timestamp ?? 0, warpConfigJson(v, timestamp, durango)), timestamp, disable: v.disable === true };
-      } else if (key === 'feeManagerConfig') {
-        config = feeManagerPrecompile(address, v, timestamp, durango, feeConfig);
-      } else if (key === 'rewardManagerConfig') {
-        config = rewardManagerPrecompile(address, v, timestamp, durango, raw.allowFeeRecipients === true);
-      } else {
-        config = allowListPrecompile(key, address, v, timestamp, durango);
-      }
-      precompiles.push(config);
+      // A nil blockTimestamp never activates (but the config is still printed).
+      genesisPrecompiles.push(parse(key, v, u64(v.blockTimestamp, `${key}.blockTimestamp`)));
     } catch (err) {
       if (err instanceof PrecompileConfigError) throw new GenesisError(`failed to verify genesis: invalid precompile upgrades: ${err.message}`);
       throw err;
     }
   }
+  const upgradeFile = parseUpgrades(upgradeBytes, genesisPrecompiles, parse);
+  const precompiles = upgradeFile.precompiles;
   const allowFeeRecipients = raw.allowFeeRecipients === true;
   return {
     chainId,
@@ -171,7 +174,8 @@ export function subnetEvmConfig(g: GenesisJson): SubnetEvmConfig {
     upgrades,
     precompiles,
     genesisTime,
-    chainConfig: chainConfigJson(raw, feeConfig, allowFeeRecipients, upgrades, precompiles),
+    stateUpgrades: upgradeFile.stateUpgrades,
+    chainConfig: chainConfigJson(raw, feeConfig, allowFeeRecipients, upgrades, genesisPrecompiles, upgradeFile.json),
   };
 }
 
@@ -182,6 +186,7 @@ function chainConfigJson(
   allowFeeRecipients: boolean,
   upgrades: Record<string, number | undefined>,
   precompiles: PrecompileConfig[],
+  upgradeJson: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // libevm's own fields as the genesis gives them (eip150Hash no longer exists).
@@ -197,7 +202,7 @@ function chainConfigJson(
   for (const p of precompiles) out[p.key] = p.json;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(out).sort()) sorted[key] = out[key];
-  sorted.upgrades = {};
+  sorted.upgrades = upgradeJson;
   return sorted;
 }
 

@@ -23,6 +23,8 @@ export interface PrecompileConfig extends AllowListConfig {
   address: Uint8Array;
   /** Unix seconds; undefined never activates. */
   timestamp: number | undefined;
+  /** When a later upgrade disables it (unix seconds). */
+  until?: number;
   disable: boolean;
   /** The native minter's initialMint: address -> amount. */
   initialMint: [Uint8Array, bigint][];
@@ -176,6 +178,11 @@ export function rewardManagerPrecompile(
 /** A precompile with no config but its activation (coreth's warp). */
 export function barePrecompile(key: string, address: string, timestamp: number, json: Record<string, unknown> = {}): PrecompileConfig {
   return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: false, admins: [], managers: [], enabled: [], initialMint: [], json };
+}
+
+/** Disabling a precompile: its account goes, storage and all (SelfDestruct, then Finalise). */
+export async function deactivatePrecompile(sm: MerkleStateManager, c: PrecompileConfig): Promise<void> {
+  await sm.deleteAccount(new Address(c.address));
 }
 
 /**

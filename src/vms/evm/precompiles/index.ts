@@ -16,8 +16,9 @@ import { rewardManagerFunctions } from './rewardmanager.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** Whether `c` is active at `time` (unix seconds). */
-export const activeAt = (c: PrecompileConfig, time: bigint): boolean => !c.disable && c.timestamp !== undefined && BigInt(c.timestamp) <= time;
+/** Whether `c` is active at `time` (unix seconds): within [timestamp, until). */
+export const activeAt = (c: PrecompileConfig, time: bigint): boolean =>
+  !c.disable && c.timestamp !== undefined && BigInt(c.timestamp) <= time && (c.until === undefined || time < BigInt(c.until));
 
 async function roleOf(sm: MerkleStateManager | EVMInterface['stateManager'], list: PrecompileConfig, who: Address): Promise<Role> {
   const value = await sm.getStorage(new Address(list.address), setLengthLeft(who.bytes, 32));
@@ -45,25 +46,29 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
     feeManagerConfig: feeManagerFunctions(() => internals._block?.header.number ?? 0n),
     rewardManagerConfig: rewardManagerFunctions,
   };
-  const byAddress = new Map<string, { config: PrecompileConfig; run: PrecompileFunc }>();
+  // An address may have several periods (enabled, disabled, enabled again by upgrades).
+  const byAddress = new Map<string, { config: PrecompileConfig; run: PrecompileFunc }[]>();
   for (const c of configs) {
     const functions = FUNCTIONS[c.key];
-    if (functions) byAddress.set(hexOf(c.address), { config: c, run: statefulPrecompile(new Address(c.address), functions) as unknown as PrecompileFunc });
+    if (!functions) continue;
+    const list = byAddress.get(hexOf(c.address)) ?? [];
+    list.push({ config: c, run: statefulPrecompile(new Address(c.address), functions) as unknown as PrecompileFunc });
+    byAddress.set(hexOf(c.address), list);
   }
   const builtIn = internals.getPrecompile.bind(evm);
   internals.getPrecompile = (address) => {
     const found = builtIn(address);
     if (found) return found;
     const key = typeof address === 'string' ? address.replace(/^0x/i, '').padStart(40, '0').toLowerCase() : hexOf(address.bytes);
-    const entry = byAddress.get(key);
-    return entry && activeAt(entry.config, time()) ? entry.run : undefined;
+    const now = time();
+    return byAddress.get(key)?.find((e) => activeAt(e.config, now))?.run;
   };
-  const deployers = configs.find((c) => c.key === 'contractDeployerAllowListConfig');
-  if (deployers) {
+  if (configs.some((c) => c.key === 'contractDeployerAllowListConfig')) {
     const create = internals._executeCreate.bind(evm);
     internals._executeCreate = async (message) => {
       const origin = txOrigin(evm);
-      if (origin && activeAt(deployers, time()) && !isEnabled(await roleOf(evm.stateManager, deployers, origin))) {
+      const deployers = configs.find((c) => c.key === 'contractDeployerAllowListConfig' && activeAt(c, time()));
+      if (origin && deployers && !isEnabled(await roleOf(evm.stateManager, deployers, origin))) {
         // params/hooks_libevm.go CanCreateContract: the creation fails with all its gas.
         const error = new EVMError(`tx.origin ${toChecksumAddress(origin.toString())} is not authorized to deploy a contract` as never);
         return { execResult: { returnValue: new Uint8Array(), exceptionError: error, executionGasUsed: message.gasLimit } };
@@ -75,7 +80,7 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
 
 /** The tx allow list: may `sender` send a tx at `time`? */
 export async function txAllowed(sm: MerkleStateManager, configs: PrecompileConfig[], time: bigint, sender: Address): Promise<boolean> {
-  const list = configs.find((c) => c.key === 'txAllowListConfig');
-  if (!list || !activeAt(list, time)) return true;
+  const list = configs.find((c) => c.key === 'txAllowListConfig' && activeAt(c, time));
+  if (!list) return true;
   return isEnabled(await roleOf(sm, list, sender));
 }
