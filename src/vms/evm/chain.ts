@@ -20,6 +20,7 @@ import { CORETH_PRECOMPILES, creditBaseFee, execBlock, execVM, stateAt } from '.
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import type { StateUpgrade } from './upgrades.js';
+import type { WarpContext } from './precompiles/warp.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
@@ -48,6 +49,8 @@ export interface EvmChainOptions {
   baseRules: BaseRules;
   /** upgrade.json's state upgrades. */
   stateUpgrades?: StateUpgrade[];
+  /** The chain's network and blockchain IDs, for the warp precompile's messages. */
+  warp?: WarpContext;
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -91,6 +94,14 @@ export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
     if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
     throw new PoolError(`rlp: ${(err as Error).message.replace(/ \(tx type.*$/s, '')}`);
   }
+}
+
+const WARP_PRECOMPILE = '0x0200000000000000000000000000000000000005';
+
+/** Whether a tx's access list names the warp precompile: how relayers deliver warp messages (predicates). */
+function carriesWarpPredicate(tx: TypedTransaction): boolean {
+  const list = (tx as { accessList?: Array<[Uint8Array, Uint8Array[]]> }).accessList ?? [];
+  return list.some(([address]) => bytesToHex(address).toLowerCase() === WARP_PRECOMPILE);
 }
 
 /** A tx as a block body holds it. */
@@ -181,7 +192,11 @@ export class EvmChain extends EventEmitter<Events> {
   /** A VM with this chain's rules and precompiles over a state (the builder's, a reader's, a trace's). */
   newVM(sm: MerkleStateManager): Promise<VM> {
     const custom = this.opts.flavor.layout === 'coreth' ? CORETH_PRECOMPILES : [];
-    return execVM(this.common, sm, (n) => this.store.hashAt(n), { custom, stateful: this.opts.precompiles });
+    return execVM(this.common, sm, (n) => this.store.hashAt(n), {
+      custom,
+      stateful: this.opts.precompiles,
+      ...(this.opts.warp ? { warp: this.opts.warp } : {}),
+    });
   }
 
   private async init(): Promise<void> {
@@ -279,6 +294,7 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.gasLimit > this.head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, this.head.header.gasLimit));
     const { feeCap, tipCap } = feeCaps(tx);
     if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());
+    if (this.opts.warp && carriesWarpPredicate(tx)) throw new PoolError(poolErrors.warpPredicates());
     let from: Address;
     try {
       from = tx.getSenderAddress();

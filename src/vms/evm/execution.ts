@@ -13,6 +13,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
 import type { PrecompileConfig } from './precompiles/config.js';
 import { installPrecompiles } from './precompiles/index.js';
+import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
 import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
@@ -29,6 +30,8 @@ export const CORETH_PRECOMPILES: CustomPrecompile[] = DEPRECATED.map((a) => ({ a
 export interface ChainPrecompiles {
   custom: CustomPrecompile[];
   stateful: PrecompileConfig[];
+  /** The chain's identity for warp messages. */
+  warp?: WarpContext;
 }
 
 export interface ExecContext {
@@ -84,7 +87,7 @@ export async function execVM(common: Common, stateManager: MerkleStateManager, h
     blockchain: blockchain as any,
     evmOpts: { customPrecompiles: precompiles.custom },
   });
-  installPrecompiles(vm.evm, precompiles.stateful);
+  installPrecompiles(vm.evm, precompiles.stateful, precompiles.warp);
   dropRefunds(vm.common);
   return vm;
 }

@@ -6,7 +6,10 @@
 // chain's blocks move toward.
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
-import { LOCAL_NODE } from '../../chains/ids.js';
+import { LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
+import { encodeCB58 } from '../../encoding/cb58.js';
+import { warpService } from './api/warp.js';
+import { LOCAL_STAKERS } from './warp/signers.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
@@ -48,13 +51,15 @@ export class ChainConfigError extends Error {}
 /** The parts of coreth's chain config (`<chain-config-dir>/<chain>/config.json`) the emulator reads. */
 interface ChainConfig {
   apis: string[];
+  /** warp-api-enabled: the warp namespace on /rpc and /ws. */
+  warpApi: boolean;
   gasTarget?: bigint;
   /** Subnet-EVM's feeRecipient: the coinbase of this node's blocks when the chain lets producers choose. */
   feeRecipient?: Uint8Array;
 }
 
 function readChainConfig(config: Uint8Array | undefined): ChainConfig {
-  if (!config || config.length === 0) return { apis: DEFAULT_APIS };
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false };
   const text = Buffer.from(config).toString('utf8');
   let parsed: Record<string, unknown>;
   try {
@@ -77,6 +82,7 @@ function readChainConfig(config: Uint8Array | undefined): ChainConfig {
   }
   return {
     apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
+    warpApi: parsed['warp-api-enabled'] === true,
     ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
     ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
   };
@@ -91,6 +97,9 @@ function namespaces(apis: string[], dev: boolean): Set<string> {
   if (apis.includes('internal-tx-pool') || dev) on.add('txpool');
   return on;
 }
+
+/** The node's weight as its L1s' one validator. */
+const L1_VALIDATOR_WEIGHT = 100n;
 
 /** coreth's warp precompile, which Durango schedules at its own time (all of them, locally, at genesis). */
 const WARP_ADDRESS = '0200000000000000000000000000000000000005';
@@ -152,6 +161,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         precompiles: rules.precompiles,
         baseRules: rules.baseRules,
         ...('stateUpgrades' in rules ? { stateUpgrades: rules.stateUpgrades } : {}),
+        warp: { networkID: ctx.networkID, blockchainID: ctx.chainID },
       };
       const chain = await EvmChain.open(ctx.db, options);
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
@@ -165,6 +175,21 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
+      if (chainConfig.warpApi) {
+        const [self] = LOCAL_STAKERS;
+        services.push(
+          warpService({
+            chain,
+            networkID: ctx.networkID,
+            blockchainID: ctx.chainID,
+            subnetID: ctx.subnetID,
+            secretKey: self!.secretKey,
+            // The primary network's validators are the local stakers; the node alone validates its L1s.
+            validatorsOf: (subnetID) =>
+              subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : subnetID === encodeCB58(ctx.subnetID) ? [{ ...self!, weight: L1_VALIDATOR_WEIGHT }] : [],
+          }),
+        );
+      }
       const route = config.serve(services);
       const handlers = new Map<string, ChainRoute>([
         ['/rpc', { http: route.http }],

@@ -28,6 +28,19 @@ const u64 = (n: bigint): Uint8Array => {
   return b;
 };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+const WARP_ADDRESS = '0200000000000000000000000000000000000005';
+/** SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message). */
+const SEND_WARP_MESSAGE = '56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
+
+/** The warp message a SendWarpMessage log carries (its data is the ABI encoding of the unsigned bytes). */
+function sentWarpMessage(log: { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array }): { id: Uint8Array; unsigned: Uint8Array } | undefined {
+  if (hex(log.address) !== WARP_ADDRESS || log.topics.length !== 3 || hex(log.topics[0]!) !== SEND_WARP_MESSAGE) return undefined;
+  const data = Buffer.from(log.data.buffer, log.data.byteOffset, log.data.length);
+  if (data.length < 64) return undefined;
+  const length = Number(data.readBigUInt64BE(56));
+  return { id: log.topics[2]!, unsigned: new Uint8Array(data.subarray(64, 64 + length)) };
+}
 const HEAD = Buffer.from('head');
 const BLOCK_CACHE = 2048;
 
@@ -39,6 +52,8 @@ export class ChainStore {
   readonly byAddress: Database;
   readonly byTopic: Database;
   readonly meta: Database;
+  /** Warp messages sent by accepted txs: message ID -> unsigned message (what this node signs). */
+  readonly warp: Database;
   private readonly cache = new Map<string, StoredBlock>();
 
   constructor(
@@ -52,6 +67,11 @@ export class ChainStore {
     this.byAddress = db.prefix('logAddress');
     this.byTopic = db.prefix('logTopic');
     this.meta = db.prefix('meta');
+    this.warp = db.prefix('warp');
+  }
+
+  async warpMessage(id: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.warp.get(id);
   }
 
   async head(): Promise<Uint8Array | undefined> {
@@ -73,6 +93,8 @@ export class ChainStore {
       for (const log of r.logs) {
         addresses.add(hex(log.address));
         for (const t of log.topics) topics.add(hex(t));
+        const sent = sentWarpMessage(log);
+        if (sent) batch.put(this.warp, sent.id, sent.unsigned);
       }
     const height = u64(header.number);
     for (const a of addresses) batch.put(this.byAddress, Buffer.concat([Buffer.from(a, 'hex'), height]), new Uint8Array());

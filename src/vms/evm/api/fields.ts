@@ -1,6 +1,6 @@
 // geth's argument types as JSON-RPC decodes them (hexutil, common.Address/Hash, rpc.BlockNumber,
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
-import { type JsonObject, type JsonValue, RawNumber } from '../../../encoding/gojson.js';
+import { goKind, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { CallArgs, StateOverride } from '../calls.js';
 
@@ -198,3 +198,14 @@ export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
 
 /** Any JSON value, decoded later by the method (filter criteria, tracer configs). */
 export const raw: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
+
+/** A *uint64 as geth's rpc decodes it: a JSON number only (a hex string or "latest" is refused). */
+export const goUint64: Field<number> = {
+  decode(v) {
+    const text = numberText(v);
+    if (text === undefined) throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type uint64`);
+    if (!/^\d+$/.test(text) || BigInt(text) > (1n << 64n) - 1n) throw new ParamsError(`json: cannot unmarshal number ${text} into Go value of type uint64`);
+    return Number(text);
+  },
+  zero: () => 0,
+};

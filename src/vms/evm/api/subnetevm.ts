@@ -1,26 +1,14 @@
 // The eth methods only Subnet-EVM has (internal/ethapi/api_extra.go): eth_feeConfig,
 // eth_getChainConfig in Subnet-EVM's form, eth_getActiveRulesAt and the deprecated
 // eth_getActivePrecompilesAt.
-import { goKind, numberText } from '../../../encoding/gojson.js';
 import { method, type MethodDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { type Field, optional, ParamsError } from '../../../rpc/schema.js';
+import { optional } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import { feeConfigJson } from '../feewindow.js';
 import { activePrecompilesAt, activeRulesAt, type SubnetEvmConfig } from '../subnetevm.js';
 import { blockOf } from './blocks.js';
-import { blockRef } from './fields.js';
-
-/** A *uint64 as geth's rpc decodes it: a JSON number only (a hex string or "latest" is refused). */
-const goUint64: Field<number> = {
-  decode(v) {
-    const text = numberText(v);
-    if (text === undefined) throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type uint64`);
-    if (!/^\d+$/.test(text) || BigInt(text) > (1n << 64n) - 1n) throw new ParamsError(`json: cannot unmarshal number ${text} into Go value of type uint64`);
-    return Number(text);
-  },
-  zero: () => 0,
-};
+import { blockRef, goUint64 } from './fields.js';
 
 export function subnetEvmMethods(chain: EvmChain, config: SubnetEvmConfig): Record<string, MethodDef> {
   const at = (time: number | undefined) => time ?? Number(chain.head.header.time);

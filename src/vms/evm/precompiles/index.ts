@@ -13,6 +13,7 @@ import { trackFrames, txOrigin } from './frames.js';
 import { feeManagerFunctions } from './feemanager.js';
 import { nativeMinterFunctions } from './nativeminter.js';
 import { rewardManagerFunctions } from './rewardmanager.js';
+import { type WarpContext, warpFunctions } from './warp.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -34,7 +35,7 @@ interface EvmInternals {
   getPrecompile(address: Address | string): PrecompileFunc | undefined;
 }
 
-export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[]): void {
+export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[], warp?: WarpContext): void {
   if (configs.length === 0) return;
   trackFrames(evm);
   const internals = evm as unknown as EvmInternals;
@@ -45,6 +46,7 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
     contractNativeMinterConfig: nativeMinterFunctions,
     feeManagerConfig: feeManagerFunctions(() => internals._block?.header.number ?? 0n),
     rewardManagerConfig: rewardManagerFunctions,
+    ...(warp ? { warpConfig: warpFunctions(warp) } : {}),
   };
   // An address may have several periods (enabled, disabled, enabled again by upgrades).
   const byAddress = new Map<string, { config: PrecompileConfig; run: PrecompileFunc }[]>();

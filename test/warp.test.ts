@@ -1,0 +1,152 @@
+// Sending warp messages: the bytes held to avalanchejs's warp types; sendWarpMessage on an L1 and on
+// the C-Chain through viem (the SendWarpMessage log, the message ID, getBlockchainID); and the warp
+// API with warp-api-enabled: the stored message, the node's BLS signature (local staker 1's key),
+// aggregate signatures of the L1's validator (the node) and of the primary network (the five local
+// stakers), each verified with @noble/curves against the stakers' public keys.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as avalanchejs from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, type Hex, http, parseAbi, toEventSelector } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCB58, encodeCB58 } from '../src/encoding/cb58.js';
+import { addressedCall, bitset, unsignedMessage } from '../src/vms/evm/warp/message.js';
+import { LOCAL_STAKERS, publicKey, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
+import { post, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+
+// avalanchejs's .d.ts files do not resolve under NodeNext (see test/support/avalanchejs.ts): its warp types, described.
+interface Serializable {
+  toBytes(codec: unknown): Uint8Array;
+}
+type Ctor<A extends unknown[]> = new (...args: A) => unknown;
+const ajs = avalanchejs as unknown as {
+  Address: Ctor<[Uint8Array]>;
+  Bytes: Ctor<[Uint8Array]>;
+  Id: Ctor<[Uint8Array]>;
+  Int: Ctor<[number]>;
+  pvmSerial: {
+    warp: {
+      codec: unknown;
+      AddressedCallPayloads: { AddressedCall: new (source: unknown, payload: unknown) => Serializable };
+      WarpUnsignedMessage: new (networkId: unknown, chain: unknown, payload: unknown) => Serializable;
+    };
+  };
+};
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const WARP: Hex = '0x0200000000000000000000000000000000000005';
+const LOCAL_NODE_KEY = '900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d';
+const warpAbi = parseAbi([
+  'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
+  'function getBlockchainID() view returns (bytes32 blockchainID)',
+]);
+const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const fromHex = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
+
+describe('warp message bytes', () => {
+  it("match avalanchejs's warp types (with the codec versions avalanchejs leaves to its caller)", () => {
+    const source = new Uint8Array(20).fill(0x11);
+    const payload = Uint8Array.of(1, 2, 3);
+    const chain = new Uint8Array(32).fill(7);
+    const { warp } = ajs.pvmSerial;
+    const call = new warp.AddressedCallPayloads.AddressedCall(new ajs.Address(source), new ajs.Bytes(payload)).toBytes(warp.codec);
+    expect(hexOf(addressedCall(source, payload))).toBe(`0000${hexOf(call)}`);
+    const unsigned = new warp.WarpUnsignedMessage(new ajs.Int(12345), new ajs.Id(chain), new ajs.Bytes(addressedCall(source, payload))).toBytes(warp.codec);
+    expect(hexOf(unsignedMessage(12345, chain, addressedCall(source, payload)))).toBe(`0000${hexOf(unsigned)}`);
+    expect(hexOf(bitset([0, 1]))).toBe('03');
+    expect(hexOf(bitset([8]))).toBe('0100');
+    expect(hexOf(publicKey(LOCAL_STAKERS[0]!))).toBe(LOCAL_NODE_KEY);
+  });
+});
+
+describe('sending warp messages and signing them (warp-api-enabled)', () => {
+  let node: TestNode;
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+
+  beforeAll(async () => {
+    const configDir = tempDir();
+    for (const chain of ['myl1', 'C']) {
+      mkdirSync(join(configDir, chain));
+      writeFileSync(join(configDir, chain, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
+    }
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
+  });
+  afterAll(() => node.stop());
+
+  async function send(alias: string, chainId: number, payload: Hex) {
+    const url = `${node.uri}/ext/bc/${alias}/rpc`;
+    const chain = defineChain({ id: chainId, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
+    const wallet = createWalletClient({ chain, transport: http(url), account: ewoq });
+    const data = encodeFunctionData({ abi: warpAbi, functionName: 'sendWarpMessage', args: [payload] });
+    const receipt = await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: WARP, data, chain, account: ewoq }) });
+    const blockchainID = (await rpc(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias })).json.result.blockchainID as string;
+    return { url, client, receipt, blockchainID };
+  }
+
+  it('logs the unsigned message from an L1 and signs it with the node and with the L1 validator set', async () => {
+    const payload: Hex = '0xdeadbeef';
+    const { url, client, receipt, blockchainID } = await send('myl1', 99999, payload);
+    expect(receipt.status).toBe('success');
+    const expected = unsignedMessage(12345, decodeCB58(blockchainID), addressedCall(fromHex(ewoq.address), fromHex(payload)));
+    const id = sha256(expected);
+    const [log] = receipt.logs;
+    expect(log!.address).toBe(WARP);
+    expect(log!.topics).toEqual([
+      toEventSelector('SendWarpMessage(address,bytes32,bytes)'),
+      `0x${ewoq.address.slice(2).toLowerCase().padStart(64, '0')}`,
+      `0x${hexOf(id)}`,
+    ]);
+    // The data is the ABI encoding of the message bytes.
+    expect(log!.data.slice(2 + 128, 2 + 128 + expected.length * 2)).toBe(hexOf(expected));
+    expect(await client.readContract({ address: WARP, abi: warpAbi, functionName: 'getBlockchainID' })).toBe(`0x${hexOf(decodeCB58(blockchainID))}`);
+
+    const call = async (method: string, params: unknown[]) => (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).json;
+    expect((await call('warp_getMessage', [encodeCB58(id)])).result).toBe(`0x${hexOf(expected)}`);
+    const signature = fromHex((await call('warp_getMessageSignature', [encodeCB58(id)])).result);
+    expect(signature.length).toBe(96);
+    expect(verifyWarpSignature(expected, signature, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+    // The L1's own validator set is the node: signers bitset 0x01.
+    const signed = fromHex((await call('warp_getMessageAggregateSignature', [encodeCB58(id), 67, ''])).result);
+    expect(hexOf(signed.subarray(0, expected.length))).toBe(hexOf(expected));
+    expect(hexOf(signed.subarray(expected.length, expected.length + 9))).toBe('000000000000000101');
+    expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+    expect((await call('warp_getMessage', [encodeCB58(new Uint8Array(32).fill(1))])).error.message).toBe(
+      `failed to get message ${encodeCB58(new Uint8Array(32).fill(1))} with error not found`,
+    );
+    // The block that sent it can be signed too (a Hash payload of the block hash).
+    const blockSig = fromHex((await call('warp_getBlockSignature', [encodeCB58(fromHex(receipt.blockHash))])).result);
+    const blockMessage = unsignedMessage(12345, decodeCB58(blockchainID), fromHex(`0000${'00000000'}${receipt.blockHash.slice(2)}`));
+    expect(verifyWarpSignature(blockMessage, blockSig, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+  });
+
+  it('aggregates the primary network’s five local stakers for a C-Chain message', async () => {
+    const { url, receipt, blockchainID } = await send('C', 43112, '0x01');
+    const id = receipt.logs[0]!.topics[2]!;
+    const expected = unsignedMessage(12345, decodeCB58(blockchainID), addressedCall(fromHex(ewoq.address), Uint8Array.of(1)));
+    const signed = fromHex(
+      (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), 67, ''] }))).json
+        .result,
+    );
+    expect(hexOf(signed.subarray(expected.length, expected.length + 9))).toBe('00000000000000011f');
+    expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), LOCAL_STAKERS.map(publicKey))).toBe(true);
+  });
+
+  it('refuses a tx that carries a warp predicate in its access list, rather than running it as if the message were invalid', async () => {
+    const url = `${node.uri}/ext/bc/myl1/rpc`;
+    const raw = await ewoq.signTransaction({
+      chainId: 99999,
+      nonce: 5,
+      to: WARP,
+      gas: 300_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      accessList: [{ address: WARP, storageKeys: [`0x${'ff'.padEnd(64, '0')}`] }],
+    });
+    expect((await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }))).json.error.message).toBe(
+      'warp messages in the access list (predicates) are not supported by the emulator yet',
+    );
+  });
+});
