@@ -7,13 +7,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as avalanchejs from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, type Hex, http, parseAbi, toEventSelector } from 'viem';
+import {
+  type Abi,
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseAbi,
+  toEventSelector,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58 } from '../src/encoding/cb58.js';
 import { addressedCall, bitset, unsignedMessage } from '../src/vms/evm/warp/message.js';
-import { LOCAL_STAKERS, publicKey, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
+import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
+import { LOCAL_STAKERS, publicKey, signWarp, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
 import { post, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { fixture } from './support/solc.js';
 
 // avalanchejs's .d.ts files do not resolve under NodeNext (see test/support/avalanchejs.ts): its warp types, described.
 interface Serializable {
@@ -134,19 +147,70 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), LOCAL_STAKERS.map(publicKey))).toBe(true);
   });
 
-  it('refuses a tx that carries a warp predicate in its access list, rather than running it as if the message were invalid', async () => {
+  it('delivers an L1 message to a contract on the C-Chain through the access list, verified against the L1 validator', async () => {
+    const receiver = fixture('WarpReceiver');
+    const abi = receiver.abi as Abi;
+    const cUrl = `${node.uri}/ext/bc/C/rpc`;
+    const cChain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'A', symbol: 'A', decimals: 18 }, rpcUrls: { default: { http: [cUrl] } } });
+    const client = createPublicClient({ chain: cChain, transport: http(cUrl), cacheTime: 0 });
+    const wallet = createWalletClient({ chain: cChain, transport: http(cUrl), account: ewoq });
+    const deployed = await client.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ abi, bytecode: receiver.bytecode, chain: cChain, account: ewoq }),
+    });
+    const address = deployed.contractAddress!;
+
+    const payload: Hex = '0xcafe';
+    const { url, receipt, blockchainID } = await send('myl1', 99999, payload);
+    const id = receipt.logs[0]!.topics[2]!;
+    const signed = (
+      await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), 67, ''] }))
+    ).json.result as Hex;
+    const deliver = async (message: Uint8Array) => {
+      const accessList = [{ address: WARP, storageKeys: predicateChunks(message).map((c) => `0x${hexOf(c)}` as Hex) }];
+      const data = encodeFunctionData({ abi, functionName: 'receiveMessage' });
+      const gas = await client.estimateGas({ account: ewoq.address, to: address, data, accessList });
+      const hash = await wallet.sendTransaction({ to: address, data, accessList, gas, chain: cChain, account: ewoq });
+      const r = await client.waitForTransactionReceipt({ hash });
+      return {
+        r,
+        event: decodeEventLog({ abi, data: r.logs[0]!.data, topics: r.logs[0]!.topics }).args as unknown as {
+          sourceChainID: Hex;
+          origin: Hex;
+          payload: Hex;
+          valid: boolean;
+        },
+      };
+    };
+    const good = await deliver(fromHex(signed));
+    expect(good.r.status).toBe('success');
+    expect(good.event).toEqual({ sourceChainID: `0x${hexOf(decodeCB58(blockchainID))}`, origin: ewoq.address, payload, valid: true });
+    // Its block records no failed predicate: the tx has an entry with an empty bitset.
+    const block = await client.getBlock({ blockNumber: good.r.blockNumber });
+    expect(block.extraData.slice(2 + 48)).toBe(`0000${'00000001'}${good.r.transactionHash.slice(2)}${'00000001'}${WARP.slice(2)}${'00000000'}`);
+
+    // A signature that does not verify: the tx is still included, and the contract reads (empty, false).
+    const tampered = fromHex(signed);
+    tampered.set(signWarp(Uint8Array.of(1, 2, 3), LOCAL_STAKERS[0]!.secretKey), tampered.length - 96);
+    const bad = await deliver(tampered);
+    expect(bad.r.status).toBe('success');
+    expect(bad.event.valid).toBe(false);
+    const badBlock = await client.getBlock({ blockNumber: bad.r.blockNumber });
+    expect(badBlock.extraData.slice(-(2 * 4 + 2))).toBe('0000000101');
+  });
+
+  it("refuses a tx whose warp predicate is malformed, with subnet-evm's text", async () => {
     const url = `${node.uri}/ext/bc/myl1/rpc`;
     const raw = await ewoq.signTransaction({
       chainId: 99999,
-      nonce: 5,
+      nonce: 50,
       to: WARP,
       gas: 300_000n,
       maxFeePerGas: 10_000_000_000n,
       maxPriorityFeePerGas: 1n,
-      accessList: [{ address: WARP, storageKeys: [`0x${'ff'.padEnd(64, '0')}`] }],
+      accessList: [{ address: WARP, storageKeys: [`0x${'ab'.repeat(32)}`] }],
     });
     expect((await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }))).json.error.message).toBe(
-      'warp messages in the access list (predicates) are not supported by the emulator yet',
+      'cannot unpack predicate bytes: wrong delimiter',
     );
   });
 });

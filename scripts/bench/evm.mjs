@@ -64,6 +64,7 @@
 //   LOGS_SECONDS=30  LOGS_PROGRESS=10000 (a progress line every so many blocks built)
 //   TXS=100000  TXS_ANVIL=20000  DB_TYPE=memdb|leveldb  PIN=0 (no pinning)  SIGN_WORKERS=<CPUs>
 //   EMULATOR_ARGS='--flag=v ...', ANVIL_ARGS='--flag v ...' (extra command-line arguments)
+//   CHAIN=C|l1   the C-Chain (default) or the Subnet-EVM L1 of fixtures/myl1.json (its figures beside the C-Chain's)
 //   Quick run: SEQ_TXS=500 BATCH_TXS=1000 LOGS_BLOCKS=2000 TXS=5000 DURATION=2 ROUNDS=1 node scripts/bench/evm.mjs
 // Always exits 0: it reports, it does not gate (a node that fails or is missing is reported as such).
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -80,7 +81,12 @@ import { getCreateAddress, id as keccakText, keccak256, Wallet } from 'ethers';
 import { CLI, cpuSeconds, envIntOf, freePort, pct, ROOT, serveBareReply } from './common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-const CHAIN_ID = 43112n;
+// CHAIN=C (default): the C-Chain; CHAIN=l1: the Subnet-EVM L1 of fixtures/myl1.json (chain ID 99999,
+// Subnet-EVM's fee window instead of ACP-176), started with --l1; Anvil then runs with its chain ID.
+const ON_L1 = (process.env.CHAIN ?? 'C').toLowerCase() === 'l1';
+const CHAIN_ID = ON_L1 ? 99999n : 43112n;
+const CHAIN_PATH = ON_L1 ? '/ext/bc/myl1/rpc' : '/ext/bc/C/rpc';
+const CHAIN_ARGS = ON_L1 ? [`--l1=${path.join(ROOT, 'fixtures', 'myl1.json')}`] : [];
 const MAX_FEE = 300_000_000_000n; // 300 gwei: above the emulator's 225 gwei genesis base fee
 const TIP = 1n;
 const SINK = '0x1111111111111111111111111111111111111111';
@@ -369,7 +375,7 @@ async function main() {
   async function startEmulator() {
     if (!existsSync(CLI)) throw new Error(`${path.relative(ROOT, CLI)} is missing; run npm run build first`);
     const dataDir = await tempDir('bench-evm-emulator-');
-    const args = [CLI, '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dataDir}`, '--log-level=off', ...EMULATOR_ARGS];
+    const args = [CLI, '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dataDir}`, '--log-level=off', ...CHAIN_ARGS, ...EMULATOR_ARGS];
     const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     const out = collect(child);
     let uri;
@@ -382,12 +388,12 @@ async function main() {
         /* not written yet */
       }
     }
-    const side = { name: 'emulator', label: `emulator (${DB_TYPE})`, child, pid: child.pid, rpc: `${uri}/ext/bc/C/rpc`, dir: dataDir, results: {} };
+    const side = { name: 'emulator', label: `emulator (${DB_TYPE})`, child, pid: child.pid, rpc: `${uri}${CHAIN_PATH}`, dir: dataDir, results: {} };
     let chainId;
     try {
       chainId = BigInt(await call(side, 'eth_chainId'));
     } catch (e) {
-      throw new Error(`its C-Chain does not serve ${side.rpc} yet (eth_chainId: ${errText(e)})`);
+      throw new Error(`its chain does not serve ${side.rpc} yet (eth_chainId: ${errText(e)})`);
     }
     if (chainId !== CHAIN_ID) throw new Error(`eth_chainId is ${chainId}, expected ${CHAIN_ID}`);
     side.version = 'dist/avalanche-emulator.js';

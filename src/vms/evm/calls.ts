@@ -7,6 +7,8 @@ import { Account, Address, bytesToBigInt, toChecksumAddress } from '@ethereumjs/
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
 import { execBlock, gethError } from './execution.js';
+import { PoolError } from './pool.js';
+import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 
 /** RPCGasCap */
@@ -179,6 +181,15 @@ async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas:
   const h = block.header;
   const baseFee = h.baseFee ?? 0n;
   const m = message(chain, args, gas, baseFee);
+  // Warp predicates in a call's access list are read (and cost their gas) but not verified: with no
+  // block's results, a call sees every one as valid, as subnet-evm's eth_call does.
+  let predicates: ReturnType<EvmChain['readWarpPredicates']>;
+  try {
+    predicates = chain.readWarpPredicates(m.tx);
+  } catch (err) {
+    if (err instanceof PoolError) throw new CallFailure(err.message, -32000);
+    throw err;
+  }
   return chain.withState(h.stateRoot, async (vm) => {
     await applyOverrides(vm, overrides);
     const exec = execBlock(chain.common, {
@@ -189,11 +200,14 @@ async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas:
       difficulty: h.difficulty,
       coinbase: h.coinbase,
     });
+    if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
     try {
       return await runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
     } catch (err) {
       const want = gas * m.feeCap + (args.value ?? 0n);
       throw await preCheckError(err as Error, m, async () => (await vm.stateManager.getAccount(m.from))?.balance ?? 0n, want);
+    } finally {
+      setRunningPredicates(vm.evm, undefined);
     }
   });
 }

@@ -21,6 +21,19 @@ import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, wr
 import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import type { StateUpgrade } from './upgrades.js';
 import type { WarpContext } from './precompiles/warp.js';
+import {
+  invalidBits,
+  PredicateError,
+  type RunningPredicates,
+  readPredicates,
+  setRunningPredicates,
+  type TxPredicates,
+  verifyPredicates,
+  WARP_ADDRESS_HEX,
+  type WarpReceiveContext,
+  withPredicateGas,
+} from './warp/receive.js';
+import { predicateResultsBytes } from './warp/predicate.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
@@ -51,6 +64,8 @@ export interface EvmChainOptions {
   stateUpgrades?: StateUpgrade[];
   /** The chain's network and blockchain IDs, for the warp precompile's messages. */
   warp?: WarpContext;
+  /** How warp messages delivered to this chain are verified. */
+  warpReceive?: WarpReceiveContext;
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -89,20 +104,16 @@ export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
     if (bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
   }
   try {
-    return createTxFromRLP(bytes, { common });
+    // Not frozen: a tx with warp predicates gets its intrinsic gas (warp/receive.ts withPredicateGas).
+    return createTxFromRLP(bytes, { common, freeze: false });
   } catch (err) {
     if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
     throw new PoolError(`rlp: ${(err as Error).message.replace(/ \(tx type.*$/s, '')}`);
   }
 }
 
-const WARP_PRECOMPILE = '0x0200000000000000000000000000000000000005';
-
-/** Whether a tx's access list names the warp precompile: how relayers deliver warp messages (predicates). */
-function carriesWarpPredicate(tx: TypedTransaction): boolean {
-  const list = (tx as { accessList?: Array<[Uint8Array, Uint8Array[]]> }).accessList ?? [];
-  return list.some(([address]) => bytesToHex(address).toLowerCase() === WARP_PRECOMPILE);
-}
+/** Parsed warp predicates by tx (each pool tx is decoded once). */
+const txPredicates = new WeakMap<TypedTransaction, TxPredicates>();
 
 /** A tx as a block body holds it. */
 export const bodyTx = (tx: TypedTransaction): BodyTx => (tx.type === 0 ? (tx.raw() as Uint8Array[]) : tx.serialize());
@@ -178,6 +189,35 @@ export class EvmChain extends EventEmitter<Events> {
         for (const [slot, value] of a.storage) await sm.putStorage(addr, slot, value);
       }
     }
+  }
+
+  /**
+   * A tx's warp predicates, when the warp precompile is on at the head: parsed once (a malformed one
+   * is refused as subnet-evm's intrinsic gas refuses it), with their intrinsic gas set on the tx.
+   */
+  readWarpPredicates(tx: TypedTransaction): TxPredicates | undefined {
+    if (!this.opts.warpReceive) return undefined;
+    const known = txPredicates.get(tx);
+    if (known) return known;
+    const warp = this.opts.precompiles.find((c) => c.key === 'warpConfig' && activeAt(c, this.head.header.time));
+    if (!warp) return undefined;
+    let p: TxPredicates | undefined;
+    try {
+      p = readPredicates(tx);
+    } catch (err) {
+      if (err instanceof PredicateError) throw new PoolError(err.message);
+      throw err;
+    }
+    if (!p) return undefined;
+    withPredicateGas(tx, p);
+    txPredicates.set(tx, p);
+    return p;
+  }
+
+  /** What a re-executed tx (a trace) sees of its warp predicates: verified as when its block was built. */
+  predicatesForReplay(tx: TypedTransaction): RunningPredicates | undefined {
+    const p = this.readWarpPredicates(tx);
+    return p && this.opts.warpReceive ? { ...p, invalid: verifyPredicates(p, this.opts.warpReceive) } : undefined;
   }
 
   private rulesAfter(sm: MerkleStateManager, time: bigint): Promise<ChainRules> {
@@ -294,7 +334,7 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.gasLimit > this.head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, this.head.header.gasLimit));
     const { feeCap, tipCap } = feeCaps(tx);
     if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());
-    if (this.opts.warp && carriesWarpPredicate(tx)) throw new PoolError(poolErrors.warpPredicates());
+    this.readWarpPredicates(tx);
     let from: Address;
     try {
       from = tx.getSenderAddress();
@@ -401,6 +441,7 @@ export class EvmChain extends EventEmitter<Events> {
     const included: PoolTx[] = [];
     const results: RunTxResult[] = [];
     const dropped: PoolTx[] = [];
+    const predicateResults = new Map<string, Map<string, Uint8Array>>();
     let gasUsed = 0n;
     sm.checkpoint();
     try {
@@ -442,6 +483,10 @@ export class EvmChain extends EventEmitter<Events> {
           queues.splice(best, 1);
           continue;
         }
+        // Warp predicates are verified before the tx runs; the failures go in the header.
+        const predicates = txPredicates.get(p.tx);
+        const invalid = predicates && this.opts.warpReceive ? verifyPredicates(predicates, this.opts.warpReceive) : undefined;
+        if (predicates && invalid) setRunningPredicates(vm.evm, { ...predicates, invalid });
         try {
           result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         } catch {
@@ -449,7 +494,10 @@ export class EvmChain extends EventEmitter<Events> {
           dropped.push(p);
           queues.splice(best, 1);
           continue;
+        } finally {
+          setRunningPredicates(vm.evm, undefined);
         }
+        if (invalid) predicateResults.set(bytesToHex(p.hash).slice(2), new Map([[WARP_ADDRESS_HEX, invalidBits(invalid)]]));
         await creditBaseFee(vm, result.totalGasSpent, fees.baseFee, rules.coinbase);
         gasUsed += result.totalGasSpent;
         included.push(p);
@@ -472,7 +520,12 @@ export class EvmChain extends EventEmitter<Events> {
     }
     try {
       const stateRoot = await sm.getStateRoot();
-      await this.commitBlock(parent, { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed }, included, results);
+      await this.commitBlock(
+        parent,
+        { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed, predicateResults: predicateResultsBytes(predicateResults) },
+        included,
+        results,
+      );
     } catch (err) {
       // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
       this.nodes.unflushed();
@@ -483,7 +536,16 @@ export class EvmChain extends EventEmitter<Events> {
 
   private async commitBlock(
     parent: StoredBlock,
-    b: { number: bigint; time: bigint; timeMs: bigint; fees: NextFees; coinbase: Uint8Array; stateRoot: Uint8Array; gasUsed: bigint },
+    b: {
+      number: bigint;
+      time: bigint;
+      timeMs: bigint;
+      fees: NextFees;
+      coinbase: Uint8Array;
+      stateRoot: Uint8Array;
+      gasUsed: bigint;
+      predicateResults: Uint8Array;
+    },
     included: PoolTx[],
     results: RunTxResult[],
   ): Promise<void> {
@@ -522,7 +584,7 @@ export class EvmChain extends EventEmitter<Events> {
       gasLimit: b.fees.gasLimit,
       gasUsed: b.gasUsed,
       time: b.time,
-      extra: b.fees.extra(b.gasUsed),
+      extra: b.fees.extra(b.gasUsed, b.predicateResults),
       mixDigest: new Uint8Array(32),
       nonce: new Uint8Array(8),
       ...this.opts.flavor.headerExtras,

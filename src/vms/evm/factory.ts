@@ -7,9 +7,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
 import { LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
-import { encodeCB58 } from '../../encoding/cb58.js';
 import { warpService } from './api/warp.js';
-import { LOCAL_STAKERS } from './warp/signers.js';
+import { LOCAL_STAKERS, type WarpValidator } from './warp/signers.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
@@ -152,6 +151,14 @@ export function evmFactory(config: EvmConfig): VmFactory {
         if (err instanceof GenesisError) throw new ChainConfigError(err.message);
         throw err;
       }
+      // The primary network's validators are the local stakers.
+      const [self] = LOCAL_STAKERS;
+      // Every other subnet of the emulator is an L1 the node validates alone.
+      const validatorsOf = (subnetID: string): WarpValidator[] =>
+        subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : [{ ...self!, weight: L1_VALIDATOR_WEIGHT }];
+      const warpJson = rules.precompiles.find((p) => p.key === 'warpConfig')?.json as
+        | { quorumNumerator?: number; requirePrimaryNetworkSigners?: boolean }
+        | undefined;
       const options: EvmChainOptions = {
         clock: ctx.clock,
         acceptance: ctx.acceptance,
@@ -162,6 +169,14 @@ export function evmFactory(config: EvmConfig): VmFactory {
         baseRules: rules.baseRules,
         ...('stateUpgrades' in rules ? { stateUpgrades: rules.stateUpgrades } : {}),
         warp: { networkID: ctx.networkID, blockchainID: ctx.chainID },
+        warpReceive: {
+          networkID: ctx.networkID,
+          subnetID: ctx.subnetID,
+          subnetOf: (chainID) => ctx.subnetOf(chainID),
+          validatorsOf,
+          quorumNumerator: Number(warpJson?.quorumNumerator ?? 0),
+          requirePrimaryNetworkSigners: warpJson?.requirePrimaryNetworkSigners === true,
+        },
       };
       const chain = await EvmChain.open(ctx.db, options);
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
@@ -176,7 +191,6 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
       if (chainConfig.warpApi) {
-        const [self] = LOCAL_STAKERS;
         services.push(
           warpService({
             chain,
@@ -184,9 +198,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
             blockchainID: ctx.chainID,
             subnetID: ctx.subnetID,
             secretKey: self!.secretKey,
-            // The primary network's validators are the local stakers; the node alone validates its L1s.
-            validatorsOf: (subnetID) =>
-              subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : subnetID === encodeCB58(ctx.subnetID) ? [{ ...self!, weight: L1_VALIDATOR_WEIGHT }] : [],
+            validatorsOf,
           }),
         );
       }

@@ -38,11 +38,17 @@ export const canBuild = (f: BlockFees): boolean => f.state.capacity >= buildFloo
  * The header's extraData: the fee state after the block's gas, then the (empty) predicate results.
  * With the chain config's gas-target, q moves toward its target excess (at most Q per block).
  */
-export function extraAfter(before: FeeState, gasUsed: bigint, desiredTargetExcess?: bigint): Uint8Array {
+export function extraAfter(
+  before: FeeState,
+  gasUsed: bigint,
+  desiredTargetExcess?: bigint,
+  predicateResults: Uint8Array = EMPTY_PREDICATE_RESULTS,
+): Uint8Array {
   const consumed = consumeGas(before, gasUsed, 0n);
   const after = desiredTargetExcess === undefined ? consumed : updateTargetExcess(consumed, desiredTargetExcess);
   const state = feeStateBytes(after);
-  const out = new Uint8Array(state.length + EMPTY_PREDICATE_RESULTS.length);
+  const out = new Uint8Array(state.length + predicateResults.length);
   out.set(state);
+  out.set(predicateResults, state.length);
   return out;
 }

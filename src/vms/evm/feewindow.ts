@@ -156,9 +156,10 @@ export function windowFees(f: FeeConfig, parent: WindowParent, time: bigint): Wi
   return { window: shifted, baseFee, gasLimit: f.gasLimit, blockGasCost: 0n };
 }
 
-/** The header's extraData: the window, then the (empty) predicate results. */
-export function windowExtra(w: Window): Uint8Array {
-  const out = new Uint8Array(WINDOW_SIZE + EMPTY_PREDICATE_RESULTS.length);
+/** The header's extraData: the window, then the block's warp predicate results. */
+export function windowExtra(w: Window, predicateResults: Uint8Array = EMPTY_PREDICATE_RESULTS): Uint8Array {
+  const out = new Uint8Array(WINDOW_SIZE + predicateResults.length);
   out.set(windowBytes(w));
+  out.set(predicateResults, WINDOW_SIZE);
   return out;
 }

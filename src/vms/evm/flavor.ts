@@ -18,8 +18,8 @@ export interface NextFees {
   waitMs: number;
   /** ms until `gas` more room than now, for txs a full block left over; 0 = the next block at once. */
   refillMs(gas: bigint): number;
-  /** The header's extraData once the block has used `gasUsed`. */
-  extra(gasUsed: bigint): Uint8Array;
+  /** The header's extraData once the block has used `gasUsed`, with its warp predicate results (none: an empty map). */
+  extra(gasUsed: bigint, predicateResults?: Uint8Array): Uint8Array;
   blockGasCost: bigint;
 }
 
@@ -61,7 +61,7 @@ export function corethFlavor(opts: { gasTarget?: bigint } = {}): EvmFlavor {
         room: fees.state.capacity,
         waitMs: canBuild(fees) ? 0 : refillMs(buildFloor(fees) - fees.state.capacity),
         refillMs,
-        extra: (gasUsed) => extraAfter(fees.state, gasUsed, desired),
+        extra: (gasUsed, results) => extraAfter(fees.state, gasUsed, desired, results),
         blockGasCost: 0n,
       };
     },
@@ -84,7 +84,7 @@ export function subnetEvmFlavor(genesisFee: FeeConfig): EvmFlavor {
         room: f.gasLimit,
         waitMs: 0,
         refillMs: () => 0,
-        extra: () => windowExtra(f.window),
+        extra: (_gasUsed, results) => windowExtra(f.window, results),
         blockGasCost: f.blockGasCost,
       };
     },

@@ -41,9 +41,6 @@ export const poolErrors = {
     `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
   replacementUnderpriced: () => 'replacement transaction underpriced',
   notAllowListed: (from: string) => `cannot issue transaction from non-allow listed address: ${from}`,
-  // Not a subnet-evm text: receiving warp messages is not built yet, and such a tx would run as if
-  // its message were invalid.
-  warpPredicates: () => 'warp messages in the access list (predicates) are not supported by the emulator yet',
   full: () => 'txpool is full',
   feeCap: (fee: string) => `tx fee (${fee} ether) exceeds the configured cap (100.00 ether)`,
   unprotected: () => 'only replay-protected (EIP-155) transactions allowed over RPC',

@@ -10,6 +10,7 @@ import { positional } from '../../../rpc/geth.js';
 import { CallFailure, callMessage } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { creditBaseFee, execBlock, gethError, stateAt } from '../execution.js';
+import { setRunningPredicates } from '../warp/receive.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pool.js';
 import type { StoredBlock } from '../store.js';
@@ -63,6 +64,7 @@ async function runOne(
 ) {
   const h = block.header;
   const exec = execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
+  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
   if (!traced) {
     const r = await runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
     await creditBaseFee(vm, r.totalGasSpent, baseFee, h.coinbase);

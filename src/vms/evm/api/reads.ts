@@ -11,7 +11,8 @@ const decoded = new WeakMap<StoredBlock, TypedTransaction[]>();
 export function blockTxs(chain: EvmChain, block: StoredBlock): TypedTransaction[] {
   let txs = decoded.get(block);
   if (!txs) {
-    txs = block.body.map((item) => createTxFromBlockBodyData(item, { common: chain.common }));
+    // Not frozen: a replayed tx with warp predicates gets its intrinsic gas set (warp/receive.ts).
+    txs = block.body.map((item) => createTxFromBlockBodyData(item, { common: chain.common, freeze: false }));
     decoded.set(block, txs);
   }
   return txs;

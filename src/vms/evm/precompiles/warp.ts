@@ -1,11 +1,13 @@
 // The warp precompile (subnet-evm precompile/contracts/warp, coreth's alike): sendWarpMessage builds
 // an unsigned message from this chain (network ID, blockchain ID, AddressedCall(caller, payload))
 // and logs it, for the node to sign once its block is accepted; getBlockchainID. Receiving
-// (getVerifiedWarpMessage, getVerifiedWarpBlockHash) answers from the tx's warp predicates: the
-// emulator refuses txs that carry any (chain.ts), so there is never one to verify here.
+// (getVerifiedWarpMessage, getVerifiedWarpBlockHash) answers from the running tx's warp predicates,
+// verified before it ran (warp/receive.ts): a verified message, or (empty, false).
 import { addressedCall, messageID, unsignedMessage } from '../warp/message.js';
+import { runningPredicates } from '../warp/receive.js';
+import type { Call } from './contract.js';
 import { eventTopic, functionSelector } from './allowlist.js';
-import { addressWord, logGas, PrecompileError, type PrecompileFunction, uintArg, word, wordOf } from './contract.js';
+import { addressWord, logGas, PrecompileError, type PrecompileFunction, uintArg, wordOf } from './contract.js';
 
 const SENT = eventTopic('SendWarpMessage(address,bytes32,bytes)');
 /** SendWarpMessageGasCost: the log and its two topics, storing the message, a slot write. */
@@ -14,6 +16,23 @@ const SEND_GAS_PER_BYTE = 8n;
 /** Granite's costs (200 and 750; 2 before it). */
 const BLOCKCHAIN_ID_GAS = 200n;
 const VERIFIED_BASE_GAS = 750n;
+const PER_CHUNK_GAS = 512n;
+const MAX_INT32 = 2n ** 31n - 1n;
+
+const INVALID_MESSAGE = () => new Uint8Array(Buffer.concat([wordOf(64n), wordOf(0n), wordOf(0n), wordOf(0n), wordOf(96n), wordOf(0n)]));
+const INVALID_HASH = () => new Uint8Array(Buffer.concat([wordOf(0n), wordOf(0n), wordOf(0n)]));
+
+/** handleWarpMessage: the predicate at the index, if it is there and valid, with its gas; else undefined. */
+function verifiedPredicate(call: Call): { sourceChainID: Uint8Array; payload: Buffer } | undefined {
+  const index = uintArg(call.input, 0) & 0xffffffffn;
+  if (index > MAX_INT32) throw new PrecompileError('invalid index to specify warp message: larger than MaxInt32');
+  const p = runningPredicates(call.evm);
+  const i = Number(index);
+  const m = p?.messages[i];
+  if (!p || !m || p.invalid.has(i)) return undefined;
+  call.deduct(PER_CHUNK_GAS * BigInt(p.chunks[i]!));
+  return { sourceChainID: m.sourceChainID, payload: Buffer.from(m.payload) };
+}
 
 export interface WarpContext {
   networkID: number;
@@ -35,6 +54,14 @@ function unpackBytes(input: Uint8Array): Uint8Array {
     throw new PrecompileError(`abi: cannot marshal in to go type: length insufficient ${input.length} require ${offset + 32 + length}`);
   return input.subarray(offset + 32, offset + 32 + length);
 }
+
+/** common.BytesToAddress, left-padded to a word: the last 20 bytes. */
+const setAddress = (b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(32);
+  const tail = b.subarray(Math.max(0, b.length - 20));
+  out.set(tail, 32 - tail.length);
+  return out;
+};
 
 export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
   return [
@@ -66,17 +93,28 @@ export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
       selector: functionSelector('getVerifiedWarpMessage(uint32)'),
       gas: VERIFIED_BASE_GAS,
       async run(call) {
-        word(call.input, 0);
-        // (WarpMessage{sourceChainID, originSenderAddress, payload}, valid): empty and false.
-        return new Uint8Array(Buffer.concat([wordOf(64n), wordOf(0n), wordOf(0n), wordOf(0n), wordOf(96n), wordOf(0n)]));
+        const m = verifiedPredicate(call);
+        if (!m) return INVALID_MESSAGE();
+        // An AddressedCall: its source address and payload.
+        if (m.payload.readUInt32BE(2) !== 1) throw new PrecompileError('cannot unpack addressed payload: wrong payload type');
+        const sourceLength = m.payload.readUInt32BE(6);
+        const source = m.payload.subarray(10, 10 + sourceLength);
+        const dataLength = m.payload.readUInt32BE(10 + sourceLength);
+        const data = m.payload.subarray(14 + sourceLength, 14 + sourceLength + dataLength);
+        const padded = Buffer.alloc(Math.ceil(data.length / 32) * 32);
+        data.copy(padded);
+        // (WarpMessage{sourceChainID, originSenderAddress, payload}, true)
+        return new Uint8Array(Buffer.concat([wordOf(64n), wordOf(1n), m.sourceChainID, setAddress(source), wordOf(96n), wordOf(BigInt(data.length)), padded]));
       },
     },
     {
       selector: functionSelector('getVerifiedWarpBlockHash(uint32)'),
       gas: VERIFIED_BASE_GAS,
       async run(call) {
-        word(call.input, 0);
-        return new Uint8Array(Buffer.concat([wordOf(0n), wordOf(0n), wordOf(0n)]));
+        const m = verifiedPredicate(call);
+        if (!m) return INVALID_HASH();
+        if (m.payload.readUInt32BE(2) !== 0) throw new PrecompileError('cannot unpack block hash payload: wrong payload type');
+        return new Uint8Array(Buffer.concat([m.sourceChainID, m.payload.subarray(6, 38), wordOf(1n)]));
       },
     },
   ];

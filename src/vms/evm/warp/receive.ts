@@ -1,0 +1,127 @@
+// Receiving warp messages (subnet-evm core/predicate_check.go, state_transition.go accessListGas,
+// precompile/contracts/warp/config.go PredicateGas and VerifyPredicate): the warp predicates of a
+// tx's access list, their intrinsic gas (instead of the access list's), their verification before
+// the tx runs, and what getVerifiedWarpMessage(n) reads while it runs.
+import type { EVMInterface } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { encodeCB58 } from '../../../encoding/cb58.js';
+import { WarpFormatError } from './message.js';
+import { predicateBytes, warpPredicates } from './predicate.js';
+import type { WarpValidator } from './signers.js';
+import { parseSignedMessage, type SignedMessage, verificationError } from './verify.js';
+
+export const WARP_ADDRESS_HEX = '0200000000000000000000000000000000000005';
+const PRIMARY_NETWORK = new Uint8Array(32);
+/** The P-Chain's ID: all zeros, like the primary network's. */
+const P_CHAIN = new Uint8Array(32);
+
+/** Granite's predicate gas: a base, per 32-byte chunk, per signer. */
+const VERIFY_BASE_GAS = 125_000n;
+const PER_CHUNK_GAS = 512n;
+const PER_SIGNER_GAS = 250n;
+/** The access list's own gas, which a warp predicate's replaces. */
+const ACCESS_ADDRESS_GAS = 2_400n;
+const ACCESS_KEY_GAS = 1_900n;
+
+export class PredicateError extends Error {}
+
+export interface WarpReceiveContext {
+  networkID: number;
+  /** The receiving chain's subnet. */
+  subnetID: Uint8Array;
+  /** The subnet of a known chain. */
+  subnetOf(chainID: Uint8Array): Uint8Array | undefined;
+  /** A subnet's validators (CB58 subnet ID). */
+  validatorsOf(subnetID: string): WarpValidator[];
+  /** The warp config's quorumNumerator (0 = 67). */
+  quorumNumerator: number;
+  requirePrimaryNetworkSigners: boolean;
+}
+
+/** A tx's warp predicates, parsed, with their chunk counts (for gas). */
+export interface TxPredicates {
+  messages: SignedMessage[];
+  chunks: number[];
+}
+
+/** The warp predicates of a tx, or undefined without any; a malformed one is PredicateGas's error. */
+export function readPredicates(tx: TypedTransaction): TxPredicates | undefined {
+  const list = (tx as { accessList?: Array<[Uint8Array, Uint8Array[]]> }).accessList ?? [];
+  const predicates = warpPredicates(list, WARP_ADDRESS_HEX);
+  if (predicates.length === 0) return undefined;
+  const messages = predicates.map((chunks) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = predicateBytes(chunks);
+    } catch (err) {
+      throw new PredicateError(`cannot unpack predicate bytes: ${(err as Error).message}`);
+    }
+    try {
+      return parseSignedMessage(bytes);
+    } catch (err) {
+      if (err instanceof WarpFormatError) throw new PredicateError(`cannot unpack warp message: ${err.message}`);
+      throw err;
+    }
+  });
+  for (const m of messages) {
+    // payload.Parse: an AddressedCall (type 1) or a Hash (type 0).
+    const p = Buffer.from(m.payload);
+    if (p.length < 6 || p.readUInt16BE(0) !== 0 || p.readUInt32BE(2) > 1) throw new PredicateError('cannot unpack warp message payload: unknown payload');
+  }
+  return { messages, chunks: predicates.map((c) => c.length) };
+}
+
+/** The intrinsic gas of a tx with warp predicates: its own, with each predicate's gas instead of its access-list gas. */
+export function withPredicateGas(tx: TypedTransaction, p: TxPredicates): void {
+  const base = tx.getIntrinsicGas.bind(tx);
+  let delta = 0n;
+  p.messages.forEach((m, i) => {
+    const chunks = BigInt(p.chunks[i]!);
+    delta += VERIFY_BASE_GAS + PER_CHUNK_GAS * chunks + PER_SIGNER_GAS * BigInt(m.signerCount) - (ACCESS_ADDRESS_GAS + ACCESS_KEY_GAS * chunks);
+  });
+  (tx as { getIntrinsicGas: () => bigint }).getIntrinsicGas = () => base() + delta;
+}
+
+/** The indexes of the predicates that fail verification (the block's predicate results). */
+export function verifyPredicates(p: TxPredicates, ctx: WarpReceiveContext): Set<number> {
+  const invalid = new Set<number>();
+  const quorum = BigInt(ctx.quorumNumerator === 0 ? 67 : ctx.quorumNumerator);
+  p.messages.forEach((m, i) => {
+    let subnet = ctx.subnetOf(m.sourceChainID);
+    if (!subnet) {
+      invalid.add(i);
+      return;
+    }
+    const fromPrimary = Buffer.compare(Buffer.from(subnet), Buffer.from(PRIMARY_NETWORK)) === 0;
+    if (fromPrimary && (!ctx.requirePrimaryNetworkSigners || Buffer.compare(Buffer.from(m.sourceChainID), Buffer.from(P_CHAIN)) === 0)) subnet = ctx.subnetID;
+    if (verificationError(m, ctx.networkID, ctx.validatorsOf(encodeCB58(subnet)), quorum) !== undefined) invalid.add(i);
+  });
+  return invalid;
+}
+
+/** What the running tx's getVerifiedWarpMessage(n) sees. */
+export interface RunningPredicates {
+  messages: SignedMessage[];
+  chunks: number[];
+  invalid: Set<number>;
+}
+
+const running = new WeakMap<object, RunningPredicates>();
+
+export function setRunningPredicates(evm: EVMInterface, p: RunningPredicates | undefined): void {
+  if (p) running.set(evm, p);
+  else running.delete(evm);
+}
+
+export function runningPredicates(evm: EVMInterface): RunningPredicates | undefined {
+  return running.get(evm);
+}
+
+/** BitSetSignature's bits of the invalid predicates, as set.Bits.Bytes. */
+export function invalidBits(invalid: Set<number>): Uint8Array {
+  let n = 0n;
+  for (const i of invalid) n |= 1n << BigInt(i);
+  if (n === 0n) return new Uint8Array();
+  const hex = n.toString(16);
+  return new Uint8Array(Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex'));
+}
