@@ -195,8 +195,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       const logged = services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields)));
       return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
     };
-    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev }));
-    manager.registerVM(VM_IDS.subnetEvm, evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev }));
+    const l1Validators = new Map();
+    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators }));
+    manager.registerVM(VM_IDS.subnetEvm, evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators }));
     cleanups.push(() => manager.close());
 
     if (config.apiAdminEnabled) {

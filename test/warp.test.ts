@@ -214,3 +214,82 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     );
   });
 });
+
+describe("an L1's other validators (emulator-validators) and warp quorums", () => {
+  let node: TestNode;
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+  const KEY_A = `0x${'11'.repeat(32)}`;
+  const KEY_B = `0x${'22'.repeat(32)}`;
+
+  beforeAll(async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'myl1'));
+    const validators = [
+      { nodeID: 'NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ', weight: 100, blsSecretKey: KEY_A },
+      { nodeID: 'NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN', weight: 300, blsSecretKey: KEY_B, offline: true },
+    ];
+    writeFileSync(join(configDir, 'myl1', 'config.json'), JSON.stringify({ 'warp-api-enabled': true, 'emulator-validators': validators }));
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
+  });
+  afterAll(() => node.stop());
+
+  it('lists them, signs with the online ones, and holds aggregation and delivery to the quorum', async () => {
+    const r = await rpc(`${node.uri}/ext/bc/myl1/validators`, 'validators.getCurrentValidators', {});
+    const listed = r.json.result.validators as { nodeID: string; weight: number; isConnected: boolean }[];
+    expect(listed.map((v) => [v.nodeID, v.weight, v.isConnected])).toEqual([
+      ['NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg', 100, true],
+      ['NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ', 100, true],
+      ['NodeID-NFBbbJ4qCmNaCzeW7sxErhvWqvEQMnYcN', 300, false],
+    ]);
+
+    // A Solidity sender on the L1: the message's origin is the contract.
+    const url = `${node.uri}/ext/bc/myl1/rpc`;
+    const myl1 = defineChain({ id: 99999, name: 'myl1', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    const client = createPublicClient({ chain: myl1, transport: http(url), cacheTime: 0 });
+    const wallet = createWalletClient({ chain: myl1, transport: http(url), account: ewoq });
+    const sender = fixture('WarpSender');
+    const senderAbi = sender.abi as Abi;
+    const senderAddress = (
+      await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: senderAbi, bytecode: sender.bytecode, chain: myl1, account: ewoq }) })
+    ).contractAddress!;
+    const sent = await client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({ address: senderAddress, abi: senderAbi, functionName: 'send', args: ['0xbeef'], chain: myl1, account: ewoq }),
+    });
+    const warpLog = sent.logs.find((l) => l.address === WARP)!;
+    expect(warpLog.topics[1]).toBe(`0x${senderAddress.slice(2).toLowerCase().padStart(64, '0')}`);
+    const id = encodeCB58(fromHex(warpLog.topics[2]!));
+    const aggregate = async (quorum: number) =>
+      (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [id, quorum, ''] }))).json;
+    // Online weight 200 of 500: 40 %.
+    expect((await aggregate(67)).error.message).toBe('failed to aggregate signatures: signature weight is insufficient: 67*500 > 100*200');
+    const signed = fromHex((await aggregate(40)).result);
+    const unsigned = fromHex((await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessage', params: [id] }))).json.result);
+    const bitsAndSig = signed.subarray(unsigned.length);
+    const signers = bitsAndSig[8]!;
+    const onlineKeys = [LOCAL_STAKERS[0]!.secretKey, fromHex(KEY_A)].map((k) => publicKey({ nodeID: '', weight: 1n, secretKey: k }));
+    expect(verifyWarpSignature(unsigned, bitsAndSig.subarray(9), onlineKeys)).toBe(true);
+    expect([3, 5, 6]).toContain(signers); // two of the three, in canonical (public key) order
+
+    // The C-Chain verifies it against the L1's set at the default quorum (67): 40 % is not enough.
+    const receiver = fixture('WarpReceiver');
+    const abi = receiver.abi as Abi;
+    const cUrl = `${node.uri}/ext/bc/C/rpc`;
+    const cChain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'A', symbol: 'A', decimals: 18 }, rpcUrls: { default: { http: [cUrl] } } });
+    const cClient = createPublicClient({ chain: cChain, transport: http(cUrl), cacheTime: 0 });
+    const cWallet = createWalletClient({ chain: cChain, transport: http(cUrl), account: ewoq });
+    const address = (
+      await cClient.waitForTransactionReceipt({ hash: await cWallet.deployContract({ abi, bytecode: receiver.bytecode, chain: cChain, account: ewoq }) })
+    ).contractAddress!;
+    const accessList = [{ address: WARP, storageKeys: predicateChunks(signed).map((c) => `0x${hexOf(c)}` as Hex) }];
+    const hash = await cWallet.sendTransaction({
+      to: address,
+      data: encodeFunctionData({ abi, functionName: 'receiveMessage' }),
+      accessList,
+      gas: 500_000n,
+      chain: cChain,
+      account: ewoq,
+    });
+    const r2 = await cClient.waitForTransactionReceipt({ hash });
+    expect((decodeEventLog({ abi, data: r2.logs[0]!.data, topics: r2.logs[0]!.topics }).args as unknown as { valid: boolean }).valid).toBe(false);
+  });
+});

@@ -8,7 +8,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
 import { LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
 import { warpService } from './api/warp.js';
-import { LOCAL_STAKERS, type WarpValidator } from './warp/signers.js';
+import { LOCAL_STAKERS, publicKey, type WarpValidator } from './warp/signers.js';
+import { encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
@@ -36,6 +37,8 @@ export interface EvmConfig {
   serveGorilla(services: ServiceDef[]): ChainRoute;
   /** --dev */
   dev: boolean;
+  /** The validators of every L1 the node runs, by subnet ID (CB58): shared by all EVM chains, for warp. */
+  l1Validators: Map<string, WarpValidator[]>;
 }
 
 export interface EvmChainVM extends ChainVM {
@@ -55,10 +58,12 @@ interface ChainConfig {
   gasTarget?: bigint;
   /** Subnet-EVM's feeRecipient: the coinbase of this node's blocks when the chain lets producers choose. */
   feeRecipient?: Uint8Array;
+  /** emulator-validators (not a subnet-evm key): an L1's validators besides the node. */
+  validators: WarpValidator[];
 }
 
 function readChainConfig(config: Uint8Array | undefined): ChainConfig {
-  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false };
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [] };
   const text = Buffer.from(config).toString('utf8');
   let parsed: Record<string, unknown>;
   try {
@@ -82,9 +87,34 @@ function readChainConfig(config: Uint8Array | undefined): ChainConfig {
   return {
     apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
     warpApi: parsed['warp-api-enabled'] === true,
+    validators: readValidators(parsed['emulator-validators'], text),
     ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
     ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
   };
+}
+
+/**
+ * emulator-validators: [{ "nodeID": "NodeID-…", "weight": 100, "blsSecretKey": "0x<32 bytes>",
+ * "offline": false }]: validators of an L1 besides the node, each with its own BLS key, so that warp
+ * quorums and weights can be tested. An offline one keeps its weight and signs nothing.
+ */
+function readValidators(raw: unknown, text: string): WarpValidator[] {
+  if (raw === undefined || raw === null) return [];
+  const bad = (why: string) => new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: emulator-validators: ${why}`);
+  if (!Array.isArray(raw)) throw bad('not an array');
+  return raw.map((v, i) => {
+    const o = (v ?? {}) as { nodeID?: unknown; weight?: unknown; blsSecretKey?: unknown; offline?: unknown };
+    if (typeof o.nodeID !== 'string' || !/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/.test(o.nodeID)) throw bad(`[${i}].nodeID must be a NodeID-… string`);
+    if (typeof o.weight !== 'number' || !Number.isSafeInteger(o.weight) || o.weight <= 0) throw bad(`[${i}].weight must be a positive integer`);
+    if (typeof o.blsSecretKey !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(o.blsSecretKey)) throw bad(`[${i}].blsSecretKey must be 32 bytes of hex`);
+    const secretKey = new Uint8Array(Buffer.from(o.blsSecretKey.replace(/^0x/i, ''), 'hex'));
+    try {
+      publicKey({ nodeID: o.nodeID, weight: 1n, secretKey });
+    } catch {
+      throw bad(`[${i}].blsSecretKey is not a BLS12-381 secret key`);
+    }
+    return { nodeID: o.nodeID, weight: BigInt(o.weight), secretKey, ...(o.offline === true ? { offline: true } : {}) };
+  });
 }
 
 function namespaces(apis: string[], dev: boolean): Set<string> {
@@ -153,9 +183,10 @@ export function evmFactory(config: EvmConfig): VmFactory {
       }
       // The primary network's validators are the local stakers.
       const [self] = LOCAL_STAKERS;
-      // Every other subnet of the emulator is an L1 the node validates alone.
-      const validatorsOf = (subnetID: string): WarpValidator[] =>
-        subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : [{ ...self!, weight: L1_VALIDATOR_WEIGHT }];
+      // Every other subnet is one of the node's L1s: the node, and the chain config's other validators.
+      const l1Set = [{ ...self!, weight: L1_VALIDATOR_WEIGHT }, ...chainConfig.validators];
+      if (config.kind === 'subnet-evm') config.l1Validators.set(encodeCB58(ctx.subnetID), l1Set);
+      const validatorsOf = (subnetID: string): WarpValidator[] => (subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : (config.l1Validators.get(subnetID) ?? []));
       const warpJson = rules.precompiles.find((p) => p.key === 'warpConfig')?.json as
         | { quorumNumerator?: number; requirePrimaryNetworkSigners?: boolean }
         | undefined;
@@ -208,18 +239,21 @@ export function evmFactory(config: EvmConfig): VmFactory {
         ['/ws', { ws: route.ws }],
       ]);
       if (rules.subnet) {
-        // The node validates its L1 as the one validator of its conversion (index 0).
-        const validationID = sha256(Buffer.concat([ctx.subnetID, Buffer.from([0, 0, 0, 0])]));
+        // The L1's validators as a ConvertSubnetToL1Tx's: the node first (index 0), then the others.
         const since = await startTimestamp(ctx);
-        handlers.set(
-          '/validators',
-          config.serveGorilla([
-            validatorsService({
-              clock: ctx.clock,
-              validators: () => [{ validationID, nodeID: LOCAL_NODE.nodeID, weight: 100n, startTimestamp: since, isL1Validator: true }],
-            }),
-          ]),
-        );
+        const validators = l1Set.map((v, i) => {
+          const index = Buffer.alloc(4);
+          index.writeUInt32BE(i);
+          return {
+            validationID: sha256(Buffer.concat([ctx.subnetID, index])),
+            nodeID: i === 0 ? LOCAL_NODE.nodeID : v.nodeID,
+            weight: v.weight,
+            startTimestamp: since,
+            isL1Validator: true,
+            connected: !v.offline,
+          };
+        });
+        handlers.set('/validators', config.serveGorilla([validatorsService({ clock: ctx.clock, validators: () => validators })]));
       }
       return {
         evm: chain,

@@ -14,6 +14,8 @@ export interface ChainValidator {
   /** Unix seconds. */
   startTimestamp: bigint;
   isL1Validator: boolean;
+  /** Offline validators (emulator-validators) are disconnected, with no uptime. */
+  connected: boolean;
 }
 
 /** ids.NodeIDFromString: "NodeID-" and the CB58 of 20 bytes. */
@@ -38,7 +40,7 @@ export function validatorsService(d: { clock: Clock; validators: () => ChainVali
             .validators()
             .filter((v) => wanted.size === 0 || wanted.has(v.nodeID))
             .map((v) => {
-              const up = now > v.startTimestamp ? now - v.startTimestamp : 0n;
+              const up = v.connected && now > v.startTimestamp ? now - v.startTimestamp : 0n;
               return {
                 validationID: encodeCB58(v.validationID),
                 nodeID: v.nodeID,
@@ -46,8 +48,8 @@ export function validatorsService(d: { clock: Clock; validators: () => ChainVali
                 startTimestamp: Number(v.startTimestamp),
                 isActive: true,
                 isL1Validator: v.isL1Validator,
-                isConnected: true,
-                uptimePercentage: 100,
+                isConnected: v.connected,
+                uptimePercentage: v.connected ? 100 : 0,
                 uptimeSeconds: Number(up),
               };
             }),
