@@ -14,6 +14,7 @@ import {
   decodeEventLog,
   defineChain,
   encodeFunctionData,
+  getAddress,
   type Hex,
   http,
   parseAbi,
@@ -147,7 +148,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), LOCAL_STAKERS.map(publicKey))).toBe(true);
   });
 
-  it('delivers an L1 message to a contract on the C-Chain through the access list, verified against the L1 validator', async () => {
+  it('delivers a message from a Solidity sender on the L1 to a Solidity receiver on the C-Chain through the access list, verified against the L1 validator', async () => {
     const receiver = fixture('WarpReceiver');
     const abi = receiver.abi as Abi;
     const cUrl = `${node.uri}/ext/bc/C/rpc`;
@@ -159,9 +160,24 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     });
     const address = deployed.contractAddress!;
 
+    // A Solidity sender on the L1: the message's origin is the contract.
     const payload: Hex = '0xcafe';
-    const { url, receipt, blockchainID } = await send('myl1', 99999, payload);
-    const id = receipt.logs[0]!.topics[2]!;
+    const url = `${node.uri}/ext/bc/myl1/rpc`;
+    const myl1 = defineChain({ id: 99999, name: 'myl1', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    const l1Client = createPublicClient({ chain: myl1, transport: http(url), cacheTime: 0 });
+    const l1Wallet = createWalletClient({ chain: myl1, transport: http(url), account: ewoq });
+    const sender = fixture('WarpSender');
+    const senderAbi = sender.abi as Abi;
+    const senderAddress = (
+      await l1Client.waitForTransactionReceipt({
+        hash: await l1Wallet.deployContract({ abi: senderAbi, bytecode: sender.bytecode, chain: myl1, account: ewoq }),
+      })
+    ).contractAddress!;
+    const receipt = await l1Client.waitForTransactionReceipt({
+      hash: await l1Wallet.writeContract({ address: senderAddress, abi: senderAbi, functionName: 'send', args: [payload], chain: myl1, account: ewoq }),
+    });
+    const blockchainID = (await rpc(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'myl1' })).json.result.blockchainID as string;
+    const id = receipt.logs.find((l) => l.address === WARP)!.topics[2]!;
     const signed = (
       await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), 67, ''] }))
     ).json.result as Hex;
@@ -183,7 +199,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     };
     const good = await deliver(fromHex(signed));
     expect(good.r.status).toBe('success');
-    expect(good.event).toEqual({ sourceChainID: `0x${hexOf(decodeCB58(blockchainID))}`, origin: ewoq.address, payload, valid: true });
+    expect(good.event).toEqual({ sourceChainID: `0x${hexOf(decodeCB58(blockchainID))}`, origin: getAddress(senderAddress), payload, valid: true });
     // Its block records no failed predicate: the tx has an entry with an empty bitset.
     const block = await client.getBlock({ blockNumber: good.r.blockNumber });
     expect(block.extraData.slice(2 + 48)).toBe(`0000${'00000001'}${good.r.transactionHash.slice(2)}${'00000001'}${WARP.slice(2)}${'00000000'}`);
