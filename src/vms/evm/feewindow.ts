@@ -82,6 +82,20 @@ export function verifyFeeConfig(c: Partial<Record<keyof FeeConfig, bigint | unde
 }
 
 /**
+ * A fee config from JSON, verified: Go's *big.Int reads a JSON integer literal only ("0x1" or "1" as
+ * strings fail), an absent targetBlockRate is 0 (and fails the check), other absent fields are nil.
+ */
+export function feeConfigFromJson(c: Record<string, unknown>): FeeConfig {
+  const field = (key: keyof FeeConfig): bigint | undefined => {
+    const v = c[key];
+    if (v === undefined || v === null) return key === 'targetBlockRate' ? 0n : undefined;
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+    throw new FeeConfigError(`math/big: cannot unmarshal ${JSON.stringify(JSON.stringify(v))} into a *big.Int (${key})`);
+  };
+  return verifyFeeConfig(Object.fromEntries(FEE_CONFIG_KEYS.map((k) => [k, field(k)])));
+}
+
+/**
  * The fee config as JSON numbers, in Go's field order (eth_feeConfig, eth_getChainConfig). The
  * genesis reader takes JSON integers a double holds exactly, so every value here is one.
  */

@@ -3,7 +3,7 @@
 // network upgrade times (absent or 0 take avalanchego's times for the network), the precompiles
 // the genesis enables, and what eth_getChainConfig and eth_getActiveRulesAt answer from them.
 // Notes: ../shared/reference/subnet-evm.md §1.2-1.4, §2.1, §5.
-import { DEFAULT_FEE_CONFIG, type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from './feewindow.js';
+import { DEFAULT_FEE_CONFIG, type FeeConfig, FeeConfigError, feeConfigFromJson, feeConfigJson } from './feewindow.js';
 import { GenesisError, type GenesisJson, genesisQuantity } from './genesis.js';
 import {
   allowListPrecompile,
@@ -77,31 +77,13 @@ const u64 = (v: unknown, key: string): number | undefined => {
   return v;
 };
 
-/** Go's *big.Int reads a JSON integer literal only ("0x1" or "1" as strings fail). */
-function bigIntField(v: unknown, key: string): bigint | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  throw new GenesisError(`parsing genesis: math/big: cannot unmarshal ${JSON.stringify(JSON.stringify(v))} into a *big.Int (${key})`);
-}
-
 function readFeeConfig(raw: unknown): FeeConfig {
   if (raw === undefined || raw === null) return DEFAULT_FEE_CONFIG;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new GenesisError('parsing genesis: feeConfig is not a JSON object');
-  const c = raw as Record<string, unknown>;
   // An empty fee config is no fee config (FeeConfig == EmptyFeeConfig).
-  if (Object.keys(c).length === 0) return DEFAULT_FEE_CONFIG;
-  const targetBlockRate = c.targetBlockRate === undefined || c.targetBlockRate === null ? 0n : bigIntField(c.targetBlockRate, 'feeConfig.targetBlockRate');
+  if (Object.keys(raw).length === 0) return DEFAULT_FEE_CONFIG;
   try {
-    return verifyFeeConfig({
-      gasLimit: bigIntField(c.gasLimit, 'feeConfig.gasLimit'),
-      targetBlockRate,
-      minBaseFee: bigIntField(c.minBaseFee, 'feeConfig.minBaseFee'),
-      targetGas: bigIntField(c.targetGas, 'feeConfig.targetGas'),
-      baseFeeChangeDenominator: bigIntField(c.baseFeeChangeDenominator, 'feeConfig.baseFeeChangeDenominator'),
-      minBlockGasCost: bigIntField(c.minBlockGasCost, 'feeConfig.minBlockGasCost'),
-      maxBlockGasCost: bigIntField(c.maxBlockGasCost, 'feeConfig.maxBlockGasCost'),
-      blockGasCostStep: bigIntField(c.blockGasCostStep, 'feeConfig.blockGasCostStep'),
-    });
+    return feeConfigFromJson(raw as Record<string, unknown>);
   } catch (err) {
     if (err instanceof FeeConfigError) throw new GenesisError(`failed to verify genesis: invalid fee config: ${err.message}`);
     throw err;

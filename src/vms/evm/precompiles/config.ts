@@ -4,7 +4,7 @@
 // writes (Configure): Enabled, then Admin, then Manager roles, then the initial mint.
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
-import { type FeeConfig, FeeConfigError, feeConfigJson, verifyFeeConfig } from '../feewindow.js';
+import { type FeeConfig, FeeConfigError, feeConfigFromJson, feeConfigJson } from '../feewindow.js';
 import { Role } from './allowlist.js';
 import { feeConfigWrites } from './feemanager.js';
 import { REWARD_SLOT, type RewardSetting, rewardWord } from './rewardmanager.js';
@@ -125,25 +125,9 @@ export function feeManagerPrecompile(
   if (initial === undefined || initial === null) return { ...c, initialFeeConfig: genesisFee };
   if (typeof initial !== 'object' || Array.isArray(initial))
     throw new PrecompileConfigError('json: cannot unmarshal initialFeeConfig into Go struct field of type commontype.FeeConfig');
-  const field = (k: string): bigint | undefined => {
-    const v = (initial as Record<string, unknown>)[k];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v))
-      throw new PrecompileConfigError(`math/big: cannot unmarshal ${JSON.stringify(JSON.stringify(v))} into a *big.Int`);
-    return BigInt(v);
-  };
   let fee: FeeConfig;
   try {
-    fee = verifyFeeConfig({
-      gasLimit: field('gasLimit'),
-      targetBlockRate: field('targetBlockRate') ?? 0n,
-      minBaseFee: field('minBaseFee'),
-      targetGas: field('targetGas'),
-      baseFeeChangeDenominator: field('baseFeeChangeDenominator'),
-      minBlockGasCost: field('minBlockGasCost'),
-      maxBlockGasCost: field('maxBlockGasCost'),
-      blockGasCostStep: field('blockGasCostStep'),
-    });
+    fee = feeConfigFromJson(initial as Record<string, unknown>);
   } catch (err) {
     if (err instanceof FeeConfigError) throw new PrecompileConfigError(err.message);
     throw err;
