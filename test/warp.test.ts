@@ -59,6 +59,17 @@ const warpAbi = parseAbi([
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 
+/** viem clients for an EVM chain of the node, as ewoq. */
+function clientsOf(url: string, id: number) {
+  const chain = defineChain({ id, name: String(id), nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+  return {
+    chain,
+    client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+    wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
+  };
+}
+
 describe('warp message bytes', () => {
   it("match avalanchejs's warp types (with the codec versions avalanchejs leaves to its caller)", () => {
     const source = new Uint8Array(20).fill(0x11);
@@ -91,9 +102,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
 
   async function send(alias: string, chainId: number, payload: Hex) {
     const url = `${node.uri}/ext/bc/${alias}/rpc`;
-    const chain = defineChain({ id: chainId, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
-    const wallet = createWalletClient({ chain, transport: http(url), account: ewoq });
+    const { chain, client, wallet } = clientsOf(url, chainId);
     const data = encodeFunctionData({ abi: warpAbi, functionName: 'sendWarpMessage', args: [payload] });
     const receipt = await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: WARP, data, chain, account: ewoq }) });
     const blockchainID = (await rpc(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias })).json.result.blockchainID as string;
@@ -152,9 +161,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     const receiver = fixture('WarpReceiver');
     const abi = receiver.abi as Abi;
     const cUrl = `${node.uri}/ext/bc/C/rpc`;
-    const cChain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'A', symbol: 'A', decimals: 18 }, rpcUrls: { default: { http: [cUrl] } } });
-    const client = createPublicClient({ chain: cChain, transport: http(cUrl), cacheTime: 0 });
-    const wallet = createWalletClient({ chain: cChain, transport: http(cUrl), account: ewoq });
+    const { chain: cChain, client, wallet } = clientsOf(cUrl, 43112);
     const deployed = await client.waitForTransactionReceipt({
       hash: await wallet.deployContract({ abi, bytecode: receiver.bytecode, chain: cChain, account: ewoq }),
     });
@@ -163,9 +170,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     // A Solidity sender on the L1: the message's origin is the contract.
     const payload: Hex = '0xcafe';
     const url = `${node.uri}/ext/bc/myl1/rpc`;
-    const myl1 = defineChain({ id: 99999, name: 'myl1', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const l1Client = createPublicClient({ chain: myl1, transport: http(url), cacheTime: 0 });
-    const l1Wallet = createWalletClient({ chain: myl1, transport: http(url), account: ewoq });
+    const { chain: myl1, client: l1Client, wallet: l1Wallet } = clientsOf(url, 99999);
     const sender = fixture('WarpSender');
     const senderAbi = sender.abi as Abi;
     const senderAddress = (
@@ -260,9 +265,7 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
 
     // A Solidity sender on the L1: the message's origin is the contract.
     const url = `${node.uri}/ext/bc/myl1/rpc`;
-    const myl1 = defineChain({ id: 99999, name: 'myl1', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const client = createPublicClient({ chain: myl1, transport: http(url), cacheTime: 0 });
-    const wallet = createWalletClient({ chain: myl1, transport: http(url), account: ewoq });
+    const { chain: myl1, client, wallet } = clientsOf(url, 99999);
     const sender = fixture('WarpSender');
     const senderAbi = sender.abi as Abi;
     const senderAddress = (
@@ -290,9 +293,7 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
     const receiver = fixture('WarpReceiver');
     const abi = receiver.abi as Abi;
     const cUrl = `${node.uri}/ext/bc/C/rpc`;
-    const cChain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'A', symbol: 'A', decimals: 18 }, rpcUrls: { default: { http: [cUrl] } } });
-    const cClient = createPublicClient({ chain: cChain, transport: http(cUrl), cacheTime: 0 });
-    const cWallet = createWalletClient({ chain: cChain, transport: http(cUrl), account: ewoq });
+    const { chain: cChain, client: cClient, wallet: cWallet } = clientsOf(cUrl, 43112);
     const address = (
       await cClient.waitForTransactionReceipt({ hash: await cWallet.deployContract({ abi, bytecode: receiver.bytecode, chain: cChain, account: ewoq }) })
     ).contractAddress!;
