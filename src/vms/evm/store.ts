@@ -150,12 +150,27 @@ export class ChainStore {
   }
 
   /** Heights in [from, to] with a log of `key` (an address or a topic), ascending. */
-  async heightsWith(index: 'address' | 'topic', key: Uint8Array, from: bigint, to: bigint): Promise<bigint[]> {
+  /** The heights in [from, to] whose logs name `key` (an address or a topic), at most `limit` of them. */
+  async heightsWith(index: 'address' | 'topic', key: Uint8Array, from: bigint, to: bigint, limit?: number): Promise<bigint[]> {
     const db = index === 'address' ? this.byAddress : this.byTopic;
     const entries = await db.entries({
       gte: Buffer.concat([key, u64(from)]),
       lt: to >= (1n << 64n) - 1n ? Buffer.concat([key, Buffer.alloc(8, 0xff), Buffer.of(0)]) : Buffer.concat([key, u64(to + 1n)]),
+      ...(limit === undefined ? {} : { limit }),
     });
     return entries.map(([k]) => Buffer.from(k).readBigUInt64BE(k.length - 8));
+  }
+
+  /** Which of `heights` have logs naming any of `keys`: point reads, for a few heights against a large index. */
+  async heightsHaving(index: 'address' | 'topic', keys: Uint8Array[], heights: bigint[]): Promise<Set<bigint>> {
+    const db = index === 'address' ? this.byAddress : this.byTopic;
+    const found = new Set<bigint>();
+    for (const key of keys) {
+      const values = await db.getMany(heights.map((h) => Buffer.concat([key, u64(h)])));
+      values.forEach((v, i) => {
+        if (v !== undefined) found.add(heights[i]!);
+      });
+    }
+    return found;
   }
 }

@@ -71,19 +71,52 @@ export async function blockLogs(chain: EvmChain, block: StoredBlock, f: LogFilte
  * so this is a superset that `matches` narrows); undefined when the filter constrains nothing.
  */
 async function candidates(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<bigint[] | undefined> {
-  const union = async (index: 'address' | 'topic', keys: Uint8Array[]) => {
+  const criteria: { index: 'address' | 'topic'; keys: Uint8Array[] }[] = [];
+  if (f.addresses.length > 0) criteria.push({ index: 'address', keys: f.addresses });
+  for (const options of f.topics) if (options && options.length > 0) criteria.push({ index: 'topic', keys: options });
+  if (criteria.length === 0) return undefined;
+  const union = async (c: (typeof criteria)[number], limit?: number) => {
     const all = new Set<bigint>();
-    for (const k of keys) for (const h of await chain.store.heightsWith(index, k, from, to)) all.add(h);
+    for (const k of c.keys) {
+      const heights = await chain.store.heightsWith(c.index, k, from, to, limit === undefined ? undefined : limit + 1);
+      for (const h of heights) all.add(h);
+      if (limit !== undefined && all.size > limit) return undefined;
+    }
     return all;
   };
-  const sets: Set<bigint>[] = [];
-  if (f.addresses.length > 0) sets.push(await union('address', f.addresses));
-  for (const options of f.topics) if (options && options.length > 0) sets.push(await union('topic', options));
-  if (sets.length === 0) return undefined;
-  sets.sort((a, b) => a.size - b.size);
-  const [smallest, ...rest] = sets;
-  return [...smallest!].filter((h) => rest.every((s) => s.has(h))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // A rare address or topic (say one log in 10,000 blocks) should not cost a scan of a common one:
+  // each criterion is read up to a few thousand heights; the smallest that fits is checked against the
+  // others by point reads. When none fits, every index is read whole and intersected.
+  // Probed with a small limit first, so that a rare criterion is found without reading far into a
+  // common one.
+  let smallest: { set: Set<bigint>; at: number } | undefined;
+  for (const probe of PROBES) {
+    for (const [at, c] of criteria.entries()) {
+      const set = await union(c, smallest ? Math.min(probe, smallest.set.size) : probe);
+      if (set && (!smallest || set.size < smallest.set.size)) smallest = { set, at };
+    }
+    if (smallest) break;
+  }
+  let result: bigint[];
+  if (smallest) {
+    result = [...smallest.set];
+    for (const [at, c] of criteria.entries()) {
+      if (at === smallest.at || result.length === 0) continue;
+      const having = await chain.store.heightsHaving(c.index, c.keys, result);
+      result = result.filter((h) => having.has(h));
+    }
+  } else {
+    const sets: Set<bigint>[] = [];
+    for (const c of criteria) sets.push((await union(c))!);
+    sets.sort((a, b) => a.size - b.size);
+    const [first, ...rest] = sets;
+    result = [...first!].filter((h) => rest.every((s) => s.has(h)));
+  }
+  return result.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** How many heights an index may yield before it no longer counts as selective, probe by probe. */
+const PROBES = [64, 4096];
 
 /** Heights read from the store per round trip. */
 const CHUNK = 512;
