@@ -29,10 +29,10 @@ import {
   setRunningPredicates,
   type TxPredicates,
   verifyPredicates,
-  WARP_ADDRESS_HEX,
   type WarpReceiveContext,
   withPredicateGas,
 } from './warp/receive.js';
+import { WARP_ADDRESS_HEX } from './warp/message.js';
 import { predicateResultsBytes } from './warp/predicate.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';

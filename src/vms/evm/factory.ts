@@ -8,6 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
 import { LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
 import { warpService } from './api/warp.js';
+import { WARP_ADDRESS_HEX } from './warp/message.js';
 import { LOCAL_STAKERS, publicKey, type WarpValidator } from './warp/signers.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
@@ -131,7 +132,6 @@ function namespaces(apis: string[], dev: boolean): Set<string> {
 const L1_VALIDATOR_WEIGHT = 100n;
 
 /** coreth's warp precompile, which Durango schedules at its own time (all of them, locally, at genesis). */
-const WARP_ADDRESS = '0200000000000000000000000000000000000005';
 const INITIALLY_ACTIVE = 1607144400;
 
 /** The chain's rules and what only its kind serves. */
@@ -144,7 +144,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
       genesis,
       flavor: corethFlavor(gasTarget === undefined ? {} : { gasTarget }),
       genesisRules: { etna: true, granite: true },
-      precompiles: [barePrecompile('warpConfig', WARP_ADDRESS, INITIALLY_ACTIVE)],
+      precompiles: [barePrecompile('warpConfig', WARP_ADDRESS_HEX, INITIALLY_ACTIVE)],
       baseRules: { allowFeeRecipients: false, feeRecipient: BLACKHOLE },
       extras: (_chain: EvmChain, gas: GasOracle) => corethMethods(gas, chainConfigJson(text)),
       subnet: undefined,

@@ -6,6 +6,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import { type CorethHeader, decodeHeader, type HeaderLayout, headerHash } from './header.js';
+import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/message.js';
 import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
 
 export interface StoredBlock {
@@ -29,13 +30,11 @@ const u64 = (n: bigint): Uint8Array => {
 };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-const WARP_ADDRESS = '0200000000000000000000000000000000000005';
-/** SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message). */
-const SEND_WARP_MESSAGE = '56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
+const SEND_WARP_MESSAGE = hex(SEND_WARP_MESSAGE_TOPIC);
 
 /** The warp message a SendWarpMessage log carries (its data is the ABI encoding of the unsigned bytes). */
 function sentWarpMessage(log: { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array }): { id: Uint8Array; unsigned: Uint8Array } | undefined {
-  if (hex(log.address) !== WARP_ADDRESS || log.topics.length !== 3 || hex(log.topics[0]!) !== SEND_WARP_MESSAGE) return undefined;
+  if (hex(log.address) !== WARP_ADDRESS_HEX || log.topics.length !== 3 || hex(log.topics[0]!) !== SEND_WARP_MESSAGE) return undefined;
   const data = Buffer.from(log.data.buffer, log.data.byteOffset, log.data.length);
   if (data.length < 64) return undefined;
   const length = Number(data.readBigUInt64BE(56));

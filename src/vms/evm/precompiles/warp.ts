@@ -3,13 +3,12 @@
 // and logs it, for the node to sign once its block is accepted; getBlockchainID. Receiving
 // (getVerifiedWarpMessage, getVerifiedWarpBlockHash) answers from the running tx's warp predicates,
 // verified before it ran (warp/receive.ts): a verified message, or (empty, false).
-import { addressedCall, messageID, unsignedMessage } from '../warp/message.js';
+import { addressedCall, messageID, SEND_WARP_MESSAGE_TOPIC, unsignedMessage } from '../warp/message.js';
 import { runningPredicates } from '../warp/receive.js';
 import type { Call } from './contract.js';
-import { eventTopic, functionSelector } from './allowlist.js';
+import { functionSelector } from './allowlist.js';
 import { addressWord, logGas, PrecompileError, type PrecompileFunction, uintArg, wordOf } from './contract.js';
 
-const SENT = eventTopic('SendWarpMessage(address,bytes32,bytes)');
 /** SendWarpMessageGasCost: the log and its two topics, storing the message, a slot write. */
 const SEND_GAS = logGas(3, 0) + 20_000n + 20_000n;
 const SEND_GAS_PER_BYTE = 8n;
@@ -80,7 +79,7 @@ export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
         }
         const unsigned = unsignedMessage(ctx.networkID, ctx.blockchainID, addressedCall(call.caller.bytes, payload));
         const id = messageID(unsigned);
-        call.log([SENT, addressWord(call.caller), id], abiBytes(unsigned));
+        call.log([SEND_WARP_MESSAGE_TOPIC, addressWord(call.caller), id], abiBytes(unsigned));
         return id;
       },
     },

@@ -5,13 +5,14 @@
 // integers, byte slices with a u32 length, interfaces with a u32 type ID, one u16 codec version in
 // front. test/warp.test.ts holds these bytes to avalanchejs's warp types.
 import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { u16, u32 } from '../../../encoding/bytes.js';
 
-const u16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n >>> 0);
-  return b;
-};
+/** The warp precompile's address (unprefixed hex), on coreth and Subnet-EVM alike. */
+export const WARP_ADDRESS_HEX = '0200000000000000000000000000000000000005';
+/** SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message). */
+export const SEND_WARP_MESSAGE_TOPIC = keccak_256(Buffer.from('SendWarpMessage(address,bytes32,bytes)'));
+
 const withLength = (b: Uint8Array) => Buffer.concat([u32(b.length), b]);
 const CODEC_VERSION = 0;
 
@@ -31,22 +32,7 @@ export function unsignedMessage(networkID: number, sourceChainID: Uint8Array, pa
 
 export const messageID = (unsigned: Uint8Array): Uint8Array => sha256(unsigned);
 
-export interface UnsignedMessage {
-  networkID: number;
-  sourceChainID: Uint8Array;
-  payload: Uint8Array;
-}
-
 export class WarpFormatError extends Error {}
-
-export function parseUnsignedMessage(bytes: Uint8Array): UnsignedMessage {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (b.length < 42) throw new WarpFormatError('insufficient length for an unsigned warp message');
-  if (b.readUInt16BE(0) !== CODEC_VERSION) throw new WarpFormatError(`unknown codec version: ${b.readUInt16BE(0)}`);
-  const length = b.readUInt32BE(38);
-  if (b.length !== 42 + length) throw new WarpFormatError('unsigned warp message has the wrong length');
-  return { networkID: b.readUInt32BE(2), sourceChainID: new Uint8Array(b.subarray(6, 38)), payload: new Uint8Array(b.subarray(42)) };
-}
 
 /** The signed message: the unsigned fields, then a BitSetSignature. */
 export function signedMessage(unsigned: Uint8Array, signers: Uint8Array, signature: Uint8Array): Uint8Array {

@@ -3,6 +3,7 @@
 // a 0xff delimiter, zero padding. The n-th such entry is predicate n for getVerifiedWarpMessage(n).
 // Each costs intrinsic gas by its size and signers instead of the access list's usual gas, and is
 // verified before the tx runs; the failures are recorded in the block's extraData.
+import { u32 } from '../../../encoding/bytes.js';
 import { WarpFormatError } from './message.js';
 
 const DELIMITER = 0xff;
@@ -41,11 +42,6 @@ export function warpPredicates(accessList: Array<[Uint8Array, Uint8Array[]]>, wa
  * predicates has an entry even when all are valid (an empty bitset).
  */
 export function predicateResultsBytes(results: Map<string, Map<string, Uint8Array>>): Uint8Array {
-  const u32 = (n: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32BE(n);
-    return b;
-  };
   const parts: Buffer[] = [Buffer.from([0, 0]), u32(results.size)];
   for (const txHash of [...results.keys()].sort()) {
     const byAddress = results.get(txHash)!;

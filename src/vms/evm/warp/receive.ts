@@ -5,12 +5,11 @@
 import type { EVMInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { WarpFormatError } from './message.js';
+import { bitset, WARP_ADDRESS_HEX, WarpFormatError } from './message.js';
 import { predicateBytes, warpPredicates } from './predicate.js';
 import type { WarpValidator } from './signers.js';
 import { parseSignedMessage, type SignedMessage, verificationError } from './verify.js';
 
-export const WARP_ADDRESS_HEX = '0200000000000000000000000000000000000005';
 const PRIMARY_NETWORK = new Uint8Array(32);
 /** The P-Chain's ID: all zeros, like the primary network's. */
 const P_CHAIN = new Uint8Array(32);
@@ -117,11 +116,5 @@ export function runningPredicates(evm: EVMInterface): RunningPredicates | undefi
   return running.get(evm);
 }
 
-/** BitSetSignature's bits of the invalid predicates, as set.Bits.Bytes. */
-export function invalidBits(invalid: Set<number>): Uint8Array {
-  let n = 0n;
-  for (const i of invalid) n |= 1n << BigInt(i);
-  if (n === 0n) return new Uint8Array();
-  const hex = n.toString(16);
-  return new Uint8Array(Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex'));
-}
+/** The invalid predicates as set.Bits.Bytes (the block's predicate results for the tx). */
+export const invalidBits = (invalid: Set<number>): Uint8Array => bitset([...invalid]);
