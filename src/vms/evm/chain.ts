@@ -16,7 +16,7 @@ import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { headerMillis } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
-import { CORETH_PRECOMPILES, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
+import { creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import type { StateUpgrade } from './upgrades.js';
@@ -231,9 +231,8 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** A VM with this chain's rules and precompiles over a state (the builder's, a reader's, a trace's). */
   newVM(sm: MerkleStateManager): Promise<VM> {
-    const custom = this.opts.flavor.layout === 'coreth' ? CORETH_PRECOMPILES : [];
     return execVM(this.common, sm, (n) => this.store.hashAt(n), {
-      custom,
+      custom: this.opts.flavor.customPrecompiles,
       stateful: this.opts.precompiles,
       ...(this.opts.warp ? { warp: this.opts.warp } : {}),
     });

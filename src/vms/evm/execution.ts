@@ -23,7 +23,7 @@ const DEPRECATED = ['0100000000000000000000000000000000000000', '010000000000000
 
 const deprecated = (): ExecResult => ({ executionGasUsed: 0n, returnValue: new Uint8Array(), exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
 
-/** coreth's own precompiles (Subnet-EVM has none of these: 0x0100…00 is its blackhole, a plain account). */
+/** coreth's own precompiles (flavor.ts gives them to the C-Chain only). */
 export const CORETH_PRECOMPILES: CustomPrecompile[] = DEPRECATED.map((a) => ({ address: new Address(Buffer.from(a, 'hex')), function: deprecated }));
 
 /** What runs at precompile addresses besides Ethereum's: coreth's deprecated contracts, Subnet-EVM's stateful ones. */

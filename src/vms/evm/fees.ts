@@ -3,9 +3,7 @@
 // counts as the zero state), the base fee and gas limit it sets, and the state after the block's gas.
 import { advanceMilliseconds, consumeGas, type FeeState, feeStateBytes, gasPrice, maxCapacity, parseFeeState, updateTargetExcess } from './acp176.js';
 import type { CorethHeader } from './header.js';
-
-/** The predicate results of a block without warp messages (codec version u16, map length u32). */
-const EMPTY_PREDICATE_RESULTS = new Uint8Array(6);
+import { EMPTY_PREDICATE_RESULTS } from './warp/predicate.js';
 
 export const headerMillis = (h: CorethHeader): bigint => h.timeMilliseconds ?? h.time * 1000n;
 

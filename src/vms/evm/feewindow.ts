@@ -4,6 +4,8 @@
 // C-Chain's ACP-176 is in acp176.ts. All arithmetic is Go's: uint64 window slots saturating, big.Int
 // base fees. Notes: ../shared/reference/subnet-evm.md §2.1-2.2.
 
+import { EMPTY_PREDICATE_RESULTS } from './warp/predicate.js';
+
 export interface FeeConfig {
   gasLimit: bigint;
   targetBlockRate: bigint;
@@ -42,8 +44,6 @@ export const DEFAULT_FEE_CONFIG: FeeConfig = {
 /** The window: 10 one-second slots, oldest first, 8 bytes each (big-endian). */
 export const WINDOW_LEN = 10;
 export const WINDOW_SIZE = WINDOW_LEN * 8;
-/** The predicate results of a block without warp messages (codec version u16, map length u32). */
-const EMPTY_PREDICATE_RESULTS = new Uint8Array(6);
 
 const MAX_U64 = (1n << 64n) - 1n;
 const MAX_U256 = (1n << 256n) - 1n;

@@ -2,7 +2,9 @@
 // header layout and accounts, the fee market (ACP-176 against Subnet-EVM's fee window), the pool's
 // fee floors, and the genesis header. Everything else (execution, the pool, storage, the APIs) is
 // the engine's, shared.
+import type { CustomPrecompile } from '@ethereumjs/evm';
 import { desiredTargetExcess, target } from './acp176.js';
+import { CORETH_PRECOMPILES } from './execution.js';
 import { blockFees, buildFloor, canBuild, extraAfter, headerMillis } from './fees.js';
 import { type FeeConfig, windowExtra, windowFees } from './feewindow.js';
 import { type CorethHeader, EMPTY_EXT_DATA_HASH, type HeaderLayout } from './header.js';
@@ -34,6 +36,8 @@ export interface EvmFlavor {
   minFeeCap(rules: ChainRules): bigint;
   /** The fees of the child of `parent` at `timeMs`, under the rules the parent's state sets. */
   nextFees(parent: CorethHeader, timeMs: bigint, rules: ChainRules): NextFees;
+  /** Precompiles besides Ethereum's and the stateful ones: coreth's deprecated native-asset contracts. */
+  customPrecompiles: CustomPrecompile[];
   /** Header fields of this flavor only (coreth: the atomic txs' hash and gas). */
   headerExtras: Partial<CorethHeader>;
   /** web3_clientVersion. */
@@ -65,6 +69,7 @@ export function corethFlavor(opts: { gasTarget?: bigint } = {}): EvmFlavor {
         blockGasCost: 0n,
       };
     },
+    customPrecompiles: CORETH_PRECOMPILES,
     headerExtras: { extDataHash: EMPTY_EXT_DATA_HASH, extDataGasUsed: 0n },
     clientVersion: 'v1.14.2',
   };
@@ -88,6 +93,8 @@ export function subnetEvmFlavor(genesisFee: FeeConfig): EvmFlavor {
         blockGasCost: f.blockGasCost,
       };
     },
+    // 0x0100…00 is Subnet-EVM's blackhole, a plain account.
+    customPrecompiles: [],
     headerExtras: {},
     // subnet-evm's plugin/evm/version.go in avalanchego 1.14.
     clientVersion: 'v0.8.0',

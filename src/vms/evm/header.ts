@@ -53,6 +53,14 @@ const quantity = (n: bigint): Uint8Array => bigIntToUnpaddedBytes(n);
 
 export type HeaderLayout = 'coreth' | 'subnet-evm';
 
+type TailField = 'baseFee' | 'extDataGasUsed' | 'blockGasCost' | 'blobGasUsed' | 'excessBlobGas' | 'parentBeaconRoot' | 'timeMilliseconds' | 'minDelayExcess';
+
+/** The optional tail of each layout, in order (after ExtDataHash for coreth). */
+const TAILS: Record<HeaderLayout, TailField[]> = {
+  coreth: ['baseFee', 'extDataGasUsed', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconRoot', 'timeMilliseconds', 'minDelayExcess'],
+  'subnet-evm': ['baseFee', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconRoot', 'timeMilliseconds', 'minDelayExcess'],
+};
+
 /** The header's RLP, as coreth or Subnet-EVM encodes it. */
 export function encodeHeader(h: CorethHeader): Uint8Array {
   const fields: Uint8Array[] = [
@@ -73,9 +81,7 @@ export function encodeHeader(h: CorethHeader): Uint8Array {
     h.nonce,
   ];
   if (h.extDataHash) fields.push(h.extDataHash);
-  const tail = h.extDataHash
-    ? [h.baseFee, h.extDataGasUsed, h.blockGasCost, h.blobGasUsed, h.excessBlobGas, h.parentBeaconRoot, h.timeMilliseconds, h.minDelayExcess]
-    : [h.baseFee, h.blockGasCost, h.blobGasUsed, h.excessBlobGas, h.parentBeaconRoot, h.timeMilliseconds, h.minDelayExcess];
+  const tail = TAILS[h.extDataHash ? 'coreth' : 'subnet-evm'].map((k) => h[k]);
   let last = -1;
   tail.forEach((v, i) => {
     if (v !== undefined) last = i;
@@ -123,24 +129,14 @@ export function decodeHeader(f: Uint8Array[], layout: HeaderLayout): CorethHeade
     mixDigest: f[13]!,
     nonce: f[14]!,
   };
-  if (layout === 'coreth') {
-    h.extDataHash = f[15]!;
-    if (f.length > 16) h.baseFee = q(16);
-    if (f.length > 17) h.extDataGasUsed = q(17);
-    if (f.length > 18) h.blockGasCost = q(18);
-    if (f.length > 19) h.blobGasUsed = q(19);
-    if (f.length > 20) h.excessBlobGas = q(20);
-    if (f.length > 21) h.parentBeaconRoot = f[21];
-    if (f.length > 22) h.timeMilliseconds = q(22);
-    if (f.length > 23) h.minDelayExcess = q(23);
-    return h;
+  // An empty string (a missing field before a present one) reads as 0, as Go's decoder gives it.
+  let at = 15;
+  if (layout === 'coreth') h.extDataHash = f[at++]!;
+  for (const k of TAILS[layout]) {
+    const v = f[at++];
+    if (v === undefined) break;
+    if (k === 'parentBeaconRoot') h.parentBeaconRoot = v;
+    else h[k] = bytesToBigInt(v);
   }
-  if (f.length > 15) h.baseFee = q(15);
-  if (f.length > 16) h.blockGasCost = q(16);
-  if (f.length > 17) h.blobGasUsed = q(17);
-  if (f.length > 18) h.excessBlobGas = q(18);
-  if (f.length > 19) h.parentBeaconRoot = f[19];
-  if (f.length > 20) h.timeMilliseconds = q(20);
-  if (f.length > 21) h.minDelayExcess = q(21);
   return h;
 }

@@ -36,6 +36,9 @@ export function warpPredicates(accessList: Array<[Uint8Array, Uint8Array[]]>, wa
   return accessList.filter(([address]) => Buffer.from(address).toString('hex') === warpAddress).map(([, keys]) => keys);
 }
 
+/** The predicate results of a block without warp predicates: an empty map (codec version u16, length u32). */
+export const EMPTY_PREDICATE_RESULTS = new Uint8Array(6);
+
 /**
  * BlockResults.Bytes: codec version 0, then map[txHash]map[address]bitset, each map a u32 count and
  * its entries in the order of their keys' bytes; the bitset as u32-length bytes. A tx with
