@@ -229,6 +229,11 @@ export class EvmChain extends EventEmitter<Events> {
     return this.withState(block.header.stateRoot, (vm) => this.rulesAfter(vm.stateManager as MerkleStateManager, block.header.time));
   }
 
+  /** Whether any period of the tx allow list is configured: only then do admission and building read roles. */
+  private get hasTxAllowList(): boolean {
+    return this.opts.precompiles.some((c) => c.key === 'txAllowListConfig');
+  }
+
   /** A VM with this chain's rules and precompiles over a state (the builder's, a reader's, a trace's). */
   newVM(sm: MerkleStateManager): Promise<VM> {
     return execVM(this.common, sm, (n) => this.store.hashAt(n), {
@@ -352,7 +357,7 @@ export class EvmChain extends EventEmitter<Events> {
     if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
     // Subnet-EVM's tx allow list comes after the nonce and balance checks, under the head's rules.
     if (
-      this.opts.precompiles.length > 0 &&
+      this.hasTxAllowList &&
       !(await this.withState(this.head.header.stateRoot, (vm) =>
         txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.head.header.time, from),
       ))
@@ -477,7 +482,7 @@ export class EvmChain extends EventEmitter<Events> {
         }
         let result: RunTxResult;
         // The tx allow list again, at this block's state: a sender removed since admission is dropped.
-        if (this.opts.precompiles.length > 0 && !(await txAllowed(sm, this.opts.precompiles, time, createAddressFromString(p.fromHex)))) {
+        if (this.hasTxAllowList && !(await txAllowed(sm, this.opts.precompiles, time, createAddressFromString(p.fromHex)))) {
           dropped.push(p);
           queues.splice(best, 1);
           continue;
