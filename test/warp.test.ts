@@ -3,7 +3,7 @@
 // API with warp-api-enabled: the stored message, the node's BLS signature (local staker 1's key),
 // aggregate signatures of the L1's validator (the node) and of the primary network (the five local
 // stakers), each verified with @noble/curves against the stakers' public keys.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as avalanchejs from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -26,7 +26,8 @@ import { decodeCB58, encodeCB58 } from '../src/encoding/cb58.js';
 import { addressedCall, bitset, unsignedMessage } from '../src/vms/evm/warp/message.js';
 import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
 import { LOCAL_STAKERS, publicKey, signWarp, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
-import { post, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import WebSocket from 'ws';
+import { post, rpc, type SpawnedNode, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';
 
 // avalanchejs's .d.ts files do not resolve under NodeNext (see test/support/avalanchejs.ts): its warp types, described.
@@ -48,6 +49,7 @@ const ajs = avalanchejs as unknown as {
   };
 };
 
+const PRIMARY_NETWORK = '11111111111111111111111111111111LpoYY';
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 const WARP: Hex = '0x0200000000000000000000000000000000000005';
@@ -308,5 +310,95 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
     });
     const r2 = await cClient.waitForTransactionReceipt({ hash });
     expect((decodeEventLog({ abi, data: r2.logs[0]!.data, topics: r2.logs[0]!.topics }).args as unknown as { valid: boolean }).valid).toBe(false);
+  });
+});
+
+describe('two L1s and the C-Chain in one node (C → L1, L1 → L1, a wrong signing set), started from the command line', () => {
+  let node: SpawnedNode;
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+  const subnetOf = (name: string) => encodeCB58(sha256(Buffer.from(`avalanche-emulator/subnet/${name}`, 'utf8')));
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const other = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    other.config.chainId = 88888;
+    writeFileSync(join(dir, 'other.json'), JSON.stringify(other));
+    const configDir = join(dir, 'configs');
+    for (const chain of ['myl1', 'other', 'C']) {
+      mkdirSync(join(configDir, chain), { recursive: true });
+      writeFileSync(join(configDir, chain, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
+    }
+    node = await spawnNode([
+      '--db-type=memdb',
+      '--api-admin-enabled=true',
+      `--l1=${FIXTURE}`,
+      `--l1=${join(dir, 'other.json')}`,
+      `--chain-config-dir=${configDir}`,
+    ]);
+  });
+  afterAll(async () => {
+    node.child.kill('SIGTERM');
+    await node.exited;
+  });
+
+  const aggregate = async (alias: string, id: Hex, subnetID: string) =>
+    fromHex(
+      (
+        await post(
+          `${node.uri}/ext/bc/${alias}/rpc`,
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), 67, subnetID] }),
+        )
+      ).json.result,
+    );
+  async function sendFrom(alias: string, chainId: number, payload: Hex) {
+    const { chain, client, wallet } = clientsOf(`${node.uri}/ext/bc/${alias}/rpc`, chainId);
+    const data = encodeFunctionData({ abi: warpAbi, functionName: 'sendWarpMessage', args: [payload] });
+    const receipt = await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: WARP, data, chain, account: ewoq }) });
+    return receipt.logs[0]!.topics[2]!;
+  }
+
+  it('lists every chain in the banner, logs each L1 under its name, and serves its websocket', async () => {
+    expect(node.output()).toMatch(/myl1 {2}http:\/\/\S+\/ext\/bc\/myl1\/rpc {2}\(EVM chain ID 99999, blockchain \w+, subnet \w+\)/);
+    expect(node.output()).toMatch(/other {2}http:\/\/\S+\/ext\/bc\/other\/rpc {2}\(EVM chain ID 88888/);
+    // Its own logger (other.log once it writes), which the admin API knows by the chain's name.
+    const levels = (await rpc(`${node.uri}/ext/admin`, 'admin.getLoggerLevel', { loggerName: 'other' })).json.result;
+    expect(Object.keys(levels.loggerLevels)).toEqual(['other']);
+    const ws = new WebSocket(`${node.uri.replace('http', 'ws')}/ext/bc/other/ws`);
+    const reply = await new Promise<string>((resolve, reject) => {
+      ws.once('open', () => ws.send('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}'));
+      ws.once('message', (m) => resolve(m.toString()));
+      ws.once('error', reject);
+    });
+    ws.close();
+    expect(JSON.parse(reply).result).toBe('0x15b38');
+  });
+
+  it('delivers C → L1 (signed by the L1 validators) and L1 → L1, and refuses a message signed by the wrong set', async () => {
+    const receiver = fixture('WarpReceiver');
+    const abi = receiver.abi as Abi;
+    const { chain, client, wallet } = clientsOf(`${node.uri}/ext/bc/myl1/rpc`, 99999);
+    const address = (await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi, bytecode: receiver.bytecode, chain, account: ewoq }) }))
+      .contractAddress!;
+    const deliver = async (signed: Uint8Array) => {
+      const accessList = [{ address: WARP, storageKeys: predicateChunks(signed).map((c) => `0x${hexOf(c)}` as Hex) }];
+      const hash = await wallet.sendTransaction({
+        to: address,
+        data: encodeFunctionData({ abi, functionName: 'receiveMessage' }),
+        accessList,
+        gas: 500_000n,
+        chain,
+        account: ewoq,
+      });
+      const r = await client.waitForTransactionReceipt({ hash });
+      return decodeEventLog({ abi, data: r.logs[0]!.data, topics: r.logs[0]!.topics }).args as unknown as { payload: Hex; valid: boolean };
+    };
+    // From the C-Chain: a primary-network source is checked against the receiving L1's own validators.
+    const fromC = await sendFrom('C', 43112, '0x0c');
+    expect(await deliver(await aggregate('C', fromC, subnetOf('myl1')))).toMatchObject({ payload: '0x0c', valid: true });
+    // From the other L1, signed by its validator.
+    const fromOther = await sendFrom('other', 88888, '0x0e');
+    expect(await deliver(await aggregate('other', fromOther, ''))).toMatchObject({ payload: '0x0e', valid: true });
+    // The same message signed by the primary network's stakers: not the source subnet's set.
+    expect((await deliver(await aggregate('other', fromOther, PRIMARY_NETWORK))).valid).toBe(false);
   });
 });
