@@ -7,7 +7,7 @@ import { LOCAL_NODE } from './chains/ids.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
 import { startNode, type RunningNode } from './node.js';
 import { IndexerShutdown } from './indexer/indexer.js';
-import { formatAddress } from './vms/avm/address.js';
+import { formatAddress } from './vms/components/avax/address.js';
 import { privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
 
 async function main(): Promise<number> {

@@ -12,12 +12,15 @@ import { healthReportHandler, healthService } from './api/health/service.js';
 import { indexService } from './api/index/service.js';
 import { infoService } from './api/info/service.js';
 import { metricsHandler } from './api/metrics/handler.js';
-import { platformFactory } from './vms/platform/factory.js';
+import { platformFactory, type PlatformChainVM } from './vms/platform/factory.js';
+import type { CreatedChain } from './vms/platform/execute/index.js';
+import { signingMethods } from './vms/platform/api/signing.js';
+import { nodeIDBytes } from './genesis/platform.js';
 import { type ServiceDef, withCallLog } from './rpc/method.js';
 import { AcceptedStream } from './chains/acceptance.js';
 import { Aliaser } from './chains/aliases.js';
 import { systemClock } from './chains/clock.js';
-import { localGenesisStartTime, primaryNetworkChains } from './genesis/primary.js';
+import { primaryNetworkChains } from './genesis/primary.js';
 import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
 import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
 import { SharedMemory } from './chains/sharedmemory.js';
@@ -182,7 +185,49 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       for (const index of await indexer.registerChain(chain)) router.addRoute(rpc([indexService(index)]), `index/${chain.alias}`, `/${index.kind}`);
     };
     manager.onCreate((chain) => (isPrimaryNetwork(chain.subnetID) ? indexChain(chain) : Promise.resolve()));
-    manager.registerVM(VM_IDS.platform, platformFactory({ genesisStartTime: localGenesisStartTime(), serve }));
+    // Chains created by CreateChainTxs on the P-Chain, each with its config files and extra aliases.
+    const extraAliases = await readChainAliases(config.chainAliasesFile);
+    const createSubnetChain = async (c: CreatedChain) => {
+      const id = encodeCB58(c.chainID);
+      if (manager.get(id)) return;
+      const aliases = extraAliases[id] ?? [];
+      try {
+        await manager.createChain({
+          subnetID: c.subnetID,
+          chainID: c.chainID,
+          vmID: encodeCB58(c.vmID),
+          genesis: c.genesis,
+          aliases,
+          config: await readChainFile(config.chainConfigDir, [id, ...aliases], 'config.json'),
+          upgrade: await readChainFile(config.chainConfigDir, [id, ...aliases], 'upgrade.json'),
+        });
+      } catch (err) {
+        // As avalanchego's chain manager: a chain that cannot be created is logged, the node goes on.
+        main.error('error creating chain', {
+          subnetID: encodeCB58(c.subnetID),
+          chainID: id,
+          chainAlias: id,
+          vmID: encodeCB58(c.vmID),
+          error: (err as Error).message,
+        });
+      }
+    };
+    let pChainReady = false;
+    const pendingChains: CreatedChain[] = [];
+    manager.registerVM(
+      VM_IDS.platform,
+      platformFactory({
+        hrp: config.hrp,
+        nodeID: Buffer.from(nodeIDBytes(LOCAL_NODE.nodeID)).toString('hex'),
+        startedAt: BigInt(Math.floor(startedAt / 1000)),
+        serve,
+        runsChain: (idOrAlias) => manager.get(idOrAlias)?.id,
+        onChainCreated: async (c) => {
+          if (pChainReady) await createSubnetChain(c);
+          else pendingChains.push(c);
+        },
+      }),
+    );
     const avm = avmFactory({
       hrp: config.hrp,
       txFee: TX_FEE,
@@ -245,11 +290,20 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       router.addRoute(healthReportHandler(health, 'liveness'), 'health', '/liveness');
     }
     if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
-    if (config.apiEmulatorEnabled) router.addRoute(rpc([emulatorService(health)]), 'emulator');
+    if (config.apiEmulatorEnabled) {
+      router.addRoute(
+        rpc([
+          emulatorService(
+            health,
+            signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
+          ),
+        ]),
+        'emulator',
+      );
+    }
 
     // The primary network's chains, in avalanchego's order, then the L1s, each with its chain config
     // if it has one and the aliases of --chain-aliases-file besides its own.
-    const extraAliases = await readChainAliases(config.chainAliasesFile);
     const l1s: L1Definition[] = [];
     for (const path of config.l1) l1s.push(await readL1(path, VM_IDS.subnetEvm));
     const chainsToCreate = [
@@ -280,6 +334,18 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         ...(upgrade ? { upgrade } : {}),
       });
     }
+    // The chains of every subnet the P-Chain knows (sybil protection off: the node runs them all),
+    // as avalanchego's initBlockchains creates them after the primary network's.
+    pChainReady = true;
+    const pChain = (manager.get('P')!.vm as PlatformChainVM).pChain;
+    for (const [chainHex, rec] of pChain.state.ledger.chains) {
+      if (/^0+$/.test(rec.subnetID)) continue;
+      const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
+      if (tx?.unsigned.type === 15) {
+        await createSubnetChain({ chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis });
+      }
+    }
+    for (const c of pendingChains.splice(0)) await createSubnetChain(c);
     const l1Chains = l1s.map((l) => {
       const vm = manager.get(encodeCB58(l.chainID))!.vm as EvmChainVM;
       return { name: l.name, blockchainID: encodeCB58(l.chainID), subnetID: encodeCB58(l.subnetID), evmChainId: vm.evm.chainId };

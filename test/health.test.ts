@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, post, startTestNode, type TestNode } from './helpers.js';
 
 const PRIMARY = '11111111111111111111111111111111LpoYY';
-const NODE_CHECKS = ['C', 'X', 'bls', 'bootstrapped', 'database', 'diskspace', 'futureupgrade', 'network', 'router'];
+const NODE_CHECKS = ['C', 'P', 'X', 'bls', 'bootstrapped', 'database', 'diskspace', 'futureupgrade', 'network', 'router'];
 const RFC3339_NANO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
 
 let node: TestNode;
@@ -99,7 +99,7 @@ describe('reports', () => {
     const tagged = JSON.parse((await get(`/ext/health?tag=${PRIMARY}`)).text);
     expect(Object.keys(tagged.checks)).toEqual(NODE_CHECKS);
     const unknown = JSON.parse((await get('/ext/health?tag=nope')).text);
-    expect(Object.keys(unknown.checks)).toEqual(NODE_CHECKS.filter((c) => c !== 'X' && c !== 'C'));
+    expect(Object.keys(unknown.checks)).toEqual(NODE_CHECKS.filter((c) => c !== 'X' && c !== 'C' && c !== 'P'));
     const two = JSON.parse((await get(`/ext/health?tag=nope&tag=${PRIMARY}`)).text);
     expect(Object.keys(two.checks)).toContain('X');
   });
@@ -184,7 +184,7 @@ describe('scheduler and injected faults', () => {
 
   it('refuses an unknown check name and lists the known ones', async () => {
     const err = await callError(`${node.uri}/ext/emulator`, 'emulator.failHealthCheck', { name: 'nope' });
-    expect(err.message).toMatch(/^no health check named "nope"; checks: C, X, bls, bootstrapped, database/);
+    expect(err.message).toMatch(/^no health check named "nope"; checks: C, P, X, bls, bootstrapped, database/);
     expect(await call(`${node.uri}/ext/emulator`, 'emulator.healthFaults')).toEqual({ faults: {} });
   });
 });

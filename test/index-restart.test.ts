@@ -9,7 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { buildTx, parseUTXO, txOutputs } from '../src/vms/avm/codec/index.js';
 import { addressOfPrivateKey, signHash, txHash } from '../src/vms/avm/verify/index.js';
 import { testAccounts } from '../src/vms/avm/testaccounts.js';
-import { formatAddress } from '../src/vms/avm/address.js';
+import { formatAddress } from '../src/vms/components/avax/address.js';
 import type { SignedTx, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';

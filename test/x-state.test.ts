@@ -8,7 +8,7 @@ import { addressOfPrivateKey, signHash, txHash } from '../src/vms/avm/verify/ind
 import type { OutputOwners, SignedTx, TransferableOutput, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { decodeCB58, encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
-import { formatAddress } from '../src/vms/avm/address.js';
+import { formatAddress } from '../src/vms/components/avax/address.js';
 import { call, callError, rpc, spawnNode, startTestNode, tempDir, type SpawnedNode, type TestNode } from './helpers.js';
 
 const AVAX_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';

@@ -45,7 +45,7 @@ const [
   { signHash, txHash, addressOfPrivateKey, recoverAddress },
   { encodeCB58, idFromString },
   { formatAddress },
-] = await loadDist('bench:xchain', 'vms/avm/codec/index.js', 'vms/avm/verify/index.js', 'encoding/cb58.js', 'vms/avm/address.js');
+] = await loadDist('bench:xchain', 'vms/avm/codec/index.js', 'vms/avm/verify/index.js', 'encoding/cb58.js', 'vms/components/avax/address.js');
 
 const envInt = envIntOf('bench:xchain');
 const TXS = envInt('TXS', 300);

@@ -36,3 +36,13 @@ export const LOCAL_NODE = {
   proofOfPossession:
     '0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2',
 } as const;
+
+/**
+ * constants.GetHRP: the bech32 prefix of a network's addresses, for VMs that format them without
+ * the node's config (the C-Chain's avax API). src/config/network.ts holds the same table for the
+ * node's flags; the layers keep them apart.
+ */
+export function hrpOf(networkID: number): string {
+  const known: Record<number, string> = { 1: 'avax', 2: 'cascade', 3: 'denali', 4: 'everest', 5: 'fuji', 10: 'testing', 12345: 'local' };
+  return known[networkID] ?? 'custom';
+}

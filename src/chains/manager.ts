@@ -65,6 +65,8 @@ export interface ChainVM {
   readonly handlers: ReadonlyMap<string, ChainRoute>;
   /** The VM's genesis block: the parent of the first block proposervm wraps. */
   readonly genesisID?: Uint8Array;
+  /** The asset a VM's chain pays its fees in, if it defines one (the X-Chain's AVAX). */
+  readonly feeAssetID?: Uint8Array;
   /** For chains that build blocks: what the health check reports. */
   consensus?(): ConsensusStatus;
   close(): Promise<void>;
@@ -85,6 +87,11 @@ export interface ChainContext {
   aliases: Aliaser;
   /** The subnet of a known chain (avalanchego's ValidatorState.GetSubnetID). */
   subnetOf(chainID: Uint8Array): Uint8Array | undefined;
+  /**
+   * avalanchego's ctx.AVAXAssetID: the fee asset of the primary network's X-Chain, once that chain
+   * exists (avalanchego reads it from the X-Chain's genesis before creating any chain).
+   */
+  avaxAssetID?(): Uint8Array | undefined;
   log: Logger;
   clock: Clock;
   /** What the VM calls for each block it accepts, to have it wrapped, indexed and announced. */
@@ -187,6 +194,7 @@ export class ChainManager {
       log,
       clock: this.deps.clock,
       subnetOf: (chainID) => this.known.get(hex(chainID)),
+      avaxAssetID: () => this.avaxAssetID(),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
     };
     const vm = await factory.create(ctx);
@@ -212,6 +220,12 @@ export class ChainManager {
     if (aliases.length > 0) this.deps.routes.addAliases(`bc/${id}`, ...aliases, ...aliases.map((a) => `bc/${a}`));
     if (vm.consensus) this.deps.health.registerHealthCheck(alias, chainCheck(vm), [encodeCB58(p.subnetID)]);
     return chain;
+  }
+
+  /** The fee asset of the first primary-network chain that defines one: the X-Chain's AVAX. */
+  private avaxAssetID(): Uint8Array | undefined {
+    for (const chain of this.created.values()) if (isPrimaryNetwork(chain.subnetID) && chain.vm.feeAssetID) return chain.vm.feeAssetID;
+    return undefined;
   }
 
   /** Created chains, in creation order. */

@@ -19,3 +19,6 @@ export const i64 = (n: bigint) => {
   b.writeBigInt64BE(n);
   return b;
 };
+
+/** bytes.Compare: the order IDs, addresses and codec bytes sort in. */
+export const compareBytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);

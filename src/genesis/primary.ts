@@ -2,19 +2,15 @@
 // fuji: the local config with the network ID swapped in. The X-Chain's genesis holds one tx, the
 // AVAX CreateAssetTx; the X and C chain IDs are the IDs of the P-Chain genesis CreateChainTxs,
 // which embed the network ID and each chain's genesis bytes.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { marshalUnsignedTx, outputSortKey, compareBytes } from '../vms/avm/codec/index.js';
+import { buildTx, marshalUnsignedTx, outputSortKey, compareBytes } from '../vms/avm/codec/index.js';
 import type { Output, UnsignedTx } from '../vms/avm/types.js';
 import { LOCAL_C_CHAIN_GENESIS } from './cchain.js';
 import { u16, u32 } from '../encoding/bytes.js';
+import { marshalGenesis, type PGenesis } from '../vms/platform/codec/index.js';
+import { type GenesisChainDef, localPlatformGenesis } from './platform.js';
 import { VM_IDS } from '../chains/ids.js';
 
 const hex = (s: string) => Buffer.from(s, 'hex');
-const padded = (name: string) => {
-  const b = Buffer.alloc(32);
-  b.write(name, 'ascii');
-  return b;
-};
 
 /** genesis_local.json X allocations with an initial amount, by (amount, address) as avalanchego sorts them. */
 const X_ALLOCATIONS = [
@@ -43,32 +39,12 @@ export function xGenesisBytes(networkID: number): Uint8Array {
   return Buffer.concat([u16(0), u32(1), u16(4), Buffer.from('AVAX'), fields]);
 }
 
-const CREATE_CHAIN_TX = 15; // platformvm codec
-const P_SECP_INPUT = 10; // secp256k1fx.Input in the platformvm codec (SubnetAuth)
-
-/** ID of a primary-network CreateChainTx in the P genesis (unsigned, no credentials). */
-function createChainTxId(networkID: number, name: string, vm: string, fxs: string[], genesis: Uint8Array): string {
-  const bytes = Buffer.concat([
-    u16(0),
-    u32(CREATE_CHAIN_TX),
-    u32(networkID),
-    Buffer.alloc(32),
-    u32(0),
-    u32(0),
-    u32(0),
-    Buffer.alloc(32),
-    u16(name.length),
-    Buffer.from(name),
-    padded(vm),
-    u32(fxs.length),
-    ...fxs.map(padded),
-    u32(genesis.length),
-    genesis,
-    u32(P_SECP_INPUT),
-    u32(0),
-    u32(0),
-  ]);
-  return Buffer.from(sha256(bytes)).toString('hex');
+/** The primary network's chains as the P-Chain genesis creates them, X then C. */
+export function primaryChainDefs(networkID: number): GenesisChainDef[] {
+  return [
+    { name: 'X-Chain', vm: 'avm', fxs: ['secp256k1fx', 'nftfx', 'propertyfx'], genesis: xGenesisBytes(networkID) },
+    { name: 'C-Chain', vm: 'evm', fxs: [], genesis: new Uint8Array(Buffer.from(LOCAL_C_CHAIN_GENESIS)) },
+  ];
 }
 
 export interface PrimaryNetworkIds {
@@ -85,22 +61,28 @@ export interface GenesisChain {
   aliases: string[];
 }
 
-/** The primary network's chains in creation order: P, X, C. */
-export function primaryNetworkChains(networkID: number): GenesisChain[] {
-  const { xChainId, cChainId } = primaryNetworkIds(networkID);
+/** The AVAX asset: the ID of the X-Chain genesis' CreateAssetTx. */
+export const avaxAssetID = (networkID: number): Uint8Array => buildTx(avaxGenesisTx(networkID), []).id;
+
+/** The local P-Chain genesis for this process (its start time rolled to now). */
+export function primaryPlatformGenesis(networkID: number, startTime = BigInt(localGenesisStartTime())): PGenesis {
+  return localPlatformGenesis(networkID, startTime, avaxAssetID(networkID), primaryChainDefs(networkID));
+}
+
+/** The primary network's chains in creation order: P, X, C. The X and C IDs are the IDs of the P genesis' CreateChainTxs. */
+export function primaryNetworkChains(networkID: number, pGenesis = primaryPlatformGenesis(networkID)): GenesisChain[] {
+  const [x, c] = pGenesis.chains;
+  const defs = primaryChainDefs(networkID);
   return [
-    // The P-Chain's genesis (validators, allocations) is not reproduced: it builds no blocks yet.
-    { chainID: new Uint8Array(32), vmID: VM_IDS.platform, genesis: new Uint8Array(), aliases: ['P', 'platform'] },
-    { chainID: xChainId, vmID: VM_IDS.avm, genesis: xGenesisBytes(networkID), aliases: ['X', 'avm'] },
-    { chainID: cChainId, vmID: VM_IDS.evm, genesis: Buffer.from(LOCAL_C_CHAIN_GENESIS), aliases: ['C', 'evm'] },
+    { chainID: new Uint8Array(32), vmID: VM_IDS.platform, genesis: marshalGenesis(pGenesis), aliases: ['P', 'platform'] },
+    { chainID: x!.id, vmID: VM_IDS.avm, genesis: defs[0]!.genesis, aliases: ['X', 'avm'] },
+    { chainID: c!.id, vmID: VM_IDS.evm, genesis: defs[1]!.genesis, aliases: ['C', 'evm'] },
   ];
 }
 
 export function primaryNetworkIds(networkID: number): PrimaryNetworkIds {
-  return {
-    xChainId: hex(createChainTxId(networkID, 'X-Chain', 'avm', ['secp256k1fx', 'nftfx', 'propertyfx'], xGenesisBytes(networkID))),
-    cChainId: hex(createChainTxId(networkID, 'C-Chain', 'evm', [], Buffer.from(LOCAL_C_CHAIN_GENESIS))),
-  };
+  const [, x, c] = primaryNetworkChains(networkID);
+  return { xChainId: x!.chainID, cChainId: c!.chainID };
 }
 
 /**

@@ -38,7 +38,7 @@ import {
 } from './xwallet.js';
 
 export { EWOQ_ADDR, FEE } from './xwallet.js';
-import { formatAddress } from '../../src/vms/avm/address.js';
+import { formatAddress } from '../../src/vms/components/avax/address.js';
 
 // =============================================================================================
 // PRNG: splitmix32 seeding xoshiro128**.

@@ -20,7 +20,7 @@ import type {
 } from '../../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../../src/encoding/cb58.js';
 import { encodeHex } from '../../src/encoding/hex.js';
-import { formatAddress } from '../../src/vms/avm/address.js';
+import { formatAddress } from '../../src/vms/components/avax/address.js';
 import { call, callError } from '../helpers.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ const errors = serviceErrors({
   unknownCheck: (name: string, checks: string[]) => `no health check named "${name}"; checks: ${checks.join(', ')}`,
 });
 
-export function emulatorService(health: Health): ServiceDef {
+/** `extra`: methods the node adds from its VMs (the P-Chain's signature aggregation). */
+export function emulatorService(health: Health, extra: ServiceDef['methods'] = {}): ServiceDef {
   const known = (name: string) => {
     if (!health.knows(name)) throw errors.unknownCheck(name, health.checkNames());
   };
@@ -28,6 +29,7 @@ export function emulatorService(health: Health): ServiceDef {
         return { faults: health.activeFaults() };
       }),
       healthFaults: method(none, () => ({ faults: health.activeFaults() })),
+      ...extra,
     },
   };
 }

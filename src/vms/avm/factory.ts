@@ -56,6 +56,7 @@ export function avmFactory(config: AvmConfig): AvmFactory {
       return {
         xChain: vm,
         genesisID: vm.genesisBlock.id,
+        feeAssetID: vm.avaxAssetID,
         handlers: new Map([
           ['', config.serve([avmService(deps)])],
           ['/wallet', config.serve([walletService(deps)])],

@@ -4,7 +4,7 @@ import { RawJson } from '../../encoding/gojson.js';
 import { goQuote } from '../../encoding/goquote.js';
 import { decodeHex, encodeHex } from '../../encoding/hex.js';
 import type { Aliaser } from '../../chains/aliases.js';
-import { formatAddress, parseServiceAddress, type AddressContext } from './address.js';
+import { formatAddress, parseServiceAddress, type AddressContext } from '../components/avax/address.js';
 import { blockJson, marshalUTXO, parseUTXO, txJson, utxoInputID } from './codec/index.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import type { SignedTx, UTXO } from './types.js';

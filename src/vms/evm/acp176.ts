@@ -17,30 +17,20 @@ export const MAX_TARGET_EXCESS = 1_024_950_627n;
 /** The 24 bytes at the start of a header's extraData. */
 export const STATE_SIZE = 24;
 
+import { calculatePrice } from '../components/gas.js';
+
 const MAX_U64 = (1n << 64n) - 1n;
 const mulSat = (a: bigint, b: bigint) => (a * b > MAX_U64 ? MAX_U64 : a * b);
 const addSat = (a: bigint, b: bigint) => (a + b > MAX_U64 ? MAX_U64 : a + b);
 
 export class InsufficientCapacityError extends Error {}
 
+export { calculatePrice };
+
 export interface FeeState {
   capacity: bigint;
   excess: bigint;
   targetExcess: bigint;
-}
-
-/** gas.CalculatePrice: minPrice · e^(excess / k), EIP-4844's fake exponential, capped at MaxUint64. */
-export function calculatePrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
-  if (k === 0n) return 0n;
-  const maxOutput = k * MAX_U64;
-  let output = 0n;
-  let accum = minPrice * k;
-  for (let i = 1n; accum > 0n; i++) {
-    output += accum;
-    if (output >= maxOutput) return MAX_U64;
-    accum = (accum * excess) / k / i;
-  }
-  return output / k;
 }
 
 /** Gas per second the chain targets, T. */

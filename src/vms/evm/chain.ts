@@ -11,6 +11,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, toChecksumAddress } from '@ethereumjs/util';
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
@@ -66,6 +67,43 @@ export interface EvmChainOptions {
   warp?: WarpContext;
   /** How warp messages delivered to this chain are verified. */
   warpReceive?: WarpReceiveContext;
+}
+
+/** The block being built, as an extension sees it once the block's EVM txs have run. */
+export interface ExtensionBlock {
+  /** The block's state, after its EVM txs. */
+  sm: MerkleStateManager;
+  baseFee: bigint;
+  /** The ACP-176 capacity the EVM txs left (coreth's RemainingAtomicGasCapacity). */
+  room: bigint;
+}
+
+/** What an extension adds to a block, already applied to the block's state. */
+export interface ExtensionContent {
+  /** The block's extData (coreth's atomic txs). */
+  extData: Uint8Array;
+  /** Its gas (extDataGasUsed), consumed after the EVM txs' in the block's fee state. */
+  gasUsed: bigint;
+  /** Adds the block's own writes (shared memory, its tx index) to the block's batch. */
+  write(batch: WriteBatch, block: StoredBlock): Promise<void>;
+  /** The batch committed. */
+  accepted(): void;
+  /** The block was not committed: what it carried waits for the next one. */
+  abandoned(): void;
+}
+
+/**
+ * What a VM adds to its EVM chain's blocks besides EVM txs: coreth's atomic txs. It runs after the
+ * EVM txs (coreth's OnFinalizeAndAssemble), and a block with only its content is a block.
+ */
+export interface BlockExtension {
+  /** Whether it has something waiting for a block. */
+  hasPending(): boolean;
+  /**
+   * Picks, verifies and applies what fits in the block; nothing if none does. `retry` asks for
+   * another round once `gas` more capacity is back, or (without gas) a while later.
+   */
+  assemble(block: ExtensionBlock, retry: (gas?: bigint) => void): Promise<ExtensionContent | undefined>;
 }
 
 /** An accepted block with what subscribers need: its txs and their records. */
@@ -141,6 +179,8 @@ export class EvmChain extends EventEmitter<Events> {
   waitingSince: number | undefined;
   /** What the head's state sets for the next block: its fee config and coinbase. */
   headRules!: ChainRules;
+  /** coreth's atomic txs, set by the VM once the chain is open. */
+  extension: BlockExtension | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -376,6 +416,17 @@ export class EvmChain extends EventEmitter<Events> {
 
   // --- Block building ------------------------------------------------------------------------
 
+  /** Whether anything waits for a block: a pool tx or the extension's. */
+  private get hasWork(): boolean {
+    return this.pool.size > 0 || (this.extension?.hasPending() ?? false);
+  }
+
+  /** The extension has something new to build: it waits from now (for the health check) until a round takes it. */
+  extensionPending(): Promise<void> {
+    this.waitingSince ??= Date.now();
+    return this.buildNow();
+  }
+
   /** Resolves once a build round that started after this call has finished. */
   buildNow(): Promise<void> {
     const round = ++this.requested;
@@ -417,14 +468,14 @@ export class EvmChain extends EventEmitter<Events> {
     this.retryAt = at;
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      if (this.pool.size > 0) void this.buildNow();
+      if (this.hasWork) void this.buildNow();
     }, delayMs);
     this.retry.unref();
   }
 
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run. */
   private async buildBlock(): Promise<void> {
-    if (this.pool.size === 0) {
+    if (!this.hasWork) {
       this.waitingSince = undefined;
       return;
     }
@@ -447,6 +498,7 @@ export class EvmChain extends EventEmitter<Events> {
     const dropped: PoolTx[] = [];
     const predicateResults = new Map<string, Map<string, Uint8Array>>();
     let gasUsed = 0n;
+    let content: ExtensionContent | undefined;
     sm.checkpoint();
     try {
       await this.applyUpgrades(sm, parent.header.time, time, number);
@@ -509,8 +561,13 @@ export class EvmChain extends EventEmitter<Events> {
         queues[best]!.shift();
         if (queues[best]!.length === 0) queues.splice(best, 1);
       }
+      // coreth's atomic txs come after the EVM txs, in what capacity they left.
+      content = await this.extension?.assemble({ sm, baseFee: fees.baseFee, room: fees.room - gasUsed }, (gas) =>
+        this.scheduleRetry(gas === undefined ? undefined : fees.refillMs(gas)),
+      );
       await sm.commit();
     } catch (err) {
+      content?.abandoned();
       await sm.revert();
       throw err;
     }
@@ -518,20 +575,21 @@ export class EvmChain extends EventEmitter<Events> {
       this.pool.remove(p);
       await this.journal.del(p.hash);
     }
-    if (included.length === 0) {
-      if (this.pool.size === 0) this.waitingSince = undefined;
+    if (included.length === 0 && !content) {
+      if (!this.hasWork) this.waitingSince = undefined;
       return;
     }
     try {
       const stateRoot = await sm.getStateRoot();
       await this.commitBlock(
         parent,
-        { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed, predicateResults: predicateResultsBytes(predicateResults) },
+        { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed, predicateResults: predicateResultsBytes(predicateResults), content },
         included,
         results,
       );
     } catch (err) {
       // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
+      content?.abandoned();
       this.nodes.unflushed();
       await sm.setStateRoot(this.head.header.stateRoot);
       throw err;
@@ -549,6 +607,7 @@ export class EvmChain extends EventEmitter<Events> {
       stateRoot: Uint8Array;
       gasUsed: bigint;
       predicateResults: Uint8Array;
+      content: ExtensionContent | undefined;
     },
     included: PoolTx[],
     results: RunTxResult[],
@@ -588,10 +647,12 @@ export class EvmChain extends EventEmitter<Events> {
       gasLimit: b.fees.gasLimit,
       gasUsed: b.gasUsed,
       time: b.time,
-      extra: b.fees.extra(b.gasUsed, b.predicateResults),
+      extra: b.fees.extra(b.gasUsed, b.predicateResults, b.content?.gasUsed),
       mixDigest: new Uint8Array(32),
       nonce: new Uint8Array(8),
       ...this.opts.flavor.headerExtras,
+      // coreth's ExtDataHash: keccak256(rlp(extData)) (the flavor's empty hash without atomic txs).
+      ...(b.content ? { extDataHash: keccak_256(RLP.encode(b.content.extData)), extDataGasUsed: b.content.gasUsed } : {}),
       baseFee: b.fees.baseFee,
       blockGasCost: b.fees.blockGasCost,
       blobGasUsed: 0n,
@@ -601,8 +662,9 @@ export class EvmChain extends EventEmitter<Events> {
       minDelayExcess: parent.header.minDelayExcess ?? 0n,
     };
     const body = txs.map(bodyTx);
-    const bytes = encodeBlock(header, body);
-    const block: StoredBlock = { header, hash: headerHash(header), body, size: bytes.length };
+    const extData = b.content?.extData;
+    const bytes = encodeBlock(header, body, extData);
+    const block: StoredBlock = { header, hash: headerHash(header), body, size: bytes.length, ...(extData ? { extData } : {}) };
     const batch = new WriteBatch();
     const settled = this.nodes.flushInto(batch);
     this.store.put(
@@ -613,6 +675,7 @@ export class EvmChain extends EventEmitter<Events> {
       included.map((p) => p.hash),
     );
     for (const p of included) batch.del(this.journal, p.hash);
+    await b.content?.write(batch, block);
     const announce = await this.opts.acceptance?.prepare({ id: block.hash, parentID: parent.hash, height: b.number, timestamp: b.time, bytes }, batch);
     const nextRules = await this.rulesAfter(this.builder.stateManager as MerkleStateManager, b.time);
     await this.db.write(batch);
@@ -621,7 +684,8 @@ export class EvmChain extends EventEmitter<Events> {
     this.headRules = nextRules;
     this.store.remember(block);
     for (const p of included) this.pool.remove(p);
-    this.waitingSince = this.pool.size > 0 ? Date.now() : undefined;
+    b.content?.accepted();
+    this.waitingSince = this.hasWork ? Date.now() : undefined;
     announce?.();
     this.emit('block', { block, txs, records });
   }

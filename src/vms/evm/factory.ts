@@ -1,12 +1,16 @@
 // The EVM's factories: an EVM chain from its chain context, coreth's (the C-Chain) or Subnet-EVM's
-// (an L1), with its JSON-RPC at /ext/bc/<id>/rpc and /ext/bc/<id>/ws in geth's dialect, and for
-// Subnet-EVM its validators API at /ext/bc/<id>/validators (gorilla). Its namespaces follow the
+// (an L1), with its JSON-RPC at /ext/bc/<id>/rpc and /ext/bc/<id>/ws in geth's dialect, for the
+// C-Chain its atomic txs and their avax API at /ext/bc/<id>/avax, and for Subnet-EVM its validators
+// API at /ext/bc/<id>/validators (both gorilla). Its namespaces follow the
 // chain config's eth-apis as coreth and subnet-evm read them (debug and txpool off by default);
 // --dev turns the developer namespaces on. A C-Chain config's gas-target sets the ACP-176 target the
 // chain's blocks move toward.
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
-import { LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
+import { unixSeconds } from '../../chains/clock.js';
+import { hrpOf, LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
+import { AtomicBackend } from './atomic/backend.js';
+import { avaxService } from './atomic/service.js';
 import { warpService } from './api/warp.js';
 import { WARP_ADDRESS_HEX } from './warp/message.js';
 import { LOCAL_STAKERS, publicKey, type WarpValidator } from './warp/signers.js';
@@ -34,7 +38,7 @@ export interface EvmConfig {
   kind: 'coreth' | 'subnet-evm';
   /** Serves services in geth's dialect, over HTTP and websockets. */
   serve(services: ServiceDef[]): ChainRoute;
-  /** Serves services in avalanchego's gorilla dialect (Subnet-EVM's validators API). */
+  /** Serves services in avalanchego's gorilla dialect (coreth's avax API, Subnet-EVM's validators API). */
   serveGorilla(services: ServiceDef[]): ChainRoute;
   /** --dev */
   dev: boolean;
@@ -238,6 +242,28 @@ export function evmFactory(config: EvmConfig): VmFactory {
         ['/rpc', { http: route.http }],
         ['/ws', { ws: route.ws }],
       ]);
+      const avaxAssetID = ctx.avaxAssetID?.();
+      if (config.kind === 'coreth' && avaxAssetID) {
+        // coreth's atomic txs: their own database within the chain's, shared memory with the primary network.
+        const backend = new AtomicBackend(
+          chain,
+          ctx.shared,
+          ctx.db.prefix('atomic'),
+          {
+            networkID: ctx.networkID,
+            chainID: ctx.chainID,
+            subnetID: ctx.subnetID,
+            avaxAssetID,
+            subnetOf: (chainID) => ctx.subnetOf(chainID),
+            now: () => unixSeconds(ctx.clock),
+          },
+          ctx.clock,
+        );
+        chain.extension = backend;
+        handlers.set('/avax', config.serveGorilla([avaxService({ backend, shared: ctx.shared, aliases: ctx.aliases, hrp: hrpOf(ctx.networkID) })]));
+      } else if (config.kind === 'coreth') {
+        ctx.log.warn('no AVAX asset on the primary network yet: the C-Chain runs without atomic txs');
+      }
       if (rules.subnet) {
         // The L1's validators as a ConvertSubnetToL1Tx's: the node first (index 0), then the others.
         const since = await startTimestamp(ctx);

@@ -33,16 +33,18 @@ export function buildFloor(f: BlockFees): bigint {
 export const canBuild = (f: BlockFees): boolean => f.state.capacity >= buildFloor(f);
 
 /**
- * The header's extraData: the fee state after the block's gas, then the (empty) predicate results.
- * With the chain config's gas-target, q moves toward its target excess (at most Q per block).
+ * The header's extraData: the fee state after the block's gas (its EVM txs', then its atomic txs'
+ * extDataGasUsed), then the (empty) predicate results. With the chain config's gas-target, q moves
+ * toward its target excess (at most Q per block).
  */
 export function extraAfter(
   before: FeeState,
   gasUsed: bigint,
   desiredTargetExcess?: bigint,
   predicateResults: Uint8Array = EMPTY_PREDICATE_RESULTS,
+  extDataGasUsed = 0n,
 ): Uint8Array {
-  const consumed = consumeGas(before, gasUsed, 0n);
+  const consumed = consumeGas(before, gasUsed, extDataGasUsed);
   const after = desiredTargetExcess === undefined ? consumed : updateTargetExcess(consumed, desiredTargetExcess);
   const state = feeStateBytes(after);
   const out = new Uint8Array(state.length + predicateResults.length);

@@ -20,8 +20,11 @@ export interface NextFees {
   waitMs: number;
   /** ms until `gas` more room than now, for txs a full block left over; 0 = the next block at once. */
   refillMs(gas: bigint): number;
-  /** The header's extraData once the block has used `gasUsed`, with its warp predicate results (none: an empty map). */
-  extra(gasUsed: bigint, predicateResults?: Uint8Array): Uint8Array;
+  /**
+   * The header's extraData once the block has used `gasUsed` (and `extDataGasUsed` for coreth's
+   * atomic txs), with its warp predicate results (none: an empty map).
+   */
+  extra(gasUsed: bigint, predicateResults?: Uint8Array, extDataGasUsed?: bigint): Uint8Array;
   blockGasCost: bigint;
 }
 
@@ -65,7 +68,7 @@ export function corethFlavor(opts: { gasTarget?: bigint } = {}): EvmFlavor {
         room: fees.state.capacity,
         waitMs: canBuild(fees) ? 0 : refillMs(buildFloor(fees) - fees.state.capacity),
         refillMs,
-        extra: (gasUsed, results) => extraAfter(fees.state, gasUsed, desired, results),
+        extra: (gasUsed, results, extDataGasUsed) => extraAfter(fees.state, gasUsed, desired, results, extDataGasUsed),
         blockGasCost: 0n,
       };
     },

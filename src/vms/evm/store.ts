@@ -16,6 +16,8 @@ export interface StoredBlock {
   body: Array<Uint8Array | Uint8Array[]>;
   /** The block's RLP length. */
   size: number;
+  /** coreth: the block's atomic txs (atomic.Codec of []*Tx), when it has any. */
+  extData?: Uint8Array;
 }
 
 export interface TxLocation {
@@ -116,9 +118,10 @@ export class ChainStore {
     if (cached) return cached;
     const bytes = await this.blocks.get(hash);
     if (!bytes) return undefined;
-    const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>];
+    const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>, unknown, unknown, Uint8Array?];
     const header = decodeHeader(fields[0], this.layout);
-    const block = { header, hash: headerHash(header), body: fields[1], size: bytes.length };
+    const extData = fields[4];
+    const block: StoredBlock = { header, hash: headerHash(header), body: fields[1], size: bytes.length, ...(extData?.length ? { extData } : {}) };
     this.remember(block);
     return block;
   }

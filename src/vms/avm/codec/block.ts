@@ -3,7 +3,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { SignedTx, StandardBlock } from '../types.js';
 import { readTypeID, SLOTS, STANDARD_BLOCK_TYPE } from './fx.js';
-import { unmarshal, versioned } from './packer.js';
+import { unmarshal, versioned } from '../../../encoding/packer.js';
 import { readTx } from './tx.js';
 
 export function buildBlock(b: { parentID: Uint8Array; height: bigint; time: bigint; txs: SignedTx[] }): StandardBlock {

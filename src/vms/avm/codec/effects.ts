@@ -2,13 +2,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Operation, OperationBody, Output, SignedTx, UTXO, UTXOID } from '../types.js';
 import { writeFxValue } from './fx.js';
-import { versioned, Writer } from './packer.js';
+import { versioned, Writer } from '../../../encoding/packer.js';
 import { writeOperation } from './tx.js';
 
 /** bytes.Compare */
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
-}
+export { compareBytes } from '../../../encoding/bytes.js';
 
 /** UTXOID.InputID = txID.Prefix(outputIndex): sha256(u64 outputIndex ‖ txID). */
 export function utxoInputID(utxoID: UTXOID): Uint8Array {

@@ -3,7 +3,7 @@
 // the wrong slot is a parse error naming Go's types, e.g.
 // `couldn't unmarshal interface: *secp256k1fx.MintOutput does not implement interface avax.TransferableOut`.
 import type { FxValue, OperationBody, Output, OutputOwners } from '../types.js';
-import { CodecError, type Reader, type Writer } from './packer.js';
+import { CodecError, type Reader, type Writer } from '../../../encoding/packer.js';
 
 /** Go type names by codec type ID, in registration order (tx types, the three fxs, the block). */
 const TYPE_NAMES = [

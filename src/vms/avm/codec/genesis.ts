@@ -2,7 +2,7 @@
 // asset its alias (u16-prefixed) and its CreateAssetTx fields without the type ID. A chain's genesis
 // txs are those CreateAssetTxs, unsigned; their IDs are the assets' IDs.
 import type { UnsignedTx } from '../types.js';
-import { unmarshal } from './packer.js';
+import { unmarshal } from '../../../encoding/packer.js';
 import { readCreateAssetTx } from './tx.js';
 
 export interface GenesisAsset {

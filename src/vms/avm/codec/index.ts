@@ -1,6 +1,6 @@
 // The X-Chain codec: avalanchego's linear codec v0 for txs, UTXOs and blocks, the values derived
 // from them (IDs, created and consumed UTXOs, sort keys), and their JSON.
-export { CodecError, MAX_SIZE } from './packer.js';
+export { CodecError, MAX_SIZE } from '../../../encoding/packer.js';
 export { buildTx, marshalUnsignedTx, marshalUTXO, parseTx, parseUTXO } from './tx.js';
 export { parseGenesis, type GenesisAsset } from './genesis.js';
 export { buildBlock, parseBlock } from './block.js';

@@ -17,7 +17,7 @@ import type {
   UTXOID,
 } from '../types.js';
 import { readFxBody, readOperationBody, readOutput, readTypeID, SLOTS, writeFxValue } from './fx.js';
-import { type Reader, unmarshal, versioned, type Writer } from './packer.js';
+import { type Reader, unmarshal, versioned, type Writer } from '../../../encoding/packer.js';
 
 function readList<T>(r: Reader, item: (r: Reader) => T): T[] {
   const n = r.sliceLength();

@@ -3,38 +3,13 @@
 // credential type for transfers, by operation type for operations), so each fx re-checks the
 // concrete types it was handed, in its own order and with its own texts (secp says "utxos",
 // nft and property say "UTXOs").
-import type { CredentialBody, FxValue, OperationBody, Output, OutputOwners, TransferInput } from '../types.js';
-import { compareBytes } from '../codec/index.js';
-import { encodeCB58 } from '../../../encoding/cb58.js';
-import { fail } from './errors.js';
-import { recoverAddress } from './secp.js';
-import { ownersEqual, verifyFxValue, verifyOperationBody, verifyOutput, verifySigIndices, verifyTransferInput } from './values.js';
+import type { CredentialBody, FxValue, OperationBody, Output, TransferInput } from '../types.js';
+import { compareBytes } from '../../../encoding/bytes.js';
+import { fail } from '../../components/verify/errors.js';
+import { type SigContext, verifyCredentials, verifyTransfer as secpTransfer } from '../../components/secp256k1fx/fx.js';
+import { ownersEqual, verifyFxValue, verifyOperationBody, verifyOutput, verifySigIndices } from './values.js';
 
-/** What every signature check needs: the signed hash and the VM clock (unix seconds). */
-export interface SigContext {
-  hash: Uint8Array;
-  now: bigint;
-}
-
-/**
- * secp256k1fx.Fx.VerifyCredentials. Counts are checked before any signature, and each signature
- * is recovered before the next index is looked at, so the first bad entry decides the error.
- */
-export function verifyCredentials(sigIndices: readonly number[], sigs: readonly Uint8Array[], owners: OutputOwners, ctx: SigContext): void {
-  const n = sigIndices.length;
-  if (owners.locktime > ctx.now) fail('output is time locked');
-  if (owners.threshold < n) fail('input has more signers than expected');
-  if (owners.threshold > n) fail('input has less signers than expected');
-  if (n !== sigs.length) fail('input expected a different number of signers than provided in the credential');
-  for (let i = 0; i < n; i++) {
-    const expected = owners.addresses[sigIndices[i]!];
-    if (expected === undefined) fail('input referenced a nonexistent address in the output');
-    const got = recoverAddress(ctx.hash, sigs[i]!);
-    if (compareBytes(expected, got) !== 0) {
-      fail(`wrong signature: expected signature from ${encodeCB58(expected)} but got from ${encodeCB58(got)}`);
-    }
-  }
-}
+export { verifyCredentials, type SigContext } from '../../components/secp256k1fx/fx.js';
 
 function isCredential(value: FxValue, type: 9 | 14 | 19): value is CredentialBody {
   return value.type === type;
@@ -43,15 +18,7 @@ function isCredential(value: FxValue, type: 9 | 14 | 19): value is CredentialBod
 /** Fx.VerifyTransfer for fx index `fx`. Only secp can spend; the others refuse outright. */
 export function verifyTransfer(fx: number, input: TransferInput, cred: FxValue, utxo: Output, ctx: SigContext): void {
   if (fx !== 0) fail('cant transfer with this fx');
-  if (!isCredential(cred, 9)) fail('wrong credential type');
-  if (utxo.type !== 7) fail('wrong utxo type');
-  // VerifySpend: verify.All(utxo, in, cred), then the amounts, then the signatures.
-  verifyOutput(utxo);
-  verifyTransferInput(input);
-  if (utxo.amount !== input.amount) {
-    fail(`utxo amount and input amount are not equal: ${utxo.amount} != ${input.amount}`);
-  }
-  verifyCredentials(input.sigIndices, cred.signatures, utxo.owners, ctx);
+  secpTransfer(input, cred, utxo, ctx);
 }
 
 /** Fx.VerifyOperation for fx index `fx` (chosen by the operation's type). */

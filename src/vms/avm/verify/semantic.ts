@@ -6,9 +6,9 @@ import type { BaseTxFields, FxValue, SignedTx, TransferableInput, UTXO, UTXOID }
 import { fxIndexOfType } from '../types.js';
 import { compareBytes, utxoInputID } from '../codec/index.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { fail, NOT_FOUND, wrapped } from './errors.js';
+import { fail, NOT_FOUND, wrapped } from '../../components/verify/errors.js';
 import { verifyOperation, verifyTransfer, type SigContext } from './fx.js';
-import { txHash } from './secp.js';
+import { txHash } from '../../components/secp256k1fx/secp.js';
 import type { ChainParams, SemanticState } from './params.js';
 
 /** A mainnet OperationTx whose operations the node never checks (semantic_verifier.go). */

@@ -2,7 +2,7 @@
 // order; the first failure is the answer, so the order is as much API as the texts.
 import type { BaseTxFields, FxValue, InitialState, SignedTx, TransferableInput, TransferableOutput, UnsignedTx } from '../types.js';
 import { compareBytes, operationSortKey, outputSortKey, utxoInputID } from '../codec/index.js';
-import { fail } from './errors.js';
+import { fail } from '../../components/verify/errors.js';
 import { verifyAssetID, verifyFxValue, verifyOperationBody, verifyOutput, verifyTransferInput } from './values.js';
 import type { ChainParams } from './params.js';
 

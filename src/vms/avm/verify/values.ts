@@ -1,42 +1,13 @@
 // The `Verify()` methods of the fx types and of avax's transferables: context-free checks that
 // the syntactic verifier runs on every value and the fxs run again (verify.All) on UTXOs,
 // inputs and operations. Each returns on its first failure, in avalanchego's field order.
-import type { FxValue, OperationBody, Output, OutputOwners, TransferInput } from '../types.js';
-import { compareBytes } from '../codec/index.js';
-import { fail } from './errors.js';
+import type { FxValue, OperationBody, Output, OutputOwners } from '../types.js';
+import { fail } from '../../components/verify/errors.js';
+import { verifyOwners, verifySigIndices, verifyTransferInput } from '../../components/secp256k1fx/fx.js';
 
 const MAX_PAYLOAD = 1024; // nftfx.MaxPayloadSize (units.KiB)
 
-function isZero(bytes: Uint8Array): boolean {
-  return bytes.every((b) => b === 0);
-}
-
-/** avax.Asset.Verify. */
-export function verifyAssetID(assetID: Uint8Array): void {
-  if (isZero(assetID)) fail('empty asset ID is not valid');
-}
-
-/** secp256k1fx.OutputOwners.Verify. */
-export function verifyOwners(o: OutputOwners): void {
-  if (o.threshold > o.addresses.length) fail('output is unspendable');
-  if (o.threshold === 0 && o.addresses.length > 0) fail('output representation should be optimized');
-  for (let i = 1; i < o.addresses.length; i++) {
-    if (compareBytes(o.addresses[i - 1]!, o.addresses[i]!) >= 0) fail('addresses not sorted and unique');
-  }
-}
-
-/** secp256k1fx.Input.Verify: signature indices strictly increasing. */
-export function verifySigIndices(indices: readonly number[]): void {
-  for (let i = 1; i < indices.length; i++) {
-    if (indices[i - 1]! >= indices[i]!) fail('address indices not sorted and unique');
-  }
-}
-
-/** secp256k1fx.TransferInput.Verify. */
-export function verifyTransferInput(input: TransferInput): void {
-  if (input.amount === 0n) fail('input has no value');
-  verifySigIndices(input.sigIndices);
-}
+export { ownersEqual, verifyAssetID, verifyOwners, verifySigIndices, verifyTransferInput } from '../../components/secp256k1fx/fx.js';
 
 /** nftfx.TransferOutput.Verify, also what a TransferOperation's output runs. */
 function verifyNftTransfer(payload: Uint8Array, owners: OutputOwners): void {
@@ -106,14 +77,4 @@ export function verifyFxValue(value: FxValue): void {
     default:
       return verifyOperationBody(value);
   }
-}
-
-/** OutputOwners.Equals: locktime, threshold and the ordered address list. */
-export function ownersEqual(a: OutputOwners, b: OutputOwners): boolean {
-  return (
-    a.locktime === b.locktime &&
-    a.threshold === b.threshold &&
-    a.addresses.length === b.addresses.length &&
-    a.addresses.every((addr, i) => compareBytes(addr, b.addresses[i]!) === 0)
-  );
 }

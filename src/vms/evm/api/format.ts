@@ -147,7 +147,7 @@ export function formatHeader(block: StoredBlock, extras: Record<string, unknown>
 
 export function formatBlock(block: StoredBlock, txs: unknown[]): Record<string, unknown> {
   return formatHeader(block, {
-    ...(block.header.extDataHash ? { blockExtraData: '0x' } : {}),
+    ...(block.header.extDataHash ? { blockExtraData: hex(block.extData ?? new Uint8Array()) } : {}),
     size: qty(block.size),
     totalDifficulty: qty(block.header.number),
     transactions: txs,

@@ -4,7 +4,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { noble, recoverPublicKey } from '../../../crypto/secp256k1.js';
-import { fail } from './errors.js';
+import { fail } from '../verify/errors.js';
 
 /** The group order: a constant of the curve, so it needs no module load. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

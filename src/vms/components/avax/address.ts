@@ -1,9 +1,9 @@
-// X-Chain address text: `X-<hrp>1<bech32>` out; in, avalanchego's ParseServiceAddress (a raw cb58
+// X- and P-Chain address text (vms/components/avax): `<alias>-<hrp>1<bech32>` out; in, ParseServiceAddress (a raw cb58
 // ShortID, or <chain alias>-<bech32>), with btcutil's bech32 error texts in btcutil's order.
 import { bech32, bech32m } from '@scure/base';
-import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
-import { goQuote } from '../../encoding/goquote.js';
-import type { Aliaser } from '../../chains/aliases.js';
+import { decodeCB58, encodeCB58 } from '../../../encoding/cb58.js';
+import { goQuote } from '../../../encoding/goquote.js';
+import type { Aliaser } from '../../../chains/aliases.js';
 
 export class AddressError extends Error {}
 

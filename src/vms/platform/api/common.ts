@@ -1,0 +1,85 @@
+// What the platform API's handlers share: the VM and the node facts they read, the service's
+// errors (declared once), and the argument fields.
+import type { Aliaser } from '../../../chains/aliases.js';
+import type { SharedMemory } from '../../../chains/sharedmemory.js';
+import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
+import { goQuote } from '../../../encoding/goquote.js';
+import { encodeHex } from '../../../encoding/hex.js';
+import { serviceErrors } from '../../../rpc/method.js';
+import { textual } from '../../../rpc/schema.js';
+import { formatAddress, parseServiceAddress } from '../../components/avax/address.js';
+import type { PChain } from '../vm.js';
+
+export interface PlatformDeps {
+  vm: PChain;
+  hrp: string;
+  /** The P-Chain's ID, cb58. */
+  chainId: string;
+  chainAliases: Aliaser;
+  shared: SharedMemory;
+  /** The node's own node ID (hex): it is the validator this node stands for. */
+  nodeID: string;
+  /** When this node started (unix s): offline validators' uptime counts from their start to here. */
+  startedAt: bigint;
+  now(): bigint;
+  /** Whether this node runs the chain (ID or alias), as the chain manager knows it. */
+  runsChain(idOrAlias: string): string | undefined;
+}
+
+export type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
+const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
+export const encoding = textual<Encoding>(
+  (s) => {
+    const e = s.toLowerCase() as Encoding;
+    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
+    return e;
+  },
+  () => 'hex',
+);
+export const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+
+export const errors = serviceErrors({
+  notFound: () => 'not found',
+  noBlockWithID: (id: string) => `couldn't get block with id ${id}: not found`,
+  noBlockAtHeight: (height: bigint) => `couldn't get block at height ${height}: not found`,
+  txNotFound: () => "couldn't get tx: not found",
+  noAddresses: () => 'no addresses provided',
+  tooManyAddresses: (n: number) => `number of addresses given, ${n}, exceeds maximum, 1024`,
+  sourceChain: (chain: string, why: string) => `problem parsing source chainID ${goQuote(chain)}: ${why}`,
+  startAddress: (address: string, why: string) => `couldn't parse start index address ${goQuote(address)}: ${why}`,
+  startUTXO: (why: string) => `couldn't parse start index utxo: ${why}`,
+  decodingTx: (why: string) => `problem decoding transaction: ${why}`,
+  issuing: (why: string) => `couldn't issue tx: ${why}`,
+  primaryIsNotSubnet: () => "the primary network isn't a subnet",
+  notASubnet: (id: string) => `${goQuote(id)} is not a subnet`,
+  noTransformation: (id: string) => `failed fetching subnet transformation for ${id}: not found`,
+  supply: () => 'fetching current supply failed: not found',
+  l1Validator: (id: string) => `fetching L1 validator ${goQuote(id)} failed: not found`,
+  blockchainNotGiven: () => "argument 'blockchainID' not given",
+  parsingBlockchain: (id: string, why: string) => `problem parsing blockchainID ${goQuote(id)}: ${why}`,
+  retrievingBlockchain: (id: string) => `problem retrieving blockchain ${goQuote(id)}: not found`,
+  notABlockchain: (id: string) => `${goQuote(id)} is not a blockchain`,
+  retrievingSubnet: (id: string) => `problem retrieving subnet ${goQuote(id)}: not found`,
+  validatorSet: (height: bigint, subnet: string, current: bigint) =>
+    `failed to get validator set at ${height}: failed to fetch validator set at unfinalized height with SubnetID = ${subnet}: current P-chain height (${current}) < requested P-Chain height (${height})`,
+});
+
+export const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+export const bytesOf = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
+export const cb58 = (h: string) => encodeCB58(bytesOf(h));
+export const nodeIDString = (h: string) => `NodeID-${encodeCB58(bytesOf(h))}`;
+export const isZero = (b: Uint8Array) => b.every((x) => x === 0);
+
+export const pAddress = (d: PlatformDeps, addr: Uint8Array) => formatAddress('P', d.hrp, addr);
+export const parseAddress = (d: PlatformDeps, text: string) => parseServiceAddress(text, { hrp: d.hrp, chainId: d.chainId, chainAliases: d.chainAliases });
+
+export function encodeBytes(bytes: Uint8Array, enc: Exclude<Encoding, 'json'>): string {
+  return encodeHex(bytes, enc);
+}
+
+/** An owner as the API shows it: locktime, threshold and P- addresses. */
+export const ownerJson = (d: PlatformDeps, o: { locktime: bigint; threshold: number; addresses: string[] }) => ({
+  locktime: String(o.locktime),
+  threshold: String(o.threshold),
+  addresses: o.addresses.map((a) => pAddress(d, bytesOf(a))),
+});

@@ -1,0 +1,128 @@
+// getUTXOs (the P-Chain's own and, with a sourceChain, those other chains exported to it) and
+// getBalance with its locked/unlocked split at the node's clock.
+import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
+import { method, rpcTry } from '../../../rpc/method.js';
+import { arrayOf, string, struct, uint32 } from '../../../rpc/schema.js';
+import { marshalUTXO } from '../codec/index.js';
+import type { UTXO } from '../types.js';
+import { encodeBytes, encoding, errors, hexOf, type PlatformDeps, pAddress, parseAddress } from './common.js';
+
+const MAX_PAGE = 1024;
+
+function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
+  const byHex = new Map(addrs.map((a) => [hexOf(a), a]));
+  return [...byHex.keys()].sort().map((k) => byHex.get(k)!);
+}
+
+export function utxoMethods(d: PlatformDeps) {
+  /** avax.GetPaginatedUTXOs over the P-Chain's own set. */
+  async function localPage(addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number) {
+    const utxos: Uint8Array[] = [];
+    const seen = new Set<string>();
+    let endAddr = startAddr;
+    let endUTXO = startUTXO;
+    for (const addr of addrs) {
+      const cmp = Buffer.compare(Buffer.from(addr), Buffer.from(startAddr));
+      if (cmp < 0) continue;
+      endAddr = addr;
+      for (const utxoID of await d.vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit)) {
+        endUTXO = utxoID;
+        if (seen.has(hexOf(utxoID))) continue;
+        const utxo = await d.vm.state.getUTXO(utxoID);
+        if (!utxo) continue;
+        seen.add(hexOf(utxoID));
+        utxos.push(marshalUTXO(utxo));
+        if (utxos.length >= limit) return { utxos, endAddr, endUTXO };
+      }
+    }
+    return { utxos, endAddr, endUTXO };
+  }
+
+  async function allUTXOs(addrs: Uint8Array[]): Promise<UTXO[]> {
+    const out = new Map<string, UTXO>();
+    for (const a of addrs) {
+      for (const utxoID of await d.vm.state.utxoIDs(a, undefined, Number.MAX_SAFE_INTEGER)) {
+        const u = await d.vm.state.getUTXO(utxoID);
+        if (u) out.set(hexOf(utxoID), u);
+      }
+    }
+    return [...out.values()];
+  }
+
+  return {
+    getUTXOs: method(
+      struct({ addresses: arrayOf(string), sourceChain: string, limit: uint32, startIndex: struct({ address: string, utxo: string }), encoding }),
+      async (args) => {
+        if (args.addresses.length === 0) throw errors.noAddresses();
+        if (args.addresses.length > MAX_PAGE) throw errors.tooManyAddresses(args.addresses.length);
+        let source = d.chainId;
+        if (args.sourceChain !== '') {
+          try {
+            source = d.chainAliases.lookup(args.sourceChain);
+          } catch (err) {
+            throw errors.sourceChain(args.sourceChain, (err as Error).message);
+          }
+        }
+        const addrs = uniqueSorted(args.addresses.map((a) => rpcTry(() => parseAddress(d, a))));
+        let startAddr: Uint8Array = new Uint8Array(20);
+        let startUTXO: Uint8Array = new Uint8Array(32);
+        if (args.startIndex.address !== '' || args.startIndex.utxo !== '') {
+          startAddr = rpcTry(
+            () => parseAddress(d, args.startIndex.address),
+            (m) => errors.startAddress(args.startIndex.address, m).message,
+          );
+          startUTXO = rpcTry(
+            () => idFromString(args.startIndex.utxo),
+            (m) => errors.startUTXO(m).message,
+          );
+        }
+        const limit = args.limit <= 0n || args.limit > BigInt(MAX_PAGE) ? MAX_PAGE : Number(args.limit);
+        const enc = args.encoding === 'json' ? 'hex' : args.encoding;
+        let page: { utxos: Uint8Array[]; endAddr: Uint8Array; endUTXO: Uint8Array };
+        if (source === d.chainId) page = await localPage(addrs, startAddr, startUTXO, limit);
+        else {
+          const r = await d.shared.indexed(idFromString(d.chainId), idFromString(source), addrs, startAddr, startUTXO, limit);
+          page = { utxos: r.values, endAddr: r.lastTrait, endUTXO: r.lastKey };
+        }
+        return {
+          numFetched: String(page.utxos.length),
+          utxos: page.utxos.map((u) => encodeBytes(u, enc)),
+          endIndex: { address: pAddress(d, page.endAddr), utxo: encodeCB58(page.endUTXO) },
+          encoding: args.encoding,
+        };
+      },
+    ),
+
+    getBalance: method(struct({ addresses: arrayOf(string) }), async ({ addresses }) => {
+      const addrs = addresses.map((a) => rpcTry(() => parseAddress(d, a)));
+      const now = d.now();
+      const sums = { unlocked: new Map<string, bigint>(), lockedStakeable: new Map<string, bigint>(), lockedNotStakeable: new Map<string, bigint>() };
+      const add = (m: Map<string, bigint>, asset: string, v: bigint) => m.set(asset, (m.get(asset) ?? 0n) + v);
+      const utxoIDs: Array<{ txID: string; outputIndex: number }> = [];
+      for (const u of await allUTXOs(addrs)) {
+        const asset = encodeCB58(u.assetID);
+        const out = u.output;
+        if (out.type === 7) add(out.owners.locktime > now ? sums.lockedNotStakeable : sums.unlocked, asset, out.amount);
+        else if (out.out.owners.locktime > now) add(sums.lockedNotStakeable, asset, out.out.amount);
+        else if (out.locktime <= now) add(sums.unlocked, asset, out.out.amount);
+        else add(sums.lockedStakeable, asset, out.out.amount);
+        utxoIDs.push({ txID: encodeCB58(u.utxoID.txID), outputIndex: u.utxoID.outputIndex });
+      }
+      const avax = encodeCB58(d.vm.avaxAssetID);
+      const total = new Map<string, bigint>();
+      for (const m of Object.values(sums)) for (const [k, v] of m) add(total, k, v);
+      const obj = (m: Map<string, bigint>) => Object.fromEntries([...m].map(([k, v]) => [k, String(v)]));
+      return {
+        balance: String(total.get(avax) ?? 0n),
+        unlocked: String(sums.unlocked.get(avax) ?? 0n),
+        lockedStakeable: String(sums.lockedStakeable.get(avax) ?? 0n),
+        lockedNotStakeable: String(sums.lockedNotStakeable.get(avax) ?? 0n),
+        balances: obj(total),
+        unlockeds: obj(sums.unlocked),
+        lockedStakeables: obj(sums.lockedStakeable),
+        lockedNotStakeables: obj(sums.lockedNotStakeable),
+        utxoIDs: utxoIDs.length === 0 ? null : utxoIDs,
+      };
+    }),
+  };
+}

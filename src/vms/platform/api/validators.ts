@@ -1,0 +1,142 @@
+// Validators: getCurrentValidators (primary, permissioned subnet and L1 shapes), getL1Validator,
+// getValidatorsAt (a bare map, as GetValidatorsAtReply marshals it).
+import { encodeCB58 } from '../../../encoding/cb58.js';
+import { method } from '../../../rpc/method.js';
+import { arrayOf, type Field, struct } from '../../../rpc/schema.js';
+import { cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
+import type { L1ValidatorRecord, StakerRecord } from '../ledger.js';
+import { decodeCB58 } from '../../../encoding/cb58.js';
+
+const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
+
+/** A node ID argument ("NodeID-…"). */
+const nodeIDField: Field<Uint8Array> = {
+  decode(v) {
+    if (typeof v !== 'string' || !v.startsWith('NodeID-')) throw new Error('node ID must start with "NodeID-"');
+    return decodeCB58(v.slice(7));
+  },
+  zero: () => new Uint8Array(20),
+};
+
+/** A height: a number, a numeric string, or "proposed". */
+const heightField: Field<bigint | 'proposed'> = {
+  decode(v) {
+    if (v === 'proposed') return 'proposed';
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+    if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+    throw new Error('invalid height');
+  },
+  zero: () => 0n,
+};
+
+/** avajson.Float32 of 100·x/10⁶, as Go computes it in float32 and prints with 4 decimals. */
+const percent = (x: number) => Math.fround(Math.fround(100 * Math.fround(x)) / Math.fround(1_000_000)).toFixed(4);
+
+export function validatorMethods(d: PlatformDeps) {
+  const ledger = () => d.vm.state.ledger;
+
+  const uptime = (s: StakerRecord) => {
+    if (s.nodeID === d.nodeID) return '100.0000';
+    const now = d.now();
+    if (now <= s.start) return '100.0000';
+    const up = d.startedAt > s.start ? d.startedAt - s.start : 0n;
+    return ((Number(up) / Number(now - s.start)) * 100).toFixed(4);
+  };
+
+  const primaryJson = (s: StakerRecord, withDelegators: boolean) => {
+    const delegators = [...ledger().stakers.values()].filter((x) => x.kind === 'primaryDelegator' && x.nodeID === s.nodeID);
+    const base = {
+      txID: cb58(s.txID),
+      startTime: String(s.start),
+      endTime: String(s.end),
+      weight: String(s.weight),
+      nodeID: nodeIDString(s.nodeID),
+      validationRewardOwner: s.rewardOwner ? ownerJson(d, s.rewardOwner) : null,
+      delegationRewardOwner: s.delegationRewardOwner ? ownerJson(d, s.delegationRewardOwner) : null,
+      potentialReward: String(s.potentialReward),
+      accruedDelegateeReward: '0',
+      delegationFee: percent(s.delegationShares ?? 0),
+      uptime: uptime(s),
+      connected: s.nodeID === d.nodeID,
+      signer: s.publicKey ? { publicKey: `0x${s.publicKey}`, proofOfPossession: `0x${s.pop ?? ''}` } : null,
+      delegatorCount: String(delegators.length),
+      delegatorWeight: String(delegators.reduce((sum, x) => sum + x.weight, 0n)),
+    };
+    if (!withDelegators) return base;
+    return {
+      ...base,
+      delegators: delegators.map((x) => ({
+        txID: cb58(x.txID),
+        startTime: String(x.start),
+        endTime: String(x.end),
+        weight: String(x.weight),
+        nodeID: nodeIDString(x.nodeID),
+        rewardOwner: x.rewardOwner ? ownerJson(d, x.rewardOwner) : null,
+        potentialReward: String(x.potentialReward),
+      })),
+    };
+  };
+
+  const l1Json = (v: L1ValidatorRecord) => {
+    const accrued = ledger().c.accruedFees;
+    return {
+      nodeID: nodeIDString(v.nodeID),
+      weight: String(v.weight),
+      startTime: String(v.startTime),
+      validationID: cb58(v.validationID),
+      publicKey: `0x${v.publicKey}`,
+      remainingBalanceOwner: ownerJson(d, { locktime: 0n, ...v.remainingBalanceOwner }),
+      deactivationOwner: ownerJson(d, { locktime: 0n, ...v.deactivationOwner }),
+      minNonce: String(v.minNonce),
+      balance: String(v.endAccumulatedFee === 0n ? 0n : v.endAccumulatedFee - accrued),
+    };
+  };
+
+  /** The primary stakers' order: end time, then validators before delegators, then tx ID. */
+  const byEnd = (a: StakerRecord, b: StakerRecord) => (a.end !== b.end ? (a.end < b.end ? -1 : 1) : a.txID < b.txID ? -1 : 1);
+
+  return {
+    getCurrentValidators: method(struct({ subnetID: id, nodeIDs: arrayOf(nodeIDField) }), ({ subnetID, nodeIDs }) => {
+      const subnet = hexOf(subnetID);
+      const wanted = new Set(nodeIDs.map(hexOf));
+      const pick = (nodeID: string) => wanted.size === 0 || wanted.has(nodeID);
+      const stakers = [...ledger().stakers.values()].filter((s) => s.subnetID === subnet && s.kind !== 'primaryDelegator' && pick(s.nodeID)).sort(byEnd);
+      if (isZero(subnetID)) return { validators: stakers.map((s) => primaryJson(s, nodeIDs.length === 1)) };
+      const legacy = stakers.map((s) => ({
+        txID: cb58(s.txID),
+        startTime: String(s.start),
+        endTime: String(s.end),
+        weight: String(s.weight),
+        nodeID: nodeIDString(s.nodeID),
+      }));
+      if (!ledger().subnets.get(subnet)?.conversion) return { validators: legacy };
+      const l1 = [...ledger().l1Validators.values()]
+        .filter((v) => v.subnetID === subnet && pick(v.nodeID))
+        .sort((a, b) => (a.nodeID < b.nodeID ? -1 : 1))
+        .map(l1Json);
+      return { validators: [...legacy, ...l1] };
+    }),
+
+    getL1Validator: method(struct({ validationID: id }), ({ validationID }) => {
+      const v = ledger().l1Validators.get(hexOf(validationID));
+      if (!v) throw errors.l1Validator(encodeCB58(validationID));
+      return { ...l1Json(v), subnetID: cb58(v.subnetID), height: String(d.vm.state.lastAccepted().height) };
+    }),
+
+    getValidatorsAt: method(struct({ height: heightField, subnetID: id }), async ({ height, subnetID }) => {
+      const current = d.vm.state.lastAccepted().height;
+      const h = height === 'proposed' ? current : height;
+      if (h > current) throw errors.validatorSet(h, encodeCB58(subnetID), current);
+      const sets = await d.vm.state.validatorSetsAt(h);
+      const members = (sets[hexOf(subnetID)] ?? []).slice().sort((a, b) => {
+        const ka = a.nodeID === '' ? EMPTY_NODE : nodeIDString(a.nodeID);
+        const kb = b.nodeID === '' ? EMPTY_NODE : nodeIDString(b.nodeID);
+        return ka < kb ? -1 : ka > kb ? 1 : 0;
+      });
+      const out: Record<string, { publicKey: string | null; weight: string }> = {};
+      for (const m of members)
+        out[m.nodeID === '' ? EMPTY_NODE : nodeIDString(m.nodeID)] = { publicKey: m.publicKey ? `0x${m.publicKey}` : null, weight: String(m.weight) };
+      return out;
+    }),
+  };
+}

@@ -1,0 +1,44 @@
+// P-Chain blocks (vms/platformvm/block): the Banff standard block this VM builds and the Apricot
+// commit block that is the genesis. A block's ID is the sha256 of all its bytes; its txs are
+// written as in a tx slice, without their own codec version.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { CodecError, type Reader, unmarshal, versioned } from '../../../encoding/packer.js';
+import type { Block, GenesisBlock, SignedTx, StandardBlock } from '../types.js';
+import { readTypeID, SLOTS } from './slots.js';
+import { readTx } from './tx.js';
+
+export function buildStandardBlock(b: { time: bigint; parentID: Uint8Array; height: bigint; txs: SignedTx[] }): StandardBlock {
+  const w = versioned().u32(32).u64(b.time).fixed(b.parentID, 32).u64(b.height).u32(b.txs.length);
+  for (const tx of b.txs) w.fixed(tx.bytes.subarray(2));
+  const bytes = w.finish();
+  return { type: 32, ...b, bytes, id: sha256(bytes) };
+}
+
+/** The genesis block: an ApricotCommitBlock whose parent is the ID of the genesis bytes (state.init). */
+export function buildGenesisBlock(genesisID: Uint8Array): GenesisBlock {
+  const bytes = versioned().u32(2).fixed(genesisID, 32).u64(0n).finish();
+  return { type: 2, parentID: genesisID, height: 0n, bytes, id: sha256(bytes) };
+}
+
+function readBlock(r: Reader): Block {
+  const type = readTypeID(r, SLOTS.block, true);
+  if (type === 2) {
+    const parentID = r.fixed(32);
+    if (r.u64() !== 0n) throw new CodecError('only the genesis commit block is stored');
+    return { type: 2, parentID, height: 0n, bytes: new Uint8Array(), id: new Uint8Array() };
+  }
+  if (type !== 32) throw new CodecError(`block type ${type} is not built by this emulator`);
+  const time = r.u64();
+  const parentID = r.fixed(32);
+  const height = r.u64();
+  const n = r.sliceLength();
+  const txs: SignedTx[] = [];
+  for (let i = 0; i < n; i++) txs.push(readTx(r));
+  return { type: 32, time, parentID, height, txs, bytes: new Uint8Array(), id: new Uint8Array() };
+}
+
+/** A stored block back from its bytes. */
+export function parseBlock(bytes: Uint8Array): Block {
+  const block = unmarshal(bytes, readBlock);
+  return { ...block, bytes, id: sha256(bytes) };
+}

@@ -1,0 +1,146 @@
+// The P-Chain's warp messages and who signs them. avalanchego serves a validator's signature over
+// p2p (ACP-118) only after vms/platformvm/network/warp.go's signatureRequestVerifier accepts the
+// message; the emulator applies the same rules, then aggregates the signatures of the signing
+// subnet's validators whose BLS keys it holds (the local network's five stakers; the node is staker
+// 1), in canonical order, as icm-services' signature-aggregator does.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { u32 } from '../../encoding/bytes.js';
+import { encodeCB58 } from '../../encoding/cb58.js';
+import { CodecError, unmarshal } from '../../encoding/packer.js';
+import { aggregateSignatures, canonicalSet, publicKeyOf, signMessage } from './bls.js';
+import type { Ledger } from './ledger.js';
+import { validatorSets } from './validators.js';
+import { parseAddressedCall, parsePlatformMessage } from './warp.js';
+
+/** The BLS secret keys of avalanchego's local stakers (staking/local/signer<N>.key). */
+export const LOCAL_SIGNER_KEYS = [1, 2, 3, 4, 5].map((i) => new Uint8Array(Buffer.from(`AvalancheLocalNetworkValidator0${i}`)));
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+export class SigningError extends Error {}
+
+export interface UnsignedWarp {
+  networkID: number;
+  sourceChainID: Uint8Array;
+  payload: Uint8Array;
+  bytes: Uint8Array;
+}
+
+export function parseUnsignedWarp(bytes: Uint8Array): UnsignedWarp {
+  return unmarshal(bytes, (r) => ({ networkID: r.u32(), sourceChainID: r.fixed(32), payload: r.byteSlice(), bytes }));
+}
+
+/** L1ValidatorRegistrationJustification (protobuf): field 1 = SubnetIDIndex{1: subnet_id, 2: index}, field 2 = register message bytes. */
+function parseJustification(b: Uint8Array): { subnetID: Uint8Array; index: number } | { registerMessage: Uint8Array } {
+  let i = 0;
+  const varint = () => {
+    let v = 0;
+    let shift = 0;
+    for (;;) {
+      if (i >= b.length) throw new SigningError('failed to unmarshal justification: unexpected EOF');
+      const c = b[i++]!;
+      v += (c & 0x7f) * 2 ** shift;
+      if (c < 0x80) return v;
+      shift += 7;
+    }
+  };
+  const tag = varint();
+  const len = varint();
+  const body = b.subarray(i, i + len);
+  if (tag === (2 << 3) + 2) return { registerMessage: body };
+  if (tag !== (1 << 3) + 2) throw new SigningError('failed to unmarshal justification: unknown field');
+  let subnetID = new Uint8Array(32);
+  let index = 0;
+  let j = 0;
+  while (j < body.length) {
+    const t = body[j++]!;
+    if (t === 0x0a) {
+      const l = body[j++]!;
+      subnetID = body.slice(j, j + l);
+      j += l;
+    } else if (t === 0x10) {
+      let v = 0;
+      let shift = 0;
+      for (;;) {
+        const c = body[j++]!;
+        v += (c & 0x7f) * 2 ** shift;
+        if (c < 0x80) break;
+        shift += 7;
+      }
+      index = v;
+    } else throw new SigningError('failed to unmarshal justification: unknown field');
+  }
+  return { subnetID, index };
+}
+
+/** signatureRequestVerifier.Verify: why this node refuses to sign, or undefined. */
+export function refusal(ledger: Ledger, networkID: number, msg: UnsignedWarp, justification: Uint8Array): string | undefined {
+  if (msg.networkID !== networkID) return `wrong networkID: expected ${networkID} but got ${msg.networkID}`;
+  if (!msg.sourceChainID.every((b) => b === 0)) return 'source chain is not the P-Chain';
+  let payload: ReturnType<typeof parsePlatformMessage>;
+  try {
+    const call = parseAddressedCall(msg.payload);
+    if (call.sourceAddress.length !== 0) return 'source address should be empty';
+    payload = parsePlatformMessage(call.payload);
+  } catch (err) {
+    if (err instanceof CodecError) return `failed to parse warp message payload: ${err.message}`;
+    throw err;
+  }
+  switch (payload.type) {
+    case 0: {
+      const subnetID = justification;
+      const conv = ledger.subnets.get(hex(subnetID))?.conversion;
+      if (!conv) return `subnet "${encodeCB58(subnetID)}" has not been converted`;
+      if (conv.conversionID !== hex(payload.conversionID)) {
+        return `provided conversionID ${encodeCB58(payload.conversionID)} != expected conversionID ${encodeCB58(Buffer.from(conv.conversionID, 'hex'))}`;
+      }
+      return undefined;
+    }
+    case 2: {
+      const exists = ledger.l1Validators.has(hex(payload.validationID));
+      if (payload.registered) return exists ? undefined : `validation ${encodeCB58(payload.validationID)} not found`;
+      const j = parseJustification(justification);
+      if ('registerMessage' in j) {
+        if (hex(sha256(j.registerMessage)) !== hex(payload.validationID)) return 'validationID does not match the register message';
+        if (exists) return `validation ${encodeCB58(payload.validationID)} exists`;
+        return undefined;
+      }
+      if (hex(sha256(Buffer.concat([j.subnetID, u32(j.index)]))) !== hex(payload.validationID)) return 'validationID does not match the subnetID and index';
+      if (!ledger.subnets.get(hex(j.subnetID))?.conversion) return `subnet "${encodeCB58(j.subnetID)}" has not been converted`;
+      if (exists) return `validation ${encodeCB58(payload.validationID)} exists`;
+      return undefined;
+    }
+    case 3: {
+      if (payload.nonce === 0xffffffffffffffffn) return 'impossible nonce';
+      const v = ledger.l1Validators.get(hex(payload.validationID));
+      if (!v) return `validation ${encodeCB58(payload.validationID)} not found`;
+      if (payload.nonce + 1n !== v.minNonce) return `provided nonce ${payload.nonce} != expected nonce (${v.minNonce} - 1)`;
+      if (payload.weight !== v.weight) return `provided weight ${payload.weight} != expected weight ${v.weight}`;
+      return undefined;
+    }
+    default:
+      return 'unexpected message type';
+  }
+}
+
+/**
+ * Signs `unsigned` with the signing subnet's validators whose keys this process holds, and returns the
+ * signed message (BitSetSignature over the canonical set), or throws when they lack `quorum` percent.
+ */
+export function aggregateFor(ledger: Ledger, signingSubnet: Uint8Array, unsigned: Uint8Array, quorum: number): Uint8Array {
+  const members = validatorSets(ledger)[hex(signingSubnet)] ?? [];
+  const { set, total } = canonicalSet(members.map((m) => ({ publicKey: m.publicKey ? Buffer.from(m.publicKey, 'hex') : undefined, weight: m.weight })));
+  const keys = new Map(LOCAL_SIGNER_KEYS.map((sk) => [hex(publicKeyOf(sk)), sk]));
+  const signing = set.map((v, i) => ({ v, i, sk: keys.get(hex(v.publicKey)) })).filter((s) => s.sk);
+  const weight = signing.reduce((sum, s) => sum + s.v.weight, 0n);
+  if (set.length === 0) throw new SigningError(`no validators for subnet ${encodeCB58(signingSubnet)}`);
+  if (signing.length === 0 || weight * 100n < total * BigInt(quorum)) {
+    throw new SigningError(`failed to collect a threshold of signatures: ${quorum}% of ${total} required, ${weight} signed`);
+  }
+  let bits = 0n;
+  for (const s of signing) bits |= 1n << BigInt(s.i);
+  const bitHex = bits.toString(16);
+  const bitset = Buffer.from(bitHex.length % 2 ? `0${bitHex}` : bitHex, 'hex');
+  const signature = aggregateSignatures(signing.map((s) => signMessage(unsigned, s.sk!)));
+  return new Uint8Array(Buffer.concat([unsigned, u32(0), u32(bitset.length), bitset, signature]));
+}

@@ -1,0 +1,313 @@
+// The P-Chain VM: its genesis, the issue pipeline (parse, drop cache, verification on a draft of the
+// ledger advanced to the next block time), and blocks built at once for each tx and accepted into
+// state, shared memory, proposervm and the index in one batch. Chains created by CreateChainTxs are
+// handed to the node once their block is committed.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
+import type { Acceptance } from '../../chains/acceptance.js';
+import type { SharedMemory } from '../../chains/sharedmemory.js';
+import { type Database, WriteBatch } from '../../storage/db.js';
+import { verifyPoP } from './bls.js';
+import { buildGenesisBlock, buildStandardBlock, CodecError, marshalUTXO, parseGenesis, parseTx, UnsupportedTxError } from './codec/index.js';
+import { type CreatedChain, executeTx, type TxEnv, type TxResult, VerifyError } from './execute/index.js';
+import { potentialReward } from './execute/staking.js';
+import { advanceFeeState, FeeError, gasPrice, toGas, txComplexity, VALIDATOR_FEE_CONFIG, validatorFeePrice } from './fees.js';
+import { type Ledger, ownerRecord } from './ledger.js';
+import { ownersOfOutput, PState } from './state.js';
+import type { SignedTx, UTXO } from './types.js';
+import { utxoIDBytes } from './utxos.js';
+import { verifyWarpMessage } from './warpverify.js';
+
+export class IssueError extends Error {}
+
+export interface PChainOptions {
+  networkID: number;
+  chainID: Uint8Array;
+  genesis: Uint8Array;
+  subnetOf(chainID: Uint8Array): Uint8Array | undefined;
+  clock?: Clock;
+  acceptance?: Acceptance;
+  /** Called after a block creating a chain is committed (avalanchego's CreateChain on accept). */
+  onChainCreated?: (chain: CreatedChain) => Promise<void>;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const DROPPED_CACHE = 1024;
+
+export class PChain {
+  readonly state: PState;
+  readonly avaxAssetID: Uint8Array;
+  readonly genesisBlockID: Uint8Array;
+  private readonly clock: Clock;
+  private lock: Promise<unknown> = Promise.resolve();
+  private readonly dropped = new Map<string, string>();
+  private closed = false;
+
+  private constructor(
+    db: Database,
+    private readonly shared: SharedMemory,
+    readonly opts: PChainOptions,
+  ) {
+    this.state = new PState(db);
+    this.clock = opts.clock ?? systemClock;
+    const g = parseGenesis(opts.genesis);
+    this.avaxAssetID = g.utxos[0]?.utxo.assetID ?? new Uint8Array(32);
+    this.genesisBlockID = buildGenesisBlock(sha256(opts.genesis)).id;
+  }
+
+  static async open(db: Database, shared: SharedMemory, opts: PChainOptions): Promise<PChain> {
+    const vm = new PChain(db, shared, opts);
+    if (!(await vm.state.load())) await vm.initGenesis();
+    return vm;
+  }
+
+  /** state.syncGenesis: the allocations' UTXOs, the validators with their rewards, the chains. */
+  private async initGenesis(): Promise<void> {
+    const g = parseGenesis(this.opts.genesis);
+    const draft = this.state.ledger.draft();
+    let supply = g.initialSupply;
+    for (const tx of g.validators) {
+      const u = tx.unsigned;
+      if (u.type !== 25) continue;
+      const reward = potentialReward(u.end - u.start, u.weight, supply);
+      supply += reward;
+      draft.stakers.set(hex(tx.id), {
+        txID: hex(tx.id),
+        kind: 'primaryValidator',
+        nodeID: hex(u.nodeID),
+        subnetID: hex(u.subnetID),
+        start: u.start,
+        end: u.end,
+        weight: u.weight,
+        potentialReward: reward,
+        publicKey: u.signer.type === 28 ? hex(u.signer.publicKey) : undefined,
+        pop: u.signer.type === 28 ? hex(u.signer.proofOfPossession) : undefined,
+        delegationShares: u.delegationShares,
+        rewardOwner: ownerRecord(u.validatorRewardsOwner.owners),
+        delegationRewardOwner: ownerRecord(u.delegatorRewardsOwner.owners),
+      });
+    }
+    for (const tx of g.chains) {
+      const u = tx.unsigned;
+      if (u.type === 15) draft.chains.set(hex(tx.id), { subnetID: hex(u.subnetID), name: Buffer.from(u.chainName).toString('latin1'), vmID: hex(u.vmID) });
+    }
+    draft.c = { timestamp: g.timestamp, supply, feeCapacity: 0n, feeExcess: 0n, l1Excess: 0n, accruedFees: 0n };
+    const block = buildGenesisBlock(sha256(this.opts.genesis));
+    await this.state.commit({ block, created: g.utxos.map((u) => u.utxo), spent: [], txs: [...g.validators, ...g.chains], ledger: draft });
+  }
+
+  private now(): bigint {
+    return unixSeconds(this.clock);
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  dropReason(txID: Uint8Array): string | undefined {
+    return this.dropped.get(hex(txID));
+  }
+
+  private markDropped(txID: Uint8Array, reason: string): void {
+    if (this.dropped.size >= DROPPED_CACHE) this.dropped.delete(this.dropped.keys().next().value!);
+    this.dropped.set(hex(txID), reason);
+  }
+
+  /** platform.issueTx: verifies the tx, builds its block and accepts it; returns its ID. */
+  async issueTx(bytes: Uint8Array): Promise<Uint8Array> {
+    let tx: SignedTx;
+    try {
+      tx = parseTx(bytes);
+    } catch (err) {
+      if (err instanceof UnsupportedTxError) throw new IssueError('failed verification: failed to calculate tx complexity: unsupported transaction type');
+      if (err instanceof CodecError) throw new IssueError(`couldn't parse tx: couldn't parse tx: ${err.message}`);
+      throw err;
+    }
+    return this.exclusive(async () => {
+      if (this.closed) throw new IssueError('node is shutting down');
+      const reason = this.dropped.get(hex(tx.id));
+      if (reason !== undefined) throw new IssueError(reason);
+      let built: Built;
+      try {
+        built = await this.build([tx]);
+      } catch (err) {
+        if (!(err instanceof VerifyError)) throw err;
+        this.markDropped(tx.id, err.message);
+        throw new IssueError(`failed verification: ${err.message}`);
+      }
+      await this.accept(built);
+      return tx.id;
+    });
+  }
+
+  /** The next block's time: the clock, never before the parent's. */
+  nextBlockTime(): bigint {
+    const now = this.now();
+    const parent = this.state.ledger.c.timestamp;
+    return now > parent ? now : parent;
+  }
+
+  /** Chain time advanced on `draft` to `time`: fee refill, L1 validator fees, expiries. */
+  advanceTime(draft: Ledger, time: bigint): void {
+    const c = draft.c;
+    const seconds = time - c.timestamp;
+    if (seconds <= 0n) return;
+    const fee = advanceFeeState({ capacity: c.feeCapacity, excess: c.feeExcess }, seconds);
+    const active = BigInt([...draft.l1Validators.values()].filter((v) => v.endAccumulatedFee !== 0n).length);
+    let { l1Excess } = c;
+    let accrued = c.accruedFees;
+    // validators/fee.State.AdvanceTime: the price follows the excess second by second while it
+    // moves; at rest (no excess, at or under target) each second costs the minimum price.
+    let left = seconds;
+    while (left > 0n && (l1Excess > 0n || active > VALIDATOR_FEE_CONFIG.target)) {
+      accrued += validatorFeePrice(l1Excess);
+      if (active > VALIDATOR_FEE_CONFIG.target) l1Excess += active - VALIDATOR_FEE_CONFIG.target;
+      else l1Excess = l1Excess > VALIDATOR_FEE_CONFIG.target - active ? l1Excess - (VALIDATOR_FEE_CONFIG.target - active) : 0n;
+      left--;
+    }
+    accrued += left * validatorFeePrice(l1Excess);
+    for (const v of draft.l1Validators.values()) {
+      if (v.endAccumulatedFee !== 0n && v.endAccumulatedFee <= accrued) draft.l1Validators.set(v.validationID, { ...v, endAccumulatedFee: 0n });
+    }
+    for (const [k, expiry] of draft.expiries) if (expiry <= time) draft.expiries.delete(k);
+    for (const s of draft.stakers.values()) if (s.kind === 'subnetValidator' && s.end <= time) draft.stakers.delete(s.txID);
+    draft.c = { ...c, timestamp: time, feeCapacity: fee.capacity, feeExcess: fee.excess, l1Excess, accruedFees: accrued };
+  }
+
+  /** Reads what `txs` spend from state and shared memory, for synchronous execution. */
+  private async prefetch(txs: SignedTx[]): Promise<{ utxos: Map<string, UTXO>; atomic: Map<string, Uint8Array> }> {
+    const utxos = new Map<string, UTXO>();
+    const atomic = new Map<string, Uint8Array>();
+    for (const tx of txs) {
+      const u = tx.unsigned;
+      if (!('base' in u)) continue;
+      for (const i of u.base.inputs) {
+        const id = utxoIDBytes(i.utxoID);
+        const utxo = await this.state.getUTXO(id);
+        if (utxo) utxos.set(hex(id), utxo);
+      }
+      if (u.type === 17) {
+        for (const i of u.importedInputs) {
+          const id = utxoIDBytes(i.utxoID);
+          const raw = await this.shared.get(this.opts.chainID, u.sourceChain, id);
+          if (raw) atomic.set(hex(u.sourceChain) + hex(id), raw);
+        }
+      }
+    }
+    return { utxos, atomic };
+  }
+
+  /** Executes `txs` on a draft at the next block time; throws VerifyError with the node's text. */
+  private async build(txs: SignedTx[]): Promise<Built> {
+    const { utxos, atomic } = await this.prefetch(txs);
+    const draft = this.state.ledger.draft();
+    const time = this.nextBlockTime();
+    this.advanceTime(draft, time);
+    const results: TxResult[] = [];
+    const spentInBlock = new Set<string>();
+    for (const tx of txs) {
+      if (tx.unsigned.type === 36 || tx.unsigned.type === 37) {
+        const why = verifyWarpMessage(tx.unsigned.message, draft, this.opts);
+        if (why) throw new VerifyError(`failed verifying warp messages: ${why}`);
+      }
+      let gas: bigint;
+      try {
+        gas = toGas(txComplexity(tx.unsigned));
+      } catch (err) {
+        if (err instanceof FeeError || err instanceof CodecError) throw new VerifyError(`failed to calculate tx complexity: ${err.message}`);
+        throw err;
+      }
+      const c = draft.c;
+      if (gas > c.feeCapacity) throw new VerifyError(`tx exceeds current gas capacity: ${gas} > ${c.feeCapacity}`);
+      const env: TxEnv = {
+        networkID: this.opts.networkID,
+        chainID: this.opts.chainID,
+        avaxAssetID: this.avaxAssetID,
+        chainTime: time,
+        now: this.now(),
+        fee: gas * gasPrice({ capacity: c.feeCapacity, excess: c.feeExcess }),
+        ledger: draft,
+        utxo: (id) => (spentInBlock.has(hex(id)) ? undefined : utxos.get(hex(id))),
+        atomicUTXO: (chain, id) => atomic.get(hex(chain) + hex(id)),
+        subnetOf: (chainID) => {
+          const rec = draft.chains.get(hex(chainID));
+          return rec ? new Uint8Array(Buffer.from(rec.subnetID, 'hex')) : this.opts.subnetOf(chainID);
+        },
+        verifyPoP,
+        verifyWarp: () => {},
+      };
+      let result: TxResult;
+      try {
+        result = executeTx(tx, env);
+      } catch (err) {
+        if (err instanceof VerifyError) throw new VerifyError(`failed execution: ${err.message}`);
+        throw err;
+      }
+      draft.c = { ...draft.c, feeCapacity: draft.c.feeCapacity - gas, feeExcess: draft.c.feeExcess + gas };
+      for (const id of result.consumed) spentInBlock.add(hex(id));
+      for (const u of result.produced) utxos.set(hex(utxoIDBytes(u.utxoID)), u);
+      results.push(result);
+    }
+    // deactivateLowBalanceL1Validators: those that could not pay for the next second.
+    const nextSecond = draft.c.accruedFees + validatorFeePrice(draft.c.l1Excess);
+    for (const v of draft.l1Validators.values()) {
+      if (v.endAccumulatedFee !== 0n && v.endAccumulatedFee < nextSecond) draft.l1Validators.set(v.validationID, { ...v, endAccumulatedFee: 0n });
+    }
+    const parent = this.state.lastAccepted();
+    const block = buildStandardBlock({ time, parentID: parent.id, height: parent.height + 1n, txs });
+    return { block, txs, results, ledger: draft };
+  }
+
+  private async accept(b: Built): Promise<void> {
+    const batch = new WriteBatch();
+    const created: UTXO[] = [];
+    const spent: Uint8Array[] = [];
+    for (const [i, r] of b.results.entries()) {
+      spent.push(...r.consumed);
+      created.push(...r.produced);
+      if (r.exported) {
+        const elements = r.exported.utxos.map((u) => ({
+          utxoID: utxoIDBytes(u.utxoID),
+          utxoBytes: marshalUTXO(u),
+          traits: ownersOfOutput(u.output).addresses,
+        }));
+        this.shared.put(batch, r.exported.destination, this.opts.chainID, elements, (b.block.height << 20n) + (BigInt(i) << 8n));
+      }
+      if (r.imported) await this.shared.remove(batch, this.opts.chainID, r.imported.source, r.imported.utxoIDs);
+    }
+    // UTXOs created and spent within the block never reach the store.
+    const createdIDs = new Set(created.map((u) => hex(utxoIDBytes(u.utxoID))));
+    const spentHere = new Set(spent.map(hex).filter((h) => createdIDs.has(h)));
+    const announce = await this.opts.acceptance?.prepare(
+      { id: b.block.id, parentID: b.block.parentID, height: b.block.height, timestamp: b.block.time, bytes: b.block.bytes },
+      batch,
+    );
+    await this.state.commit(
+      {
+        block: b.block,
+        created: created.filter((u) => !spentHere.has(hex(utxoIDBytes(u.utxoID)))),
+        spent: spent.filter((id) => !spentHere.has(hex(id))),
+        txs: b.txs,
+        ledger: b.ledger,
+      },
+      batch,
+    );
+    announce?.();
+    // The chain is served before issueTx returns: a client can use it as soon as it has the tx ID.
+    for (const r of b.results) if (r.createdChain) await this.opts.onChainCreated?.(r.createdChain);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.lock;
+  }
+}
+
+interface Built {
+  block: ReturnType<typeof buildStandardBlock>;
+  txs: SignedTx[];
+  results: TxResult[];
+  ledger: Ledger;
+}
