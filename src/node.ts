@@ -10,6 +10,7 @@ import { Profiler } from './api/admin/profiler.js';
 import { emulatorService } from './api/emulator/service.js';
 import { healthReportHandler, healthService } from './api/health/service.js';
 import { indexService } from './api/index/service.js';
+import { proposervmService } from './api/proposervm/service.js';
 import { infoService } from './api/info/service.js';
 import { metricsHandler } from './api/metrics/handler.js';
 import { platformFactory, type PlatformChainVM } from './vms/platform/factory.js';
@@ -19,7 +20,8 @@ import { nodeIDBytes } from './genesis/platform.js';
 import { type ServiceDef, withCallLog } from './rpc/method.js';
 import { AcceptedStream } from './chains/acceptance.js';
 import { Aliaser } from './chains/aliases.js';
-import { systemClock } from './chains/clock.js';
+import { TravelClock } from './chains/clock.js';
+import { clockMethods } from './api/emulator/clock.js';
 import { primaryNetworkChains } from './genesis/primary.js';
 import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
 import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
@@ -28,14 +30,16 @@ import { VmRegistry } from './chains/vms.js';
 import { avmFactory, type AvmChain } from './vms/avm/factory.js';
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, testAccounts, type TestAccount } from './vms/avm/testaccounts.js';
 import type { EvmChain } from './vms/evm/chain.js';
-import { evmFactory, type EvmChainVM } from './vms/evm/factory.js';
+import { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './vms/evm/factory.js';
+import { subnetMembers } from './vms/platform/validators.js';
 import { fundTestAccounts } from './vms/evm/testaccounts.js';
-import { type L1Definition, readL1 } from './genesis/l1.js';
+import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, readL1, VALIDATOR_MANAGER_ADDRESS } from './genesis/l1.js';
+import { PWallet } from './vms/platform/wallet.js';
 import { gethDialect } from './rpc/geth.js';
 import { jsonRpcSocket } from './rpc/socket.js';
 import type { XChain } from './vms/avm/vm.js';
 import type { NodeConfig } from './config/load.js';
-import { encodeCB58 } from './encoding/cb58.js';
+import { decodeCB58, encodeCB58 } from './encoding/cb58.js';
 import { registerNodeChecks } from './health/checks.js';
 import { Health } from './health/health.js';
 import { Indexer, IndexerShutdown, type IndexedChain } from './indexer/indexer.js';
@@ -49,6 +53,8 @@ import { acceptWebsockets } from './server/websocket.js';
 import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
 import { checkLayout, indexDatabase, ROOT_KEYS, sharedMemoryDatabase } from './storage/keys.js';
+
+const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 
 /** Local network fees (genesis LocalParams; --tx-fee and --create-asset-tx-fee are not exposed yet). */
 const TX_FEE = 1_000_000n;
@@ -151,7 +157,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     await checkLayout(db, config.dataDir);
     await db.put(ROOT_KEYS.ungracefulShutdown, new Uint8Array());
 
-    const clock = systemClock;
+    const clock = new TravelClock();
     const health = new Health(Number(config.healthCheckFrequencyNs / 1_000_000n) || 1);
     registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
 
@@ -185,12 +191,20 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       for (const index of await indexer.registerChain(chain)) router.addRoute(rpc([indexService(index)]), `index/${chain.alias}`, `/${index.kind}`);
     };
     manager.onCreate((chain) => (isPrimaryNetwork(chain.subnetID) ? indexChain(chain) : Promise.resolve()));
+    // proposervm's API for every chain under it, as avalanchego's proposervm adds it to the VM's handlers.
+    manager.onCreate(async (chain) => {
+      if (chain.proposer) router.addRoute(rpc([proposervmService(chain.proposer)]), `bc/${chain.id}`, '/proposervm');
+    });
     // Chains created by CreateChainTxs on the P-Chain, each with its config files and extra aliases.
     const extraAliases = await readChainAliases(config.chainAliasesFile);
-    const createSubnetChain = async (c: CreatedChain) => {
+    /** Aliases of the chains of --l1, by hex chain ID (their file names). */
+    const startupAliases = new Map<string, string[]>();
+    /** Hex IDs of the --l1 chains being created: these must start, or the node does not. */
+    const strictChains = new Set<string>();
+    const createSubnetChain = async (c: CreatedChain, strict = false) => {
       const id = encodeCB58(c.chainID);
       if (manager.get(id)) return;
-      const aliases = extraAliases[id] ?? [];
+      const aliases = [...(startupAliases.get(Buffer.from(c.chainID).toString('hex')) ?? []), ...(extraAliases[id] ?? [])];
       try {
         await manager.createChain({
           subnetID: c.subnetID,
@@ -202,7 +216,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           upgrade: await readChainFile(config.chainConfigDir, [id, ...aliases], 'upgrade.json'),
         });
       } catch (err) {
-        // As avalanchego's chain manager: a chain that cannot be created is logged, the node goes on.
+        // A chain of --l1 must start; for others, as avalanchego's chain manager: logged, the node goes on.
+        if (strict) throw err;
         main.error('error creating chain', {
           subnetID: encodeCB58(c.subnetID),
           chainID: id,
@@ -223,7 +238,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         serve,
         runsChain: (idOrAlias) => manager.get(idOrAlias)?.id,
         onChainCreated: async (c) => {
-          if (pChainReady) await createSubnetChain(c);
+          if (pChainReady) await createSubnetChain(c, strictChains.has(Buffer.from(c.chainID).toString('hex')));
           else pendingChains.push(c);
         },
       }),
@@ -241,8 +256,23 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
     };
     const l1Validators = new Map();
-    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators }));
-    manager.registerVM(VM_IDS.subnetEvm, evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators }));
+    // Validator state for the EVM chains' warp and validators API: the P-Chain's sets.
+    const subnetValidators = (subnetID: Uint8Array): SubnetMember[] | undefined => {
+      const p = manager.get('P');
+      if (!p) return undefined;
+      const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
+      return subnetMembers((p.vm as PlatformChainVM).pChain.state.ledger, Buffer.from(subnetID).toString('hex'))?.map((m) => ({
+        ...m,
+        nodeID: `NodeID-${encodeCB58(bytes(m.nodeID))}`,
+        publicKey: m.publicKey ? bytes(m.publicKey) : undefined,
+        validationID: bytes(m.validationID),
+      }));
+    };
+    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators, subnetValidators }));
+    manager.registerVM(
+      VM_IDS.subnetEvm,
+      evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators, subnetValidators }),
+    );
     cleanups.push(() => manager.close());
 
     if (config.apiAdminEnabled) {
@@ -293,30 +323,25 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     if (config.apiEmulatorEnabled) {
       router.addRoute(
         rpc([
-          emulatorService(
-            health,
-            signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
-          ),
+          emulatorService(health, {
+            ...signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
+            ...clockMethods(clock, () => (manager.get('P')!.vm as PlatformChainVM).pChain.advance()),
+          }),
         ]),
         'emulator',
       );
     }
 
-    // The primary network's chains, in avalanchego's order, then the L1s, each with its chain config
-    // if it has one and the aliases of --chain-aliases-file besides its own.
+    // The primary network's chains, in avalanchego's order, each with its chain config if it has one
+    // and the aliases of --chain-aliases-file besides its own.
     const l1s: L1Definition[] = [];
-    for (const path of config.l1) l1s.push(await readL1(path, VM_IDS.subnetEvm));
-    const chainsToCreate = [
-      ...primaryNetworkChains(config.networkId).map((g) => ({ ...g, subnetID: new Uint8Array(32) })),
-      ...l1s.map((l) => ({ subnetID: l.subnetID, chainID: l.chainID, vmID: VM_IDS.subnetEvm, genesis: l.genesis, aliases: [l.name] })),
-    ];
-    for (const g of chainsToCreate) {
+    for (const path of config.l1) l1s.push(await readL1(path));
+    for (const g of primaryNetworkChains(config.networkId)) {
       const id = encodeCB58(g.chainID);
       const chainConfig = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'config.json');
       const upgrade = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'upgrade.json');
       if (
         upgrade &&
-        g.vmID !== VM_IDS.subnetEvm &&
         Buffer.from(upgrade)
           .toString('utf8')
           .trim()
@@ -325,30 +350,61 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         throw new StartError(`${g.aliases[0] ?? id}: upgrade.json is read for Subnet-EVM chains only`);
       }
       await manager.createChain({
-        subnetID: g.subnetID,
+        subnetID: new Uint8Array(32),
         chainID: g.chainID,
         vmID: g.vmID,
         genesis: g.genesis,
         aliases: [...g.aliases, ...(extraAliases[id] ?? [])],
         config: chainConfig,
-        ...(upgrade ? { upgrade } : {}),
       });
     }
     // The chains of every subnet the P-Chain knows (sybil protection off: the node runs them all),
-    // as avalanchego's initBlockchains creates them after the primary network's.
+    // as avalanchego's initBlockchains creates them after the primary network's. An --l1 chain the
+    // P-Chain created on an earlier run (same name, same genesis) keeps its ID and gets its alias.
     pChainReady = true;
     const pChain = (manager.get('P')!.vm as PlatformChainVM).pChain;
+    const created = new Map<string, { subnetID: Uint8Array; chainID: Uint8Array }>();
+    const subnetChains: CreatedChain[] = [];
     for (const [chainHex, rec] of pChain.state.ledger.chains) {
       if (/^0+$/.test(rec.subnetID)) continue;
       const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
-      if (tx?.unsigned.type === 15) {
-        await createSubnetChain({ chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis });
+      if (tx?.unsigned.type !== 15) continue;
+      const c = { chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis };
+      const l1 = l1s.find((l) => l.name === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
+      if (l1 && !created.has(l1.name)) {
+        startupAliases.set(chainHex, [l1.name]);
+        created.set(l1.name, c);
       }
+      subnetChains.push(c);
     }
+    for (const c of subnetChains)
+      await createSubnetChain(
+        c,
+        [...created.values()].some((x) => Buffer.from(x.chainID).equals(Buffer.from(c.chainID))),
+      );
     for (const c of pendingChains.splice(0)) await createSubnetChain(c);
+    // The other --l1 chains are created as a real network creates them: ewoq's CreateSubnetTx,
+    // CreateChainTx and ConvertSubnetToL1Tx (the node and the chain config's emulator-validators).
+    const wallet = new PWallet(pChain, EWOQ_PRIVATE_KEY);
+    for (const l of l1s) {
+      if (created.has(l.name)) continue;
+      const subnetID = await wallet.createSubnet();
+      const chainTx = await wallet.createChainTx(subnetID, l.name, decodeCB58(VM_IDS.subnetEvm), l.genesis);
+      startupAliases.set(Buffer.from(chainTx.id).toString('hex'), [l.name]);
+      strictChains.add(Buffer.from(chainTx.id).toString('hex'));
+      await wallet.issue(chainTx);
+      if (!manager.get(encodeCB58(chainTx.id))) throw new StartError(`--l1=${l.path}: the chain was not created`);
+      const chainConfig = await readChainFile(config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
+      await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
+        convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
+        ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
+      ]);
+      created.set(l.name, { subnetID, chainID: chainTx.id });
+    }
     const l1Chains = l1s.map((l) => {
-      const vm = manager.get(encodeCB58(l.chainID))!.vm as EvmChainVM;
-      return { name: l.name, blockchainID: encodeCB58(l.chainID), subnetID: encodeCB58(l.subnetID), evmChainId: vm.evm.chainId };
+      const ids = created.get(l.name)!;
+      const vm = manager.get(encodeCB58(ids.chainID))!.vm as EvmChainVM;
+      return { name: l.name, blockchainID: encodeCB58(ids.chainID), subnetID: encodeCB58(ids.subnetID), evmChainId: vm.evm.chainId };
     });
     const xChain = (manager.get('X')!.vm as AvmChain).xChain;
     const cChain = (manager.get('C')!.vm as EvmChainVM).evm;

@@ -223,3 +223,40 @@ describe('an L1 from ConvertSubnetToL1Tx, its validators managed through warp me
     expect(set['NodeID-111111111111111111116DBWJs']).toEqual({ publicKey: null, weight: '70' });
   });
 });
+
+describe('the L1s of --l1, created by P-Chain txs', () => {
+  it('get the IDs of their CreateSubnetTx and CreateChainTx, keep them across a restart, and follow the P-Chain for their validators', async () => {
+    const fixture = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+    const dataDir = (await import('./helpers.js')).tempDir();
+    let node = await startTestNode({ dataDir, l1: [fixture] });
+    const P = () => `${node.uri}/ext/bc/P`;
+    try {
+      const { blockchainID } = await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'myl1' });
+      const { subnetID } = await call(P(), 'platform.validatedBy', { blockchainID });
+      // The chain's CreateChainTx carries the file's bytes as its genesis, under the file's name.
+      const { tx } = await call(P(), 'platform.getTx', { txID: blockchainID, encoding: 'json' });
+      expect(tx.unsignedTx).toMatchObject({ subnetID, chainName: 'myl1', vmID: SUBNET_EVM });
+      expect(Buffer.from(tx.unsignedTx.genesisData, 'base64').equals(readFileSync(fixture))).toBe(true);
+      const subnet = await call(P(), 'platform.getSubnet', { subnetID });
+      expect(subnet).toMatchObject({ isPermissioned: false, managerChainID: blockchainID, managerAddress: '0x0feedc0de0000000000000000000000000000000' });
+      const [v] = (await call(P(), 'platform.getCurrentValidators', { subnetID })).validators;
+      expect(v).toMatchObject({ nodeID: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg', weight: '100' });
+      const l1View = async () => (await call(`${node.uri}/ext/bc/myl1/validators`, 'validators.getCurrentValidators', {})).validators;
+      expect(await l1View()).toEqual([
+        expect.objectContaining({ validationID: v.validationID, nodeID: v.nodeID, weight: 100, isActive: true, isL1Validator: true }),
+      ]);
+      const height = (await call(P(), 'platform.getHeight')).height;
+      await node.stop();
+
+      node = await startTestNode({ dataDir, l1: [fixture] });
+      expect((await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'myl1' })).blockchainID).toBe(blockchainID);
+      expect((await call(P(), 'platform.getHeight')).height).toBe(height);
+      // Disabling the validator on the P-Chain is what the L1 then reports.
+      const w = await new Wallet(node.uri).init();
+      await w.issueP(A.pvm.e.newDisableL1ValidatorTx({ ...(await w.common()), validationId: v.validationID, disableAuth: [0] }, w.ctx), [EWOQ_KEY]);
+      expect(await l1View()).toEqual([expect.objectContaining({ validationID: v.validationID, isActive: false })]);
+    } finally {
+      await node.stop();
+    }
+  });
+});

@@ -237,6 +237,22 @@ describe('subnets and chains created by avalanchejs txs', () => {
     expect(await call(P, 'platform.getCurrentValidators', { subnetID })).toEqual({ validators: [] });
   });
 
+  it('proposervm.getProposedHeight and getCurrentEpoch on P and C follow the P-Chain height', async () => {
+    const height = (await call(P, 'platform.getHeight')).height;
+    expect(await call(`${node.uri}/ext/bc/P/proposervm`, 'proposervm.getProposedHeight')).toEqual({ height });
+    expect(await call(`${node.uri}/ext/bc/C/proposervm`, 'proposervm.getProposedHeight')).toEqual({ height });
+    const epoch = await call(`${node.uri}/ext/bc/P/proposervm`, 'proposervm.getCurrentEpoch');
+    expect(Object.keys(epoch)).toEqual(['number', 'startTime', 'pChainHeight']);
+    expect(Number(epoch.number)).toBeGreaterThanOrEqual(1);
+    // The C-Chain has built no block yet: its first epoch starts at its genesis, at P-Chain height 0.
+    const genesis = (await rpc(`${node.uri}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['0x0', false])).json.result;
+    expect(await call(`${node.uri}/ext/bc/C/proposervm`, 'proposervm.getCurrentEpoch')).toEqual({
+      number: '1',
+      startTime: String(BigInt(genesis.timestamp)),
+      pChainHeight: '0',
+    });
+  });
+
   it('every block is indexed at /ext/index/P/block, proposervm-wrapped', async () => {
     const height = Number((await call(P, 'platform.getHeight')).height);
     const { containers } = await call(`${node.uri}/ext/index/P/block`, 'index.getContainerRange', { startIndex: 0, numToFetch: 100, encoding: 'hex' });
@@ -418,5 +434,161 @@ describe('primary-network staking', () => {
     await expect(w.issueP(small)).rejects.toThrow('weight of this validator is too low');
     const total = BigInt((await call(P, 'platform.getTotalStake', { subnetID: PRIMARY })).weight);
     expect(total).toBe(10_000_000_000_000_000n + stake + 25_000_000_000n);
+  });
+});
+
+describe('one journey X → P → C → X', () => {
+  it('moves AVAX around the three chains, each tx readable back byte for byte, the totals adding up to what was spent on fees', async () => {
+    const node = await startTestNode();
+    try {
+      const w = await new Wallet(node.uri).init();
+      const EWOQ_ETH = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+      const cBalance = async () => BigInt((await rpc(`${node.uri}/ext/bc/C/rpc`, 'eth_getBalance', [EWOQ_ETH, 'latest'])).json.result) / 1_000_000_000n;
+      const total = async () => (await w.xBalance()) + (await w.pBalance()) + (await cBalance());
+      const start = await total();
+      let fees = 0n;
+      const amount = 9_000_000_000n;
+
+      // X → P
+      const xExport = A.avm.newExportTx(w.ctx, w.ctx.pBlockchainID, [w.addr], await w.xUTXOs(), [
+        A.TransferableOutput.fromNative(w.ctx.avaxAssetID, amount, [w.addr]),
+      ]);
+      const xExportID = await w.issueX(xExport);
+      fees += w.ctx.baseTxFee;
+      expect((await call(`${node.uri}/ext/bc/X`, 'avm.getTx', { txID: xExportID })).tx).toBe(await w.sign(xExport));
+      const pImport = A.pvm.e.newImportTx({ ...(await w.common(w.ctx.xBlockchainID)), sourceChainId: w.ctx.xBlockchainID, toAddressesBytes: [w.addr] }, w.ctx);
+      fees += await w.pFee(pImport);
+      const pImportID = await w.issueP(pImport);
+      expect((await call(`${node.uri}/ext/bc/P`, 'platform.getTx', { txID: pImportID })).tx).toBe(await w.sign(pImport));
+      const { block } = await call(`${node.uri}/ext/bc/P`, 'platform.getBlockByHeight', {
+        height: (await call(`${node.uri}/ext/bc/P`, 'platform.getHeight')).height,
+        encoding: 'json',
+      });
+      expect(block.txs.map((t: any) => t.id)).toEqual([pImportID]);
+      expect(await total()).toBe(start - fees);
+
+      // P → C
+      const pExport = A.pvm.e.newExportTx(
+        {
+          ...(await w.common()),
+          destinationChainId: w.ctx.cBlockchainID,
+          outputs: [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, amount / 2n, [w.addr])],
+        },
+        w.ctx,
+      );
+      fees += await w.pFee(pExport);
+      await w.issueP(pExport);
+      const cApi = new A.evm.EVMApi(node.uri);
+      const { utxos } = await cApi.getUTXOs({ addresses: [w.cAddr], sourceChain: 'P' });
+      const cImport = A.evm.newImportTxFromBaseFee(w.ctx, A.utils.hexToBuffer(EWOQ_ETH), [w.addr], utxos, w.ctx.pBlockchainID, await cApi.getBaseFee());
+      const credited = cImport.getTx().Outs.reduce((s: bigint, o: any) => s + o.amount.value(), 0n);
+      fees += amount / 2n - credited;
+      await A.addTxSignatures({ unsignedTx: cImport, privateKeys: [EWOQ_KEY] });
+      const { txID: cImportID } = await cApi.issueSignedTx(cImport.getSignedTx());
+      expect((await call(`${node.uri}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID: cImportID })).tx).toBe(
+        A.utils.bufferToHex(A.utils.addChecksum(cImport.getSignedTx().toBytes())),
+      );
+      expect(await total()).toBe(start - fees);
+
+      // C → X
+      const nonce = BigInt((await rpc(`${node.uri}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_ETH, 'latest'])).json.result);
+      const cExport = A.evm.newExportTxFromBaseFee(
+        w.ctx,
+        await cApi.getBaseFee(),
+        1_000_000_000n,
+        w.ctx.xBlockchainID,
+        A.utils.hexToBuffer(EWOQ_ETH),
+        [w.addr],
+        nonce,
+      );
+      fees += cExport.getTx().ins[0].amount.value() - 1_000_000_000n;
+      await A.addTxSignatures({ unsignedTx: cExport, privateKeys: [EWOQ_KEY] });
+      await cApi.issueSignedTx(cExport.getSignedTx());
+      const xImport = A.avm.newImportTx(w.ctx, w.ctx.cBlockchainID, await w.xUTXOs(w.ctx.cBlockchainID), [w.addr], [w.addr]);
+      fees += w.ctx.baseTxFee;
+      await w.issueX(xImport);
+      expect(await total()).toBe(start - fees);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
+describe('the end of staking periods (emulator.advanceClock)', () => {
+  it('returns every stake; rewards what the node saw up (commit) and takes back the rest (abort)', async () => {
+    const node = await startTestNode({ indexEnabled: true });
+    try {
+      const P = `${node.uri}/ext/bc/P`;
+      const w = await new Wallet(node.uri).init();
+      const SELF = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+      const { bls12_381 } = await import('@noble/curves/bls12-381.js');
+      const sk = new Uint8Array(32).fill(11);
+      const pk = bls12_381.longSignatures.getPublicKey(sk).toBytes(true);
+      const pop = bls12_381.longSignatures.sign(bls12_381.longSignatures.hash(pk, 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'), sk).toBytes(true);
+      const other = `NodeID-${A.utils.base58check.encode(new Uint8Array(20).fill(5))}`;
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const end = now + 2n * 86400n;
+      const vTx = A.pvm.e.newAddPermissionlessValidatorTx(
+        {
+          ...(await w.common()),
+          nodeId: other,
+          start: now,
+          end,
+          weight: 2_000_000_000_000n,
+          subnetId: PRIMARY,
+          shares: 20000,
+          publicKey: pk,
+          signature: pop,
+          rewardAddresses: [w.addr],
+          delegatorRewardsOwner: [w.addr],
+        },
+        w.ctx,
+      );
+      const vID = await w.issueP(vTx);
+      const dTx = A.pvm.e.newAddPermissionlessDelegatorTx(
+        { ...(await w.common()), nodeId: SELF, start: now, end, weight: 25_000_000_000n, subnetId: PRIMARY, rewardAddresses: [w.addr] },
+        w.ctx,
+      );
+      const dID = await w.issueP(dTx);
+      const validators = (await call(P, 'platform.getCurrentValidators')).validators;
+      const vReward = BigInt(validators.find((v: any) => v.nodeID === other).potentialReward);
+      const dReward = BigInt((await call(P, 'platform.getCurrentValidators', { nodeIDs: [SELF] })).validators[0].delegators[0].potentialReward);
+      const supply = BigInt((await call(P, 'platform.getCurrentSupply')).supply);
+      const balance = await w.pBalance();
+      const height = BigInt((await call(P, 'platform.getHeight')).height);
+
+      await call(`${node.uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 3 * 86400 });
+      // Two proposal blocks, each with its option: the delegator (its validator, the node, was up) commits, the other validator aborts.
+      expect(BigInt((await call(P, 'platform.getHeight')).height)).toBe(height + 4n);
+      const blocks = await Promise.all(
+        [1n, 2n, 3n, 4n].map(async (i) => (await call(P, 'platform.getBlockByHeight', { height: String(height + i), encoding: 'json' })).block),
+      );
+      expect(blocks.map((b) => Object.keys(b).includes('tx'))).toEqual([true, false, true, false]);
+      expect(blocks[0].tx.unsignedTx).toEqual({ txID: dID });
+      expect(blocks[2].tx.unsignedTx).toEqual({ txID: vID });
+      expect(await call(P, 'platform.getTxStatus', { txID: blocks[0].tx.id })).toEqual({ status: 'Committed' });
+      expect(await call(P, 'platform.getTxStatus', { txID: blocks[2].tx.id })).toEqual({ status: 'Aborted' });
+      // Both stakes are back; the delegator's whole reward went to the node (delegation fee 100%).
+      expect(await w.pBalance()).toBe(balance + 2_000_000_000_000n + 25_000_000_000n);
+      expect(BigInt((await call(P, 'platform.getCurrentSupply')).supply)).toBe(supply - vReward);
+      const self = (await call(P, 'platform.getCurrentValidators', { nodeIDs: [SELF] })).validators[0];
+      expect(self.accruedDelegateeReward).toBe(String(dReward));
+      expect(self.delegatorCount).toBe('0');
+      expect((await call(P, 'platform.getCurrentValidators', { nodeIDs: [other] })).validators).toEqual([]);
+      // The options are proposervm option blocks (type 1) in the index.
+      const { containers } = await call(`${node.uri}/ext/index/P/block`, 'index.getContainerRange', { startIndex: 0, numToFetch: 100, encoding: 'hex' });
+      expect(containers.at(-1).bytes.slice(0, 14)).toBe('0x000000000001');
+
+      // A year on, the genesis stakers end: the node's own validation commits with its reward and the delegatee share.
+      await call(`${node.uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 400 * 86400 });
+      expect((await call(P, 'platform.getCurrentValidators')).validators).toEqual([]);
+      const genesisTx = self.txID;
+      const rewards = await call(P, 'platform.getRewardUTXOs', { txID: genesisTx });
+      expect(rewards.numFetched).toBe('2');
+      const total = BigInt(self.potentialReward) + dReward;
+      expect(await w.pBalance()).toBe(balance + 2_000_000_000_000n + 25_000_000_000n + total);
+    } finally {
+      await node.stop();
+    }
   });
 });

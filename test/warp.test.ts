@@ -316,7 +316,13 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
 describe('two L1s and the C-Chain in one node (C → L1, L1 → L1, a wrong signing set), started from the command line', () => {
   let node: SpawnedNode;
   const ewoq = privateKeyToAccount(EWOQ_KEY);
-  const subnetOf = (name: string) => encodeCB58(sha256(Buffer.from(`avalanche-emulator/subnet/${name}`, 'utf8')));
+  /** An L1's subnet: the P-Chain's CreateSubnetTx that the node issued for it at start-up. */
+  const subnetOf = async (alias: string) => {
+    const { blockchainID } = (await post(`${node.uri}/ext/info`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias } })))
+      .json.result;
+    return (await post(`${node.uri}/ext/bc/P`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.validatedBy', params: { blockchainID } }))).json.result
+      .subnetID as string;
+  };
 
   beforeAll(async () => {
     const dir = tempDir();
@@ -358,6 +364,8 @@ describe('two L1s and the C-Chain in one node (C → L1, L1 → L1, a wrong sign
   }
 
   it('lists every chain in the banner, logs each L1 under its name, and serves its websocket', async () => {
+    // The banner follows the process context file: its bytes may reach this process a little later.
+    for (let i = 0; i < 100 && !/other {2}http/.test(node.output()); i++) await new Promise((r) => setTimeout(r, 20));
     expect(node.output()).toMatch(/myl1 {2}http:\/\/\S+\/ext\/bc\/myl1\/rpc {2}\(EVM chain ID 99999, blockchain \w+, subnet \w+\)/);
     expect(node.output()).toMatch(/other {2}http:\/\/\S+\/ext\/bc\/other\/rpc {2}\(EVM chain ID 88888/);
     // Its own logger (other.log once it writes), which the admin API knows by the chain's name.
@@ -394,7 +402,7 @@ describe('two L1s and the C-Chain in one node (C → L1, L1 → L1, a wrong sign
     };
     // From the C-Chain: a primary-network source is checked against the receiving L1's own validators.
     const fromC = await sendFrom('C', 43112, '0x0c');
-    expect(await deliver(await aggregate('C', fromC, subnetOf('myl1')))).toMatchObject({ payload: '0x0c', valid: true });
+    expect(await deliver(await aggregate('C', fromC, await subnetOf('myl1')))).toMatchObject({ payload: '0x0c', valid: true });
     // From the other L1, signed by its validator.
     const fromOther = await sendFrom('other', 88888, '0x0e');
     expect(await deliver(await aggregate('other', fromOther, ''))).toMatchObject({ payload: '0x0e', valid: true });

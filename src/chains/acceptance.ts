@@ -21,6 +21,8 @@ export interface AcceptedBlock {
 
 /** The VM's own block, before proposervm wraps it. */
 export interface InnerBlock {
+  /** A proposal's option (the P-Chain's commit or abort block): proposervm wraps it as an option block. */
+  option?: boolean;
   id: Uint8Array;
   parentID: Uint8Array;
   height: bigint;
@@ -55,7 +57,7 @@ export function chainAcceptance(chain: { chainID: Uint8Array; subnetID: Uint8Arr
   return {
     async prepare(inner, batch) {
       let block: AcceptedBlock = { ...inner, chainID: chain.chainID, subnetID: chain.subnetID };
-      const outer = proposer?.wrap(inner.bytes, unixSeconds(clock), batch);
+      const outer = inner.option ? proposer?.wrapOption(inner.bytes, batch) : proposer?.wrap(inner.bytes, unixSeconds(clock), batch);
       if (outer) block = { ...block, id: outer.id, parentID: outer.parentID, timestamp: outer.timestamp, bytes: outer.bytes };
       for (const acceptor of stream.acceptors) await acceptor.prepare(block, batch);
       return () => {

@@ -12,3 +12,25 @@ export const systemClock: Clock = { nowNs };
 
 export const unixSeconds = (clock: Clock): bigint => clock.nowNs() / 1_000_000_000n;
 export const unixMillis = (clock: Clock): number => Number(clock.nowNs() / 1_000_000n);
+
+/**
+ * The node's clock: the wall clock plus an offset that only grows, so the node can be moved forward in
+ * time (locktimes, staking periods, fee windows) while time never runs backwards for any chain.
+ */
+export class TravelClock implements Clock {
+  private offsetNs = 0n;
+
+  nowNs(): bigint {
+    return nowNs() + this.offsetNs;
+  }
+
+  /** Moves the clock forward by `seconds` (≥ 0). */
+  advance(seconds: bigint): void {
+    if (seconds < 0n) throw new RangeError('the clock only moves forward');
+    this.offsetNs += seconds * 1_000_000_000n;
+  }
+
+  get offsetSeconds(): bigint {
+    return this.offsetNs / 1_000_000_000n;
+  }
+}

@@ -65,6 +65,10 @@ export interface ChainVM {
   readonly handlers: ReadonlyMap<string, ChainRoute>;
   /** The VM's genesis block: the parent of the first block proposervm wraps. */
   readonly genesisID?: Uint8Array;
+  /** Its timestamp (unix s): the epoch proposervm reports before it wraps a block. */
+  readonly genesisTimestamp?: bigint;
+  /** The platform VM's last accepted height: the P-Chain height proposervm blocks of every chain carry. */
+  pChainHeight?(): bigint;
   /** The asset a VM's chain pays its fees in, if it defines one (the X-Chain's AVAX). */
   readonly feeAssetID?: Uint8Array;
   /** For chains that build blocks: what the health check reports. */
@@ -116,6 +120,8 @@ export interface Chain {
   readonly alias: string;
   readonly dag: boolean;
   readonly vm: ChainVM;
+  /** The chain's proposervm layer, for chains that run under it. */
+  readonly proposer?: ProposerVM;
 }
 
 /** Runs for every chain as it is created, before its routes are served (the indexer's RegisterChain). */
@@ -201,11 +207,20 @@ export class ChainManager {
     let proposer: ProposerVM | undefined;
     if (factory.proposervm) {
       if (!vm.genesisID) throw new ManagerError(`a chain under proposervm must name its genesis block (VM ${p.vmID})`);
-      proposer = new ProposerVM(proposerDatabase(chainDb), vm.genesisID);
+      proposer = new ProposerVM(proposerDatabase(chainDb), vm.genesisID, () => this.pChainHeight(), vm.genesisTimestamp ?? 0n);
       await proposer.load();
     }
     acceptance = chainAcceptance(p, this.deps.stream, this.deps.clock, proposer);
-    const chain: Chain = { subnetID: p.subnetID, chainID: p.chainID, id, vmID: p.vmID, alias, dag: factory.dag ?? false, vm };
+    const chain: Chain = {
+      subnetID: p.subnetID,
+      chainID: p.chainID,
+      id,
+      vmID: p.vmID,
+      alias,
+      dag: factory.dag ?? false,
+      vm,
+      ...(proposer ? { proposer } : {}),
+    };
     try {
       for (const hook of this.hooks) await hook(chain);
     } catch (err) {
@@ -220,6 +235,12 @@ export class ChainManager {
     if (aliases.length > 0) this.deps.routes.addAliases(`bc/${id}`, ...aliases, ...aliases.map((a) => `bc/${a}`));
     if (vm.consensus) this.deps.health.registerHealthCheck(alias, chainCheck(vm), [encodeCB58(p.subnetID)]);
     return chain;
+  }
+
+  /** The P-Chain's height as proposervm reads it (the platform VM's last accepted block; 0 before it exists). */
+  private pChainHeight(): bigint {
+    for (const chain of this.created.values()) if (chain.vm.pChainHeight) return chain.vm.pChainHeight();
+    return 0n;
   }
 
   /** The fee asset of the first primary-network chain that defines one: the X-Chain's AVAX. */

@@ -62,10 +62,38 @@ export class ProposerVM {
   private last: OuterBlock | undefined;
 
   /** `db` is the chain's proposervm database. */
+  /**
+   * `pChainHeight`: the P-Chain's last accepted height. A real node proposes the lowest height of the
+   * P blocks accepted in the last 30 s (GetMinimumHeight); here every block carries the current one
+   * (avalanchego's --proposervm-use-current-height), so an L1 created or converted on the P-Chain is
+   * usable by warp at once instead of 30 s later.
+   */
   constructor(
     private readonly db: Database,
     private readonly innerGenesisID: Uint8Array,
+    private readonly pChainHeight: () => bigint = () => 0n,
+    private readonly innerGenesisTimestamp = 0n,
   ) {}
+
+  /** The last outer block, if the chain has forked. */
+  lastBlock(): OuterBlock | undefined {
+    return this.last;
+  }
+
+  /** selectChildPChainHeight: never below the parent's. */
+  proposedHeight(): bigint {
+    const current = this.pChainHeight();
+    const parent = this.last?.pChainHeight ?? 0n;
+    return current > parent ? current : parent;
+  }
+
+  /** getCurrentEpoch: acp181.NewEpoch from the preferred (last accepted) block to a child built now. */
+  currentEpoch(): Epoch {
+    const parent = this.last;
+    if (!parent) return { pChainHeight: 0n, number: 1n, startTime: this.innerGenesisTimestamp };
+    if (!parent.epoch) return { pChainHeight: parent.pChainHeight, number: 1n, startTime: parent.timestamp };
+    return nextEpoch(parent);
+  }
 
   async load(): Promise<void> {
     const raw = await this.db.get(LAST_KEY);
@@ -86,11 +114,10 @@ export class ProposerVM {
    * Wraps the next accepted inner block, adding its record to `batch`. Timestamps are whole seconds,
    * never before the parent, and at least --proposervm-min-block-delay (1 s) after a post-fork
    * parent; under instant mining of several blocks a second they therefore run ahead of the clock.
-   * The P-Chain stays at height 0.
    */
   wrap(inner: Uint8Array, nowSeconds: bigint, batch: WriteBatch): OuterBlock {
     const parent = this.last;
-    const pChainHeight = parent ? parent.pChainHeight : 0n;
+    const pChainHeight = this.proposedHeight();
     const timestamp = parent ? (nowSeconds > parent.timestamp + 1n ? nowSeconds : parent.timestamp + 1n) : nowSeconds;
     const epoch = parent ? nextEpoch(parent) : undefined;
     const parentID = parent ? parent.id : this.innerGenesisID;
@@ -98,6 +125,22 @@ export class ProposerVM {
     const state = Buffer.concat([id, i64(timestamp), u64(pChainHeight), ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : [])]);
     batch.put(this.db, LAST_KEY, state);
     return { id, parentID, bytes, timestamp, pChainHeight, epoch };
+  }
+
+  /**
+   * An option of the last (proposal) block: `u16 0 ‖ u32 1 ‖ proposal ID ‖ inner`, its ID the sha256
+   * of all its bytes (vms/proposervm/block/option.go). It has no timestamp or P-Chain height of its
+   * own: the chain goes on from the proposal's.
+   */
+  wrapOption(inner: Uint8Array, batch: WriteBatch): OuterBlock {
+    const parent = this.last;
+    if (!parent) throw new Error('an option needs a proposal block before it');
+    const bytes = new Uint8Array(Buffer.concat([Uint8Array.of(0, 0), u32(1), parent.id, u32(inner.length), inner]));
+    const id = sha256(bytes);
+    const { timestamp, pChainHeight, epoch } = parent;
+    const state = Buffer.concat([id, i64(timestamp), u64(pChainHeight), ...(epoch ? [u64(epoch.pChainHeight), u64(epoch.number), i64(epoch.startTime)] : [])]);
+    batch.put(this.db, LAST_KEY, state);
+    return { id, parentID: parent.id, bytes, timestamp, pChainHeight, epoch };
   }
 
   /** Called once the batch holding `wrap`'s record is committed. */

@@ -1,37 +1,57 @@
 // The L1s given at start-up (--l1=<path/to/name.json>): each a Subnet-EVM chain of its own subnet,
-// from a genesis file in subnet-evm's format, aliased by the file's base name.
-//
-// Their IDs stand for the P-Chain txs a real network would create them with, until the emulator's
-// P-Chain issues those txs itself:
-//   subnet ID     = sha256("avalanche-emulator/subnet/" ‖ name)
-//   blockchain ID = sha256(subnet ID ‖ VM ID ‖ name ‖ genesis bytes)
-// the blockchain ID committing to what a CreateChainTx commits to (its subnet, VM, name and
-// genesis). Both are stable across restarts; another genesis file under the same name is another chain.
+// from a genesis file in subnet-evm's format, aliased by the file's base name. The node creates
+// each with the P-Chain txs a real network needs (CreateSubnetTx, CreateChainTx with the file's
+// bytes as genesis, ConvertSubnetToL1Tx), so their subnet and blockchain IDs are those txs' IDs; on
+// a later start the chain the P-Chain already holds under that name and genesis is used again.
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeCB58 } from '../encoding/cb58.js';
+import { proofOfPossession, publicKeyOf } from '../vms/platform/bls.js';
+import type { ConvertValidator } from '../vms/platform/types.js';
+import { EWOQ } from './platform.js';
 
 export interface L1Definition {
   name: string;
   path: string;
-  subnetID: Uint8Array;
-  chainID: Uint8Array;
   genesis: Uint8Array;
 }
 
 export class L1Error extends Error {}
 
-export async function readL1(path: string, vmID: string): Promise<L1Definition> {
+/**
+ * The validator manager the conversion names: the L1 chain itself at the address avalanche-cli's
+ * L1 genesis gives the ValidatorManager proxy (0x0FEEDC0DE…).
+ */
+export const VALIDATOR_MANAGER_ADDRESS = new Uint8Array(Buffer.from('0feedc0de0000000000000000000000000000000', 'hex'));
+/** The node's weight as its L1s' validator. */
+export const L1_NODE_WEIGHT = 100n;
+/** Each start-up validator's balance: 1,000 AVAX, at 1 nAVAX a second it outlasts any test. */
+export const L1_VALIDATOR_BALANCE = 1_000_000_000_000n;
+
+export async function readL1(path: string): Promise<L1Definition> {
   const name = basename(path, extname(path));
   if (name === '') throw new L1Error(`--l1=${path}: the file name gives the chain's alias and cannot be empty`);
-  let genesis: Uint8Array;
   try {
-    genesis = new Uint8Array(await readFile(path));
+    return { name, path, genesis: new Uint8Array(await readFile(path)) };
   } catch (err) {
     throw new L1Error(`--l1=${path}: ${(err as Error).message}`);
   }
-  const subnetID = sha256(Buffer.from(`avalanche-emulator/subnet/${name}`, 'utf8'));
-  const chainID = sha256(Buffer.concat([subnetID, decodeCB58(vmID), Buffer.from(name, 'utf8'), genesis]));
-  return { name, path, subnetID, chainID, genesis };
 }
+
+/** A ConvertSubnetToL1Tx validator owned (balance and deactivation) by ewoq. */
+export function convertValidator(nodeID: string, weight: bigint, publicKey: Uint8Array, pop: Uint8Array): ConvertValidator {
+  const owner = { threshold: 1, addresses: [EWOQ] };
+  return {
+    nodeID: decodeCB58(nodeID.replace(/^NodeID-/, '')),
+    weight,
+    balance: L1_VALIDATOR_BALANCE,
+    publicKey,
+    proofOfPossession: pop,
+    remainingBalanceOwner: owner,
+    deactivationOwner: owner,
+  };
+}
+
+/** A validator known by its BLS secret key (the chain config's emulator-validators). */
+export const convertValidatorWithKey = (nodeID: string, weight: bigint, secretKey: Uint8Array): ConvertValidator =>
+  convertValidator(nodeID, weight, publicKeyOf(secretKey), proofOfPossession(secretKey));

@@ -29,7 +29,7 @@ export const bool: Field<boolean> = {
 };
 
 /** avalanchego's json.Uint64/Uint32: a decimal string or a JSON number, no sign, no exponent. */
-function unsigned(bits: 32 | 64 | 8): Field<bigint> {
+function unsigned(bits: 64 | 32 | 16 | 8): Field<bigint> {
   const max = (1n << BigInt(bits)) - 1n;
   return {
     decode(v) {
@@ -45,6 +45,7 @@ function unsigned(bits: 32 | 64 | 8): Field<bigint> {
 export const uint64 = unsigned(64);
 export const uint32 = unsigned(32);
 export const uint8 = unsigned(8);
+export const uint16 = unsigned(16);
 
 /** A plain Go int (JSON numbers only). */
 export const int: Field<number> = {

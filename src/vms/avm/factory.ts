@@ -56,6 +56,7 @@ export function avmFactory(config: AvmConfig): AvmFactory {
       return {
         xChain: vm,
         genesisID: vm.genesisBlock.id,
+        genesisTimestamp: vm.genesisBlock.time,
         feeAssetID: vm.avaxAssetID,
         handlers: new Map([
           ['', config.serve([avmService(deps)])],

@@ -14,7 +14,7 @@ import { avaxService } from './atomic/service.js';
 import { warpService } from './api/warp.js';
 import { WARP_ADDRESS_HEX } from './warp/message.js';
 import { LOCAL_STAKERS, publicKey, type WarpValidator } from './warp/signers.js';
-import { encodeCB58 } from '../../encoding/cb58.js';
+import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
@@ -44,6 +44,23 @@ export interface EvmConfig {
   dev: boolean;
   /** The validators of every L1 the node runs, by subnet ID (CB58): shared by all EVM chains, for warp. */
   l1Validators: Map<string, WarpValidator[]>;
+  /**
+   * A subnet's validators as the P-Chain holds them (undefined for a subnet it does not know): what
+   * warp verification, aggregation and the validators API follow, as a real node's validator state.
+   */
+  subnetValidators?: (subnetID: Uint8Array) => SubnetMember[] | undefined;
+}
+
+/** One validator of a subnet, as the P-Chain's state gives it. */
+export interface SubnetMember {
+  nodeID: string;
+  publicKey?: Uint8Array;
+  weight: bigint;
+  /** An L1 validator's validation ID, or the staker tx ID of a permissioned subnet's validator. */
+  validationID: Uint8Array;
+  startTime: bigint;
+  active: boolean;
+  l1: boolean;
 }
 
 export interface EvmChainVM extends ChainVM {
@@ -66,6 +83,9 @@ interface ChainConfig {
   /** emulator-validators (not a subnet-evm key): an L1's validators besides the node. */
   validators: WarpValidator[];
 }
+
+/** An L1's emulator-validators as its chain config gives them (for the node's ConvertSubnetToL1Tx). */
+export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): WarpValidator[] => readChainConfig(config).validators;
 
 function readChainConfig(config: Uint8Array | undefined): ChainConfig {
   if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [] };
@@ -173,6 +193,8 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
 }
 
 export function evmFactory(config: EvmConfig): VmFactory {
+  /** BLS keys this process holds (the local stakers', the chain configs' emulator-validators), by public key. */
+  const knownKeys = new Map<string, WarpValidator>(LOCAL_STAKERS.map((v) => [Buffer.from(publicKey(v)).toString('hex'), v]));
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<EvmChainVM> {
@@ -190,7 +212,20 @@ export function evmFactory(config: EvmConfig): VmFactory {
       // Every other subnet is one of the node's L1s: the node, and the chain config's other validators.
       const l1Set = [{ ...self!, weight: L1_VALIDATOR_WEIGHT }, ...chainConfig.validators];
       if (config.kind === 'subnet-evm') config.l1Validators.set(encodeCB58(ctx.subnetID), l1Set);
-      const validatorsOf = (subnetID: string): WarpValidator[] => (subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : (config.l1Validators.get(subnetID) ?? []));
+      for (const v of l1Set) knownKeys.set(Buffer.from(publicKey(v)).toString('hex'), v);
+      /** The P-Chain's set when it knows the subnet: active members that have keys, signing when this process holds their secret. */
+      const fromP = (subnetID: string): WarpValidator[] | undefined =>
+        config.subnetValidators?.(decodeCB58(subnetID))?.flatMap((m) => {
+          if (!m.active || !m.publicKey) return [];
+          const known = knownKeys.get(Buffer.from(m.publicKey).toString('hex'));
+          return [
+            known
+              ? { ...known, nodeID: m.nodeID, weight: m.weight }
+              : { nodeID: m.nodeID, weight: m.weight, secretKey: new Uint8Array(32), publicKey: m.publicKey, offline: true },
+          ];
+        });
+      const validatorsOf = (subnetID: string): WarpValidator[] =>
+        fromP(subnetID) ?? (subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : (config.l1Validators.get(subnetID) ?? []));
       const warpJson = rules.precompiles.find((p) => p.key === 'warpConfig')?.json as
         | { quorumNumerator?: number; requirePrimaryNetworkSigners?: boolean }
         | undefined;
@@ -267,7 +302,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (rules.subnet) {
         // The L1's validators as a ConvertSubnetToL1Tx's: the node first (index 0), then the others.
         const since = await startTimestamp(ctx);
-        const validators = l1Set.map((v, i) => {
+        const fixed = l1Set.map((v, i) => {
           const index = Buffer.alloc(4);
           index.writeUInt32BE(i);
           return {
@@ -276,14 +311,30 @@ export function evmFactory(config: EvmConfig): VmFactory {
             weight: v.weight,
             startTimestamp: since,
             isL1Validator: true,
+            active: true,
             connected: !v.offline,
           };
         });
-        handlers.set('/validators', config.serveGorilla([validatorsService({ clock: ctx.clock, validators: () => validators })]));
+        // The P-Chain's view when it knows the subnet: every L1 validator, active while its balance lasts.
+        const validators = () =>
+          config.subnetValidators?.(ctx.subnetID)?.map((m) => {
+            const known = m.publicKey ? knownKeys.get(Buffer.from(m.publicKey).toString('hex')) : undefined;
+            return {
+              validationID: m.validationID,
+              nodeID: m.nodeID,
+              weight: m.weight,
+              startTimestamp: m.startTime,
+              isL1Validator: m.l1,
+              active: m.active,
+              connected: m.nodeID === LOCAL_NODE.nodeID || (known !== undefined && !known.offline),
+            };
+          }) ?? fixed;
+        handlers.set('/validators', config.serveGorilla([validatorsService({ clock: ctx.clock, validators })]));
       }
       return {
         evm: chain,
         genesisID: chain.genesis.hash,
+        genesisTimestamp: chain.genesis.header.time,
         handlers,
         consensus() {
           const since = chain.waitingSince;

@@ -78,3 +78,6 @@ export function aggregateSignatures(signatures: Uint8Array[]): Uint8Array {
 }
 
 export const publicKeyOf = (secretKey: Uint8Array): Uint8Array => bls.getPublicKey(secretKey).toBytes(true);
+
+/** A proof of possession of `secretKey`: its compressed public key signed under the PoP DST. */
+export const proofOfPossession = (secretKey: Uint8Array): Uint8Array => bls.sign(bls.hash(publicKeyOf(secretKey), POP_DST), secretKey).toBytes(true);

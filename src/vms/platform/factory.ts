@@ -36,6 +36,8 @@ export function platformFactory(config: PlatformConfig): VmFactory {
         clock: ctx.clock,
         acceptance: ctx.acceptance,
         onChainCreated: config.onChainCreated,
+        nodeID: config.nodeID,
+        startedAt: config.startedAt,
       });
       const service = platformService({
         vm,
@@ -51,6 +53,8 @@ export function platformFactory(config: PlatformConfig): VmFactory {
       return {
         pChain: vm,
         genesisID: vm.genesisBlockID,
+        genesisTimestamp: vm.genesisTimestamp,
+        pChainHeight: () => vm.state.lastAccepted().height,
         handlers: new Map([['', config.serve([service])]]),
         consensus() {
           const last = vm.state.lastAccepted();

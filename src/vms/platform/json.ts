@@ -125,6 +125,14 @@ export function txJson(tx: SignedTx, ctx: { hrp: string }): string {
 }
 
 export function blockJson(block: Block, ctx: { hrp: string }): string {
-  if (block.type === 2) return `{"parentID":${id(block.parentID)},"height":0,"id":${id(block.id)}}`;
-  return `{"time":${block.time},"parentID":${id(block.parentID)},"height":${block.height},"id":${id(block.id)},"txs":${list(block.txs, (tx) => txJson(tx, ctx))}}`;
+  switch (block.type) {
+    case 2:
+      return `{"parentID":${id(block.parentID)},"height":0,"id":${id(block.id)}}`;
+    case 29:
+      return `{"time":${block.time},"txs":${list(block.decisionTxs, (tx) => txJson(tx, ctx))},"parentID":${id(block.parentID)},"height":${block.height},"id":${id(block.id)},"tx":${txJson(block.tx, ctx)}}`;
+    case 32:
+      return `{"time":${block.time},"parentID":${id(block.parentID)},"height":${block.height},"id":${id(block.id)},"txs":${list(block.txs, (tx) => txJson(tx, ctx))}}`;
+    default:
+      return `{"time":${block.time},"parentID":${id(block.parentID)},"height":${block.height},"id":${id(block.id)}}`;
+  }
 }

@@ -51,6 +51,8 @@ export interface StakerRecord {
   delegationShares?: number;
   rewardOwner?: OwnerRecord;
   delegationRewardOwner?: OwnerRecord;
+  /** A validator's share of its delegators' rewards, paid when its own period ends (Cortina+). */
+  delegateeReward?: bigint;
 }
 
 export interface PChainOwner {
@@ -91,6 +93,10 @@ export const KINDS = {
   /** Register-message expiries: `${u64 hex expiry}${validationID}` → expiry (replay protection). */
   expiries: 5,
   counters: 6,
+  /** Staker tx ID → the reward UTXOs its RewardValidatorTx created (hex UTXO bytes). */
+  rewardUTXOs: 7,
+  /** Txs whose status is not Committed: a RewardValidatorTx whose proposal was aborted. */
+  aborted: 8,
 } as const;
 
 export interface LedgerMaps {
@@ -100,6 +106,8 @@ export interface LedgerMaps {
   l1Validators: Map<Hex, L1ValidatorRecord>;
   expiries: Map<Hex, bigint>;
   counters: Map<Hex, Counters>;
+  rewardUTXOs: Map<Hex, Hex[]>;
+  aborted: Map<Hex, true>;
 }
 
 export type Kind = keyof LedgerMaps;
@@ -111,6 +119,8 @@ export class Ledger implements LedgerMaps {
   l1Validators = new Map<Hex, L1ValidatorRecord>();
   expiries = new Map<Hex, bigint>();
   counters = new Map<Hex, Counters>();
+  rewardUTXOs = new Map<Hex, Hex[]>();
+  aborted = new Map<Hex, true>();
 
   get c(): Counters {
     return this.counters.get('')!;

@@ -185,7 +185,29 @@ export interface GenesisBlock {
   id: Bytes;
 }
 
-export type Block = StandardBlock | GenesisBlock;
+/** BanffProposalBlock (29): a RewardValidatorTx (and decision txs) whose outcome its option decides. */
+export interface ProposalBlock {
+  type: 29;
+  time: bigint;
+  parentID: Bytes;
+  height: bigint;
+  decisionTxs: SignedTx[];
+  tx: SignedTx;
+  bytes: Bytes;
+  id: Bytes;
+}
+
+/** BanffAbortBlock (30) or BanffCommitBlock (31): the option of a proposal block that was taken. */
+export interface OptionBlock {
+  type: 30 | 31;
+  time: bigint;
+  parentID: Bytes;
+  height: bigint;
+  bytes: Bytes;
+  id: Bytes;
+}
+
+export type Block = StandardBlock | GenesisBlock | ProposalBlock | OptionBlock;
 
 /** Every tx type but the reward tx carries a BaseTx. */
 export const baseOf = (tx: UnsignedTx): BaseTxFields | undefined => ('base' in tx ? tx.base : undefined);

@@ -36,3 +36,58 @@ export function validatorSets(ledger: Ledger): ValidatorSets {
   for (const [subnet, set] of sets) out[subnet] = [...set.values()];
   return out;
 }
+
+export interface Member {
+  nodeID: Hex;
+  publicKey?: Hex;
+  weight: bigint;
+  validationID: Hex;
+  startTime: bigint;
+  active: boolean;
+  l1: boolean;
+}
+
+/**
+ * A subnet's validators one by one, as validator-state queries see them (undefined for a subnet the
+ * P-Chain does not know): an L1's validators, inactive ones included; a permissioned subnet's
+ * stakers with their primary-network keys; the primary network's validators (delegations added).
+ */
+export function subnetMembers(ledger: Ledger, subnetID: Hex): Member[] | undefined {
+  if (/^0+$/.test(subnetID)) {
+    const out: Member[] = [];
+    for (const s of ledger.stakers.values()) {
+      if (s.kind !== 'primaryValidator') continue;
+      let weight = s.weight;
+      for (const d of ledger.stakers.values()) if (d.kind === 'primaryDelegator' && d.nodeID === s.nodeID) weight += d.weight;
+      out.push({ nodeID: s.nodeID, publicKey: s.publicKey, weight, validationID: s.txID, startTime: s.start, active: true, l1: false });
+    }
+    return out;
+  }
+  const subnet = ledger.subnets.get(subnetID);
+  if (!subnet) return undefined;
+  if (subnet.conversion) {
+    return [...ledger.l1Validators.values()]
+      .filter((v) => v.subnetID === subnetID)
+      .sort((a, b) => (a.nodeID < b.nodeID ? -1 : 1))
+      .map((v) => ({
+        nodeID: v.nodeID,
+        publicKey: v.publicKey,
+        weight: v.weight,
+        validationID: v.validationID,
+        startTime: v.startTime,
+        active: v.endAccumulatedFee !== 0n,
+        l1: true,
+      }));
+  }
+  return [...ledger.stakers.values()]
+    .filter((s) => s.kind === 'subnetValidator' && s.subnetID === subnetID)
+    .map((s) => ({
+      nodeID: s.nodeID,
+      publicKey: ledger.primaryValidator(s.nodeID)?.publicKey,
+      weight: s.weight,
+      validationID: s.txID,
+      startTime: s.start,
+      active: true,
+      l1: false,
+    }));
+}

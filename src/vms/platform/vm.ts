@@ -8,13 +8,25 @@ import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { verifyPoP } from './bls.js';
-import { buildGenesisBlock, buildStandardBlock, CodecError, marshalUTXO, parseGenesis, parseTx, UnsupportedTxError } from './codec/index.js';
+import {
+  buildGenesisBlock,
+  buildOptionBlock,
+  buildProposalBlock,
+  buildStandardBlock,
+  buildTx,
+  CodecError,
+  marshalUTXO,
+  parseGenesis,
+  parseTx,
+  UnsupportedTxError,
+} from './codec/index.js';
+import { nextStakerToReward, rewardStaker } from './rewards.js';
 import { type CreatedChain, executeTx, type TxEnv, type TxResult, VerifyError } from './execute/index.js';
-import { potentialReward } from './execute/staking.js';
+import { potentialReward, validatorRecord } from './execute/staking.js';
 import { advanceFeeState, FeeError, gasPrice, toGas, txComplexity, VALIDATOR_FEE_CONFIG, validatorFeePrice } from './fees.js';
-import { type Ledger, ownerRecord } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import { ownersOfOutput, PState } from './state.js';
-import type { SignedTx, UTXO } from './types.js';
+import type { Block, ProposalBlock, SignedTx, UTXO } from './types.js';
 import { utxoIDBytes } from './utxos.js';
 import { verifyWarpMessage } from './warpverify.js';
 
@@ -29,6 +41,10 @@ export interface PChainOptions {
   acceptance?: Acceptance;
   /** Called after a block creating a chain is committed (avalanchego's CreateChain on accept). */
   onChainCreated?: (chain: CreatedChain) => Promise<void>;
+  /** The node's own node ID (hex): the validator it always sees up. */
+  nodeID?: string;
+  /** When the node started (unix s): other validators count as up only before it. */
+  startedAt?: bigint;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -38,6 +54,8 @@ export class PChain {
   readonly state: PState;
   readonly avaxAssetID: Uint8Array;
   readonly genesisBlockID: Uint8Array;
+  /** The genesis' start time: the chain time until the first block. */
+  readonly genesisTimestamp: bigint;
   private readonly clock: Clock;
   private lock: Promise<unknown> = Promise.resolve();
   private readonly dropped = new Map<string, string>();
@@ -53,12 +71,79 @@ export class PChain {
     const g = parseGenesis(opts.genesis);
     this.avaxAssetID = g.utxos[0]?.utxo.assetID ?? new Uint8Array(32);
     this.genesisBlockID = buildGenesisBlock(sha256(opts.genesis)).id;
+    this.genesisTimestamp = g.timestamp;
   }
 
   static async open(db: Database, shared: SharedMemory, opts: PChainOptions): Promise<PChain> {
     const vm = new PChain(db, shared, opts);
-    if (!(await vm.state.load())) await vm.initGenesis();
+    const last = await vm.state.load();
+    if (!last) await vm.initGenesis();
+    else {
+      // A proposal block is accepted together with one of its options; a crash between the two
+      // writes leaves the proposal last, and its option is decided again now.
+      const block = await vm.state.getBlock(last.id);
+      if (block?.type === 29) await vm.acceptOption(block);
+    }
+    vm.scheduleRewards();
     return vm;
+  }
+
+  private rewardTimer: NodeJS.Timeout | undefined;
+
+  /** Wakes the chain when the next staker's period ends, to reward it even if no tx arrives. */
+  private scheduleRewards(): void {
+    if (this.rewardTimer) clearTimeout(this.rewardTimer);
+    this.rewardTimer = undefined;
+    const next = nextStakerToReward(this.state.ledger);
+    if (!next || this.closed) return;
+    const ms = Number(next.end - this.now()) * 1000;
+    this.rewardTimer = setTimeout(() => void this.advance().catch(() => undefined), Math.min(Math.max(ms, 0), 0x7fffffff));
+    this.rewardTimer.unref();
+  }
+
+  /** Builds whatever the clock makes due (the rewards of stakers whose period ended). */
+  advance(): Promise<void> {
+    return this.exclusive(() => this.rewardDue());
+  }
+
+  /** One proposal block and its option for each staker whose period ended by the next block time. */
+  private async rewardDue(): Promise<void> {
+    for (;;) {
+      const staker = nextStakerToReward(this.state.ledger);
+      if (!staker || staker.end > this.nextBlockTime()) break;
+      const parent = this.state.lastAccepted();
+      const rewardTx = buildTx({ type: 20, txID: new Uint8Array(Buffer.from(staker.txID, 'hex')) }, []);
+      const proposal = buildProposalBlock({ time: staker.end, parentID: parent.id, height: parent.height + 1n, decisionTxs: [], tx: rewardTx });
+      await this.commitBlock(proposal, { created: [], spent: [], txs: [], ledger: this.state.ledger.draft() });
+      await this.acceptOption(proposal);
+    }
+    this.scheduleRewards();
+  }
+
+  /** The option of an accepted proposal block: commit or abort as the node's uptime view decides. */
+  private async acceptOption(proposal: ProposalBlock): Promise<void> {
+    const u = proposal.tx.unsigned;
+    if (u.type !== 20) throw new Error('a proposal block here carries a RewardValidatorTx');
+    const draft = this.state.ledger.draft();
+    this.advanceTime(draft, proposal.time);
+    const staker = draft.stakers.get(Buffer.from(u.txID).toString('hex'));
+    const stakerTx = await this.state.getTx(u.txID);
+    if (!staker || !stakerTx) throw new Error(`the staker ${Buffer.from(u.txID).toString('hex')} to reward is not in state`);
+    const outcome = rewardStaker(draft, staker, stakerTx, proposal.tx, this.opts.nodeID ?? '', this.opts.startedAt ?? 0n);
+    const option = buildOptionBlock(outcome.commit ? 31 : 30, { time: proposal.time, parentID: proposal.id, height: proposal.height + 1n });
+    await this.commitBlock(option, { created: outcome.created, spent: [], txs: [proposal.tx], ledger: draft }, true);
+  }
+
+  /** Writes one block with its effects, through proposervm and the node's acceptors, in one batch. */
+  private async commitBlock(block: Block, effects: { created: UTXO[]; spent: Uint8Array[]; txs: SignedTx[]; ledger: Ledger }, option = false): Promise<void> {
+    const batch = new WriteBatch();
+    const time = block.type === 2 ? 0n : block.time;
+    const announce = await this.opts.acceptance?.prepare(
+      { option, id: block.id, parentID: block.parentID, height: block.height, timestamp: time, bytes: block.bytes },
+      batch,
+    );
+    await this.state.commit({ block, ...effects }, batch);
+    announce?.();
   }
 
   /** state.syncGenesis: the allocations' UTXOs, the validators with their rewards, the chains. */
@@ -71,21 +156,7 @@ export class PChain {
       if (u.type !== 25) continue;
       const reward = potentialReward(u.end - u.start, u.weight, supply);
       supply += reward;
-      draft.stakers.set(hex(tx.id), {
-        txID: hex(tx.id),
-        kind: 'primaryValidator',
-        nodeID: hex(u.nodeID),
-        subnetID: hex(u.subnetID),
-        start: u.start,
-        end: u.end,
-        weight: u.weight,
-        potentialReward: reward,
-        publicKey: u.signer.type === 28 ? hex(u.signer.publicKey) : undefined,
-        pop: u.signer.type === 28 ? hex(u.signer.proofOfPossession) : undefined,
-        delegationShares: u.delegationShares,
-        rewardOwner: ownerRecord(u.validatorRewardsOwner.owners),
-        delegationRewardOwner: ownerRecord(u.delegatorRewardsOwner.owners),
-      });
+      draft.stakers.set(hex(tx.id), validatorRecord(tx.id, u, u.start, reward));
     }
     for (const tx of g.chains) {
       const u = tx.unsigned;
@@ -129,6 +200,8 @@ export class PChain {
       if (this.closed) throw new IssueError('node is shutting down');
       const reason = this.dropped.get(hex(tx.id));
       if (reason !== undefined) throw new IssueError(reason);
+      // Stakers whose period ended are rewarded first: a tx block never jumps over a staker's end.
+      await this.rewardDue();
       let built: Built;
       try {
         built = await this.build([tx]);
@@ -295,12 +368,14 @@ export class PChain {
       batch,
     );
     announce?.();
+    this.scheduleRewards();
     // The chain is served before issueTx returns: a client can use it as soon as it has the tx ID.
     for (const r of b.results) if (r.createdChain) await this.opts.onChainCreated?.(r.createdChain);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.rewardTimer) clearTimeout(this.rewardTimer);
     await this.lock;
   }
 }

@@ -14,6 +14,8 @@ export interface ChainValidator {
   /** Unix seconds. */
   startTimestamp: bigint;
   isL1Validator: boolean;
+  /** An L1 validator is active while its balance lasts. */
+  active: boolean;
   /** Offline validators (emulator-validators) are disconnected, with no uptime. */
   connected: boolean;
 }
@@ -46,7 +48,7 @@ export function validatorsService(d: { clock: Clock; validators: () => ChainVali
                 nodeID: v.nodeID,
                 weight: Number(v.weight),
                 startTimestamp: Number(v.startTimestamp),
-                isActive: true,
+                isActive: v.active,
                 isL1Validator: v.isL1Validator,
                 isConnected: v.connected,
                 uptimePercentage: v.connected ? 100 : 0,

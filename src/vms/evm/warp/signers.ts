@@ -16,6 +16,8 @@ export interface WarpValidator {
   secretKey: Uint8Array;
   /** An offline validator keeps its weight but signs nothing (for quorum tests). */
   offline?: boolean;
+  /** The key of a validator whose secret this process does not hold (it is then offline). */
+  publicKey?: Uint8Array;
 }
 
 /** avalanchego's local stakers 1-5 with their published signer keys; equal stake each. */
@@ -27,7 +29,7 @@ export const LOCAL_STAKERS: WarpValidator[] = [
   'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5',
 ].map((nodeID, i) => ({ nodeID, weight: 2_000_000_000_000n, secretKey: new Uint8Array(Buffer.from(`AvalancheLocalNetworkValidator0${i + 1}`)) }));
 
-export const publicKey = (v: WarpValidator): Uint8Array => bls.getPublicKey(v.secretKey).toBytes(true);
+export const publicKey = (v: WarpValidator): Uint8Array => v.publicKey ?? bls.getPublicKey(v.secretKey).toBytes(true);
 
 export function signWarp(unsigned: Uint8Array, secretKey: Uint8Array): Uint8Array {
   return bls.sign(bls.hash(unsigned, SIG_DST), secretKey).toBytes(true);
@@ -40,7 +42,8 @@ export function verifyWarpSignature(unsigned: Uint8Array, signature: Uint8Array,
 
 /** FlattenValidatorSet's order: by uncompressed public key. */
 export function canonicalOrder(validators: WarpValidator[]): WarpValidator[] {
-  const uncompressed = (v: WarpValidator) => Buffer.from(bls.getPublicKey(v.secretKey).toBytes(false));
+  const uncompressed = (v: WarpValidator) =>
+    Buffer.from(v.publicKey ? bls12_381.G1.Point.fromBytes(v.publicKey).toBytes(false) : bls.getPublicKey(v.secretKey).toBytes(false));
   return [...validators].sort((a, b) => Buffer.compare(uncompressed(a), uncompressed(b)));
 }
 

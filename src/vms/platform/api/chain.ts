@@ -45,7 +45,7 @@ export function chainMethods(d: PlatformDeps) {
     }),
 
     getTxStatus: method(struct({ txID: id }), async ({ txID }) => {
-      if (await d.vm.state.getTx(txID)) return { status: 'Committed' };
+      if (await d.vm.state.getTx(txID)) return { status: d.vm.state.ledger.aborted.has(Buffer.from(txID).toString('hex')) ? 'Aborted' : 'Committed' };
       const reason = d.vm.dropReason(txID);
       if (reason !== undefined) return { status: 'Dropped', reason };
       return { status: 'Unknown' };

@@ -60,6 +60,10 @@ export const errors = serviceErrors({
   retrievingBlockchain: (id: string) => `problem retrieving blockchain ${goQuote(id)}: not found`,
   notABlockchain: (id: string) => `${goQuote(id)} is not a blockchain`,
   retrievingSubnet: (id: string) => `problem retrieving subnet ${goQuote(id)}: not found`,
+  sampling: (subnet: string, why: string) => `sampling ${subnet} errored with ${why}`,
+  validatorSets: (height: bigint, current: bigint) =>
+    `failed to get validator sets at ${height}: failed to fetch validator set at unfinalized height: current P-chain height (${current}) < requested P-Chain height (${height})`,
+  tooManyStakeAddresses: (n: number) => `${n} addresses provided but this method can take at most 256`,
   validatorSet: (height: bigint, subnet: string, current: bigint) =>
     `failed to get validator set at ${height}: failed to fetch validator set at unfinalized height with SubnetID = ${subnet}: current P-chain height (${current}) < requested P-Chain height (${height})`,
 });

@@ -2,10 +2,11 @@
 // getBalance with its locked/unlocked split at the node's clock.
 import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method, rpcTry } from '../../../rpc/method.js';
-import { arrayOf, string, struct, uint32 } from '../../../rpc/schema.js';
+import { arrayOf, bool, string, struct, uint32 } from '../../../rpc/schema.js';
+import { encodeTransferableOutput } from '../codec/tx.js';
 import { marshalUTXO } from '../codec/index.js';
 import type { UTXO } from '../types.js';
-import { encodeBytes, encoding, errors, hexOf, type PlatformDeps, pAddress, parseAddress } from './common.js';
+import { encodeBytes, encoding, errors, hexOf, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
 
 const MAX_PAGE = 1024;
 
@@ -92,6 +93,40 @@ export function utxoMethods(d: PlatformDeps) {
         };
       },
     ),
+
+    getStake: method(struct({ addresses: arrayOf(string), validatorsOnly: bool, encoding }), async ({ addresses, validatorsOnly, encoding: enc }) => {
+      if (addresses.length > 256) throw errors.tooManyStakeAddresses(addresses.length);
+      const wanted = new Set(addresses.map((a) => hexOf(rpcTry(() => parseAddress(d, a)))));
+      const totals = new Map<string, bigint>();
+      const outputs: string[] = [];
+      const stakers = [...d.vm.state.ledger.stakers.values()]
+        .filter((s) => s.kind === 'primaryValidator' || (!validatorsOnly && s.kind === 'primaryDelegator'))
+        .sort((a, b) => (a.end !== b.end ? (a.end < b.end ? -1 : 1) : a.txID < b.txID ? -1 : 1));
+      for (const s of stakers) {
+        const tx = await d.vm.state.getTx(Buffer.from(s.txID, 'hex'));
+        const u = tx?.unsigned;
+        if (!u || (u.type !== 25 && u.type !== 26)) continue;
+        for (const o of u.stakeOuts) {
+          const out = o.out.type === 22 ? o.out.out : o.out;
+          if (!out.owners.addresses.some((a) => wanted.has(hexOf(a)))) continue;
+          const asset = encodeCB58(o.assetID);
+          totals.set(asset, (totals.get(asset) ?? 0n) + out.amount);
+          outputs.push(encodeBytes(encodeTransferableOutput(o), enc === 'json' ? 'hex' : enc));
+        }
+      }
+      return {
+        staked: String(totals.get(encodeCB58(d.vm.avaxAssetID)) ?? 0n),
+        stakeds: Object.fromEntries([...totals].map(([k, v]) => [k, String(v)])),
+        stakedOutputs: outputs,
+        encoding: enc,
+      };
+    }),
+
+    // The reward UTXOs a staker's RewardValidatorTx created, by the staker's tx ID.
+    getRewardUTXOs: method(struct({ txID: id, encoding }), ({ txID, encoding: enc }) => {
+      const utxos = (d.vm.state.ledger.rewardUTXOs.get(hexOf(txID)) ?? []).map((h) => encodeBytes(Buffer.from(h, 'hex'), enc === 'json' ? 'hex' : enc));
+      return { numFetched: String(utxos.length), utxos, encoding: enc };
+    }),
 
     getBalance: method(struct({ addresses: arrayOf(string) }), async ({ addresses }) => {
       const addrs = addresses.map((a) => rpcTry(() => parseAddress(d, a)));

@@ -1,9 +1,11 @@
 // Validators: getCurrentValidators (primary, permissioned subnet and L1 shapes), getL1Validator,
 // getValidatorsAt (a bare map, as GetValidatorsAtReply marshals it).
-import { encodeCB58 } from '../../../encoding/cb58.js';
+import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method } from '../../../rpc/method.js';
-import { arrayOf, type Field, struct } from '../../../rpc/schema.js';
-import { cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
+import { arrayOf, type Field, struct, uint16 } from '../../../rpc/schema.js';
+import { canonicalSet } from '../bls.js';
+import { validatorSets } from '../validators.js';
+import { bytesOf, cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
 import type { L1ValidatorRecord, StakerRecord } from '../ledger.js';
 import { decodeCB58 } from '../../../encoding/cb58.js';
 
@@ -54,7 +56,7 @@ export function validatorMethods(d: PlatformDeps) {
       validationRewardOwner: s.rewardOwner ? ownerJson(d, s.rewardOwner) : null,
       delegationRewardOwner: s.delegationRewardOwner ? ownerJson(d, s.delegationRewardOwner) : null,
       potentialReward: String(s.potentialReward),
-      accruedDelegateeReward: '0',
+      accruedDelegateeReward: String(s.delegateeReward ?? 0n),
       delegationFee: percent(s.delegationShares ?? 0),
       uptime: uptime(s),
       connected: s.nodeID === d.nodeID,
@@ -121,6 +123,52 @@ export function validatorMethods(d: PlatformDeps) {
       const v = ledger().l1Validators.get(hexOf(validationID));
       if (!v) throw errors.l1Validator(encodeCB58(validationID));
       return { ...l1Json(v), subnetID: cb58(v.subnetID), height: String(d.vm.state.lastAccepted().height) };
+    }),
+
+    sampleValidators: method(struct({ size: uint16, subnetID: id }), ({ size, subnetID }) => {
+      if (size === 0n) return { validators: [] };
+      const members = validatorSets(ledger())[hexOf(subnetID)];
+      if (!members || members.length === 0) throw errors.sampling(encodeCB58(subnetID), 'missing validators');
+      if (BigInt(members.filter((m) => m.weight > 0n).length) < size) throw errors.sampling(encodeCB58(subnetID), 'insufficient weight');
+      // Weighted sampling without replacement, as the validator set's sampler draws.
+      const pool = members.filter((m) => m.weight > 0n);
+      const picked: string[] = [];
+      while (BigInt(picked.length) < size) {
+        const total = pool.reduce((s, m) => s + m.weight, 0n);
+        const r = BigInt(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER)) % total;
+        let acc = 0n;
+        const i = pool.findIndex((m) => {
+          acc += m.weight;
+          return r < acc;
+        });
+        picked.push(pool[i]!.nodeID === '' ? EMPTY_NODE : nodeIDString(pool[i]!.nodeID));
+        pool.splice(i, 1);
+      }
+      return { validators: picked.sort() };
+    }),
+
+    getAllValidatorsAt: method(struct({ height: heightField }), async ({ height }) => {
+      const current = d.vm.state.lastAccepted().height;
+      const h = height === 'proposed' ? current : height;
+      if (h > current) throw errors.validatorSets(h, current);
+      const sets = await d.vm.state.validatorSetsAt(h);
+      const out: Record<string, unknown> = {};
+      for (const subnet of Object.keys(sets)
+        .map((k) => cb58(k))
+        .sort()) {
+        const members = sets[hexOf(idFromString(subnet))]!;
+        const { set, total } = canonicalSet(members.map((m) => ({ publicKey: m.publicKey ? bytesOf(m.publicKey) : undefined, weight: m.weight })));
+        const nodesOf = (pk: Uint8Array) =>
+          members
+            .filter((m) => m.publicKey === hexOf(pk))
+            .map((m) => nodeIDString(m.nodeID))
+            .sort();
+        out[subnet] = {
+          validators: set.map((v) => ({ publicKey: `0x${hexOf(v.publicKey)}`, weight: String(v.weight), nodeIDs: nodesOf(v.publicKey) })),
+          totalWeight: String(total),
+        };
+      }
+      return { validatorSets: out };
     }),
 
     getValidatorsAt: method(struct({ height: heightField, subnetID: id }), async ({ height, subnetID }) => {

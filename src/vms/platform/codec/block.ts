@@ -3,7 +3,7 @@
 // written as in a tx slice, without their own codec version.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { CodecError, type Reader, unmarshal, versioned } from '../../../encoding/packer.js';
-import type { Block, GenesisBlock, SignedTx, StandardBlock } from '../types.js';
+import type { Block, GenesisBlock, OptionBlock, ProposalBlock, SignedTx, StandardBlock } from '../types.js';
 import { readTypeID, SLOTS } from './slots.js';
 import { readTx } from './tx.js';
 
@@ -12,6 +12,20 @@ export function buildStandardBlock(b: { time: bigint; parentID: Uint8Array; heig
   for (const tx of b.txs) w.fixed(tx.bytes.subarray(2));
   const bytes = w.finish();
   return { type: 32, ...b, bytes, id: sha256(bytes) };
+}
+
+export function buildProposalBlock(b: { time: bigint; parentID: Uint8Array; height: bigint; decisionTxs: SignedTx[]; tx: SignedTx }): ProposalBlock {
+  const w = versioned().u32(29).u64(b.time).u32(b.decisionTxs.length);
+  for (const tx of b.decisionTxs) w.fixed(tx.bytes.subarray(2));
+  w.fixed(b.parentID, 32).u64(b.height).fixed(b.tx.bytes.subarray(2));
+  const bytes = w.finish();
+  return { type: 29, ...b, bytes, id: sha256(bytes) };
+}
+
+/** A proposal's commit (31) or abort (30) option: same time, the proposal as parent, the next height. */
+export function buildOptionBlock(type: 30 | 31, b: { time: bigint; parentID: Uint8Array; height: bigint }): OptionBlock {
+  const bytes = versioned().u32(type).u64(b.time).fixed(b.parentID, 32).u64(b.height).finish();
+  return { type, ...b, bytes, id: sha256(bytes) };
 }
 
 /** The genesis block: an ApricotCommitBlock whose parent is the ID of the genesis bytes (state.init). */
@@ -26,6 +40,16 @@ function readBlock(r: Reader): Block {
     const parentID = r.fixed(32);
     if (r.u64() !== 0n) throw new CodecError('only the genesis commit block is stored');
     return { type: 2, parentID, height: 0n, bytes: new Uint8Array(), id: new Uint8Array() };
+  }
+  if (type === 30 || type === 31) {
+    return { type, time: r.u64(), parentID: r.fixed(32), height: r.u64(), bytes: new Uint8Array(), id: new Uint8Array() };
+  }
+  if (type === 29) {
+    const time = r.u64();
+    const n = r.sliceLength();
+    const decisionTxs: SignedTx[] = [];
+    for (let i = 0; i < n; i++) decisionTxs.push(readTx(r));
+    return { type: 29, time, decisionTxs, parentID: r.fixed(32), height: r.u64(), tx: readTx(r), bytes: new Uint8Array(), id: new Uint8Array() };
   }
   if (type !== 32) throw new CodecError(`block type ${type} is not built by this emulator`);
   const time = r.u64();

@@ -3,7 +3,7 @@
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { compareBytes } from '../../../encoding/bytes.js';
 import { verifyOwners } from '../../components/secp256k1fx/fx.js';
-import { ownerRecord } from '../ledger.js';
+import { ownerRecord, type StakerRecord } from '../ledger.js';
 import type { SignedTx, TxOf } from '../types.js';
 import { fail, outputsSorted, verifyBaseTx, verifyMemo, verifySpend, verifyTransferableOutput, wrapped } from './base.js';
 import type { TxEnv, TxResult } from './env.js';
@@ -60,6 +60,25 @@ function checkDuration(end: bigint, env: TxEnv): void {
   if (duration > STAKING.maxStakeDuration) fail('staking period is too long');
 }
 
+/** The current-staker record of a primary validator's tx, staking from `start`. */
+export function validatorRecord(txID: Uint8Array, u: TxOf<25>, start: bigint, potentialReward: bigint): StakerRecord {
+  return {
+    txID: hex(txID),
+    kind: 'primaryValidator',
+    nodeID: hex(u.nodeID),
+    subnetID: hex(u.subnetID),
+    start,
+    end: u.end,
+    weight: u.weight,
+    potentialReward,
+    publicKey: u.signer.type === 28 ? hex(u.signer.publicKey) : undefined,
+    pop: u.signer.type === 28 ? hex(u.signer.proofOfPossession) : undefined,
+    delegationShares: u.delegationShares,
+    rewardOwner: ownerRecord(u.validatorRewardsOwner.owners),
+    delegationRewardOwner: ownerRecord(u.delegatorRewardsOwner.owners),
+  };
+}
+
 export function addPermissionlessValidator(tx: SignedTx, u: TxOf<25>, env: TxEnv): TxResult {
   if (u.nodeID.every((b) => b === 0)) fail('validator nodeID cannot be empty');
   if (u.stakeOuts.length === 0) fail('no stake');
@@ -87,21 +106,7 @@ export function addPermissionlessValidator(tx: SignedTx, u: TxOf<25>, env: TxEnv
   const c = env.ledger.c;
   const reward = potentialReward(u.end - env.chainTime, u.weight, c.supply);
   env.ledger.c = { ...c, supply: c.supply + reward };
-  env.ledger.stakers.set(hex(tx.id), {
-    txID: hex(tx.id),
-    kind: 'primaryValidator',
-    nodeID: hex(u.nodeID),
-    subnetID: hex(u.subnetID),
-    start: env.chainTime,
-    end: u.end,
-    weight: u.weight,
-    potentialReward: reward,
-    publicKey: u.signer.type === 28 ? hex(u.signer.publicKey) : undefined,
-    pop: u.signer.type === 28 ? hex(u.signer.proofOfPossession) : undefined,
-    delegationShares: u.delegationShares,
-    rewardOwner: ownerRecord(u.validatorRewardsOwner.owners),
-    delegationRewardOwner: ownerRecord(u.delegatorRewardsOwner.owners),
-  });
+  env.ledger.stakers.set(hex(tx.id), validatorRecord(tx.id, u, env.chainTime, reward));
   return transfer(tx, u.base);
 }
 
