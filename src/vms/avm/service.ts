@@ -7,6 +7,7 @@ import type { Aliaser } from '../../chains/aliases.js';
 import { formatAddress, parseServiceAddress, type AddressContext } from '../components/avax/address.js';
 import { blockJson, marshalUTXO, parseUTXO, txJson, utxoInputID } from './codec/index.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
+import { type Page as PageOf, paginatedUTXOs } from '../components/avax/utxostate.js';
 import type { SignedTx, UTXO } from './types.js';
 import { IssueError, type XChain } from './vm.js';
 import { method, RpcError, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
@@ -257,39 +258,11 @@ function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
   return [...byHex.keys()].sort().map((k) => byHex.get(k)!);
 }
 
-interface Page {
-  utxos: UTXO[];
-  endAddr: Uint8Array;
-  endUTXO: Uint8Array;
-}
+type Page = PageOf<UTXO>;
 
 /** avax.GetPaginatedUTXOs over the X-Chain's own UTXO set. */
-async function localPage(vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): Promise<Page> {
-  const utxos: UTXO[] = [];
-  const seen = new Set<string>();
-  let endAddr = startAddr;
-  let endUTXO = startUTXO;
-  let remaining = limit;
-  for (const addr of addrs) {
-    const cmp = Buffer.compare(Buffer.from(addr), Buffer.from(startAddr));
-    if (cmp < 0) continue;
-    endAddr = addr;
-    // avalanchego searches each address with the original limit, not what is left of it.
-    const ids = await vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit);
-    const found = await vm.state.getUTXOs(ids);
-    for (const [i, id] of ids.entries()) {
-      endUTXO = id;
-      const key = Buffer.from(id).toString('hex');
-      if (seen.has(key)) continue;
-      const utxo = found[i];
-      if (!utxo) continue;
-      utxos.push(utxo);
-      seen.add(key);
-      if (--remaining <= 0) return { utxos, endAddr, endUTXO };
-    }
-  }
-  return { utxos, endAddr, endUTXO };
-}
+const localPage = (vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): Promise<Page> =>
+  paginatedUTXOs(vm.state.utxos, addrs, startAddr, startUTXO, limit);
 
 /** avax.GetAtomicUTXOs: UTXOs other chains exported to the X-Chain. */
 async function atomicPage(

@@ -13,6 +13,7 @@ import { WriteBatch, type Database } from '../../storage/db.js';
 import { marshalUTXO, outputAddresses, parseBlock, parseTx, parseUTXO, utxoInputID } from './codec/index.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
 import { u64 } from '../../encoding/bytes.js';
+import { UTXOState } from '../components/avax/utxostate.js';
 
 const P_UTXO = 0x10;
 const P_ADDR = 0x11;
@@ -21,7 +22,6 @@ const P_BLOCK = 0x13;
 const P_HEIGHT = 0x14;
 const P_META = 0x15;
 const LAST_KEY = Uint8Array.of(P_META, ...Buffer.from('last'));
-const MAX_U64 = 0xffffffffffffffffn;
 
 const key = (prefix: number, ...parts: Uint8Array[]) => Buffer.concat([Uint8Array.of(prefix), ...parts]);
 
@@ -44,7 +44,15 @@ export class XState {
   /** Parsed txs by hex ID: txs are immutable, and balance and JSON queries reread them. */
   private readonly txCache = new Map<string, SignedTx>();
 
-  constructor(private readonly db: Database) {}
+  readonly utxos: UTXOState<UTXO>;
+
+  constructor(private readonly db: Database) {
+    this.utxos = new UTXOState(
+      db,
+      { parse: parseUTXO, marshal: marshalUTXO, addresses: (u) => outputAddresses(u.output), id: (u) => utxoInputID(u.utxoID) },
+      { utxo: P_UTXO, addr: P_ADDR },
+    );
+  }
 
   async load(): Promise<LastAccepted | undefined> {
     const raw = await this.db.get(LAST_KEY);
@@ -61,14 +69,12 @@ export class XState {
   }
 
   async getUTXO(id: Uint8Array): Promise<UTXO | undefined> {
-    const raw = await this.db.get(key(P_UTXO, id));
-    return raw ? parseUTXO(raw.subarray(8)) : undefined;
+    return this.utxos.get(id);
   }
 
   /** Several UTXOs in one read of the store, in the order asked. */
   async getUTXOs(ids: Uint8Array[]): Promise<Array<UTXO | undefined>> {
-    const raws = await this.db.getMany(ids.map((id) => key(P_UTXO, id)));
-    return raws.map((raw) => (raw ? parseUTXO(raw.subarray(8)) : undefined));
+    return this.utxos.getMany(ids);
   }
 
   async getTx(id: Uint8Array): Promise<SignedTx | undefined> {
@@ -92,31 +98,9 @@ export class XState {
     return this.db.get(key(P_HEIGHT, u64(height)));
   }
 
-  /**
-   * utxoState.UTXOIDs: up to `limit` UTXO IDs of `address`, newest first. With `start` present in
-   * the address's list, iteration begins after it; otherwise from the head (avalanchego's linked list).
-   */
+  /** utxoState.UTXOIDs: up to `limit` UTXO IDs of `address`, newest first, after `start` if it is one of them. */
   async utxoIDs(address: Uint8Array, start: Uint8Array | undefined, limit: number): Promise<Uint8Array[]> {
-    let from = key(P_ADDR, address);
-    if (start) {
-      const raw = await this.db.get(key(P_UTXO, start));
-      if (raw) {
-        const utxo = parseUTXO(raw.subarray(8));
-        if (outputAddresses(utxo.output).some((a) => Buffer.from(a).equals(address))) {
-          from = key(P_ADDR, address, u64(MAX_U64 - Buffer.from(raw).readBigUInt64BE(0)));
-        }
-      }
-    }
-    const end = key(P_ADDR, address, Buffer.alloc(8, 0xff), Uint8Array.of(0xff));
-    const ids: Uint8Array[] = [];
-    // One more than asked, for the start UTXO that is skipped; LevelDB takes no limit beyond int32.
-    const dbLimit = limit >= 0x7ffffffe ? -1 : limit + 1;
-    for (const value of await this.db.values({ gte: from, lt: end, limit: dbLimit })) {
-      if (start && ids.length === 0 && Buffer.from(value).equals(start)) continue;
-      ids.push(value);
-      if (ids.length >= limit) break;
-    }
-    return ids;
+    return this.utxos.ids(address, start, limit);
   }
 
   /**
@@ -125,21 +109,7 @@ export class XState {
    */
   async commit(effects: BlockEffects, batch = new WriteBatch(), txs: SignedTx[] = effects.block.txs): Promise<void> {
     const db = this.db;
-    const spentRaws = await db.getMany(effects.spent.map((id) => key(P_UTXO, id)));
-    for (const [i, id] of effects.spent.entries()) {
-      const raw = spentRaws[i];
-      if (!raw) continue;
-      const seq = Buffer.from(raw).readBigUInt64BE(0);
-      batch.del(db, key(P_UTXO, id));
-      for (const a of outputAddresses(parseUTXO(raw.subarray(8)).output)) batch.del(db, key(P_ADDR, a, u64(MAX_U64 - seq)));
-    }
-    let seq = this.nextSeq;
-    for (const utxo of effects.created) {
-      const id = utxoInputID(utxo.utxoID);
-      batch.put(db, key(P_UTXO, id), Buffer.concat([u64(seq), marshalUTXO(utxo)]));
-      for (const a of outputAddresses(utxo.output)) batch.put(db, key(P_ADDR, a, u64(MAX_U64 - seq)), id);
-      seq++;
-    }
+    const seq = await this.utxos.write(batch, effects.spent, effects.created, this.nextSeq);
     for (const tx of txs) batch.put(db, key(P_TX, tx.id), tx.bytes);
     const { block } = effects;
     batch.put(db, key(P_BLOCK, block.id), block.bytes);

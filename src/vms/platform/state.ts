@@ -13,6 +13,7 @@
 //   0x16 kind ‖ key             -> ledger record (JSON)
 //   0x17 u64 (~height)          -> every subnet's validator set from that height on (JSON), when it changed
 import { u64 } from '../../encoding/bytes.js';
+import { UTXOState } from '../components/avax/utxostate.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { marshalUTXO, parseBlock, parseTx, parseUTXO } from './codec/index.js';
 import { decodeRecord, encodeRecord, type Kind, KINDS, Ledger, type LedgerMaps } from './ledger.js';
@@ -54,7 +55,15 @@ export class PState {
   private nextSeq = 0n;
   private readonly txCache = new Map<string, SignedTx>();
 
-  constructor(private readonly db: Database) {}
+  readonly utxos: UTXOState<UTXO>;
+
+  constructor(private readonly db: Database) {
+    this.utxos = new UTXOState(
+      db,
+      { parse: parseUTXO, marshal: marshalUTXO, addresses: (u) => ownersOfOutput(u.output).addresses, id: (u) => utxoIDBytes(u.utxoID) },
+      { utxo: P_UTXO, addr: P_ADDR },
+    );
+  }
 
   async load(): Promise<LastAccepted | undefined> {
     const raw = await this.db.get(LAST_KEY);
@@ -77,8 +86,7 @@ export class PState {
   }
 
   async getUTXO(id: Uint8Array): Promise<UTXO | undefined> {
-    const raw = await this.db.get(key(P_UTXO, id));
-    return raw ? parseUTXO(raw.subarray(8)) : undefined;
+    return this.utxos.get(id);
   }
 
   async getTx(id: Uint8Array): Promise<SignedTx | undefined> {
@@ -104,22 +112,7 @@ export class PState {
 
   /** utxoState.UTXOIDs: up to `limit` UTXO IDs of `address`, newest first, after `start` if it is one of them. */
   async utxoIDs(address: Uint8Array, start: Uint8Array | undefined, limit: number): Promise<Uint8Array[]> {
-    let from = key(P_ADDR, address);
-    if (start) {
-      const raw = await this.db.get(key(P_UTXO, start));
-      if (raw && ownersOfOutput(parseUTXO(raw.subarray(8)).output).addresses.some((a) => Buffer.from(a).equals(address))) {
-        from = key(P_ADDR, address, u64(MAX_U64 - Buffer.from(raw).readBigUInt64BE(0)));
-      }
-    }
-    const end = key(P_ADDR, address, Buffer.alloc(8, 0xff), Uint8Array.of(0xff));
-    const ids: Uint8Array[] = [];
-    const dbLimit = limit >= 0x7ffffffe ? -1 : limit + 1;
-    for (const value of await this.db.values({ gte: from, lt: end, limit: dbLimit })) {
-      if (start && ids.length === 0 && Buffer.from(value).equals(start)) continue;
-      ids.push(value);
-      if (ids.length >= limit) break;
-    }
-    return ids;
+    return this.utxos.ids(address, start, limit);
   }
 
   /** Every subnet's validator set as of `height` (the last change at or below it). */
@@ -131,21 +124,7 @@ export class PState {
   /** Writes a block's effects and its ledger draft in one atomic write with what `batch` holds. */
   async commit(effects: BlockEffects, batch = new WriteBatch()): Promise<void> {
     const db = this.db;
-    const spentRaws = await db.getMany(effects.spent.map((id) => key(P_UTXO, id)));
-    for (const [i, id] of effects.spent.entries()) {
-      const raw = spentRaws[i];
-      if (!raw) continue;
-      const seq = Buffer.from(raw).readBigUInt64BE(0);
-      batch.del(db, key(P_UTXO, id));
-      for (const a of ownersOfOutput(parseUTXO(raw.subarray(8)).output).addresses) batch.del(db, key(P_ADDR, a, u64(MAX_U64 - seq)));
-    }
-    let seq = this.nextSeq;
-    for (const utxo of effects.created) {
-      const id = utxoIDBytes(utxo.utxoID);
-      batch.put(db, key(P_UTXO, id), Buffer.concat([u64(seq), marshalUTXO(utxo)]));
-      for (const a of ownersOfOutput(utxo.output).addresses) batch.put(db, key(P_ADDR, a, u64(MAX_U64 - seq)), id);
-      seq++;
-    }
+    const seq = await this.utxos.write(batch, effects.spent, effects.created, this.nextSeq);
     for (const tx of effects.txs) batch.put(db, key(P_TX, tx.id), tx.bytes);
     for (const change of this.ledger.changes(effects.ledger)) {
       if (change.value === undefined) batch.del(db, recordKey(change.kind, change.key));

@@ -5,6 +5,7 @@ import { method, rpcTry } from '../../../rpc/method.js';
 import { arrayOf, bool, string, struct, uint32 } from '../../../rpc/schema.js';
 import { encodeTransferableOutput } from '../codec/tx.js';
 import { marshalUTXO } from '../codec/index.js';
+import { paginatedUTXOs } from '../../components/avax/utxostate.js';
 import type { UTXO } from '../types.js';
 import { encodeBytes, encoding, errors, hexOf, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
 
@@ -18,25 +19,8 @@ function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
 export function utxoMethods(d: PlatformDeps) {
   /** avax.GetPaginatedUTXOs over the P-Chain's own set. */
   async function localPage(addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number) {
-    const utxos: Uint8Array[] = [];
-    const seen = new Set<string>();
-    let endAddr = startAddr;
-    let endUTXO = startUTXO;
-    for (const addr of addrs) {
-      const cmp = Buffer.compare(Buffer.from(addr), Buffer.from(startAddr));
-      if (cmp < 0) continue;
-      endAddr = addr;
-      for (const utxoID of await d.vm.state.utxoIDs(addr, cmp === 0 ? startUTXO : undefined, limit)) {
-        endUTXO = utxoID;
-        if (seen.has(hexOf(utxoID))) continue;
-        const utxo = await d.vm.state.getUTXO(utxoID);
-        if (!utxo) continue;
-        seen.add(hexOf(utxoID));
-        utxos.push(marshalUTXO(utxo));
-        if (utxos.length >= limit) return { utxos, endAddr, endUTXO };
-      }
-    }
-    return { utxos, endAddr, endUTXO };
+    const page = await paginatedUTXOs(d.vm.state.utxos, addrs, startAddr, startUTXO, limit);
+    return { ...page, utxos: page.utxos.map(marshalUTXO) };
   }
 
   async function allUTXOs(addrs: Uint8Array[]): Promise<UTXO[]> {
