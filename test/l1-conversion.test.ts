@@ -224,6 +224,46 @@ describe('an L1 from ConvertSubnetToL1Tx, its validators managed through warp me
   });
 });
 
+describe('an L1 validator whose balance runs out', () => {
+  it('is deactivated when the P-Chain reaches the time its balance pays for, and the L1 reports it inactive', async () => {
+    const node = await startTestNode();
+    try {
+      const P = `${node.uri}/ext/bc/P`;
+      const w = await new Wallet(node.uri).init();
+      const subnetID = await w.issueP(A.pvm.e.newCreateSubnetTx({ ...(await w.common()), subnetOwners: [w.addr] }, w.ctx));
+      const genesis = JSON.parse(readFileSync(new URL('../fixtures/myl1.json', import.meta.url), 'utf8'));
+      const chainID = await w.issueP(
+        A.pvm.e.newCreateChainTx(
+          { ...(await w.common()), subnetId: subnetID, chainName: 'myl1', vmId: SUBNET_EVM, fxIds: [], genesisData: genesis, subnetAuth: [0] },
+          w.ctx,
+        ),
+        [EWOQ_KEY],
+      );
+      const { nodeID, nodePOP } = await call(`${node.uri}/ext/info`, 'info.getNodeID');
+      const pop = new A.pvmSerial.ProofOfPossession(A.utils.hexToBuffer(nodePOP.publicKey), A.utils.hexToBuffer(nodePOP.proofOfPossession));
+      // 3,600 nAVAX at 1 nAVAX a second: an hour of validation.
+      const vdr = A.L1Validator.fromNative(nodeID, 10n, 3_600n, pop, A.PChainOwner.fromNative([w.addr], 1), A.PChainOwner.fromNative([w.addr], 1));
+      await w.issueP(
+        A.pvm.e.newConvertSubnetToL1Tx(
+          { ...(await w.common()), subnetId: subnetID, chainId: chainID, address: new Uint8Array(20), validators: [vdr], subnetAuth: [0] },
+          w.ctx,
+        ),
+        [EWOQ_KEY],
+      );
+      const validationID = cb58(sha256(Buffer.concat([idBytes(subnetID), u32(0)])));
+      const l1View = async () => (await call(`${node.uri}/ext/bc/${chainID}/validators`, 'validators.getCurrentValidators', {})).validators;
+      expect(await l1View()).toEqual([expect.objectContaining({ validationID, isActive: true })]);
+      await call(`${node.uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 7200 });
+      // The next P block advances the chain time past what the balance paid for.
+      await w.issueP(A.pvm.e.newBaseTx({ ...(await w.common()), outputs: [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 1n, [w.addr])] }, w.ctx));
+      expect((await call(P, 'platform.getL1Validator', { validationID })).balance).toBe('0');
+      expect(await l1View()).toEqual([expect.objectContaining({ validationID, isActive: false })]);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
 describe('the L1s of --l1, created by P-Chain txs', () => {
   it('get the IDs of their CreateSubnetTx and CreateChainTx, keep them across a restart, and follow the P-Chain for their validators', async () => {
     const fixture = new URL('../fixtures/myl1.json', import.meta.url).pathname;

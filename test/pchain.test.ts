@@ -213,6 +213,12 @@ describe('subnets and chains created by avalanchejs txs', () => {
     expect(validators[0]).toMatchObject({ txID: addID, weight: '20', nodeID: nodeId, endTime: String(now + 2n * 86400n) });
     expect(Object.keys(validators[0])).toEqual(['txID', 'startTime', 'endTime', 'weight', 'nodeID']);
     expect(await call(P, 'platform.getBlockchainStatus', { blockchainID: chainID })).toEqual({ status: 'Validating' });
+    // Deprecated `stake` comes with `weight` for every subnet.
+    expect(await call(P, 'platform.getTotalStake', { subnetID })).toEqual({ stake: '20', weight: '20' });
+    // An accepted tx of another kind is named as such.
+    expect((await callError(P, 'platform.getSubnet', { subnetID: chainID })).message).toBe(`"${chainID}" is not a subnet`);
+    expect((await callError(P, 'platform.validatedBy', { blockchainID: subnetID })).message).toBe(`"${subnetID}" is not a blockchain`);
+    expect((await callError(P, 'platform.validates', { subnetID: addID })).message).toBe(`"${addID}" is not a subnet`);
     const height = (await call(P, 'platform.getHeight')).height;
     expect(await call(P, 'platform.getValidatorsAt', { height, subnetID })).toEqual({
       [nodeId]: { publicKey: '0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d', weight: '20' },

@@ -194,7 +194,19 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
 
 export function evmFactory(config: EvmConfig): VmFactory {
   /** BLS keys this process holds (the local stakers', the chain configs' emulator-validators), by public key. */
-  const knownKeys = new Map<string, WarpValidator>(LOCAL_STAKERS.map((v) => [Buffer.from(publicKey(v)).toString('hex'), v]));
+  // Public keys are derived on first use: a BLS scalar multiplication each, not worth paying at start-up.
+  const holders: WarpValidator[] = [...LOCAL_STAKERS];
+  let byKey: Map<string, WarpValidator> | undefined;
+  const knownKeys = {
+    add(v: WarpValidator): void {
+      holders.push(v);
+      byKey?.set(Buffer.from(publicKey(v)).toString('hex'), v);
+    },
+    get(pk: string): WarpValidator | undefined {
+      byKey ??= new Map(holders.map((v) => [Buffer.from(publicKey(v)).toString('hex'), v]));
+      return byKey.get(pk);
+    },
+  };
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<EvmChainVM> {
@@ -212,7 +224,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       // Every other subnet is one of the node's L1s: the node, and the chain config's other validators.
       const l1Set = [{ ...self!, weight: L1_VALIDATOR_WEIGHT }, ...chainConfig.validators];
       if (config.kind === 'subnet-evm') config.l1Validators.set(encodeCB58(ctx.subnetID), l1Set);
-      for (const v of l1Set) knownKeys.set(Buffer.from(publicKey(v)).toString('hex'), v);
+      for (const v of l1Set) knownKeys.add(v);
       /** The P-Chain's set when it knows the subnet: active members that have keys, signing when this process holds their secret. */
       const fromP = (subnetID: string): WarpValidator[] | undefined =>
         config.subnetValidators?.(decodeCB58(subnetID))?.flatMap((m) => {

@@ -26,7 +26,8 @@ export function nextStakerToReward(ledger: Ledger): StakerRecord | undefined {
 /** reward.Split: the validator's share (delegatee) and the delegator's remainder. */
 export function splitReward(total: bigint, shares: number): [bigint, bigint] {
   const remainderShares = PERCENT - (BigInt(shares) < PERCENT ? BigInt(shares) : PERCENT);
-  const remainder = (remainderShares * total) / PERCENT;
+  // Go's uint64 arithmetic: when the product overflows, divide first (losing the sub-1e6 precision).
+  const remainder = remainderShares * total > 0xffffffffffffffffn ? remainderShares * (total / PERCENT) : (remainderShares * total) / PERCENT;
   return [total - remainder, remainder];
 }
 

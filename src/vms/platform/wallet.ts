@@ -14,13 +14,17 @@ export class WalletError extends Error {}
 const compare = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b);
 
 export class PWallet {
-  readonly address: Uint8Array;
+  private addr: Uint8Array | undefined;
 
   constructor(
     private readonly vm: PChain,
     private readonly key: Uint8Array,
-  ) {
-    this.address = addressOfPrivateKey(key);
+  ) {}
+
+  /** Derived on first use: the first secp256k1 key derivation builds the curve's tables (tens of ms). */
+  get address(): Uint8Array {
+    this.addr ??= addressOfPrivateKey(this.key);
+    return this.addr;
   }
 
   private get owner(): Owners {

@@ -1,6 +1,7 @@
 // The P-Chain's check of the warp message an L1 validator tx carries (txs/executor/warp_verifier.go):
 // its network, then the source chain's subnet's validator set as the P-Chain holds it (an L1's
 // active validators with their keys), then the signature with a 67% quorum.
+import { encodeCB58 } from '../../encoding/cb58.js';
 import type { Ledger } from './ledger.js';
 import { verifyBitSetSignature } from './bls.js';
 import { parseWarpMessage } from './warp.js';
@@ -25,10 +26,13 @@ export function verifyWarpMessage(
   } catch (err) {
     return (err as Error).message;
   }
-  if (m.networkID !== opts.networkID) return `wrong networkID: expected ${opts.networkID} but got ${m.networkID}`;
+  // GetCanonicalValidatorSetFromChainID first (the source chain's subnet), then the signature, whose
+  // Verify checks the network before the signers.
   const hexSource = Buffer.from(m.sourceChainID).toString('hex');
-  const subnet =
-    ledger.chains.get(hexSource)?.subnetID ?? (opts.subnetOf(m.sourceChainID) ? Buffer.from(opts.subnetOf(m.sourceChainID)!).toString('hex') : undefined);
-  if (subnet === undefined) return `failed to get subnet of "${hexSource}": not found`;
+  const known = opts.subnetOf(m.sourceChainID);
+  const subnet = ledger.chains.get(hexSource)?.subnetID ?? (known ? Buffer.from(known).toString('hex') : undefined);
+  const id = encodeCB58(m.sourceChainID);
+  if (subnet === undefined) return ledger.subnets.has(hexSource) ? `"${id}" is not a blockchain` : `problem retrieving blockchain "${id}": not found`;
+  if (m.networkID !== opts.networkID) return 'wrong networkID';
   return verifyBitSetSignature(m.unsigned, m.signers, m.signature, subnetValidators(ledger, subnet));
 }

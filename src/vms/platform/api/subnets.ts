@@ -19,10 +19,11 @@ export function subnetMethods(d: PlatformDeps) {
   const chainsOf = (subnetID: string) => [...ledger().chains.entries()].filter(([, c]) => c.subnetID === subnetID).sort(([a], [b]) => (a < b ? -1 : 1));
 
   return {
-    getSubnet: method(struct({ subnetID: id }), ({ subnetID }) => {
+    getSubnet: method(struct({ subnetID: id }), async ({ subnetID }) => {
       if (isZero(subnetID)) throw errors.primaryIsNotSubnet();
       const s = ledger().subnets.get(hexOf(subnetID));
-      if (!s) throw ledger().chains.has(hexOf(subnetID)) ? errors.notASubnet(encodeCB58(subnetID)) : errors.notFound();
+      // Any other accepted tx's ID is "not a subnet"; an ID of nothing is not found.
+      if (!s) throw (await d.vm.state.getTx(subnetID)) ? errors.notASubnet(encodeCB58(subnetID)) : errors.notFound();
       const empty = encodeCB58(new Uint8Array(32));
       return {
         isPermissioned: !s.conversion,
@@ -42,7 +43,10 @@ export function subnetMethods(d: PlatformDeps) {
         return { subnets: [...subnets, { id: encodeCB58(new Uint8Array(32)), controlKeys: [], threshold: '0' }] };
       }
       const found = [];
+      const seen = new Set<string>();
       for (const s of ids) {
+        if (seen.has(hexOf(s))) continue;
+        seen.add(hexOf(s));
         const k = hexOf(s);
         if (k === PRIMARY) found.push({ id: encodeCB58(s), controlKeys: [], threshold: '0' });
         else if (ledger().subnets.has(k)) found.push({ id: encodeCB58(s), ...subnetJson(k) });
@@ -78,18 +82,18 @@ export function subnetMethods(d: PlatformDeps) {
       return { status: ledger().chains.has(hexOf(chainID)) ? 'Created' : 'Unknown' };
     }),
 
-    validatedBy: method(struct({ blockchainID: id }), ({ blockchainID }) => {
+    validatedBy: method(struct({ blockchainID: id }), async ({ blockchainID }) => {
       if (isZero(blockchainID)) return { subnetID: encodeCB58(blockchainID) };
       const c = ledger().chains.get(hexOf(blockchainID));
       if (c) return { subnetID: cb58(c.subnetID) };
-      if (ledger().subnets.has(hexOf(blockchainID))) throw errors.notABlockchain(encodeCB58(blockchainID));
+      if (await d.vm.state.getTx(blockchainID)) throw errors.notABlockchain(encodeCB58(blockchainID));
       throw errors.retrievingBlockchain(encodeCB58(blockchainID));
     }),
 
-    validates: method(struct({ subnetID: id }), ({ subnetID }) => {
+    validates: method(struct({ subnetID: id }), async ({ subnetID }) => {
       const k = hexOf(subnetID);
       if (k !== PRIMARY && !ledger().subnets.has(k)) {
-        if (ledger().chains.has(k)) throw errors.notASubnet(encodeCB58(subnetID));
+        if (await d.vm.state.getTx(subnetID)) throw errors.notASubnet(encodeCB58(subnetID));
         throw errors.retrievingSubnet(encodeCB58(subnetID));
       }
       return { blockchainIDs: chainsOf(k).map(([chainID]) => cb58(chainID)) };
@@ -107,7 +111,7 @@ export function subnetMethods(d: PlatformDeps) {
 
     getTotalStake: method(struct({ subnetID: id }), ({ subnetID }) => {
       const total = (validatorSets(ledger())[hexOf(subnetID)] ?? []).reduce((s, m) => s + m.weight, 0n);
-      return isZero(subnetID) ? { stake: String(total), weight: String(total) } : { weight: String(total) };
+      return { stake: String(total), weight: String(total) };
     }),
 
     getCurrentSupply: method(struct({ subnetID: id }), ({ subnetID }) => {

@@ -46,7 +46,8 @@ export function validatorMethods(d: PlatformDeps) {
   };
 
   const primaryJson = (s: StakerRecord, withDelegators: boolean) => {
-    const delegators = [...ledger().stakers.values()].filter((x) => x.kind === 'primaryDelegator' && x.nodeID === s.nodeID);
+    // The delegator iterator's order: end time, then tx ID.
+    const delegators = [...ledger().stakers.values()].filter((x) => x.kind === 'primaryDelegator' && x.nodeID === s.nodeID).sort(byEnd);
     const base = {
       txID: cb58(s.txID),
       startTime: String(s.start),
@@ -103,7 +104,7 @@ export function validatorMethods(d: PlatformDeps) {
       const wanted = new Set(nodeIDs.map(hexOf));
       const pick = (nodeID: string) => wanted.size === 0 || wanted.has(nodeID);
       const stakers = [...ledger().stakers.values()].filter((s) => s.subnetID === subnet && s.kind !== 'primaryDelegator' && pick(s.nodeID)).sort(byEnd);
-      if (isZero(subnetID)) return { validators: stakers.map((s) => primaryJson(s, nodeIDs.length === 1)) };
+      if (isZero(subnetID)) return { validators: stakers.map((s) => primaryJson(s, wanted.size === 1)) };
       const legacy = stakers.map((s) => ({
         txID: cb58(s.txID),
         startTime: String(s.start),

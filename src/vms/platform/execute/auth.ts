@@ -21,15 +21,18 @@ export function verifyPermission(tx: SignedTx, auth: FxValue, cred: FxValue, own
 
 /** verifySubnetAuthorization: returns the credentials left for the inputs. */
 export function verifySubnetAuthorization(tx: SignedTx, subnetID: Uint8Array, auth: FxValue, env: TxEnv): FxValue[] {
+  // GetSubnetOwner first: a chain's ID names a tx that is not a subnet.
+  const subnet =
+    env.ledger.subnets.get(hex(subnetID)) ?? (env.ledger.chains.has(hex(subnetID)) ? fail(`"${encodeCB58(subnetID)}" is not a subnet`) : fail('not found'));
   if (tx.credentials.length === 0) fail('should have the same number of credentials as inputs');
   const cred = tx.credentials[tx.credentials.length - 1]!;
-  const subnet = env.ledger.subnets.get(hex(subnetID)) ?? fail('not found');
   wrapped('unauthorized modification', () => verifyPermission(tx, auth, cred, ownersOf(subnet.owner), env));
   return tx.credentials.slice(0, -1);
 }
 
-/** verifyPoASubnetAuthorization: also refuses a subnet converted to an L1 (no transformations exist here). */
+/** verifyPoASubnetAuthorization: the authorization, then a subnet converted to an L1 is refused (no transformations exist here). */
 export function verifyPoASubnetAuthorization(tx: SignedTx, subnetID: Uint8Array, auth: FxValue, env: TxEnv): FxValue[] {
+  const creds = verifySubnetAuthorization(tx, subnetID, auth, env);
   if (env.ledger.subnets.get(hex(subnetID))?.conversion) fail(`"${encodeCB58(subnetID)}" is immutable`);
-  return verifySubnetAuthorization(tx, subnetID, auth, env);
+  return creds;
 }

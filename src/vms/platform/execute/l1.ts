@@ -28,7 +28,7 @@ const ownersOfP = (o: PChainOwner) => ({ locktime: 0n, threshold: o.threshold, a
 const activeCount = (env: TxEnv) => [...env.ledger.l1Validators.values()].filter((v) => v.endAccumulatedFee !== 0n).length;
 
 function nodeIDOf(b: Uint8Array): Uint8Array {
-  if (b.length !== 20) fail(`expected 20 bytes but got ${b.length}`);
+  if (b.length !== 20) fail(`invalid hash length: expected 20 bytes but got ${b.length}`);
   return b;
 }
 

@@ -46,7 +46,8 @@ function verifyStakeOuts(u: TxOf<25> | TxOf<26>, env: TxEnv): bigint {
   let total = 0n;
   for (const o of u.stakeOuts) {
     wrapped('failed to verify output', () => verifyTransferableOutput(o));
-    if (compareBytes(o.assetID, u.stakeOuts[0]!.assetID) !== 0) fail(`multiple staked assets: ${encodeCB58(o.assetID)}`);
+    const first = u.stakeOuts[0]!.assetID;
+    if (compareBytes(o.assetID, first) !== 0) fail(`multiple staked assets: "${encodeCB58(first)}" and "${encodeCB58(o.assetID)}"`);
     total += o.out.type === 22 ? o.out.out.amount : o.out.amount;
   }
   if (!outputsSorted(u.stakeOuts)) fail('outputs not sorted');
@@ -85,6 +86,7 @@ export function addPermissionlessValidator(tx: SignedTx, u: TxOf<25>, env: TxEnv
   if (u.delegationShares > 1_000_000) fail('a staker can only require at most 1000000 shares from delegators');
   wrapped('failed to verify BaseTx', () => verifyBaseTx(u.base, env));
   wrapped('failed to verify validator, signer, or rewards owners', () => {
+    if (u.weight === 0n) fail('weight of this validator is too low');
     if (u.signer.type === 28 && !env.verifyPoP(u.signer.publicKey, u.signer.proofOfPossession)) fail('invalid proof of possession');
     verifyOwners(u.validatorRewardsOwner.owners);
     verifyOwners(u.delegatorRewardsOwner.owners);
@@ -113,7 +115,10 @@ export function addPermissionlessValidator(tx: SignedTx, u: TxOf<25>, env: TxEnv
 export function addPermissionlessDelegator(tx: SignedTx, u: TxOf<26>, env: TxEnv): TxResult {
   if (u.stakeOuts.length === 0) fail('no stake');
   wrapped('failed to verify BaseTx', () => verifyBaseTx(u.base, env));
-  wrapped('failed to verify validator or rewards owner', () => verifyOwners(u.delegationRewardsOwner.owners));
+  wrapped('failed to verify validator or rewards owner', () => {
+    if (u.weight === 0n) fail('weight of this validator is too low');
+    verifyOwners(u.delegationRewardsOwner.owners);
+  });
   const staked = verifyStakeOuts(u, env);
   if (staked !== u.weight) fail(`delegator weight is not equal to total stake weight, delegator weight ${u.weight} total stake weight ${staked}`);
   verifyMemo(u.base);

@@ -97,7 +97,7 @@ export function removeSubnetValidator(tx: SignedTx, u: TxOf<23>, env: TxEnv): Tx
     fail(`NodeID-${encodeCB58(u.nodeID)} isn't a current or pending validator of ${encodeCB58(u.subnetID)}: not found`);
   if (staker.kind !== 'subnetValidator') fail('attempting to remove permissionless validator');
   const creds = verifySubnetAuthorization(tx, u.subnetID, u.auth, env);
-  verifySpend(tx, u.base.inputs, u.base.outputs, creds, env);
+  wrappedFlow(() => verifySpend(tx, u.base.inputs, u.base.outputs, creds, env));
   env.ledger.stakers.delete(staker.txID);
   return transfer(tx, u.base);
 }
@@ -109,7 +109,7 @@ export function transferSubnetOwnership(tx: SignedTx, u: TxOf<33>, env: TxEnv): 
   verifyOwners(u.owner.owners);
   verifyMemo(u.base);
   const creds = verifySubnetAuthorization(tx, u.subnetID, u.auth, env);
-  verifySpend(tx, u.base.inputs, u.base.outputs, creds, env);
+  wrappedFlow(() => verifySpend(tx, u.base.inputs, u.base.outputs, creds, env));
   const subnet = env.ledger.subnets.get(hex(u.subnetID))!;
   env.ledger.subnets.set(hex(u.subnetID), { ...subnet, owner: ownerRecord(u.owner.owners) });
   return transfer(tx, u.base);
