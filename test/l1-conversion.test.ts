@@ -253,9 +253,12 @@ describe('an L1 validator whose balance runs out', () => {
       const validationID = cb58(sha256(Buffer.concat([idBytes(subnetID), u32(0)])));
       const l1View = async () => (await call(`${node.uri}/ext/bc/${chainID}/validators`, 'validators.getCurrentValidators', {})).validators;
       expect(await l1View()).toEqual([expect.objectContaining({ validationID, isActive: true })]);
+      const height = BigInt((await call(P, 'platform.getHeight')).height);
       await call(`${node.uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 7200 });
-      // The next P block advances the chain time past what the balance paid for.
-      await w.issueP(A.pvm.e.newBaseTx({ ...(await w.common()), outputs: [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 1n, [w.addr])] }, w.ctx));
+      // The P-Chain builds a block of its own at the time the balance runs out.
+      expect(BigInt((await call(P, 'platform.getHeight')).height)).toBe(height + 1n);
+      const { block } = await call(P, 'platform.getBlockByHeight', { height: String(height + 1n), encoding: 'json' });
+      expect(block.txs).toEqual([]);
       expect((await call(P, 'platform.getL1Validator', { validationID })).balance).toBe('0');
       expect(await l1View()).toEqual([expect.objectContaining({ validationID, isActive: false })]);
     } finally {

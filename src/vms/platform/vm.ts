@@ -32,6 +32,14 @@ import { verifyWarpMessage } from './warpverify.js';
 
 export class IssueError extends Error {}
 
+/** deactivateLowBalanceL1Validators, after a standard block's txs: those that could not pay for the next second. */
+function deactivateLowBalance(draft: Ledger): void {
+  const nextSecond = draft.c.accruedFees + validatorFeePrice(draft.c.l1Excess);
+  for (const v of draft.l1Validators.values()) {
+    if (v.endAccumulatedFee !== 0n && v.endAccumulatedFee < nextSecond) draft.l1Validators.set(v.validationID, { ...v, endAccumulatedFee: 0n });
+  }
+}
+
 export interface PChainOptions {
   networkID: number;
   chainID: Uint8Array;
@@ -90,13 +98,38 @@ export class PChain {
 
   private rewardTimer: NodeJS.Timeout | undefined;
 
-  /** Wakes the chain when the next staker's period ends, to reward it even if no tx arrives. */
+  /**
+   * When the first active L1 validator's balance runs out at today's fee price (the L1 part of
+   * GetNextStakerChangeTime): the chain builds a block then, to deactivate it.
+   */
+  private nextEviction(): bigint | undefined {
+    const c = this.state.ledger.c;
+    const price = validatorFeePrice(c.l1Excess);
+    let first: bigint | undefined;
+    for (const v of this.state.ledger.l1Validators.values()) {
+      if (v.endAccumulatedFee === 0n) continue;
+      const left = v.endAccumulatedFee > c.accruedFees ? v.endAccumulatedFee - c.accruedFees : 0n;
+      const at = c.timestamp + left / price;
+      if (first === undefined || at < first) first = at;
+    }
+    return first;
+  }
+
+  /** The next time the chain changes by itself: a staker's period ends, or an L1 validator runs dry. */
+  private nextChange(): bigint | undefined {
+    const staker = nextStakerToReward(this.state.ledger)?.end;
+    const eviction = this.nextEviction();
+    if (staker === undefined) return eviction;
+    return eviction === undefined || staker <= eviction ? staker : eviction;
+  }
+
+  /** Wakes the chain at its next change, to build that block even if no tx arrives. */
   private scheduleRewards(): void {
     if (this.rewardTimer) clearTimeout(this.rewardTimer);
     this.rewardTimer = undefined;
-    const next = nextStakerToReward(this.state.ledger);
-    if (!next || this.closed) return;
-    const ms = Number(next.end - this.now()) * 1000;
+    const next = this.nextChange();
+    if (next === undefined || this.closed) return;
+    const ms = Number(next - this.now()) * 1000;
     this.rewardTimer = setTimeout(() => void this.advance().catch(() => undefined), Math.min(Math.max(ms, 0), 0x7fffffff));
     this.rewardTimer.unref();
   }
@@ -106,11 +139,20 @@ export class PChain {
     return this.exclusive(() => this.rewardDue());
   }
 
-  /** One proposal block and its option for each staker whose period ended by the next block time. */
+  /**
+   * The blocks the clock makes due, in time order: one proposal block and its option for each staker
+   * whose period ended, and an empty standard block at each L1 validator's eviction time.
+   */
   private async rewardDue(): Promise<void> {
     for (;;) {
       const staker = nextStakerToReward(this.state.ledger);
-      if (!staker || staker.end > this.nextBlockTime()) break;
+      const eviction = this.nextEviction();
+      const now = this.nextBlockTime();
+      if (eviction !== undefined && eviction <= now && (!staker || eviction < staker.end)) {
+        await this.evictionBlock(eviction > this.state.ledger.c.timestamp ? eviction : this.state.ledger.c.timestamp);
+        continue;
+      }
+      if (!staker || staker.end > now) break;
       const parent = this.state.lastAccepted();
       const rewardTx = buildTx({ type: 20, txID: new Uint8Array(Buffer.from(staker.txID, 'hex')) }, []);
       const proposal = buildProposalBlock({ time: staker.end, parentID: parent.id, height: parent.height + 1n, decisionTxs: [], tx: rewardTx });
@@ -118,6 +160,16 @@ export class PChain {
       await this.acceptOption(proposal);
     }
     this.scheduleRewards();
+  }
+
+  /** A standard block without txs at `time`: advancing the chain time deactivates the L1 validators that ran dry. */
+  private async evictionBlock(time: bigint): Promise<void> {
+    const draft = this.state.ledger.draft();
+    this.advanceTime(draft, time);
+    deactivateLowBalance(draft);
+    const parent = this.state.lastAccepted();
+    const block = buildStandardBlock({ time, parentID: parent.id, height: parent.height + 1n, txs: [] });
+    await this.commitBlock(block, { created: [], spent: [], txs: [], ledger: draft });
   }
 
   /** The option of an accepted proposal block: commit or abort as the node's uptime view decides. */
@@ -323,11 +375,7 @@ export class PChain {
       for (const u of result.produced) utxos.set(hex(utxoIDBytes(u.utxoID)), u);
       results.push(result);
     }
-    // deactivateLowBalanceL1Validators: those that could not pay for the next second.
-    const nextSecond = draft.c.accruedFees + validatorFeePrice(draft.c.l1Excess);
-    for (const v of draft.l1Validators.values()) {
-      if (v.endAccumulatedFee !== 0n && v.endAccumulatedFee < nextSecond) draft.l1Validators.set(v.validationID, { ...v, endAccumulatedFee: 0n });
-    }
+    deactivateLowBalance(draft);
     const parent = this.state.lastAccepted();
     const block = buildStandardBlock({ time, parentID: parent.id, height: parent.height + 1n, txs });
     return { block, txs, results, ledger: draft };
