@@ -598,3 +598,38 @@ describe('the end of staking periods (emulator.advanceClock)', () => {
     }
   });
 });
+
+describe('platform.issueTx under mutated bytes', () => {
+  it('answers every mutation of a signed tx with a JSON-RPC error (no 5xx), accepts none, and still accepts the original', async () => {
+    const node = await startTestNode();
+    try {
+      const w = await new Wallet(node.uri).init();
+      const tx = A.pvm.e.newBaseTx({ ...(await w.common()), outputs: [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 12_345n, [w.addr])] }, w.ctx);
+      await A.addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      const bytes: Uint8Array = tx.getSignedTx().toBytes();
+      let seed = 20261123;
+      const rand = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const height = (await call(`${node.uri}/ext/bc/P`, 'platform.getHeight')).height;
+      for (let i = 0; i < 300; i++) {
+        const m = Uint8Array.from(bytes);
+        const kind = rand(3);
+        if (kind === 0) m[rand(m.length)] ^= 1 << rand(8);
+        else if (kind === 1) {
+          const at = rand(m.length);
+          m[at] = (m[at]! + 1 + rand(255)) % 256; // another byte than the original
+        }
+        const cut = kind === 2 ? m.subarray(0, rand(m.length)) : m;
+        const reply = await rpc(`${node.uri}/ext/bc/P`, 'platform.issueTx', { tx: A.utils.bufferToHex(A.utils.addChecksum(cut)), encoding: 'hex' });
+        expect(reply.status).toBe(200);
+        expect(reply.json.error?.message, `mutation ${i} was accepted`).toMatch(/^(couldn't issue tx|problem decoding transaction)/);
+      }
+      expect((await call(`${node.uri}/ext/bc/P`, 'platform.getHeight')).height).toBe(height);
+      await w.issueP(tx);
+    } finally {
+      await node.stop();
+    }
+  });
+});

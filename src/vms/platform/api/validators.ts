@@ -2,7 +2,7 @@
 // getValidatorsAt (a bare map, as GetValidatorsAtReply marshals it).
 import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method } from '../../../rpc/method.js';
-import { arrayOf, type Field, struct, uint16 } from '../../../rpc/schema.js';
+import { arrayOf, type Field, ParamsError, struct, uint16 } from '../../../rpc/schema.js';
 import { canonicalSet } from '../bls.js';
 import { validatorSets } from '../validators.js';
 import { bytesOf, cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
@@ -14,8 +14,14 @@ const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
 /** A node ID argument ("NodeID-…"). */
 const nodeIDField: Field<Uint8Array> = {
   decode(v) {
-    if (typeof v !== 'string' || !v.startsWith('NodeID-')) throw new Error('node ID must start with "NodeID-"');
-    return decodeCB58(v.slice(7));
+    if (typeof v !== 'string' || !v.startsWith('NodeID-')) throw new ParamsError('ids.NodeID: missing "NodeID-" prefix');
+    try {
+      const b = decodeCB58(v.slice(7));
+      if (b.length !== 20) throw new Error(`expected 20 bytes but got ${b.length}`);
+      return b;
+    } catch (err) {
+      throw new ParamsError((err as Error).message);
+    }
   },
   zero: () => new Uint8Array(20),
 };
@@ -26,7 +32,7 @@ const heightField: Field<bigint | 'proposed'> = {
     if (v === 'proposed') return 'proposed';
     if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
     if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-    throw new Error('invalid height');
+    throw new ParamsError('invalid height');
   },
   zero: () => 0n,
 };
