@@ -22,6 +22,9 @@ import { AcceptedStream } from './chains/acceptance.js';
 import { Aliaser } from './chains/aliases.js';
 import { TravelClock } from './chains/clock.js';
 import { clockMethods } from './api/emulator/clock.js';
+import { faultMethods } from './api/emulator/faults.js';
+import { Faults, withFaults } from './rpc/faults.js';
+import { Journal } from './rpc/journal.js';
 import { primaryNetworkChains } from './genesis/primary.js';
 import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
 import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
@@ -163,10 +166,19 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
     const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
     const bodies = new BodyBudget();
+    // Emulator controls: injected API faults and the request journal, node-wide.
+    const faults = new Faults();
+    const journal = new Journal();
     const rpc = (services: ServiceDef[]) =>
       jsonRpcEndpoint(
         gorillaDialect,
-        services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields))),
+        services.map((s) =>
+          withFaults(
+            withCallLog(s, (msg, fields) => main.debug(msg, fields)),
+            faults,
+            '.',
+          ),
+        ),
         { budget: bodies },
       );
     const serve = (services: ServiceDef[]) => ({ http: rpc(services) });
@@ -252,7 +264,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     });
     manager.registerVM(VM_IDS.avm, avm);
     const serveGeth = (services: ServiceDef[]) => {
-      const logged = services.map((s) => withCallLog(s, (msg, fields) => main.debug(msg, fields)));
+      const logged = services.map((s) =>
+        withFaults(
+          withCallLog(s, (msg, fields) => main.debug(msg, fields)),
+          faults,
+          '_',
+        ),
+      );
       return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
     };
     const l1Validators = new Map();
@@ -326,6 +344,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           emulatorService(health, {
             ...signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
             ...clockMethods(clock, () => (manager.get('P')!.vm as PlatformChainVM).pChain.advance()),
+            ...faultMethods(faults, journal, health),
           }),
         ]),
         'emulator',
@@ -427,7 +446,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     await health.start();
     cleanups.push(() => health.stop());
 
-    const app = createApp({ nodeId: LOCAL_NODE.nodeID, allowedOrigins: config.httpAllowedOrigins, allowedHosts: config.httpAllowedHosts, router });
+    const app = createApp({
+      nodeId: LOCAL_NODE.nodeID,
+      allowedOrigins: config.httpAllowedOrigins,
+      allowedHosts: config.httpAllowedHosts,
+      router,
+      ...(config.apiEmulatorEnabled ? { journal, faults, nowNs: () => clock.nowNs() } : {}),
+    });
     const server = createHttpServer(app);
     const sockets = acceptWebsockets(server, router, config.httpAllowedHosts);
     await new Promise<void>((resolve, reject) => {

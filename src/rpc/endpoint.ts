@@ -3,6 +3,7 @@ import { reply, TEXT_PLAIN } from './http.js';
 import type { Dialect, RpcResponse } from './dialect.js';
 import type { ServiceDef } from './method.js';
 import { BodyBudget } from './budget.js';
+import { REQUEST_BODY } from './journal.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -59,6 +60,7 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], opts: 
     const onEnd = () => {
       budget.end(pending);
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      (req as unknown as Record<symbol, Buffer>)[REQUEST_BODY] = body;
       let reply: ReturnType<typeof respond>;
       try {
         reply = respond(body, { request: req });

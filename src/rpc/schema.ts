@@ -47,6 +47,16 @@ export const uint32 = unsigned(32);
 export const uint8 = unsigned(8);
 export const uint16 = unsigned(16);
 
+/** A Go float64 (JSON numbers only). */
+export const float: Field<number> = {
+  decode(v) {
+    const text = numberText(v);
+    if (text === undefined) return fail(v, 'float64');
+    return Number(text);
+  },
+  zero: () => 0,
+};
+
 /** A plain Go int (JSON numbers only). */
 export const int: Field<number> = {
   decode(v) {

@@ -9,12 +9,20 @@ import { reply, replyText } from '../rpc/http.js';
 import { internalError } from '../rpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
+import type { Faults } from '../rpc/faults.js';
+import { type Journal, JOURNAL_BODY_BYTES, REQUEST_BODY } from '../rpc/journal.js';
 
 export interface AppOptions {
   nodeId: string;
   allowedOrigins: string[];
   allowedHosts: string[];
   router: Router;
+  /** Records every request and reply (emulator controls). */
+  journal?: Journal;
+  /** Route-level faults: latency, HTTP status, dropped connection (emulator controls). */
+  faults?: Faults;
+  /** The node's clock, in ns, for the journal's times. */
+  nowNs?: () => bigint;
 }
 
 export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -23,7 +31,7 @@ export function createApp(opts: AppOptions): RequestListener {
   const headers = nodeHeaders(opts.nodeId, opts.allowedOrigins);
   const hosts = allowedHosts(opts.allowedHosts);
   const route = dispatch(opts.router);
-  return (req, res) => {
+  const serve: RequestListener = (req, res) => {
     try {
       if (headers(req, res) || hosts(req, res)) return;
       route(req, res);
@@ -32,6 +40,64 @@ export function createApp(opts: AppOptions): RequestListener {
       internalError(res, err);
     }
   };
+  const { journal, faults } = opts;
+  if (!journal && !faults) return serve;
+  return (req, res) => {
+    const path = pathOf(req.url);
+    if (journal) keep(journal, req, res, path, opts.nowNs);
+    const fired = faults?.fire(path, undefined, ['drop', 'status', 'latency']) ?? [];
+    if (fired.some((f) => f.kind === 'drop')) {
+      req.socket.destroy();
+      return;
+    }
+    const status = fired.find((f) => f.kind === 'status');
+    if (status) {
+      req.resume();
+      reply(res, status.status!, ['Content-Type', 'text/plain; charset=utf-8'], status.body ?? '');
+      return;
+    }
+    const delay = fired.reduce((ms, f) => (f.kind === 'latency' ? ms + f.latencyMs! : ms), 0);
+    if (delay > 0) setTimeout(() => serve(req, res), delay);
+    else serve(req, res);
+  };
+}
+
+const pathOf = (url: string | undefined) => {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q < 0 ? u : u.slice(0, q);
+};
+
+/** Journals the request once its reply is sent (or its connection gone), with the body the endpoint read. */
+function keep(journal: Journal, req: http.IncomingMessage, res: http.ServerResponse, route: string, nowNs?: () => bigint): void {
+  const started = performance.now();
+  const time = nowNs?.() ?? BigInt(Date.now()) * 1_000_000n;
+  let response: Uint8Array = new Uint8Array();
+  const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const chunk = args[0];
+    if (typeof chunk === 'string') response = Buffer.from(chunk.slice(0, JOURNAL_BODY_BYTES));
+    else if (chunk instanceof Uint8Array) response = chunk.subarray(0, JOURNAL_BODY_BYTES);
+    return end(...args);
+  }) as typeof res.end;
+  let done = false;
+  const record = () => {
+    if (done) return;
+    done = true;
+    const body = (req as unknown as Record<symbol, Buffer | undefined>)[REQUEST_BODY];
+    journal.record({
+      time,
+      route,
+      httpMethod: req.method ?? '',
+      status: res.headersSent ? res.statusCode : 0,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      request: body ? body.subarray(0, JOURNAL_BODY_BYTES) : new Uint8Array(),
+      response,
+    });
+  };
+  res.on('finish', record);
+  res.on('close', record);
 }
 
 /** gorilla/mux: header routing, clean-path redirects, then an exact path match. */
