@@ -24,6 +24,7 @@ import { TravelClock } from './chains/clock.js';
 import { clockMethods } from './api/emulator/clock.js';
 import { faultMethods } from './api/emulator/faults.js';
 import { Faults, withFaults } from './rpc/faults.js';
+import { BlockStalls } from './chains/stalls.js';
 import { Journal } from './rpc/journal.js';
 import { primaryNetworkChains } from './genesis/primary.js';
 import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
@@ -168,6 +169,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const bodies = new BodyBudget();
     // Emulator controls: injected API faults and the request journal, node-wide.
     const faults = new Faults();
+    const stalls = new BlockStalls();
     const journal = new Journal();
     const rpc = (services: ServiceDef[]) =>
       jsonRpcEndpoint(
@@ -197,6 +199,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       routes: router,
       health,
       stream,
+      stalls,
     });
     // As avalanchego's indexer, only the primary network's chains are indexed.
     const indexChain = async (chain: IndexedChain) => {
@@ -344,7 +347,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           emulatorService(health, {
             ...signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
             ...clockMethods(clock, () => (manager.get('P')!.vm as PlatformChainVM).pChain.advance()),
-            ...faultMethods(faults, journal, health),
+            ...faultMethods(faults, journal, health, {
+              stalls,
+              stallable: (chain) => {
+                const c = manager.get(chain);
+                return c && c.vmID !== VM_IDS.platform ? c.id : undefined;
+              },
+            }),
           }),
         ]),
         'emulator',

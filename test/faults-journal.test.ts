@@ -4,6 +4,7 @@
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, post, rpc, startTestNode, type TestNode } from './helpers.js';
+import { A, Wallet } from './support/pvm.js';
 
 let node: TestNode;
 let E: string;
@@ -106,11 +107,51 @@ describe('injected API faults', () => {
     const { id, faults } = await call(E, 'emulator.addFault', { route: '/ext/health', kind: 'latency', latencyMs: 10 });
     expect(faults).toEqual([{ id, route: '/ext/health', kind: 'latency', latencyMs: 10, probability: 1, seed: 1, fired: 0 }]);
     expect((await call(E, 'emulator.faults')).healthFaults).toEqual({ database: 'disk on fire' });
-    expect(await call(E, 'emulator.clearFaults')).toEqual({ faults: [], healthFaults: {} });
+    expect(await call(E, 'emulator.clearFaults')).toEqual({ faults: [], healthFaults: {}, stalledChains: [] });
     expect((await callError(E, 'emulator.addFault', { route: '/ext/emulator', kind: 'drop' })).message).toBe('/ext/emulator cannot be faulted');
     expect((await callError(E, 'emulator.addFault', { kind: 'drop' })).message).toBe('a fault needs a route, a method, or both');
     expect((await callError(E, 'emulator.addFault', { route: '/ext/info', kind: 'explode' })).message).toBe(
       'unknown fault kind "explode": latency, error, status or drop',
     );
+  });
+
+  it('stalled block production: txs are admitted, no block comes until the fault is cleared', async () => {
+    const key = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const ewoq = privateKeyToAccount(key);
+    const C = `${node.uri}/ext/bc/C/rpc`;
+    const { stalledChains } = await call(E, 'emulator.addFault', { kind: 'stall', chain: 'C' });
+    expect(stalledChains).toEqual(['2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC']);
+    const height = (await rpc(C, 'eth_blockNumber', [])).json.result;
+    const nonce = Number((await rpc(C, 'eth_getTransactionCount', [ewoq.address, 'latest'])).json.result);
+    const raw = await ewoq.signTransaction({
+      chainId: 43112,
+      nonce,
+      to: '0x3333333333333333333333333333333333333333',
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: 300_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const hash = (await rpc(C, 'eth_sendRawTransaction', [raw])).json.result;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result).toBeNull();
+    expect((await rpc(C, 'eth_blockNumber', [])).json.result).toBe(height);
+    expect((await callError(E, 'emulator.addFault', { kind: 'stall', chain: 'P' })).message).toBe(
+      'a stall needs "chain": the X-Chain or an EVM chain, by ID or alias',
+    );
+    // The X-Chain alike: issueTx answers on admission to the mempool, and the tx waits there.
+    await call(E, 'emulator.addFault', { kind: 'stall', chain: 'X' });
+    const w = await new Wallet(node.uri).init();
+    const xTx = A.avm.newBaseTx(w.ctx, [w.addr], await w.xUTXOs(), [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 1_000n, [w.addr])]);
+    const xID = await w.issueX(xTx);
+    expect(await call(`${node.uri}/ext/bc/X`, 'avm.getTxStatus', { txID: xID })).toEqual({ status: 'Unknown' });
+    await call(E, 'emulator.clearFaults');
+    for (let i = 0; i < 100 && !(await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result.status).toBe('0x1');
+    for (let i = 0; i < 100 && (await call(`${node.uri}/ext/bc/X`, 'avm.getTxStatus', { txID: xID })).status !== 'Accepted'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await call(`${node.uri}/ext/bc/X`, 'avm.getTxStatus', { txID: xID })).toEqual({ status: 'Accepted' });
   });
 });

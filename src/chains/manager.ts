@@ -17,6 +17,7 @@ import type { Clock } from './clock.js';
 import { PRIMARY_NETWORK_ID } from './ids.js';
 import { ProposerVM } from './proposervm.js';
 import type { SharedMemory } from './sharedmemory.js';
+import type { BlockStalls } from './stalls.js';
 
 /** What a chain serves at one extension of /ext/bc/<id>: plain HTTP, websocket upgrades, or both. */
 export interface ChainRoute {
@@ -100,6 +101,9 @@ export interface ChainContext {
   clock: Clock;
   /** What the VM calls for each block it accepts, to have it wrapped, indexed and announced. */
   acceptance: Acceptance;
+  /** Whether block production is stalled (an emulator fault), and a way to hear when it resumes. */
+  stalled?(): boolean;
+  onResume?(fn: () => void): void;
 }
 
 export interface VmFactory {
@@ -139,6 +143,8 @@ export interface ManagerDeps {
   routes: ChainRoutes;
   health: HealthRegistry;
   stream: AcceptedStream;
+  /** Stalled block production, by chain (emulator faults). */
+  stalls?: BlockStalls;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -202,6 +208,8 @@ export class ChainManager {
       subnetOf: (chainID) => this.known.get(hex(chainID)),
       avaxAssetID: () => this.avaxAssetID(),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
+      stalled: () => this.deps.stalls?.isStalled(id) ?? false,
+      onResume: (fn) => this.deps.stalls?.on('resumed', (chainID) => chainID === id && fn()),
     };
     const vm = await factory.create(ctx);
     let proposer: ProposerVM | undefined;

@@ -3,17 +3,25 @@
 // faults, listed and cleared together; and the journal of the requests the node served.
 import type { Health } from '../../health/health.js';
 import { type FaultKind, FaultError, type Faults } from '../../rpc/faults.js';
+import type { BlockStalls } from '../../chains/stalls.js';
 import type { Journal } from '../../rpc/journal.js';
 import { method, RpcError } from '../../rpc/method.js';
 import { float, int, none, optional, string, struct, uint32, uint64 } from '../../rpc/schema.js';
 
-export function faultMethods(faults: Faults, journal: Journal, health: Health) {
-  const all = () => ({ faults: faults.list(), healthFaults: health.activeFaults() });
+export interface StallTarget {
+  stalls: BlockStalls;
+  /** A chain's ID (cb58) by ID or alias, if it can be stalled (the X-Chain and the EVM chains). */
+  stallable(chain: string): string | undefined;
+}
+
+export function faultMethods(faults: Faults, journal: Journal, health: Health, blocks: StallTarget) {
+  const all = () => ({ faults: faults.list(), healthFaults: health.activeFaults(), stalledChains: blocks.stalls.list() });
   return {
     addFault: method(
       struct({
         route: optional(string),
         method: optional(string),
+        chain: optional(string),
         kind: string,
         latencyMs: optional(uint32),
         code: optional(int),
@@ -25,6 +33,13 @@ export function faultMethods(faults: Faults, journal: Journal, health: Health) {
         count: optional(uint32),
       }),
       (a) => {
+        if (a.kind === 'stall') {
+          // Stalled block production: a chain-level fault, listed under stalledChains.
+          const id = a.chain === undefined ? undefined : blocks.stallable(a.chain);
+          if (id === undefined) throw new RpcError(`a stall needs "chain": the X-Chain or an EVM chain, by ID or alias`);
+          blocks.stalls.stall(id);
+          return { id: 0, ...all() };
+        }
         try {
           const fault = faults.add({
             ...(a.route !== undefined ? { route: a.route } : {}),
@@ -50,6 +65,7 @@ export function faultMethods(faults: Faults, journal: Journal, health: Health) {
     /** Clears every fault: the API faults and the health-check faults. */
     clearFaults: method(none, async () => {
       faults.clear();
+      blocks.stalls.resumeAll();
       for (const name of Object.keys(health.activeFaults())) await health.clearFault(name);
       return all();
     }),

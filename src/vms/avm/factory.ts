@@ -41,7 +41,9 @@ export function avmFactory(config: AvmConfig): AvmFactory {
         blockIntervalMs: config.blockIntervalMs,
         clock: ctx.clock,
         acceptance: ctx.acceptance,
+        ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
       });
+      ctx.onResume?.(() => void vm.buildAll());
       vm.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const deps: AvmDeps = {
         vm,

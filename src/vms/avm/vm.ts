@@ -48,6 +48,8 @@ export interface XChainOptions {
   clock?: Clock;
   /** What each accepted block goes through before its batch commits (proposervm, the index). */
   acceptance?: Acceptance;
+  /** Whether block production is stalled (an emulator fault): txs wait in the mempool. */
+  stalled?: () => boolean;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -172,7 +174,8 @@ export class XChain extends EventEmitter<XChainEvents> {
    */
   async issueTx(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = issueStep(() => parseTx(bytes));
-    const instant = this.opts.blockIntervalMs === 0;
+    // Stalled, issueTx answers on admission (as with a block interval): the block never comes.
+    const instant = this.opts.blockIntervalMs === 0 && !this.opts.stalled?.();
     // The wait is returned boxed: an async function would otherwise adopt it and hold the lock.
     const admitted = await this.exclusive(async () => {
       if (this.mempool.has(tx.id)) return { accepted: instant ? this.waitFor(tx) : undefined };
@@ -331,7 +334,7 @@ export class XChain extends EventEmitter<XChainEvents> {
     try {
       while (this.buildRequested && !this.closed) {
         this.buildRequested = false;
-        while (this.mempool.size > 0 && !this.closed) await this.exclusive(() => this.buildOne());
+        while (this.mempool.size > 0 && !this.closed && !this.opts.stalled?.()) await this.exclusive(() => this.buildOne());
       }
       this.lastBuildError = undefined;
     } catch (err) {

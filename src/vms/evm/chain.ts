@@ -48,6 +48,8 @@ import { ChainStore, type StoredBlock } from './store.js';
 export interface EvmChainOptions {
   clock: Clock;
   acceptance?: Acceptance;
+  /** Whether block production is stalled (an emulator fault): txs are admitted, no block is built. */
+  stalled?: () => boolean;
   /** The parsed genesis file. */
   genesis: GenesisJson;
   /** coreth's rules or Subnet-EVM's. */
@@ -416,6 +418,11 @@ export class EvmChain extends EventEmitter<Events> {
 
   // --- Block building ------------------------------------------------------------------------
 
+  /** Block production resumed after a stall: build what waits. */
+  resumeBuilding(): void {
+    if (this.hasWork) void this.buildNow();
+  }
+
   /** Whether anything waits for a block: a pool tx or the extension's. */
   private get hasWork(): boolean {
     return this.pool.size > 0 || (this.extension?.hasPending() ?? false);
@@ -473,8 +480,9 @@ export class EvmChain extends EventEmitter<Events> {
     this.retry.unref();
   }
 
-  /** Builds, executes and commits one block from the runnable txs; nothing if none can run. */
+  /** Builds, executes and commits one block from the runnable txs; nothing if none can run (or production is stalled). */
   private async buildBlock(): Promise<void> {
+    if (this.opts.stalled?.()) return;
     if (!this.hasWork) {
       this.waitingSince = undefined;
       return;

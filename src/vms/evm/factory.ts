@@ -244,6 +244,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       const options: EvmChainOptions = {
         clock: ctx.clock,
         acceptance: ctx.acceptance,
+        ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
         genesis: rules.genesis,
         flavor: rules.flavor,
         genesisRules: rules.genesisRules,
@@ -261,6 +262,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         },
       };
       const chain = await EvmChain.open(ctx.db, options);
+      ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);
       const gas = new GasOracle(chain, ctx.clock);
