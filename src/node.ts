@@ -277,6 +277,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
     };
     const l1Validators = new Map();
+    // --dev: the test accounts sign for eth_sendTransaction on every EVM chain.
+    const devKeys = config.dev ? testAccounts(config.testAccounts).map((a) => a.privateKey) : [];
     // Validator state for the EVM chains' warp and validators API: the P-Chain's sets.
     const subnetValidators = (subnetID: Uint8Array): SubnetMember[] | undefined => {
       const p = manager.get('P');
@@ -289,10 +291,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         validationID: bytes(m.validationID),
       }));
     };
-    manager.registerVM(VM_IDS.evm, evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators, subnetValidators }));
+    manager.registerVM(
+      VM_IDS.evm,
+      evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, devKeys, l1Validators, subnetValidators }),
+    );
     manager.registerVM(
       VM_IDS.subnetEvm,
-      evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, l1Validators, subnetValidators }),
+      evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, devKeys, l1Validators, subnetValidators }),
     );
     cleanups.push(() => manager.close());
 

@@ -42,6 +42,8 @@ export interface EvmConfig {
   serveGorilla(services: ServiceDef[]): ChainRoute;
   /** --dev */
   dev: boolean;
+  /** With --dev, the test accounts' keys: eth_accounts and eth_sendTransaction. */
+  devKeys?: Uint8Array[];
   /** The validators of every L1 the node runs, by subnet ID (CB58): shared by all EVM chains, for warp. */
   l1Validators: Map<string, WarpValidator[]>;
   /**
@@ -266,7 +268,13 @@ export function evmFactory(config: EvmConfig): VmFactory {
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);
       const gas = new GasOracle(chain, ctx.clock);
-      const eth = ethService({ chain, gas, clock: ctx.clock });
+      const eth = ethService({
+        chain,
+        gas,
+        clock: ctx.clock,
+        devKeys: config.devKeys ?? [],
+        accountsApi: config.dev || chainConfig.apis.includes('internal-account'),
+      });
       const ethFilters = filterService(chain, filters);
       const services: ServiceDef[] = [];
       if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...ethFilters.methods, ...rules.extras(chain, gas) } });

@@ -14,11 +14,16 @@ import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArg
 import { formatBlock, formatHeader, formatReceipt, formatTx, hex, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from './reads.js';
+import { accountMethods } from './accounts.js';
 
 export interface EthDeps {
   chain: EvmChain;
   gas: GasOracle;
   clock: Clock;
+  /** The keys eth_accounts lists and eth_sendTransaction signs with (--dev: the test accounts). */
+  devKeys?: Uint8Array[];
+  /** coreth's internal-account API (eth_accounts): on with --dev or eth-apis "internal-account". */
+  accountsApi?: boolean;
 }
 
 const none = positional([]);
@@ -116,9 +121,7 @@ export function ethService(d: EthDeps): ServiceDef {
           rethrow(err);
         }
       }),
-      sendTransaction: method(positional([callArgs]), () => {
-        throw new RpcError('unknown account');
-      }),
+      ...accountMethods(chain, d.gas, d.devKeys ?? [], d.accountsApi ?? false),
       getTransactionByHash: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);
         if (found) return formatTx(found.tx, found.records[found.index]!.from, found);
