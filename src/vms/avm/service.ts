@@ -11,19 +11,8 @@ import { type Page as PageOf, paginatedUTXOs } from '../components/avax/utxostat
 import type { SignedTx, UTXO } from './types.js';
 import { IssueError, type XChain } from './vm.js';
 import { method, RpcError, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
-import { arrayOf, bool, none, string, struct, textual, uint32, uint64 } from '../../rpc/schema.js';
-
-type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
-const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
-const encoding = textual<Encoding>(
-  (s) => {
-    const e = s.toLowerCase() as Encoding;
-    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
-    return e;
-  },
-  () => 'hex',
-);
-const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+import { arrayOf, bool, none, string, struct, uint32, uint64 } from '../../rpc/schema.js';
+import { type Encoding, encoding, id } from '../components/avax/fields.js';
 
 const MAX_PAGE_SIZE = 1024;
 const MAX_ADDRESSES = 1024;

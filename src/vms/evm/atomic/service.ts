@@ -6,23 +6,12 @@ import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { goQuote } from '../../../encoding/goquote.js';
 import { decodeHex, encodeHex } from '../../../encoding/hex.js';
 import { method, RpcError, rpcTry, serviceErrors, type ServiceDef } from '../../../rpc/method.js';
-import { arrayOf, string, struct, textual, uint32 } from '../../../rpc/schema.js';
+import { arrayOf, string, struct, uint32 } from '../../../rpc/schema.js';
 import { type ChainAddressContext, formatLocalAddress, parseServiceAddress } from './address.js';
 import type { AtomicBackend } from './backend.js';
 import { CodecError, parseUTXO } from './codec.js';
 import { AtomicError } from './errors.js';
-
-type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
-const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
-const encoding = textual<Encoding>(
-  (s) => {
-    const e = s.toLowerCase() as Encoding;
-    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
-    return e;
-  },
-  () => 'hex',
-);
-const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+import { type Encoding, encoding, id } from '../../components/avax/fields.js';
 
 /** maxGetUTXOsAddrs, maxUTXOsToFetch */
 const MAX_ADDRESSES = 1024;

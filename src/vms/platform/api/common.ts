@@ -2,11 +2,10 @@
 // errors (declared once), and the argument fields.
 import type { Aliaser } from '../../../chains/aliases.js';
 import type { SharedMemory } from '../../../chains/sharedmemory.js';
-import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
+import { encodeCB58 } from '../../../encoding/cb58.js';
 import { goQuote } from '../../../encoding/goquote.js';
 import { encodeHex } from '../../../encoding/hex.js';
 import { serviceErrors } from '../../../rpc/method.js';
-import { textual } from '../../../rpc/schema.js';
 import { formatAddress, parseServiceAddress } from '../../components/avax/address.js';
 import type { PChain } from '../vm.js';
 
@@ -26,17 +25,9 @@ export interface PlatformDeps {
   runsChain(idOrAlias: string): string | undefined;
 }
 
-export type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
-const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
-export const encoding = textual<Encoding>(
-  (s) => {
-    const e = s.toLowerCase() as Encoding;
-    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
-    return e;
-  },
-  () => 'hex',
-);
-export const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
+import type { Encoding } from '../../components/avax/fields.js';
+
+export { type Encoding, encoding, id } from '../../components/avax/fields.js';
 
 export const errors = serviceErrors({
   notFound: () => 'not found',

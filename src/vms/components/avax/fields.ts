@@ -1,0 +1,19 @@
+// API argument fields every avalanchego VM service reads the same way: formatting.Encoding (case
+// blind, hex by default) and ids.ID (cb58, the empty ID when absent).
+import { idFromString } from '../../../encoding/cb58.js';
+import { goQuote } from '../../../encoding/goquote.js';
+import { textual } from '../../../rpc/schema.js';
+
+export type Encoding = 'hex' | 'hexc' | 'hexnc' | 'json';
+const ENCODINGS: Encoding[] = ['hex', 'hexc', 'hexnc', 'json'];
+
+export const encoding = textual<Encoding>(
+  (s) => {
+    const e = s.toLowerCase() as Encoding;
+    if (!ENCODINGS.includes(e)) throw new Error(`invalid encoding ${goQuote(s)}`);
+    return e;
+  },
+  () => 'hex',
+);
+
+export const id = textual<Uint8Array>(idFromString, () => new Uint8Array(32));
