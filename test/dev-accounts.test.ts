@@ -61,3 +61,90 @@ describe('without --dev', () => {
     }
   });
 });
+
+describe("Anvil's mining and time controls with --dev (viem's test client)", () => {
+  it('mines empty blocks, moves the chain time and sets the next timestamp', async () => {
+    const { createTestClient } = await import('viem');
+    const node = await startTestNode({ dbType: 'memdb', dev: true });
+    try {
+      const url = `${node.uri}/ext/bc/C/rpc`;
+      const chain = defineChain({
+        id: 43112,
+        name: 'C',
+        nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      });
+      const test = createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 });
+      const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
+      expect(await client.getBlockNumber()).toBe(0n);
+      await test.mine({ blocks: 3 });
+      expect(await client.getBlockNumber()).toBe(3n);
+      const b3 = await client.getBlock({ blockNumber: 3n });
+      expect(b3.transactions).toEqual([]);
+      await test.increaseTime({ seconds: 3600 });
+      await test.mine({ blocks: 1 });
+      const b4 = await client.getBlock({ blockNumber: 4n });
+      expect(b4.timestamp - b3.timestamp).toBeGreaterThanOrEqual(3600n);
+      await test.setNextBlockTimestamp({ timestamp: b4.timestamp + 100_000n });
+      await test.mine({ blocks: 1 });
+      expect((await client.getBlock({ blockNumber: 5n })).timestamp).toBe(b4.timestamp + 100_000n);
+      // Two blocks an interval apart; evm_mine and hardhat_mine alike.
+      await test.mine({ blocks: 2, interval: 10 });
+      const [b6, b7] = await Promise.all([client.getBlock({ blockNumber: 6n }), client.getBlock({ blockNumber: 7n })]);
+      expect(b7.timestamp - b6.timestamp).toBe(10n);
+      expect((await rpc(url, 'evm_mine', [])).json.result).toBe('0x0');
+      expect((await rpc(url, 'hardhat_mine', ['0x2'])).json.result).toBeNull();
+      expect(await client.getBlockNumber()).toBe(10n);
+      const past = await rpc(url, 'evm_setNextBlockTimestamp', [1]);
+      expect(past.json.error.message).toMatch(/^timestamp error: 1 is lower than the previous block's timestamp/);
+      // A real tx still goes into its own block as usual.
+      expect((await rpc(url, 'eth_blockNumber', [])).json.result).toBe('0xa');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('are not there without --dev', async () => {
+    const node = await startTestNode({ dbType: 'memdb' });
+    try {
+      expect((await rpc(`${node.uri}/ext/bc/C/rpc`, 'evm_mine', [])).json.error.code).toBe(-32601);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
+describe("Anvil's state controls with --dev (viem's test client), on the C-Chain and an L1", () => {
+  it('sets balance, nonce, code and storage, each in a block of its own, seen at once at latest', async () => {
+    const { createTestClient } = await import('viem');
+    const node = await startTestNode({ dbType: 'memdb', dev: true, l1: [FIXTURE] });
+    try {
+      for (const [alias, id] of [
+        ['C', 43112],
+        ['myl1', 99999],
+      ] as const) {
+        const url = `${node.uri}/ext/bc/${alias}/rpc`;
+        const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+        const test = createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 });
+        const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
+        const who = '0x7777777777777777777777777777777777777777';
+        const start = await client.getBlockNumber();
+        await test.setBalance({ address: who, value: parseEther('123') });
+        expect(await client.getBalance({ address: who })).toBe(parseEther('123'));
+        await test.setNonce({ address: who, nonce: 9 });
+        expect(await client.getTransactionCount({ address: who })).toBe(9);
+        // Runtime code that returns 42 as a word.
+        await test.setCode({ address: who, bytecode: '0x602a60005260206000f3' });
+        expect(await client.getCode({ address: who })).toBe('0x602a60005260206000f3');
+        expect(BigInt((await client.call({ to: who })).data!)).toBe(42n);
+        await test.setStorageAt({ address: who, index: 5, value: `0x${'00'.repeat(31)}07` });
+        expect(await client.getStorageAt({ address: who, slot: '0x05' })).toBe(`0x${'00'.repeat(31)}07`);
+        // Four edits, four blocks, each with an honest state root.
+        expect(await client.getBlockNumber()).toBe(start + 4n);
+        expect(await client.getBalance({ address: who })).toBe(parseEther('123'));
+      }
+    } finally {
+      await node.stop();
+    }
+  });
+});

@@ -418,6 +418,39 @@ export class EvmChain extends EventEmitter<Events> {
 
   // --- Block building ------------------------------------------------------------------------
 
+  // --- Dev controls (--dev: evm_mine, evm_increaseTime, evm_setNextBlockTimestamp) ----------------
+
+  /** Blocks to build even without txs (evm_mine, anvil_mine). */
+  private blocksToMine = 0;
+  /** Seconds this chain's block time runs ahead of the node's clock (evm_increaseTime). */
+  timeOffset = 0n;
+  /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
+  nextTimestamp: bigint | undefined;
+
+  /** State edits (anvil_setBalance, …) the next block applies before its txs. */
+  private devEdits: Array<(sm: MerkleStateManager) => Promise<void>> = [];
+
+  /**
+   * Applies a state edit in a block of its own (empty but for the edit), so that the header's state
+   * root covers it and reads at `latest` see it at once.
+   */
+  async editState(edit: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+    this.devEdits.push(edit);
+    await this.mine(1);
+  }
+
+  /** Builds `count` blocks, empty when no tx waits, `interval` seconds apart after the first. */
+  async mine(count: number, interval = 0n): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      if (i > 0 && interval > 0n) this.nextTimestamp = this.head.header.time + interval;
+      this.blocksToMine++;
+      const before = this.head.header.number;
+      await this.buildNow();
+      // A round that could not build (a stall, a failed write) leaves the request for the next one.
+      if (this.head.header.number === before) break;
+    }
+  }
+
   /** Block production resumed after a stall: build what waits. */
   resumeBuilding(): void {
     if (this.hasWork) void this.buildNow();
@@ -425,7 +458,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** Whether anything waits for a block: a pool tx or the extension's. */
   private get hasWork(): boolean {
-    return this.pool.size > 0 || (this.extension?.hasPending() ?? false);
+    return this.pool.size > 0 || (this.extension?.hasPending() ?? false) || this.blocksToMine > 0;
   }
 
   /** The extension has something new to build: it waits from now (for the health check) until a round takes it. */
@@ -488,7 +521,7 @@ export class EvmChain extends EventEmitter<Events> {
       return;
     }
     const parent = this.head;
-    const nowMs = BigInt(unixMillis(this.opts.clock));
+    const nowMs = this.nextTimestamp !== undefined ? this.nextTimestamp * 1000n : BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
     const rules = this.headRules;
     const fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
@@ -507,9 +540,11 @@ export class EvmChain extends EventEmitter<Events> {
     const predicateResults = new Map<string, Map<string, Uint8Array>>();
     let gasUsed = 0n;
     let content: ExtensionContent | undefined;
+    const edits = this.devEdits;
     sm.checkpoint();
     try {
       await this.applyUpgrades(sm, parent.header.time, time, number);
+      for (const edit of edits) await edit(sm);
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
       const queues: PoolTx[][] = [];
@@ -583,7 +618,7 @@ export class EvmChain extends EventEmitter<Events> {
       this.pool.remove(p);
       await this.journal.del(p.hash);
     }
-    if (included.length === 0 && !content) {
+    if (included.length === 0 && !content && this.blocksToMine === 0) {
       if (!this.hasWork) this.waitingSince = undefined;
       return;
     }
@@ -595,6 +630,9 @@ export class EvmChain extends EventEmitter<Events> {
         included,
         results,
       );
+      if (this.blocksToMine > 0) this.blocksToMine--;
+      this.nextTimestamp = undefined;
+      this.devEdits = this.devEdits.slice(edits.length);
     } catch (err) {
       // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
       content?.abandoned();

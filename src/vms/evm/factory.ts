@@ -18,6 +18,7 @@ import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
+import { devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
 import { FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
@@ -282,6 +283,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
+      if (config.dev) services.push(...devServices(chain));
       if (chainConfig.warpApi) {
         services.push(
           warpService({

@@ -1,0 +1,90 @@
+// Anvil's mining, time and state controls (--dev), with its hardhat_/evm_ aliases, as viem's test
+// client and Hardhat helpers call them: evm_mine / anvil_mine (blocks, empty when no tx waits),
+// evm_increaseTime and evm_setNextBlockTimestamp (this chain's block time only; the node's clock,
+// emulator.advanceClock, moves every chain's), and anvil_setBalance, setNonce, setCode and
+// setStorageAt, each applied in a block of its own so the header's state root stays honest.
+import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { positional } from '../../../rpc/geth.js';
+import type { EvmChain } from '../chain.js';
+import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
+import { address, big, bytes, hash, hexOrDecimal64 } from './fields.js';
+
+const MAX_BLOCKS = 10_000n;
+
+export function devServices(chain: EvmChain): ServiceDef[] {
+  const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
+    const n = (count as bigint) === 0n ? 1n : (count as bigint);
+    if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
+    await chain.mine(Number(n), interval as bigint);
+    return null;
+  });
+  const setNext = (ts: bigint) => {
+    if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
+    chain.nextTimestamp = ts;
+  };
+  const increaseTime = method(positional([hexOrDecimal64]), ([seconds]) => {
+    chain.timeOffset += seconds as bigint;
+    return Number(chain.timeOffset);
+  });
+  const setNextBlockTimestamp = method(positional([hexOrDecimal64]), ([ts]) => {
+    setNext(ts as bigint);
+    return null;
+  });
+  // State edits, each in a block of its own (see EvmChain.editState).
+  const account = async (sm: Parameters<Parameters<EvmChain['editState']>[0]>[0], a: Uint8Array) => {
+    const addr = new Address(a);
+    return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
+  };
+  const setBalance = method(positional([address, big]), async ([a, balance]) => {
+    await chain.editState(async (sm) => {
+      const { addr, acc } = await account(sm, a as Uint8Array);
+      acc.balance = balance as bigint;
+      await sm.putAccount(addr, acc);
+    });
+    return null;
+  });
+  const setNonce = method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
+    await chain.editState(async (sm) => {
+      const { addr, acc } = await account(sm, a as Uint8Array);
+      acc.nonce = nonce as bigint;
+      await sm.putAccount(addr, acc);
+    });
+    return null;
+  });
+  const setCode = method(positional([address, bytes]), async ([a, code]) => {
+    await chain.editState(async (sm) => {
+      const { addr, acc } = await account(sm, a as Uint8Array);
+      await sm.putAccount(addr, acc);
+      await sm.putCode(addr, code as Uint8Array);
+    });
+    return null;
+  });
+  const setStorageAt = method(positional([address, big, hash]), async ([a, slot, value]) => {
+    await chain.editState(async (sm) => {
+      const { addr, acc } = await account(sm, a as Uint8Array);
+      await sm.putAccount(addr, acc);
+      await sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array));
+    });
+    return true;
+  });
+  const edits = { setBalance, setNonce, setCode, setStorageAt };
+
+  return [
+    {
+      name: 'evm',
+      methods: {
+        // evm_mine([timestamp]): one block, at that time if given.
+        mine: method(positional([hexOrDecimal64], 0), async ([ts]) => {
+          if ((ts as bigint) !== 0n) setNext(ts as bigint);
+          await chain.mine(1);
+          return '0x0';
+        }),
+        increaseTime,
+        setNextBlockTimestamp,
+        setAccountNonce: setNonce,
+      },
+    },
+    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits } },
+    { name: 'hardhat', methods: { mine, ...edits } },
+  ];
+}
