@@ -148,3 +148,52 @@ describe("Anvil's state controls with --dev (viem's test client), on the C-Chain
     }
   });
 });
+
+describe("Anvil's automine and interval mining with --dev", () => {
+  it('holds txs while automine is off until evm_mine, and mines on an interval', async () => {
+    const { createTestClient } = await import('viem');
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const node = await startTestNode({ dbType: 'memdb', dev: true });
+    try {
+      const url = `${node.uri}/ext/bc/C/rpc`;
+      const chain = defineChain({
+        id: 43112,
+        name: 'C',
+        nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      });
+      const test = createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 });
+      const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
+      const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+      const wallet = createWalletClient({ chain, transport: http(url), account: ewoq });
+      expect(await test.getAutomine()).toBe(true);
+      await test.setAutomine(false);
+      expect(await test.getAutomine()).toBe(false);
+      const hash = await wallet.sendTransaction({
+        to: '0x8888888888888888888888888888888888888888',
+        value: 1n,
+        maxFeePerGas: 300_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      expect((await rpc(url, 'eth_getTransactionReceipt', [hash])).json.result).toBeNull();
+      expect(await client.getBlockNumber()).toBe(0n);
+      await test.mine({ blocks: 1 });
+      expect((await client.getTransactionReceipt({ hash })).blockNumber).toBe(1n);
+      await test.setIntervalMining({ interval: 1 });
+      expect((await rpc(url, 'anvil_getIntervalMining', [])).json.result).toBe(1);
+      for (let i = 0; i < 40 && (await client.getBlockNumber()) < 3n; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(3n);
+      await test.setIntervalMining({ interval: 0 });
+      await test.setAutomine(true);
+      const second = await wallet.sendTransaction({
+        to: '0x8888888888888888888888888888888888888888',
+        value: 1n,
+        maxFeePerGas: 300_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      expect((await client.getTransactionReceipt({ hash: second })).status).toBe('success');
+    } finally {
+      await node.stop();
+    }
+  });
+});

@@ -365,7 +365,8 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
     const p = await this.admit(bytes, tx);
     this.emit('pendingTx', p.hash);
-    await this.buildNow();
+    // Automine off (evm_setAutomine false, interval mining): the tx waits for the next mined block.
+    if (this.automine) await this.buildNow();
     // Before the hash goes back, the tx is durable: in a committed block, or else in the journal.
     if (this.pool.get(p.hashHex) === p) await this.journal.put(p.hash, bytes);
     return p.hash;
@@ -426,6 +427,29 @@ export class EvmChain extends EventEmitter<Events> {
   timeOffset = 0n;
   /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
   nextTimestamp: bigint | undefined;
+
+  /** Whether a tx is mined as it arrives (evm_setAutomine); off, blocks come from evm_mine or the interval. */
+  automine = true;
+  private intervalTimer: NodeJS.Timeout | undefined;
+  /** Interval mining's period in seconds (anvil_setIntervalMining), 0 when off. */
+  intervalSeconds = 0;
+
+  /** anvil_setIntervalMining: a block every `seconds` (empty if no tx waits), automine off; 0 stops it. */
+  setIntervalMining(seconds: number): void {
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
+    this.intervalTimer = undefined;
+    this.intervalSeconds = seconds;
+    if (seconds === 0) return;
+    this.automine = false;
+    this.intervalTimer = setInterval(() => void this.mine(1), seconds * 1000);
+    this.intervalTimer.unref();
+  }
+
+  /** evm_setAutomine: on, what waits is mined at once. */
+  setAutomine(on: boolean): void {
+    this.automine = on;
+    if (on) this.resumeBuilding();
+  }
 
   /** State edits (anvil_setBalance, …) the next block applies before its txs. */
   private devEdits: Array<(sm: MerkleStateManager) => Promise<void>> = [];
@@ -516,6 +540,8 @@ export class EvmChain extends EventEmitter<Events> {
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run (or production is stalled). */
   private async buildBlock(): Promise<void> {
     if (this.opts.stalled?.()) return;
+    // With automine off, only a requested block (evm_mine, the interval) is built.
+    if (!this.automine && this.blocksToMine === 0) return;
     if (!this.hasWork) {
       this.waitingSince = undefined;
       return;
@@ -739,6 +765,7 @@ export class EvmChain extends EventEmitter<Events> {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
     await this.loop;
     for (const w of this.waiters.splice(0)) w.resolve();
   }

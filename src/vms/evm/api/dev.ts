@@ -7,7 +7,7 @@ import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import { address, big, bytes, hash, hexOrDecimal64 } from './fields.js';
+import { address, big, boolean, bytes, hash, hexOrDecimal64 } from './fields.js';
 
 const MAX_BLOCKS = 10_000n;
 
@@ -68,6 +68,19 @@ export function devServices(chain: EvmChain): ServiceDef[] {
     return true;
   });
   const edits = { setBalance, setNonce, setCode, setStorageAt };
+  const setAutomine = method(positional([boolean]), ([on]) => {
+    chain.setAutomine(on as boolean);
+    return null;
+  });
+  const getAutomine = method(positional([]), () => chain.automine);
+  // Anvil takes seconds for both names (Hardhat's evm_setIntervalMining took milliseconds).
+  const setIntervalMining = method(positional([hexOrDecimal64]), ([seconds]) => {
+    if ((seconds as bigint) > 86_400n) throw new RpcError('interval must be at most 86400 seconds');
+    chain.setIntervalMining(Number(seconds as bigint));
+    return null;
+  });
+  const getIntervalMining = method(positional([]), () => (chain.intervalSeconds === 0 ? null : chain.intervalSeconds));
+  const mining = { setAutomine, getAutomine, setIntervalMining, getIntervalMining };
 
   return [
     {
@@ -82,9 +95,11 @@ export function devServices(chain: EvmChain): ServiceDef[] {
         increaseTime,
         setNextBlockTimestamp,
         setAccountNonce: setNonce,
+        setAutomine,
+        setIntervalMining,
       },
     },
-    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits } },
-    { name: 'hardhat', methods: { mine, ...edits } },
+    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining } },
+    { name: 'hardhat', methods: { mine, ...edits, getAutomine } },
   ];
 }
