@@ -451,6 +451,23 @@ export class EvmChain extends EventEmitter<Events> {
     if (on) this.resumeBuilding();
   }
 
+  /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
+  devCoinbase: Uint8Array | undefined;
+
+  /** anvil_dropTransaction: takes a pending tx out of the pool (and its journal); false if it is not there. */
+  async dropTransaction(hash: Uint8Array): Promise<boolean> {
+    const p = this.pool.get(bytesToHex(hash));
+    if (!p) return false;
+    this.pool.remove(p);
+    await this.journal.del(p.hash);
+    return true;
+  }
+
+  /** anvil_dropAllTransactions */
+  async dropAllTransactions(): Promise<void> {
+    for (const p of this.pool.all()) await this.dropTransaction(p.hash);
+  }
+
   /** State edits (anvil_setBalance, …) the next block applies before its txs. */
   private devEdits: Array<(sm: MerkleStateManager) => Promise<void>> = [];
 
@@ -557,7 +574,14 @@ export class EvmChain extends EventEmitter<Events> {
     }
     const number = parent.header.number + 1n;
     const time = timeMs / 1000n;
-    const exec = execBlock(this.common, { number, time, gasLimit: fees.gasLimit, baseFee: fees.baseFee, difficulty: 1n, coinbase: rules.coinbase });
+    const exec = execBlock(this.common, {
+      number,
+      time,
+      gasLimit: fees.gasLimit,
+      baseFee: fees.baseFee,
+      difficulty: 1n,
+      coinbase: this.devCoinbase ?? rules.coinbase,
+    });
     const vm = this.builder;
     const sm = vm.stateManager as MerkleStateManager;
     const included: PoolTx[] = [];
@@ -623,7 +647,7 @@ export class EvmChain extends EventEmitter<Events> {
           setRunningPredicates(vm.evm, undefined);
         }
         if (invalid) predicateResults.set(bytesToHex(p.hash).slice(2), new Map([[WARP_ADDRESS_HEX, invalidBits(invalid)]]));
-        await creditBaseFee(vm, result.totalGasSpent, fees.baseFee, rules.coinbase);
+        await creditBaseFee(vm, result.totalGasSpent, fees.baseFee, this.devCoinbase ?? rules.coinbase);
         gasUsed += result.totalGasSpent;
         included.push(p);
         results.push(result);
@@ -652,7 +676,17 @@ export class EvmChain extends EventEmitter<Events> {
       const stateRoot = await sm.getStateRoot();
       await this.commitBlock(
         parent,
-        { number, time, timeMs, fees, coinbase: rules.coinbase, stateRoot, gasUsed, predicateResults: predicateResultsBytes(predicateResults), content },
+        {
+          number,
+          time,
+          timeMs,
+          fees,
+          coinbase: this.devCoinbase ?? rules.coinbase,
+          stateRoot,
+          gasUsed,
+          predicateResults: predicateResultsBytes(predicateResults),
+          content,
+        },
         included,
         results,
       );

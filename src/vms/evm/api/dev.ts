@@ -81,6 +81,19 @@ export function devServices(chain: EvmChain): ServiceDef[] {
   });
   const getIntervalMining = method(positional([]), () => (chain.intervalSeconds === 0 ? null : chain.intervalSeconds));
   const mining = { setAutomine, getAutomine, setIntervalMining, getIntervalMining };
+  const pool = {
+    dropTransaction: method(positional([hash]), async ([h]) =>
+      (await chain.dropTransaction(h as Uint8Array)) ? `0x${Buffer.from(h as Uint8Array).toString('hex')}` : null,
+    ),
+    dropAllTransactions: method(positional([]), async () => {
+      await chain.dropAllTransactions();
+      return null;
+    }),
+    setCoinbase: method(positional([address]), ([a]) => {
+      chain.devCoinbase = a as Uint8Array;
+      return null;
+    }),
+  };
 
   return [
     {
@@ -99,7 +112,7 @@ export function devServices(chain: EvmChain): ServiceDef[] {
         setIntervalMining,
       },
     },
-    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining } },
-    { name: 'hardhat', methods: { mine, ...edits, getAutomine } },
+    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining, ...pool } },
+    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool } },
   ];
 }
