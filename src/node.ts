@@ -1,70 +1,37 @@
-// Builds one node from its configuration: storage, chains, health, the APIs and the HTTP server,
-// in the order avalanchego initializes them, and takes it down again in reverse.
+// Builds one node from its configuration: the store, the clock, the emulator's faults and journal
+// and the HTTP server (the shell, here), and the core over them (core.ts: chains, health, APIs).
+// The shell outlives the core: reverting, loading or resetting the node's state (--dev) closes the
+// core, puts the store's content back, and builds the core again, as a restart would, while the
+// HTTP server holds new requests until the new core serves them.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { adminService } from './api/admin/service.js';
-import { nodeConfigJson } from './api/admin/config.js';
 import { Profiler } from './api/admin/profiler.js';
-import { emulatorService } from './api/emulator/service.js';
-import { healthReportHandler, healthService } from './api/health/service.js';
-import { indexService } from './api/index/service.js';
-import { proposervmService } from './api/proposervm/service.js';
-import { infoService } from './api/info/service.js';
-import { metricsHandler } from './api/metrics/handler.js';
-import { platformFactory, type PlatformChainVM } from './vms/platform/factory.js';
-import type { CreatedChain } from './vms/platform/execute/index.js';
-import { signingMethods } from './vms/platform/api/signing.js';
-import { nodeIDBytes } from './genesis/platform.js';
-import { type ServiceDef, withCallLog } from './rpc/method.js';
-import { AcceptedStream } from './chains/acceptance.js';
-import { Aliaser } from './chains/aliases.js';
 import { TravelClock } from './chains/clock.js';
-import { clockMethods } from './api/emulator/clock.js';
-import { faultMethods } from './api/emulator/faults.js';
-import { Faults, withFaults } from './rpc/faults.js';
+import type { ChainManager } from './chains/manager.js';
+import type { NodeStates } from './chains/states.js';
 import { BlockStalls } from './chains/stalls.js';
-import { Journal } from './rpc/journal.js';
-import { primaryNetworkChains } from './genesis/primary.js';
-import { LOCAL_NODE, VM_IDS } from './chains/ids.js';
-import { ChainManager, isPrimaryNetwork } from './chains/manager.js';
-import { SharedMemory } from './chains/sharedmemory.js';
 import { VmRegistry } from './chains/vms.js';
-import { avmFactory, type AvmChain } from './vms/avm/factory.js';
-import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, testAccounts, type TestAccount } from './vms/avm/testaccounts.js';
-import type { EvmChain } from './vms/evm/chain.js';
-import { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './vms/evm/factory.js';
-import { subnetMembers } from './vms/platform/validators.js';
-import { fundTestAccounts } from './vms/evm/testaccounts.js';
-import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, readL1, VALIDATOR_MANAGER_ADDRESS } from './genesis/l1.js';
-import { PWallet } from './vms/platform/wallet.js';
-import { gethDialect } from './rpc/geth.js';
-import { jsonRpcSocket } from './rpc/socket.js';
-import type { XChain } from './vms/avm/vm.js';
 import type { NodeConfig } from './config/load.js';
-import { decodeCB58, encodeCB58 } from './encoding/cb58.js';
-import { registerNodeChecks } from './health/checks.js';
-import { Health } from './health/health.js';
-import { Indexer, IndexerShutdown, type IndexedChain } from './indexer/indexer.js';
+import { buildCore, type Core, formatAddrPort, type L1Info, type Shell, StartError } from './core.js';
+import { IndexerShutdown } from './indexer/indexer.js';
+import { LOCAL_NODE } from './chains/ids.js';
 import { LogFactory } from './logging/logger.js';
-import { createApp, createHttpServer } from './server/app.js';
 import { BodyBudget } from './rpc/budget.js';
-import { jsonRpcEndpoint } from './rpc/endpoint.js';
-import { gorillaDialect } from './rpc/gorilla.js';
-import { Router } from './server/router.js';
+import { Faults } from './rpc/faults.js';
+import { Journal } from './rpc/journal.js';
+import { createApp, createHttpServer, type RequestListener } from './server/app.js';
 import { acceptWebsockets } from './server/websocket.js';
+import type { TestAccount } from './vms/avm/testaccounts.js';
+import type { XChain } from './vms/avm/vm.js';
+import type { DevSettings, EvmChain } from './vms/evm/chain.js';
+import type { EvmChainVM } from './vms/evm/factory.js';
 import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
-import { checkLayout, indexDatabase, ROOT_KEYS, sharedMemoryDatabase } from './storage/keys.js';
+import { checkLayout, ROOT_KEYS } from './storage/keys.js';
+import { decodeState, encodeState, type NodeState, StateError } from './storage/state.js';
 
-const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
-
-/** Local network fees (genesis LocalParams; --tx-fee and --create-asset-tx-fee are not exposed yet). */
-const TX_FEE = 1_000_000n;
-const CREATE_ASSET_TX_FEE = 1_000_000n;
-
-export class StartError extends Error {}
+export { StartError } from './core.js';
 
 export interface RunningNode {
   /** e.g. http://127.0.0.1:9650 */
@@ -73,16 +40,12 @@ export interface RunningNode {
   /** The funded test keys (--test-accounts). */
   testAccounts: TestAccount[];
   /** The chain manager: create chains at run time, look them up by ID or alias. */
-  chains: ChainManager;
-  xChain: XChain;
-  cChain: EvmChain;
+  readonly chains: ChainManager;
+  readonly xChain: XChain;
+  readonly cChain: EvmChain;
   /** The L1s of --l1, in order. */
-  l1s: { name: string; blockchainID: string; subnetID: string; evmChainId: bigint }[];
+  readonly l1s: L1Info[];
   stop(): Promise<void>;
-}
-
-function formatAddrPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 function checkPluginDir(config: NodeConfig): void {
@@ -95,43 +58,10 @@ function checkPluginDir(config: NodeConfig): void {
   }
 }
 
-/** A chain's config file, looked up as avalanchego does: <chain-config-dir>/<chain ID or alias>/config.json. */
-/** avalanchego's --chain-aliases-file: a JSON map of blockchain ID to aliases; no file, no aliases. */
-async function readChainAliases(path: string): Promise<Record<string, string[]>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new StartError(`couldn't read chain aliases file: ${(err as Error).message}`);
-  }
-  if (
-    typeof parsed !== 'object' ||
-    parsed === null ||
-    Array.isArray(parsed) ||
-    !Object.values(parsed).every((v) => Array.isArray(v) && v.every((a) => typeof a === 'string'))
-  ) {
-    throw new StartError("couldn't read chain aliases file: json: cannot unmarshal into Go value of type map[ids.ID][]string");
-  }
-  return parsed as Record<string, string[]>;
-}
-
-/** A chain's config.json or upgrade.json in --chain-config-dir, under its ID or else an alias, as avalanchego looks. */
-async function readChainFile(dir: string, names: string[], file: 'config.json' | 'upgrade.json'): Promise<Uint8Array | undefined> {
-  for (const name of names) {
-    try {
-      return new Uint8Array(await readFile(join(dir, name, file)));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
-    }
-  }
-  return undefined;
+/** A fresh store gets the layout stamp and the running-node marker, as at start-up. */
+async function stampStore(db: Database, config: NodeConfig): Promise<void> {
+  await checkLayout(db, config.dataDir);
+  await db.put(ROOT_KEYS.ungracefulShutdown, new Uint8Array());
 }
 
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
@@ -158,317 +88,130 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
     const db: Database = await openDatabase(config.dbType, config.dbPath);
     cleanups.push(() => db.close());
-    await checkLayout(db, config.dataDir);
-    await db.put(ROOT_KEYS.ungracefulShutdown, new Uint8Array());
+    await stampStore(db, config);
 
+    // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
+    const profiler = config.apiAdminEnabled ? new Profiler(config.profileDir) : undefined;
+    if (profiler) cleanups.push(() => profiler.close());
     const clock = new TravelClock();
-    const health = new Health(Number(config.healthCheckFrequencyNs / 1_000_000n) || 1);
-    registerNodeChecks(health, { db, dbPath: config.dbPath, startedAt });
-
-    const router = new Router((url, endpoint) => main.info('adding route', { url, endpoint }));
-    const bodies = new BodyBudget();
-    // Emulator controls: injected API faults and the request journal, node-wide.
-    const faults = new Faults();
-    const stalls = new BlockStalls();
-    const journal = new Journal();
-    const rpc = (services: ServiceDef[]) =>
-      jsonRpcEndpoint(
-        gorillaDialect,
-        services.map((s) =>
-          withFaults(
-            withCallLog(s, (msg, fields) => main.debug(msg, fields)),
-            faults,
-            '.',
-          ),
-        ),
-        { budget: bodies },
-      );
-    const serve = (services: ServiceDef[]) => ({ http: rpc(services) });
-
-    const chainAliases = new Aliaser();
-    const stream = new AcceptedStream();
-    const indexer = await Indexer.open(indexDatabase(db), { enabled: config.indexEnabled, allowIncomplete: config.indexAllowIncomplete }, main, clock);
-    stream.acceptors.push(indexer);
-    const manager = new ChainManager({
-      networkID: config.networkId,
-      root: db,
-      shared: new SharedMemory(sharedMemoryDatabase(db)),
-      aliases: chainAliases,
-      clock,
+    let core: Core | undefined;
+    /** While the core is rebuilt: what new requests wait for. */
+    let rebuilding: Promise<void> | undefined;
+    const shell: Shell = {
+      config,
       logs,
-      routes: router,
-      health,
-      stream,
-      stalls,
-    });
-    // As avalanchego's indexer, only the primary network's chains are indexed.
-    const indexChain = async (chain: IndexedChain) => {
-      for (const index of await indexer.registerChain(chain)) router.addRoute(rpc([indexService(index)]), `index/${chain.alias}`, `/${index.kind}`);
+      main,
+      db,
+      vms,
+      vmAliases,
+      clock,
+      // Emulator controls: injected API faults and the request journal, node-wide.
+      faults: new Faults(),
+      stalls: new BlockStalls(),
+      journal: new Journal(),
+      bodies: new BodyBudget(),
+      startedAt,
+      ...(profiler ? { profiler } : {}),
     };
-    manager.onCreate((chain) => (isPrimaryNetwork(chain.subnetID) ? indexChain(chain) : Promise.resolve()));
-    // proposervm's API for every chain under it, as avalanchego's proposervm adds it to the VM's handlers.
-    manager.onCreate(async (chain) => {
-      if (chain.proposer) router.addRoute(rpc([proposervmService(chain.proposer)]), `bc/${chain.id}`, '/proposervm');
-    });
-    // Chains created by CreateChainTxs on the P-Chain, each with its config files and extra aliases.
-    const extraAliases = await readChainAliases(config.chainAliasesFile);
-    /** Aliases of the chains of --l1, by hex chain ID (their file names). */
-    const startupAliases = new Map<string, string[]>();
-    /** Hex IDs of the --l1 chains being created: these must start, or the node does not. */
-    const strictChains = new Set<string>();
-    const createSubnetChain = async (c: CreatedChain, strict = false) => {
-      const id = encodeCB58(c.chainID);
-      if (manager.get(id)) return;
-      const aliases = [...(startupAliases.get(Buffer.from(c.chainID).toString('hex')) ?? []), ...(extraAliases[id] ?? [])];
-      try {
-        await manager.createChain({
-          subnetID: c.subnetID,
-          chainID: c.chainID,
-          vmID: encodeCB58(c.vmID),
-          genesis: c.genesis,
-          aliases,
-          config: await readChainFile(config.chainConfigDir, [id, ...aliases], 'config.json'),
-          upgrade: await readChainFile(config.chainConfigDir, [id, ...aliases], 'upgrade.json'),
-        });
-      } catch (err) {
-        // A chain of --l1 must start; for others, as avalanchego's chain manager: logged, the node goes on.
-        if (strict) throw err;
-        main.error('error creating chain', {
-          subnetID: encodeCB58(c.subnetID),
-          chainID: id,
-          chainAlias: id,
-          vmID: encodeCB58(c.vmID),
-          error: (err as Error).message,
-        });
-      }
-    };
-    let pChainReady = false;
-    const pendingChains: CreatedChain[] = [];
-    manager.registerVM(
-      VM_IDS.platform,
-      platformFactory({
-        hrp: config.hrp,
-        nodeID: Buffer.from(nodeIDBytes(LOCAL_NODE.nodeID)).toString('hex'),
-        startedAt: BigInt(Math.floor(startedAt / 1000)),
-        serve,
-        runsChain: (idOrAlias) => manager.get(idOrAlias)?.id,
-        onChainCreated: async (c) => {
-          if (pChainReady) await createSubnetChain(c, strictChains.has(Buffer.from(c.chainID).toString('hex')));
-          else pendingChains.push(c);
-        },
-      }),
-    );
-    const avm = avmFactory({
-      hrp: config.hrp,
-      txFee: TX_FEE,
-      createAssetTxFee: CREATE_ASSET_TX_FEE,
-      blockIntervalMs: Number(config.xBlockIntervalNs / 1_000_000n),
-      serve,
-    });
-    manager.registerVM(VM_IDS.avm, avm);
-    const serveGeth = (services: ServiceDef[]) => {
-      const logged = services.map((s) =>
-        withFaults(
-          withCallLog(s, (msg, fields) => main.debug(msg, fields)),
-          faults,
-          '_',
-        ),
-      );
-      return { http: jsonRpcEndpoint(gethDialect, logged, { budget: bodies }), ws: jsonRpcSocket(gethDialect, logged) };
-    };
-    const l1Validators = new Map();
-    // --dev: the test accounts sign for eth_sendTransaction on every EVM chain.
-    const devKeys = config.dev ? testAccounts(config.testAccounts).map((a) => a.privateKey) : [];
-    // Validator state for the EVM chains' warp and validators API: the P-Chain's sets.
-    const subnetValidators = (subnetID: Uint8Array): SubnetMember[] | undefined => {
-      const p = manager.get('P');
-      if (!p) return undefined;
-      const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
-      return subnetMembers((p.vm as PlatformChainVM).pChain.state.ledger, Buffer.from(subnetID).toString('hex'))?.map((m) => ({
-        ...m,
-        nodeID: `NodeID-${encodeCB58(bytes(m.nodeID))}`,
-        publicKey: m.publicKey ? bytes(m.publicKey) : undefined,
-        validationID: bytes(m.validationID),
-      }));
-    };
-    manager.registerVM(
-      VM_IDS.evm,
-      evmFactory({ kind: 'coreth', serve: serveGeth, serveGorilla: serve, dev: config.dev, devKeys, l1Validators, subnetValidators }),
-    );
-    manager.registerVM(
-      VM_IDS.subnetEvm,
-      evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, devKeys, l1Validators, subnetValidators }),
-    );
-    cleanups.push(() => manager.close());
+    const sockets = { dropAll: () => {} };
+    if (config.dev) shell.states = nodeStates();
+    core = await buildCore(shell);
+    cleanups.push(() => core?.close());
 
-    if (config.apiAdminEnabled) {
-      // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
-      const profiler = new Profiler(config.profileDir);
-      cleanups.push(() => profiler.close());
-      router.addRoute(
-        rpc([
-          adminService({
-            routes: router,
-            chainAliases,
-            logs,
-            vms,
-            profiler,
-            db,
-            config: () =>
-              nodeConfigJson(config, encodeCB58(xChain.avaxAssetID), TX_FEE, CREATE_ASSET_TX_FEE, Object.keys(vmAliases).length > 0 ? vmAliases : null),
-          }),
-        ]),
-        'admin',
-      );
-    }
-    if (config.apiInfoEnabled) {
-      router.addRoute(
-        rpc([
-          infoService({
-            networkId: config.networkId,
-            networkName: config.networkName,
-            chainAliases,
-            vms,
-            stakingAddress: () => formatAddrPort(String(config.flags['public-ip'] || '127.0.0.1'), config.stakingPort),
-            txFee: TX_FEE,
-            createAssetTxFee: CREATE_ASSET_TX_FEE,
-          }),
-        ]),
-        'info',
-      );
-    }
-    if (config.apiHealthEnabled) {
-      const healthRpc = rpc([healthService(health)]);
-      const report = healthReportHandler(health, 'health');
-      router.addRoute((req, res) => (req.method === 'GET' ? report(req, res) : healthRpc(req, res)), 'health');
-      router.addRoute(healthReportHandler(health, 'readiness'), 'health', '/readiness');
-      router.addRoute(report, 'health', '/health');
-      router.addRoute(healthReportHandler(health, 'liveness'), 'health', '/liveness');
-    }
-    if (config.apiMetricsEnabled) router.addRoute(metricsHandler(health, startedAt), 'metrics');
-    if (config.apiEmulatorEnabled) {
-      router.addRoute(
-        rpc([
-          emulatorService(health, {
-            ...signingMethods(() => (manager.get('P')!.vm as PlatformChainVM).pChain, config.networkId),
-            ...clockMethods(clock, () => (manager.get('P')!.vm as PlatformChainVM).pChain.advance()),
-            ...faultMethods(faults, journal, health, {
-              stalls,
-              stallable: (chain) => {
-                const c = manager.get(chain);
-                return c && c.vmID !== VM_IDS.platform ? c.id : undefined;
-              },
-            }),
-          }),
-        ]),
-        'emulator',
-      );
-    }
-
-    // The primary network's chains, in avalanchego's order, each with its chain config if it has one
-    // and the aliases of --chain-aliases-file besides its own.
-    const l1s: L1Definition[] = [];
-    for (const path of config.l1) l1s.push(await readL1(path));
-    for (const g of primaryNetworkChains(config.networkId)) {
-      const id = encodeCB58(g.chainID);
-      const chainConfig = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'config.json');
-      const upgrade = await readChainFile(config.chainConfigDir, [id, ...g.aliases], 'upgrade.json');
-      if (
-        upgrade &&
-        Buffer.from(upgrade)
-          .toString('utf8')
-          .trim()
-          .replace(/^\{\s*\}$/, '') !== ''
-      ) {
-        throw new StartError(`${g.aliases[0] ?? id}: upgrade.json is read for Subnet-EVM chains only`);
-      }
-      await manager.createChain({
-        subnetID: new Uint8Array(32),
-        chainID: g.chainID,
-        vmID: g.vmID,
-        genesis: g.genesis,
-        aliases: [...g.aliases, ...(extraAliases[id] ?? [])],
-        config: chainConfig,
+    /**
+     * Closes the core, lets `change` rewrite the store, and builds the core again on what it left. The
+     * EVM chains' dev settings (automine, interval mining, impersonation, ...) carry over, as Anvil's
+     * outlive its reverts, unless `fresh` (a reset).
+     */
+    async function rebuild(change: () => Promise<void>, fresh = false): Promise<void> {
+      while (rebuilding) await rebuilding;
+      let done!: () => void;
+      rebuilding = new Promise<void>((resolve) => {
+        done = resolve;
       });
-    }
-    // The chains of every subnet the P-Chain knows (sybil protection off: the node runs them all),
-    // as avalanchego's initBlockchains creates them after the primary network's. An --l1 chain the
-    // P-Chain created on an earlier run (same name, same genesis) keeps its ID and gets its alias.
-    pChainReady = true;
-    const pChain = (manager.get('P')!.vm as PlatformChainVM).pChain;
-    const created = new Map<string, { subnetID: Uint8Array; chainID: Uint8Array }>();
-    const subnetChains: CreatedChain[] = [];
-    for (const [chainHex, rec] of pChain.state.ledger.chains) {
-      if (/^0+$/.test(rec.subnetID)) continue;
-      const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
-      if (tx?.unsigned.type !== 15) continue;
-      const c = { chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis };
-      const l1 = l1s.find((l) => l.name === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
-      if (l1 && !created.has(l1.name)) {
-        startupAliases.set(chainHex, [l1.name]);
-        created.set(l1.name, c);
+      try {
+        const old = core!;
+        const healthFaults = old.health.activeFaults();
+        const dev = new Map<string, DevSettings>();
+        for (const c of old.manager.chains()) if (!fresh && 'evm' in c.vm) dev.set(c.id, (c.vm as EvmChainVM).evm.devSettings());
+        core = undefined;
+        sockets.dropAll();
+        await old.close();
+        await change();
+        core = await buildCore({ ...shell, healthFaults });
+        for (const c of core.manager.chains()) {
+          const settings = dev.get(c.id);
+          if (settings && 'evm' in c.vm) (c.vm as EvmChainVM).evm.applyDevSettings(settings);
+        }
+      } finally {
+        rebuilding = undefined;
+        done();
       }
-      subnetChains.push(c);
-    }
-    for (const c of subnetChains)
-      await createSubnetChain(
-        c,
-        [...created.values()].some((x) => Buffer.from(x.chainID).equals(Buffer.from(c.chainID))),
-      );
-    for (const c of pendingChains.splice(0)) await createSubnetChain(c);
-    // The other --l1 chains are created as a real network creates them: ewoq's CreateSubnetTx,
-    // CreateChainTx and ConvertSubnetToL1Tx (the node and the chain config's emulator-validators).
-    const wallet = new PWallet(pChain, EWOQ_PRIVATE_KEY);
-    for (const l of l1s) {
-      if (created.has(l.name)) continue;
-      const subnetID = await wallet.createSubnet();
-      const chainTx = await wallet.createChainTx(subnetID, l.name, decodeCB58(VM_IDS.subnetEvm), l.genesis);
-      startupAliases.set(Buffer.from(chainTx.id).toString('hex'), [l.name]);
-      strictChains.add(Buffer.from(chainTx.id).toString('hex'));
-      await wallet.issue(chainTx);
-      if (!manager.get(encodeCB58(chainTx.id))) throw new StartError(`--l1=${l.path}: the chain was not created`);
-      const chainConfig = await readChainFile(config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
-      await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
-        convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
-        ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
-      ]);
-      created.set(l.name, { subnetID, chainID: chainTx.id });
-    }
-    const l1Chains = l1s.map((l) => {
-      const ids = created.get(l.name)!;
-      const vm = manager.get(encodeCB58(ids.chainID))!.vm as EvmChainVM;
-      return { name: l.name, blockchainID: encodeCB58(ids.chainID), subnetID: encodeCB58(ids.subnetID), evmChainId: vm.evm.chainId };
-    });
-    const xChain = (manager.get('X')!.vm as AvmChain).xChain;
-    const cChain = (manager.get('C')!.vm as EvmChainVM).evm;
-    const accounts = testAccounts(config.testAccounts);
-    if (accounts.length > 0 && xChain.freshGenesis) {
-      const [source] = await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1);
-      const utxo = source && (await xChain.state.getUTXO(source));
-      if (!utxo) throw new StartError('the ewoq genesis UTXO is not available to fund the test accounts');
-      await xChain.issueTx(fundingTx(xChain.params, utxo, accounts).bytes);
-      await xChain.buildAll();
-    }
-    if (accounts.length > 0 && cChain.head.header.number === 0n && cChain.pool.size === 0) {
-      await fundTestAccounts(
-        cChain,
-        EWOQ_PRIVATE_KEY,
-        accounts.map((a) => a.privateKey),
-      );
     }
 
-    await health.start();
-    cleanups.push(() => health.stop());
+    function nodeStates(): NodeStates {
+      const snapshots = new Map<bigint, NodeState>();
+      let nextId = 0n;
+      const capture = async (): Promise<NodeState> => ({ networkId: config.networkId, clockOffsetNs: clock.offsetNs, entries: await db.everything() });
+      const restore = (state: NodeState) =>
+        rebuild(async () => {
+          await db.replaceEverything(state.entries);
+          clock.offsetNs = state.clockOffsetNs;
+        });
+      return {
+        async snapshot() {
+          while (rebuilding) await rebuilding;
+          const id = nextId++;
+          snapshots.set(id, await capture());
+          return id;
+        },
+        async revert(id) {
+          const state = snapshots.get(id);
+          if (!state) return false;
+          // One-shot, as Anvil's: this snapshot and every later one are used up.
+          for (const k of [...snapshots.keys()]) if (k >= id) snapshots.delete(k);
+          main.info('reverting the node to a snapshot', { id: String(id) });
+          await restore(state);
+          return true;
+        },
+        async dump() {
+          while (rebuilding) await rebuilding;
+          return encodeState(await capture());
+        },
+        async load(bytes) {
+          const state = decodeState(bytes);
+          if (state.networkId !== config.networkId)
+            throw new StateError(`the state is of network ${state.networkId}, this node runs network ${config.networkId}`);
+          main.info('loading a dumped state', { entries: state.entries.length });
+          await restore(state);
+        },
+        async reset() {
+          main.info('resetting the node to genesis');
+          await rebuild(async () => {
+            await db.replaceEverything([]);
+            await stampStore(db, config);
+            clock.offsetNs = 0n;
+          }, true);
+          snapshots.clear();
+        },
+      };
+    }
 
     const app = createApp({
       nodeId: LOCAL_NODE.nodeID,
       allowedOrigins: config.httpAllowedOrigins,
       allowedHosts: config.httpAllowedHosts,
-      router,
-      ...(config.apiEmulatorEnabled ? { journal, faults, nowNs: () => clock.nowNs() } : {}),
+      router: { match: (path) => core?.router.match(path), matchMount: (path) => core?.router.matchMount(path) },
+      ...(config.apiEmulatorEnabled ? { journal: shell.journal, faults: shell.faults, nowNs: () => clock.nowNs() } : {}),
     });
-    const server = createHttpServer(app);
-    const sockets = acceptWebsockets(server, router, config.httpAllowedHosts);
+    const listener: RequestListener = (req, res) => {
+      if (rebuilding) void rebuilding.then(() => listener(req, res));
+      else app(req, res);
+    };
+    const server = createHttpServer(listener);
+    const ws = acceptWebsockets(server, { match: (path) => core?.router.match(path) }, config.httpAllowedHosts);
+    // A rebuilt core has new chains: subscriptions to the old ones end, as a restart ends them.
+    sockets.dropAll = () => ws.dropAll();
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         const addr = formatAddrPort(config.httpHost || '::', config.httpPort);
@@ -489,7 +232,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
-          sockets.close();
+          ws.close();
         }),
     );
     const address = server.address() as AddressInfo;
@@ -502,17 +245,30 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     }
     main.info('node started', { uri, networkID: config.networkId, nodeID: LOCAL_NODE.nodeID });
 
+    const current = () => {
+      if (!core) throw new StartError('the node is being rebuilt');
+      return core;
+    };
     let stopping: Promise<void> | undefined;
     return {
       uri,
       config,
-      testAccounts: accounts,
-      chains: manager,
-      xChain,
-      cChain,
-      l1s: l1Chains,
+      testAccounts: current().accounts,
+      get chains() {
+        return current().manager;
+      },
+      get xChain() {
+        return current().xChain;
+      },
+      get cChain() {
+        return current().cChain;
+      },
+      get l1s() {
+        return current().l1s;
+      },
       stop() {
         stopping ??= (async () => {
+          while (rebuilding) await rebuilding;
           main.info('shutting down node', { exitCode: 0 });
           if (db.status === 'open') await db.del(ROOT_KEYS.ungracefulShutdown);
           await cleanup();

@@ -14,23 +14,31 @@ export const unixSeconds = (clock: Clock): bigint => clock.nowNs() / 1_000_000_0
 export const unixMillis = (clock: Clock): number => Number(clock.nowNs() / 1_000_000n);
 
 /**
- * The node's clock: the wall clock plus an offset that only grows, so the node can be moved forward in
+ * The node's clock: the wall clock plus an offset that only grows (but for a revert of the node's state, which takes it back with the chains), so the node can be moved forward in
  * time (locktimes, staking periods, fee windows) while time never runs backwards for any chain.
  */
 export class TravelClock implements Clock {
-  private offsetNs = 0n;
+  private offset = 0n;
 
   nowNs(): bigint {
-    return nowNs() + this.offsetNs;
+    return nowNs() + this.offset;
   }
 
   /** Moves the clock forward by `seconds` (≥ 0). */
   advance(seconds: bigint): void {
     if (seconds < 0n) throw new RangeError('the clock only moves forward');
-    this.offsetNs += seconds * 1_000_000_000n;
+    this.offset += seconds * 1_000_000_000n;
+  }
+
+  /** The offset a snapshot keeps, and what reverting to it (or loading it) puts back. */
+  get offsetNs(): bigint {
+    return this.offset;
+  }
+  set offsetNs(ns: bigint) {
+    this.offset = ns;
   }
 
   get offsetSeconds(): bigint {
-    return this.offsetNs / 1_000_000_000n;
+    return this.offset / 1_000_000_000n;
   }
 }

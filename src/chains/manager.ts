@@ -155,6 +155,8 @@ const MAX_PROCESSING_MS = 30_000;
 export class ChainManager {
   private readonly factories = new Map<string, VmFactory>();
   private readonly created = new Map<string, Chain>();
+  /** Listeners on node-wide emitters (the stalls), removed when the chains close: a rebuilt node adds its own. */
+  private readonly unsubscribes: Array<() => void> = [];
   /** Every chain the node knows of (created or only declared), by hex ID: its subnet. */
   private readonly known = new Map<string, Uint8Array>();
   private readonly hooks: ChainHook[] = [];
@@ -209,7 +211,11 @@ export class ChainManager {
       avaxAssetID: () => this.avaxAssetID(),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
       stalled: () => this.deps.stalls?.isStalled(id) ?? false,
-      onResume: (fn) => this.deps.stalls?.on('resumed', (chainID) => chainID === id && fn()),
+      onResume: (fn) => {
+        const listener = (chainID: string) => chainID === id && fn();
+        this.deps.stalls?.on('resumed', listener);
+        this.unsubscribes.push(() => this.deps.stalls?.off('resumed', listener));
+      },
     };
     const vm = await factory.create(ctx);
     let proposer: ProposerVM | undefined;
@@ -270,6 +276,7 @@ export class ChainManager {
 
   /** Stops every chain, newest first. */
   async close(): Promise<void> {
+    for (const off of this.unsubscribes.splice(0)) off();
     for (const chain of [...this.created.values()].reverse()) await chain.vm.close();
   }
 }

@@ -16,7 +16,7 @@ export interface AppOptions {
   nodeId: string;
   allowedOrigins: string[];
   allowedHosts: string[];
-  router: Router;
+  router: Pick<Router, 'match' | 'matchMount'>;
   /** Records every request and reply (emulator controls). */
   journal?: Journal;
   /** Route-level faults: latency, HTTP status, dropped connection (emulator controls). */
@@ -101,7 +101,7 @@ function keep(journal: Journal, req: http.IncomingMessage, res: http.ServerRespo
 }
 
 /** gorilla/mux: header routing, clean-path redirects, then an exact path match. */
-function dispatch(router: Router) {
+function dispatch(router: Pick<Router, 'match' | 'matchMount'>) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const routeHeader = req.headers['avalanche-api-route'];
     if (routeHeader !== undefined) {

@@ -14,6 +14,8 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export interface Websockets {
   /** Closes every open connection (the HTTP server's close leaves upgraded sockets alone). */
   close(): void;
+  /** Ends every open connection and goes on accepting new ones. */
+  dropAll(): void;
 }
 
 function refuse(socket: Duplex, status: number, reason: string, body: string): void {
@@ -22,7 +24,7 @@ function refuse(socket: Duplex, status: number, reason: string, body: string): v
   );
 }
 
-export function acceptWebsockets(server: http.Server, router: Router, allowedHosts: string[]): Websockets {
+export function acceptWebsockets(server: http.Server, router: Pick<Router, 'match'>, allowedHosts: string[]): Websockets {
   // ws is loaded with the first upgrade: most nodes never see one, and it costs start-up time.
   let wss: Promise<WebSocketServer> | undefined;
   // require, not import(): see storage/db.ts.
@@ -52,6 +54,11 @@ export function acceptWebsockets(server: http.Server, router: Router, allowedHos
     );
   });
   return {
+    dropAll() {
+      void wss?.then((server) => {
+        for (const client of server.clients) client.terminate();
+      });
+    },
     close() {
       void wss?.then((server) => {
         for (const client of server.clients) client.terminate();

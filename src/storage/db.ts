@@ -42,6 +42,10 @@ export interface Database {
    * does: hashed prefixes all have one length, so no sub-database's range overlaps another's.
    */
   prefix(name: Bytes | string): Database;
+  /** Every entry of the store, in key order, read at one instant (the root only). */
+  everything(): Promise<Array<[Bytes, Bytes]>>;
+  /** Makes `entries` the store's whole content in one atomic write (the root only). */
+  replaceEverything(entries: Array<[Bytes, Bytes]>): Promise<void>;
   readonly status: string;
   /** Closes the store (only the root's close does anything). */
   close(): Promise<void>;
@@ -119,6 +123,24 @@ class PrefixedDatabase implements Database {
   prefix(name: Bytes | string): Database {
     const hashed = sha256(typeof name === 'string' ? Buffer.from(name, 'utf8') : name);
     return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed));
+  }
+  private root(what: string): void {
+    if (this.keyPrefix.length !== 0) throw new DatabaseError(`${what} is for the root database only`);
+  }
+  everything(): Promise<Array<[Bytes, Bytes]>> {
+    this.root('everything');
+    // An iterator reads from an implicit snapshot: a block written meanwhile is in it whole or not at all.
+    return (this.store as Level<Bytes, Bytes>).iterator().all();
+  }
+  async replaceEverything(entries: Array<[Bytes, Bytes]>): Promise<void> {
+    this.root('replaceEverything');
+    const keep = new Set(entries.map(([k]) => Buffer.from(k).toString('hex')));
+    const ops: BatchOp[] = [];
+    for await (const key of (this.store as Level<Bytes, Bytes>).keys()) {
+      if (!keep.has(Buffer.from(key).toString('hex'))) ops.push({ type: 'del', key });
+    }
+    for (const [key, value] of entries) ops.push({ type: 'put', key, value });
+    await (this.store as Level<Bytes, Bytes>).batch(ops);
   }
   close(): Promise<void> {
     return this.keyPrefix.length === 0 ? this.store.close() : Promise.resolve();

@@ -138,6 +138,15 @@ class Lock {
   }
 }
 
+/**
+ * Makes `tx` run as sent by `from`, whatever its signature says: an impersonated account's tx (whose
+ * signature is Anvil's placeholder, r = s = 1) or a replayed tx whose sender a record already holds.
+ */
+export function withSender<T extends TypedTransaction>(tx: T, from: Address): T {
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
+  return tx;
+}
+
 export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
   if (bytes.length > 0 && bytes[0]! <= 0x7f) {
     if (bytes.length <= 1) throw new PoolError('typed transaction too short');
@@ -158,11 +167,23 @@ const txPredicates = new WeakMap<TypedTransaction, TxPredicates>();
 /** A tx as a block body holds it. */
 export const bodyTx = (tx: TypedTransaction): BodyTx => (tx.type === 0 ? (tx.raw() as Uint8Array[]) : tx.serialize());
 
+/** What the dev controls set on a chain (see EvmChain.devSettings). */
+export interface DevSettings {
+  timeOffset: bigint;
+  automine: boolean;
+  intervalSeconds: number;
+  devCoinbase: Uint8Array | undefined;
+  impersonated: string[];
+  autoImpersonate: boolean;
+}
+
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;
   readonly nodes: NodeStore;
   readonly pool = new TxPool();
   private readonly journal: Database;
+  /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
+  private readonly senders: Database;
   private readonly readLock = new Lock();
   private builder!: VM;
   private reader!: VM;
@@ -194,6 +215,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.store = new ChainStore(db, opts.flavor.layout);
     this.nodes = new NodeStore(db.prefix('nodes'));
     this.journal = db.prefix('pool');
+    this.senders = db.prefix('pool-senders');
   }
 
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
@@ -325,10 +347,12 @@ export class EvmChain extends EventEmitter<Events> {
       .map((bytes) => ({ bytes, tx: decodeTx(bytes, this.common) }))
       .sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
     for (const { bytes, tx } of txs) {
+      const sender = await this.senders.get(tx.hash());
+      if (sender) withSender(tx, new Address(sender));
       try {
-        await this.admit(bytes, tx);
+        await this.admit(bytes, tx, sender !== undefined);
       } catch {
-        await this.journal.del(tx.hash());
+        await this.forget(tx.hash(), sender !== undefined);
       }
     }
     if (this.pool.size > 0) void this.buildNow();
@@ -358,21 +382,31 @@ export class EvmChain extends EventEmitter<Events> {
   // --- Admission -----------------------------------------------------------------------------
 
   /** eth_sendRawTransaction: admits the tx, then waits for the block round that can include it. */
-  async sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array> {
+  async sendRawTransaction(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
     const tx = decodeTx(bytes, this.common);
+    if (sender) withSender(tx, sender);
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
-    const p = await this.admit(bytes, tx);
+    const p = await this.admit(bytes, tx, sender !== undefined);
     this.emit('pendingTx', p.hash);
     // Automine off (evm_setAutomine false, interval mining): the tx waits for the next mined block.
     if (this.automine) await this.buildNow();
     // Before the hash goes back, the tx is durable: in a committed block, or else in the journal.
-    if (this.pool.get(p.hashHex) === p) await this.journal.put(p.hash, bytes);
+    if (this.pool.get(p.hashHex) === p) {
+      if (sender) await this.senders.put(p.hash, sender.bytes);
+      await this.journal.put(p.hash, bytes);
+    }
     return p.hash;
   }
 
-  private async admit(bytes: Uint8Array, tx: TypedTransaction): Promise<PoolTx> {
+  /** Takes a tx out of the journal (and its sender, if impersonated). */
+  private async forget(hash: Uint8Array, impersonated: boolean | undefined): Promise<void> {
+    await this.journal.del(hash);
+    if (impersonated) await this.senders.del(hash);
+  }
+
+  private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false): Promise<PoolTx> {
     const hash = tx.hash();
     const hashHex = bytesToHex(hash);
     if (this.pool.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
@@ -410,9 +444,9 @@ export class EvmChain extends EventEmitter<Events> {
     const old = this.pool.sameNonce(fromText, tx.nonce);
     if (old && !bumped(old, { feeCap, tipCap })) throw new PoolError(poolErrors.replacementUnderpriced());
     if (!old && this.pool.size >= POOL_CAPACITY) throw new PoolError(poolErrors.full());
-    const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap };
+    const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap, ...(impersonated ? { impersonated } : {}) };
     const replaced = this.pool.add(entry);
-    if (replaced) await this.journal.del(replaced.hash);
+    if (replaced) await this.forget(replaced.hash, replaced.impersonated);
     this.waitingSince ??= Date.now();
     return this.pool.get(hashHex)!;
   }
@@ -454,12 +488,42 @@ export class EvmChain extends EventEmitter<Events> {
   /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
   devCoinbase: Uint8Array | undefined;
 
+  /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
+  readonly impersonated = new Set<string>();
+  /** anvil_autoImpersonateAccount: every account is impersonated. */
+  autoImpersonate = false;
+
+  isImpersonated(addressHex: string): boolean {
+    return this.autoImpersonate || this.impersonated.has(addressHex.toLowerCase());
+  }
+
+  /** The dev controls' settings, which a rebuilt node (evm_revert, anvil_loadState) gives its new chain. */
+  devSettings(): DevSettings {
+    return {
+      timeOffset: this.timeOffset,
+      automine: this.automine,
+      intervalSeconds: this.intervalSeconds,
+      devCoinbase: this.devCoinbase,
+      impersonated: [...this.impersonated],
+      autoImpersonate: this.autoImpersonate,
+    };
+  }
+
+  applyDevSettings(s: DevSettings): void {
+    this.timeOffset = s.timeOffset;
+    this.devCoinbase = s.devCoinbase;
+    for (const a of s.impersonated) this.impersonated.add(a);
+    this.autoImpersonate = s.autoImpersonate;
+    this.automine = s.automine;
+    if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
+  }
+
   /** anvil_dropTransaction: takes a pending tx out of the pool (and its journal); false if it is not there. */
   async dropTransaction(hash: Uint8Array): Promise<boolean> {
     const p = this.pool.get(bytesToHex(hash));
     if (!p) return false;
     this.pool.remove(p);
-    await this.journal.del(p.hash);
+    await this.forget(p.hash, p.impersonated);
     return true;
   }
 
@@ -666,7 +730,7 @@ export class EvmChain extends EventEmitter<Events> {
     }
     for (const p of dropped) {
       this.pool.remove(p);
-      await this.journal.del(p.hash);
+      await this.forget(p.hash, p.impersonated);
     }
     if (included.length === 0 && !content && this.blocksToMine === 0) {
       if (!this.hasWork) this.waitingSince = undefined;
@@ -780,7 +844,10 @@ export class EvmChain extends EventEmitter<Events> {
       records,
       included.map((p) => p.hash),
     );
-    for (const p of included) batch.del(this.journal, p.hash);
+    for (const p of included) {
+      batch.del(this.journal, p.hash);
+      if (p.impersonated) batch.del(this.senders, p.hash);
+    }
     await b.content?.write(batch, block);
     const announce = await this.opts.acceptance?.prepare({ id: block.hash, parentID: parent.hash, height: b.number, timestamp: b.time, bytes }, batch);
     const nextRules = await this.rulesAfter(this.builder.stateManager as MerkleStateManager, b.time);

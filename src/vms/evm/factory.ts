@@ -19,6 +19,7 @@ import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
 import { debugService } from './api/debug.js';
 import { devServices } from './api/dev.js';
+import type { NodeStates } from '../../chains/states.js';
 import { ethService } from './api/eth.js';
 import { FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
@@ -52,6 +53,8 @@ export interface EvmConfig {
    * warp verification, aggregation and the validators API follow, as a real node's validator state.
    */
   subnetValidators?: (subnetID: Uint8Array) => SubnetMember[] | undefined;
+  /** With --dev, the whole node's snapshots, for evm_snapshot, evm_revert, anvil_dumpState, anvil_loadState and anvil_reset. */
+  states?: NodeStates | undefined;
 }
 
 /** One validator of a subnet, as the P-Chain's state gives it. */
@@ -283,7 +286,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
-      if (config.dev) services.push(...devServices(chain));
+      if (config.dev) services.push(...devServices(chain, config.states));
       if (chainConfig.warpApi) {
         services.push(
           warpService({

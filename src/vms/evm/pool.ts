@@ -15,6 +15,8 @@ export interface PoolTx {
   nonce: bigint;
   feeCap: bigint;
   tipCap: bigint;
+  /** Sent by eth_sendTransaction from an impersonated account (--dev): its signature is a placeholder. */
+  impersonated?: boolean;
   /** Admission order, for ties. */
   seq: number;
 }

@@ -4,7 +4,7 @@
 // nonce, an estimated gas limit, a tip from the oracle and a fee cap of tip + 2 × base fee), signed
 // and sent as eth_sendRawTransaction would send it. Without keys, coreth's answers: no accounts,
 // and `unknown account` (eth_accounts itself only where the internal-account API is on).
-import { createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
+import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex, privateToAddress } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
@@ -19,11 +19,13 @@ import type { GasOracle } from './gas.js';
 export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array[], accountsApi: boolean) {
   const byAddress = new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
   return {
-    ...(accountsApi ? { accounts: method(positional([]), () => [...byAddress.keys()]) } : {}),
+    // Anvil lists the impersonated accounts after its own.
+    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.impersonated])]) } : {}),
     sendTransaction: method(positional([callArgs]), async ([a]) => {
       const args = a as Parameters<typeof estimateGas>[2];
       const key = args.from ? byAddress.get(bytesToHex(args.from)) : undefined;
-      if (!key) throw new RpcError('unknown account');
+      const impersonated = !key && args.from !== undefined && chain.isImpersonated(bytesToHex(args.from));
+      if (!key && !impersonated) throw new RpcError('unknown account');
       try {
         const from = new Address(args.from!);
         const account = await chain.account(from.bytes);
@@ -33,24 +35,25 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array
         const to = args.to ? new Address(args.to) : undefined;
         const common = { common: chain.common };
         const base = { nonce, gasLimit, to, value: args.value ?? 0n, data: args.data ?? new Uint8Array() };
-        const tx =
-          args.gasPrice !== undefined
-            ? createLegacyTx({ ...base, gasPrice: args.gasPrice }, common).sign(key)
-            : await (async () => {
-                const tip = args.maxPriorityFeePerGas ?? (await gas.suggestTip());
-                const feeCap = args.maxFeePerGas ?? tip + 2n * gas.nextBaseFee();
-                if (tip > feeCap) throw new RpcError(`maxFeePerGas (${feeCap}) < maxPriorityFeePerGas (${tip})`);
-                return createFeeMarket1559Tx(
-                  {
-                    ...base,
-                    maxFeePerGas: feeCap,
-                    maxPriorityFeePerGas: tip,
-                    accessList: (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]),
-                  },
-                  common,
-                ).sign(key);
-              })();
-        return hex(await chain.sendRawTransaction(tx.serialize()));
+        // An impersonated account's tx carries Anvil's placeholder signature (r = s = 1) and is sent as from it.
+        const placeholder = (v: bigint) => ({ v, r: 1n, s: 1n });
+        let tx: TypedTransaction;
+        if (args.gasPrice !== undefined) {
+          const data = { ...base, gasPrice: args.gasPrice };
+          tx = key ? createLegacyTx(data, common).sign(key) : createLegacyTx({ ...data, ...placeholder(chain.chainId * 2n + 35n) }, common);
+        } else {
+          const tip = args.maxPriorityFeePerGas ?? (await gas.suggestTip());
+          const feeCap = args.maxFeePerGas ?? tip + 2n * gas.nextBaseFee();
+          if (tip > feeCap) throw new RpcError(`maxFeePerGas (${feeCap}) < maxPriorityFeePerGas (${tip})`);
+          const data = {
+            ...base,
+            maxFeePerGas: feeCap,
+            maxPriorityFeePerGas: tip,
+            accessList: (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]),
+          };
+          tx = key ? createFeeMarket1559Tx(data, common).sign(key) : createFeeMarket1559Tx({ ...data, ...placeholder(0n) }, common);
+        }
+        return hex(await chain.sendRawTransaction(tx.serialize(), key ? undefined : from));
       } catch (err) {
         if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? hex(err.data) : undefined);
         if (err instanceof PoolError) throw new RpcError(err.message);

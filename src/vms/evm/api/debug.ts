@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from '../../../encoding/gojson.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { CallFailure, callMessage } from '../calls.js';
-import type { EvmChain } from '../chain.js';
+import { type EvmChain, withSender } from '../chain.js';
 import { creditBaseFee, execBlock, gethError, stateAt } from '../execution.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { ScratchStore } from '../overlay.js';
@@ -119,6 +119,8 @@ async function traceBlock(chain: EvmChain, block: StoredBlock, config: TraceConf
   let last = -1;
   for (let i = txs.length - 1; i >= 0; i--) if (which(i)) last = last < 0 ? i : last;
   for (let i = 0; i <= last; i++) {
+    // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
+    withSender(txs[i]!, new Address(records[i]!.from));
     const result = await runOne(env, vm, block, txs[i]!, records[i]!.from, config, which(i), block.header.baseFee ?? 0n);
     if (which(i)) out.push({ txHash: hex(txs[i]!.hash()), result });
   }

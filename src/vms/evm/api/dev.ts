@@ -7,11 +7,49 @@ import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import { address, big, boolean, bytes, hash, hexOrDecimal64 } from './fields.js';
+import { address, big, boolean, bytes, hash, hexOrDecimal64, raw } from './fields.js';
+import { type NodeStates, StateError } from '../../../chains/states.js';
 
 const MAX_BLOCKS = 10_000n;
 
-export function devServices(chain: EvmChain): ServiceDef[] {
+/** The whole node's snapshots (chains/states.ts): Anvil's state methods act on every chain at once. */
+type Methods = ServiceDef['methods'];
+function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: Methods; hardhat: Methods } {
+  if (!states) return { evm: {}, anvil: {}, hardhat: {} };
+  const reset = method(positional([raw], 0), async ([options]) => {
+    // anvil_reset({forking: {jsonRpcUrl, blockNumber}}) would fork a remote chain: the emulator has no
+    // network access. viem's reset() sends {forking: {}} with neither: a plain reset.
+    const forking = (options as { forking?: { jsonRpcUrl?: unknown; blockNumber?: unknown } | null } | undefined)?.forking;
+    if (forking && ((forking.jsonRpcUrl ?? null) !== null || (forking.blockNumber ?? null) !== null)) {
+      throw new RpcError('forking is not supported: the emulator does not reach other networks');
+    }
+    await states.reset();
+    return null;
+  });
+  return {
+    evm: {
+      snapshot: method(positional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
+      revert: method(positional([big]), ([id]) => states.revert(id as bigint)),
+    },
+    anvil: {
+      dumpState: method(positional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
+      loadState: method(positional([bytes]), async ([state]) => {
+        try {
+          await states.load(state as Uint8Array);
+        } catch (err) {
+          if (err instanceof StateError) throw new RpcError(`failed to load state: ${err.message}`);
+          throw err;
+        }
+        return true;
+      }),
+      reset,
+    },
+    hardhat: { reset },
+  };
+}
+
+export function devServices(chain: EvmChain, states?: NodeStates): ServiceDef[] {
+  const whole = stateServices(states);
   const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
@@ -95,6 +133,23 @@ export function devServices(chain: EvmChain): ServiceDef[] {
     }),
   };
 
+  // anvil_impersonateAccount and friends: eth_sendTransaction sends for these accounts without a key.
+  const hexOf = (a: unknown) => `0x${Buffer.from(a as Uint8Array).toString('hex')}`;
+  const impersonation = {
+    impersonateAccount: method(positional([address]), ([a]) => {
+      chain.impersonated.add(hexOf(a));
+      return null;
+    }),
+    stopImpersonatingAccount: method(positional([address]), ([a]) => {
+      chain.impersonated.delete(hexOf(a));
+      return null;
+    }),
+  };
+  const autoImpersonateAccount = method(positional([boolean]), ([on]) => {
+    chain.autoImpersonate = on as boolean;
+    return null;
+  });
+
   return [
     {
       name: 'evm',
@@ -110,9 +165,13 @@ export function devServices(chain: EvmChain): ServiceDef[] {
         setAccountNonce: setNonce,
         setAutomine,
         setIntervalMining,
+        ...whole.evm,
       },
     },
-    { name: 'anvil', methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining, ...pool } },
-    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool } },
+    {
+      name: 'anvil',
+      methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining, ...pool, ...impersonation, autoImpersonateAccount, ...whole.anvil },
+    },
+    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool, ...impersonation, ...whole.hardhat } },
   ];
 }

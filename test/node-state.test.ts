@@ -1,0 +1,213 @@
+// The whole node's state with --dev: emulator.snapshot/revert spanning X, C, an L1, shared memory
+// and the index (an X→C export in between is undone on both sides), a dump/load round trip into a
+// fresh node, a reset to genesis, and Anvil's evm_snapshot/evm_revert/anvil_dumpState/anvil_reset
+// through viem's test client, which act on the whole node too.
+import { join } from 'node:path';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ajs, type AVMApi, type SignedTx } from './support/avalanchejs.js';
+import { call, callError, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
+
+const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+const EWOQ = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+const C_ID = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC';
+const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
+const OPTIONS = { dbType: 'memdb', dev: true, testAccounts: 1, l1: [FIXTURE], indexEnabled: true };
+
+const evmClients = (url: string, id: number) => {
+  const chain = defineChain({ id, name: 'evm', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  return {
+    test: createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 }),
+    client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+    wallet: createWalletClient({ chain, transport: http(url), account: privateKeyToAccount(EWOQ) }),
+  };
+};
+
+/** What the node's state looks like from outside: heights, balances, shared memory, the index. */
+async function view(uri: string) {
+  const c = evmClients(`${uri}/ext/bc/C/rpc`, 43112).client;
+  const l1 = evmClients(`${uri}/ext/bc/myl1/rpc`, 99999).client;
+  const xIndex = await call(`${uri}/ext/index/X/block`, 'index.getLastAccepted', { encoding: 'hex' }).catch(() => null);
+  return {
+    cHeight: await c.getBlockNumber(),
+    cBalance: await c.getBalance({ address: '0x4444444444444444444444444444444444444444' }),
+    l1Height: await l1.getBlockNumber(),
+    l1Balance: await l1.getBalance({ address: '0x4444444444444444444444444444444444444444' }),
+    xBalance: (await call(`${uri}/ext/bc/X`, 'avm.getBalance', { address: EWOQ_X, assetID: 'AVAX' })).balance as string,
+    atomic: (await call(`${uri}/ext/bc/C/avax`, 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X' })).utxos.length as number,
+    xIndexed: xIndex?.index as string | undefined,
+    pHeight: (await call(`${uri}/ext/bc/P`, 'platform.getHeight', {})).height as string,
+  };
+}
+
+/** Some activity on every chain: EVM transfers on C and the L1, an X→C export waiting in shared memory. */
+async function activity(uri: string) {
+  for (const [path, id] of [
+    ['C', 43112],
+    ['myl1', 99999],
+  ] as const) {
+    const { wallet, client } = evmClients(`${uri}/ext/bc/${path}/rpc`, id);
+    const hash = await wallet.sendTransaction({ to: '0x4444444444444444444444444444444444444444', value: parseEther('2') });
+    await client.waitForTransactionReceipt({ hash });
+  }
+  const ctx = await ajs.Context.getContextFromURI(uri);
+  const xApi = new ajs.avm.AVMApi(uri) as AVMApi;
+  const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+  const from = ajs.utils.bech32ToBytes(EWOQ_X);
+  const tx = ajs.avm.newExportTx(ctx, C_ID, [from], utxos, [ajs.TransferableOutput.fromNative(AVAX, 5_000_000n, [from])]);
+  await ajs.addTxSignatures({ unsignedTx: tx, privateKeys: [ajs.utils.hexToBuffer(EWOQ)] });
+  const { txID } = await xApi.issueSignedTx(tx.getSignedTx() as SignedTx);
+  for (let i = 0; i < 50 && (await call(`${uri}/ext/bc/X`, 'avm.getTxStatus', { txID })).status !== 'Accepted'; i++)
+    await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('whole-node state (--dev)', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode(OPTIONS);
+  });
+  afterAll(() => node.stop());
+
+  it('snapshot and revert take X, C, the L1, shared memory and the index back together', async () => {
+    const before = await view(node.uri);
+    expect(before.atomic).toBe(0);
+    const { id } = await call(`${node.uri}/ext/emulator`, 'emulator.snapshot', {});
+    await activity(node.uri);
+    const after = await view(node.uri);
+    expect(after.cHeight).toBeGreaterThan(before.cHeight);
+    expect(after.l1Height).toBeGreaterThan(before.l1Height);
+    expect(after.atomic).toBe(1);
+    expect(BigInt(after.xBalance)).toBeLessThan(BigInt(before.xBalance));
+    expect(after.xIndexed).not.toBe(before.xIndexed);
+
+    expect(await call(`${node.uri}/ext/emulator`, 'emulator.revert', { id })).toEqual({ reverted: true });
+    expect(await view(node.uri)).toEqual(before);
+    // One-shot: the snapshot is used up.
+    expect(await call(`${node.uri}/ext/emulator`, 'emulator.revert', { id })).toEqual({ reverted: false });
+    // The reverted node goes on: the same activity again lands.
+    await activity(node.uri);
+    expect((await view(node.uri)).atomic).toBe(1);
+  });
+
+  it('dumps the state to a file that a fresh node loads; a bad file is refused and changes nothing', async () => {
+    const path = join(tempDir(), 'state.bin');
+    const dumped = await call(`${node.uri}/ext/emulator`, 'emulator.dumpState', { path });
+    expect(dumped.path).toBe(path);
+    expect(Number(dumped.bytes)).toBeGreaterThan(1000);
+    const fresh = await startTestNode(OPTIONS);
+    try {
+      const empty = await view(fresh.uri);
+      expect(await view(fresh.uri)).not.toEqual(await view(node.uri));
+      expect(await callError(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path: `${path}.missing` })).toMatchObject({
+        message: expect.stringMatching(/^couldn't read state file .*: ENOENT/),
+      });
+      expect(await callError(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path: FIXTURE })).toMatchObject({
+        message: "couldn't load state: not a state dumped by the emulator: not gzip data",
+      });
+      expect(await view(fresh.uri)).toEqual(empty);
+      expect(await call(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path })).toEqual({});
+      expect(await view(fresh.uri)).toEqual(await view(node.uri));
+      // The loaded node builds on what it loaded.
+      await activity(fresh.uri);
+      expect((await view(fresh.uri)).cHeight).toBeGreaterThan((await view(node.uri)).cHeight);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('resets to genesis and the start-up work of its flags', async () => {
+    const fresh = await startTestNode(OPTIONS);
+    const genesis = await view(fresh.uri);
+    await fresh.stop();
+    expect(await call(`${node.uri}/ext/emulator`, 'emulator.reset', {})).toEqual({});
+    const reset = await view(node.uri);
+    // The P-Chain's start-up blocks (the L1's subnet, chain and conversion) are the same; the X index differs only by time.
+    expect({ ...reset, xIndexed: undefined }).toEqual({ ...genesis, xIndexed: undefined });
+  });
+});
+
+describe("Anvil's state methods (--dev, viem's test client)", () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode(OPTIONS);
+  });
+  afterAll(() => node.stop());
+
+  it('evm_snapshot/evm_revert undo txs and state edits, on every chain at once', async () => {
+    const { test, client, wallet } = evmClients(`${node.uri}/ext/bc/C/rpc`, 43112);
+    const l1 = evmClients(`${node.uri}/ext/bc/myl1/rpc`, 99999);
+    const id = await test.snapshot();
+    expect(id).toMatch(/^0x[0-9a-f]+$/);
+    const start = await client.getBlockNumber();
+    await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x5555555555555555555555555555555555555555', value: 3n }) });
+    await test.setBalance({ address: '0x6666666666666666666666666666666666666666', value: 10n });
+    await l1.test.mine({ blocks: 2 });
+    const l1Height = await l1.client.getBlockNumber();
+    expect(await client.getBalance({ address: '0x5555555555555555555555555555555555555555' })).toBe(3n);
+    await test.revert({ id });
+    expect(await client.getBlockNumber()).toBe(start);
+    expect(await client.getBalance({ address: '0x5555555555555555555555555555555555555555' })).toBe(0n);
+    expect(await client.getBalance({ address: '0x6666666666666666666666666666666666666666' })).toBe(0n);
+    expect(await l1.client.getBlockNumber()).toBe(l1Height - 2n);
+    expect((await rpc(`${node.uri}/ext/bc/C/rpc`, 'evm_revert', [id])).json.result).toBe(false);
+  });
+
+  it('anvil_dumpState/anvil_loadState round-trip through hex; anvil_reset goes back to genesis; forking is refused', async () => {
+    const { test, client, wallet } = evmClients(`${node.uri}/ext/bc/C/rpc`, 43112);
+    await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x7777777777777777777777777777777777777777', value: 9n }) });
+    const state = await test.dumpState();
+    expect(state).toMatch(/^0x1f8b/);
+    const height = await client.getBlockNumber();
+    await test.reset();
+    expect(await client.getBlockNumber()).toBeLessThan(height);
+    expect(await client.getBalance({ address: '0x7777777777777777777777777777777777777777' })).toBe(0n);
+    await test.loadState({ state });
+    expect(await client.getBlockNumber()).toBe(height);
+    expect(await client.getBalance({ address: '0x7777777777777777777777777777777777777777' })).toBe(9n);
+    const forking = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://example.com', blockNumber: 5 } }]);
+    expect(forking.json.error.message).toBe('forking is not supported: the emulator does not reach other networks');
+    const bad = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_loadState', ['0x1234']);
+    expect(bad.json.error.message).toBe('failed to load state: not a state dumped by the emulator: not gzip data');
+  });
+});
+
+describe('on LevelDB', () => {
+  it('a revert is written to disk: a restart finds the reverted state', async () => {
+    const dataDir = tempDir();
+    const first = await startTestNode({ dataDir, dev: true });
+    let height: bigint;
+    try {
+      const { test, client, wallet } = evmClients(`${first.uri}/ext/bc/C/rpc`, 43112);
+      height = await client.getBlockNumber();
+      const id = await test.snapshot();
+      await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x5555555555555555555555555555555555555555', value: 3n }) });
+      await test.revert({ id });
+      expect(await client.getBlockNumber()).toBe(height);
+    } finally {
+      await first.stop();
+    }
+    const again = await startTestNode({ dataDir, dev: true });
+    try {
+      const { client } = evmClients(`${again.uri}/ext/bc/C/rpc`, 43112);
+      expect(await client.getBlockNumber()).toBe(height);
+      expect(await client.getBalance({ address: '0x5555555555555555555555555555555555555555' })).toBe(0n);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('without --dev', () => {
+  it('has no state methods', async () => {
+    const node = await startTestNode({ dbType: 'memdb' });
+    try {
+      expect((await callError(`${node.uri}/ext/emulator`, 'emulator.snapshot', {})).message).toBe('rpc: can\'t find method "emulator.Snapshot"');
+      expect((await rpc(`${node.uri}/ext/bc/C/rpc`, 'evm_snapshot', [])).json.error.code).toBe(-32601);
+    } finally {
+      await node.stop();
+    }
+  });
+});
