@@ -47,6 +47,45 @@ describe("Anvil's pool controls with --dev", () => {
     await test.setAutomine(true);
   });
 
+  it("answers anvil_nodeInfo in Anvil's shape; refuses setMinGasPrice as Anvil does under EIP-1559; sets the next base fee once", async () => {
+    const { test, client, wallet } = clients();
+    const info = (await rpc(url, 'anvil_nodeInfo', [])).json.result;
+    const head = await client.getBlock();
+    expect(info).toEqual({
+      currentBlockNumber: `0x${head.number.toString(16)}`,
+      currentBlockTimestamp: Number(head.timestamp),
+      currentBlockHash: head.hash,
+      hardFork: 'cancun',
+      transactionOrder: 'fees',
+      environment: {
+        baseFee: expect.stringMatching(/^0x[0-9a-f]+$/),
+        chainId: 43112,
+        gasLimit: `0x${head.gasLimit.toString(16)}`,
+        gasPrice: expect.stringMatching(/^0x[0-9a-f]+$/),
+      },
+      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    });
+    await expect(test.setMinGasPrice({ gasPrice: 20_000_000_000n })).rejects.toThrow(/anvil_setMinGasPrice is not supported when EIP-1559 is active/);
+    expect((await rpc(url, 'hardhat_setMinGasPrice', ['0x1'])).json.error).toEqual({
+      code: -32602,
+      message: 'anvil_setMinGasPrice is not supported when EIP-1559 is active',
+    });
+    await test.setNextBlockBaseFeePerGas({ baseFeePerGas: 7_000_000_000n });
+    expect(await client.getGasPrice()).toBeGreaterThanOrEqual(7_000_000_000n);
+    const hash = await wallet.sendTransaction({
+      to: '0x9999999999999999999999999999999999999999',
+      value: 1n,
+      maxFeePerGas: 300_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect((await client.getBlock({ blockNumber: receipt.blockNumber })).baseFeePerGas).toBe(7_000_000_000n);
+    expect(receipt.effectiveGasPrice).toBe(7_000_000_001n);
+    // Once: the next block is priced by ACP-176 again.
+    await test.mine({ blocks: 1 });
+    expect((await client.getBlock()).baseFeePerGas).toBeLessThan(7_000_000_000n);
+  });
+
   it('sets the coinbase of the next blocks, which receives their fees', async () => {
     const { test, client, wallet } = clients();
     const miner = '0x7777777777777777777777777777777777777777';

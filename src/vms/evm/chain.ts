@@ -143,7 +143,8 @@ class Lock {
  * signature is Anvil's placeholder, r = s = 1) or a replayed tx whose sender a record already holds.
  */
 export function withSender<T extends TypedTransaction>(tx: T, from: Address): T {
-  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
+  // Configurable: a cached decoded tx (api/reads.ts) is given its recorded sender again on every replay.
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from, configurable: true });
   return tx;
 }
 
@@ -487,6 +488,8 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
   devCoinbase: Uint8Array | undefined;
+  /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
+  nextBaseFee: bigint | undefined;
 
   /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
   readonly impersonated = new Set<string>();
@@ -631,7 +634,9 @@ export class EvmChain extends EventEmitter<Events> {
     const nowMs = this.nextTimestamp !== undefined ? this.nextTimestamp * 1000n : BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
     const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
     const rules = this.headRules;
-    const fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    const computed = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    // anvil_setNextBlockBaseFeePerGas: this block's base fee only; the header's fee state is the rules' own.
+    const fees = this.nextBaseFee === undefined ? computed : { ...computed, baseFee: this.nextBaseFee };
     if (fees.waitMs > 0) {
       this.scheduleRetry(fees.waitMs);
       return;
@@ -756,6 +761,7 @@ export class EvmChain extends EventEmitter<Events> {
       );
       if (this.blocksToMine > 0) this.blocksToMine--;
       this.nextTimestamp = undefined;
+      this.nextBaseFee = undefined;
       this.devEdits = this.devEdits.slice(edits.length);
     } catch (err) {
       // Nothing was written: the builder's state goes back to the head's, the txs stay pending.

@@ -286,7 +286,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
       if (on.has('txpool')) services.push(txpoolService(chain));
       if (on.has('debug')) services.push(debugService(chain));
-      if (config.dev) services.push(...devServices(chain, config.states));
+      if (config.dev) services.push(...devServices(chain, gas, config.states));
       if (chainConfig.warpApi) {
         services.push(
           warpService({

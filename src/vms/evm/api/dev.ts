@@ -6,6 +6,7 @@
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
+import type { GasOracle } from './gas.js';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import { address, big, boolean, bytes, hash, hexOrDecimal64, raw } from './fields.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
@@ -26,29 +27,31 @@ function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: M
     await states.reset();
     return null;
   });
+  // anvil_snapshot/anvil_revert, with their evm_ names.
+  const snapshots = {
+    snapshot: method(positional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
+    revert: method(positional([big]), ([id]) => states.revert(id as bigint)),
+  };
+  const dumps = {
+    dumpState: method(positional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
+    loadState: method(positional([bytes]), async ([state]) => {
+      try {
+        await states.load(state as Uint8Array);
+      } catch (err) {
+        if (err instanceof StateError) throw new RpcError(`failed to load state: ${err.message}`);
+        throw err;
+      }
+      return true;
+    }),
+  };
   return {
-    evm: {
-      snapshot: method(positional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
-      revert: method(positional([big]), ([id]) => states.revert(id as bigint)),
-    },
-    anvil: {
-      dumpState: method(positional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
-      loadState: method(positional([bytes]), async ([state]) => {
-        try {
-          await states.load(state as Uint8Array);
-        } catch (err) {
-          if (err instanceof StateError) throw new RpcError(`failed to load state: ${err.message}`);
-          throw err;
-        }
-        return true;
-      }),
-      reset,
-    },
-    hardhat: { reset },
+    evm: snapshots,
+    anvil: { ...snapshots, ...dumps, reset },
+    hardhat: { ...dumps, reset },
   };
 }
 
-export function devServices(chain: EvmChain, states?: NodeStates): ServiceDef[] {
+export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates): ServiceDef[] {
   const whole = stateServices(states);
   const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
@@ -150,6 +153,37 @@ export function devServices(chain: EvmChain, states?: NodeStates): ServiceDef[] 
     return null;
   });
 
+  const quantity = (n: bigint) => `0x${n.toString(16)}`;
+  const fees = {
+    // Anvil's answer on a chain with EIP-1559, as every Avalanche EVM chain is.
+    setMinGasPrice: method(positional([big]), () => {
+      throw new RpcError('anvil_setMinGasPrice is not supported when EIP-1559 is active', -32602);
+    }),
+    setNextBlockBaseFeePerGas: method(positional([big]), ([fee]) => {
+      chain.nextBaseFee = fee as bigint;
+      return null;
+    }),
+  };
+  // anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, no fork.
+  const nodeInfo = method(positional([]), async () => {
+    const head = chain.head;
+    const baseFee = gas.nextBaseFee();
+    return {
+      currentBlockNumber: quantity(head.header.number),
+      currentBlockTimestamp: Number(head.header.time),
+      currentBlockHash: `0x${Buffer.from(head.hash).toString('hex')}`,
+      hardFork: 'cancun',
+      transactionOrder: 'fees',
+      environment: {
+        baseFee: quantity(baseFee),
+        chainId: Number(chain.chainId),
+        gasLimit: quantity(head.header.gasLimit),
+        gasPrice: quantity(baseFee + (await gas.suggestTip())),
+      },
+      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    };
+  });
+
   return [
     {
       name: 'evm',
@@ -170,8 +204,20 @@ export function devServices(chain: EvmChain, states?: NodeStates): ServiceDef[] 
     },
     {
       name: 'anvil',
-      methods: { mine, increaseTime, setNextBlockTimestamp, ...edits, ...mining, ...pool, ...impersonation, autoImpersonateAccount, ...whole.anvil },
+      methods: {
+        mine,
+        increaseTime,
+        setNextBlockTimestamp,
+        ...edits,
+        ...mining,
+        ...pool,
+        ...impersonation,
+        autoImpersonateAccount,
+        ...fees,
+        nodeInfo,
+        ...whole.anvil,
+      },
     },
-    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool, ...impersonation, ...whole.hardhat } },
+    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool, ...impersonation, autoImpersonateAccount, ...fees, ...whole.hardhat } },
   ];
 }

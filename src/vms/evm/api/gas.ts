@@ -30,7 +30,8 @@ export class GasOracle {
   ) {}
 
   nextBaseFee(): bigint {
-    return nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
+    // anvil_setNextBlockBaseFeePerGas (--dev) sets it outright.
+    return this.chain.nextBaseFee ?? nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
   }
 
   async suggestTip(): Promise<bigint> {
