@@ -339,10 +339,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
             ...clockMethods(clock, () => (manager.get('P')!.vm as PlatformChainVM).pChain.advance()),
             ...faultMethods(faults, journal, health, {
               stalls,
-              stallable: (chain) => {
-                const c = manager.get(chain);
-                return c && c.vmID !== VM_IDS.platform ? c.id : undefined;
-              },
+              stallable: (chain) => manager.get(chain)?.id,
             }),
             ...(shell.states ? stateMethods(shell.states) : {}),
           }),

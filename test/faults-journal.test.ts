@@ -137,8 +137,8 @@ describe('injected API faults', () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect((await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result).toBeNull();
     expect((await rpc(C, 'eth_blockNumber', [])).json.result).toBe(height);
-    expect((await callError(E, 'emulator.addFault', { kind: 'stall', chain: 'P' })).message).toBe(
-      'a stall needs "chain": the X-Chain or an EVM chain, by ID or alias',
+    expect((await callError(E, 'emulator.addFault', { kind: 'stall', chain: 'Q' })).message).toBe(
+      'a stall needs "chain": a chain the node runs (P, X, C or an L1), by ID or alias',
     );
     // The X-Chain alike: issueTx answers on admission to the mempool, and the tx waits there.
     await call(E, 'emulator.addFault', { kind: 'stall', chain: 'X' });
@@ -146,7 +146,19 @@ describe('injected API faults', () => {
     const xTx = A.avm.newBaseTx(w.ctx, [w.addr], await w.xUTXOs(), [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 1_000n, [w.addr])]);
     const xID = await w.issueX(xTx);
     expect(await call(`${node.uri}/ext/bc/X`, 'avm.getTxStatus', { txID: xID })).toEqual({ status: 'Unknown' });
+    // The P-Chain too: a verified tx waits (Processing), no block is built; the same tx again is a duplicate.
+    await call(E, 'emulator.addFault', { kind: 'stall', chain: 'P' });
+    const P = `${node.uri}/ext/bc/P`;
+    const pHeight = (await call(P, 'platform.getHeight')).height;
+    const pTx = A.pvm.e.newBaseTx({ ...(await w.common()), outputs: [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 4_321n, [w.addr])] }, w.ctx);
+    const pID = await w.issueP(pTx);
+    expect(await call(P, 'platform.getTxStatus', { txID: pID })).toEqual({ status: 'Processing' });
+    expect((await call(P, 'platform.getHeight')).height).toBe(pHeight);
+    expect((await callError(P, 'platform.issueTx', { tx: await w.sign(pTx), encoding: 'hex' })).message).toBe(`couldn't issue tx: duplicate tx: ${pID}`);
     await call(E, 'emulator.clearFaults');
+    for (let i = 0; i < 100 && (await call(P, 'platform.getTxStatus', { txID: pID })).status !== 'Committed'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await call(P, 'platform.getTxStatus', { txID: pID })).toEqual({ status: 'Committed' });
+    expect(BigInt((await call(P, 'platform.getHeight')).height)).toBe(BigInt(pHeight) + 1n);
     for (let i = 0; i < 100 && !(await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await rpc(C, 'eth_getTransactionReceipt', [hash])).json.result.status).toBe('0x1');
     for (let i = 0; i < 100 && (await call(`${node.uri}/ext/bc/X`, 'avm.getTxStatus', { txID: xID })).status !== 'Accepted'; i++) {

@@ -10,7 +10,7 @@ import { float, int, none, optional, string, struct, uint32, uint64 } from '../.
 
 export interface StallTarget {
   stalls: BlockStalls;
-  /** A chain's ID (cb58) by ID or alias, if it can be stalled (the X-Chain and the EVM chains). */
+  /** A chain's ID (cb58) by ID or alias, if the node runs it (every chain can be stalled). */
   stallable(chain: string): string | undefined;
 }
 
@@ -36,7 +36,7 @@ export function faultMethods(faults: Faults, journal: Journal, health: Health, b
         if (a.kind === 'stall') {
           // Stalled block production: a chain-level fault, listed under stalledChains.
           const id = a.chain === undefined ? undefined : blocks.stallable(a.chain);
-          if (id === undefined) throw new RpcError(`a stall needs "chain": the X-Chain or an EVM chain, by ID or alias`);
+          if (id === undefined) throw new RpcError(`a stall needs "chain": a chain the node runs (P, X, C or an L1), by ID or alias`);
           blocks.stalls.stall(id);
           return { id: 0, ...all() };
         }

@@ -38,7 +38,9 @@ export function platformFactory(config: PlatformConfig): VmFactory {
         onChainCreated: config.onChainCreated,
         nodeID: config.nodeID,
         startedAt: config.startedAt,
+        ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
       });
+      ctx.onResume?.(() => void vm.resume().catch(() => undefined));
       const service = platformService({
         vm,
         hrp: config.hrp,

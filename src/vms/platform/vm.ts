@@ -7,6 +7,7 @@ import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
+import { encodeCB58 } from '../../encoding/cb58.js';
 import { verifyPoP } from './bls.js';
 import {
   buildGenesisBlock,
@@ -53,6 +54,8 @@ export interface PChainOptions {
   nodeID?: string;
   /** When the node started (unix s): other validators count as up only before it. */
   startedAt?: bigint;
+  /** Whether block production is stalled (an emulator fault): verified txs wait, as in a mempool. */
+  stalled?: () => boolean;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -144,6 +147,7 @@ export class PChain {
    * whose period ended, and an empty standard block at each L1 validator's eviction time.
    */
   private async rewardDue(): Promise<void> {
+    if (this.opts.stalled?.()) return;
     for (;;) {
       const staker = nextStakerToReward(this.state.ledger);
       const eviction = this.nextEviction();
@@ -254,6 +258,7 @@ export class PChain {
       if (reason !== undefined) throw new IssueError(reason);
       // Stakers whose period ended are rewarded first: a tx block never jumps over a staker's end.
       await this.rewardDue();
+      if (this.opts.stalled?.()) return this.hold(tx);
       let built: Built;
       try {
         built = await this.build([tx]);
@@ -264,6 +269,45 @@ export class PChain {
       }
       await this.accept(built);
       return tx.id;
+    });
+  }
+
+  /** Verified txs waiting while block production is stalled, in arrival order (the mempool's part). */
+  private readonly waiting = new Map<string, SignedTx>();
+
+  /** Whether `txID` waits for a block (platform.getTxStatus answers Processing). */
+  isWaiting(txID: Uint8Array): boolean {
+    return this.waiting.has(hex(txID));
+  }
+
+  /** Stalled: the tx is verified against the last accepted state and waits; its ID comes back. */
+  private async hold(tx: SignedTx): Promise<Uint8Array> {
+    if (this.waiting.has(hex(tx.id))) throw new IssueError(`duplicate tx: ${encodeCB58(tx.id)}`);
+    try {
+      await this.build([tx]);
+    } catch (err) {
+      if (!(err instanceof VerifyError)) throw err;
+      this.markDropped(tx.id, err.message);
+      throw new IssueError(`failed verification: ${err.message}`);
+    }
+    this.waiting.set(hex(tx.id), tx);
+    return tx.id;
+  }
+
+  /** The stall cleared: what the clock made due, then each waiting tx in its own block (or dropped, if it no longer verifies). */
+  resume(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.rewardDue();
+      for (const [key, tx] of [...this.waiting]) {
+        if (this.closed || this.opts.stalled?.()) return;
+        this.waiting.delete(key);
+        try {
+          await this.accept(await this.build([tx]));
+        } catch (err) {
+          if (!(err instanceof VerifyError)) throw err;
+          this.markDropped(tx.id, err.message);
+        }
+      }
     });
   }
 

@@ -8,7 +8,7 @@ import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import { address, big, boolean, bytes, hash, hexOrDecimal64, raw } from './fields.js';
+import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 
 const MAX_BLOCKS = 10_000n;
@@ -30,7 +30,7 @@ function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: M
   // anvil_snapshot/anvil_revert, with their evm_ names.
   const snapshots = {
     snapshot: method(positional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
-    revert: method(positional([big]), ([id]) => states.revert(id as bigint)),
+    revert: method(positional([u256]), ([id]) => states.revert(id as bigint)),
   };
   const dumps = {
     dumpState: method(positional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
@@ -76,7 +76,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     const addr = new Address(a);
     return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
   };
-  const setBalance = method(positional([address, big]), async ([a, balance]) => {
+  const setBalance = method(positional([address, u256]), async ([a, balance]) => {
     await chain.editState(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       acc.balance = balance as bigint;
@@ -100,7 +100,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     });
     return null;
   });
-  const setStorageAt = method(positional([address, big, hash]), async ([a, slot, value]) => {
+  const setStorageAt = method(positional([address, u256, hash]), async ([a, slot, value]) => {
     await chain.editState(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       await sm.putAccount(addr, acc);
@@ -156,10 +156,10 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const quantity = (n: bigint) => `0x${n.toString(16)}`;
   const fees = {
     // Anvil's answer on a chain with EIP-1559, as every Avalanche EVM chain is.
-    setMinGasPrice: method(positional([big]), () => {
+    setMinGasPrice: method(positional([u256]), () => {
       throw new RpcError('anvil_setMinGasPrice is not supported when EIP-1559 is active', -32602);
     }),
-    setNextBlockBaseFeePerGas: method(positional([big]), ([fee]) => {
+    setNextBlockBaseFeePerGas: method(positional([u256]), ([fee]) => {
       chain.nextBaseFee = fee as bigint;
       return null;
     }),

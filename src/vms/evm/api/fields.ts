@@ -41,6 +41,21 @@ export const hexOrDecimal64: Field<bigint> = {
   },
   zero: () => 0n,
 };
+/**
+ * A U256 as Anvil reads its own methods' arguments (alloy's U256): 0x hex with or without leading
+ * zeros (ethers' toBeHex pads them), a decimal string, or a JSON number. geth's quantities refuse
+ * leading zeros; Hardhat's helpers and ethers users send them to Anvil's methods.
+ */
+export const u256: Field<bigint> = {
+  decode(v) {
+    const t = v instanceof RawNumber ? v.raw : typeof v === 'number' ? String(v) : v;
+    if (typeof t !== 'string') throw new ParamsError(`invalid type: ${kind(v)}, expected a 256-bit unsigned integer`);
+    const n = /^0[xX][0-9a-fA-F]{1,64}$/.test(t) ? BigInt(t) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
+    if (n === undefined || n >= 1n << 256n) throw new ParamsError(`invalid 256-bit unsigned integer ${JSON.stringify(t)}`);
+    return n;
+  },
+  zero: () => 0n,
+};
 export const uint64 = quantityOf(64, 'hexutil.Uint64');
 export const uint = quantityOf(64, 'hexutil.Uint');
 

@@ -48,6 +48,8 @@ export function chainMethods(d: PlatformDeps) {
       if (await d.vm.state.getTx(txID)) return { status: d.vm.state.ledger.aborted.has(Buffer.from(txID).toString('hex')) ? 'Aborted' : 'Committed' };
       const reason = d.vm.dropReason(txID);
       if (reason !== undefined) return { status: 'Dropped', reason };
+      // In the mempool (block production stalled by an emulator fault).
+      if (d.vm.isWaiting(txID)) return { status: 'Processing' };
       return { status: 'Unknown' };
     }),
 
