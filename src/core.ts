@@ -54,6 +54,7 @@ import type { BodyBudget } from './rpc/budget.js';
 import { jsonRpcEndpoint } from './rpc/endpoint.js';
 import { gorillaDialect } from './rpc/gorilla.js';
 import { Router } from './server/router.js';
+import { DataApi } from './data/service.js';
 import type { Database } from './storage/db.js';
 import { indexDatabase, sharedMemoryDatabase } from './storage/keys.js';
 
@@ -187,6 +188,16 @@ export async function buildCore(shell: Shell): Promise<Core> {
       stream,
       stalls,
     });
+    // The Data API follows every EVM chain from its creation (and backfills one it never saw).
+    let data: DataApi | undefined;
+    if (config.apiDataEnabled) {
+      data = new DataApi(db.prefix('data'), stream, main);
+      router.mount('/v1', data.mount());
+      manager.onCreate(async (chain) => {
+        const vm = chain.vm as Partial<EvmChainVM>;
+        if (vm.evm) data?.addEvmChain({ blockchainID: chain.id, subnetID: encodeCB58(chain.subnetID), vmID: chain.vmID, alias: chain.alias, evm: vm.evm });
+      });
+    }
     // As avalanchego's indexer, only the primary network's chains are indexed.
     const indexChain = async (chain: IndexedChain) => {
       for (const index of await indexer.registerChain(chain)) router.addRoute(rpc([indexService(index)]), `index/${chain.alias}`, `/${index.kind}`);
@@ -286,6 +297,8 @@ export async function buildCore(shell: Shell): Promise<Core> {
       evmFactory({ kind: 'subnet-evm', serve: serveGeth, serveGorilla: serve, dev: config.dev, devKeys, l1Validators, subnetValidators, states: shell.states }),
     );
     cleanups.push(() => manager.close());
+    // Closed before the chains: a follower may be reading one.
+    if (data) cleanups.push(() => data.close());
 
     if (config.apiAdminEnabled) {
       // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.

@@ -36,6 +36,12 @@ export const FLAGS: FlagSpec[] = [
   flag('api-health-enabled', 'bool', 'true', 'serve the Health API at /ext/health'),
   flag('api-metrics-enabled', 'bool', 'true', 'serve Prometheus metrics at /ext/metrics'),
   flag('api-emulator-enabled', 'bool', 'true', 'serve the emulator controls (fault injection) at /ext/emulator; not an avalanchego flag'),
+  flag(
+    'api-data-enabled',
+    'bool',
+    'true',
+    "serve the Data API over the node's chains at /v1 (as data-api.avax.network does for mainnet and Fuji); not an avalanchego flag",
+  ),
   flag('index-enabled', 'bool', 'false', 'serve the Index API at /ext/index/...'),
   flag(
     'x-block-interval',

@@ -23,6 +23,8 @@ export interface NodeConfig {
   apiHealthEnabled: boolean;
   apiMetricsEnabled: boolean;
   apiEmulatorEnabled: boolean;
+  /** --api-data-enabled: the Data API at /v1. */
+  apiDataEnabled: boolean;
   indexEnabled: boolean;
   indexAllowIncomplete: boolean;
   xBlockIntervalNs: bigint;
@@ -197,6 +199,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       apiHealthEnabled: bool('api-health-enabled'),
       apiMetricsEnabled: bool('api-metrics-enabled'),
       apiEmulatorEnabled: bool('api-emulator-enabled'),
+      apiDataEnabled: bool('api-data-enabled'),
       indexEnabled: bool('index-enabled'),
       indexAllowIncomplete: bool('index-allow-incomplete'),
       xBlockIntervalNs: flags['x-block-interval'] as bigint,

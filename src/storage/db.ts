@@ -13,9 +13,13 @@ export type Bytes = Uint8Array;
 export type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes };
 
 export interface Range {
-  gte: Bytes;
-  lt: Bytes;
+  gte?: Bytes;
+  gt?: Bytes;
+  lt?: Bytes;
+  lte?: Bytes;
   limit?: number;
+  /** Newest key first. */
+  reverse?: boolean;
 }
 
 export interface Database {
@@ -74,6 +78,18 @@ export class WriteBatch {
 
 type AbstractDb = Level<Bytes, Bytes> | MemoryLevel<Bytes, Bytes>;
 
+/** The smallest key above every key that starts with `prefix` (hashed prefixes never end in all 0xff bytes in practice). */
+function increment(prefix: Bytes): Bytes {
+  const out = Uint8Array.from(prefix);
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i]! < 0xff) {
+      out[i]!++;
+      return out.subarray(0, i + 1);
+    }
+  }
+  return Uint8Array.of(...prefix, 0xff);
+}
+
 const join = (prefix: Bytes, key: Bytes): Bytes => (prefix.length === 0 ? key : Buffer.concat([prefix, key]));
 const EMPTY = new Uint8Array(0);
 
@@ -109,8 +125,17 @@ class PrefixedDatabase implements Database {
   async write(batch: WriteBatch): Promise<void> {
     if (batch.size > 0) await (this.store as Level<Bytes, Bytes>).batch(batch.ops);
   }
+  /** `r` in the store's keys: bounds under this database's prefix, and the prefix's own range where a side is open. */
   private range(r: Range): Range {
-    return { gte: this.key(r.gte), lt: this.key(r.lt), ...(r.limit === undefined ? {} : { limit: r.limit }) };
+    const out: Range = {};
+    if (r.gt) out.gt = this.key(r.gt);
+    else out.gte = this.key(r.gte ?? EMPTY);
+    if (r.lte) out.lte = this.key(r.lte);
+    else if (r.lt) out.lt = this.key(r.lt);
+    else if (this.keyPrefix.length > 0) out.lt = increment(this.keyPrefix);
+    if (r.limit !== undefined) out.limit = r.limit;
+    if (r.reverse) out.reverse = true;
+    return out;
   }
   values(range: Range) {
     return (this.store as Level<Bytes, Bytes>).values(this.range(range)).all();

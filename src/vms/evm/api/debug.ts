@@ -127,6 +127,25 @@ async function traceBlock(chain: EvmChain, block: StoredBlock, config: TraceConf
   return out;
 }
 
+/** The callTracer's frames of the txs of `block` that `which` selects: what indexers read internal txs from. */
+export function callTraces(chain: EvmChain, block: StoredBlock, which: (i: number) => boolean): Promise<Array<{ txHash: string; result: CallFrameJson }>> {
+  return traceBlock(chain, block, { tracer: 'callTracer' }, which) as Promise<Array<{ txHash: string; result: CallFrameJson }>>;
+}
+
+/** One frame of geth's callTracer, as JSON. */
+export interface CallFrameJson {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed: string;
+  input?: string;
+  output?: string;
+  error?: string;
+  calls?: CallFrameJson[];
+}
+
 function wrap<T>(fn: () => Promise<T>): Promise<T> {
   return fn().catch((err) => {
     if (err instanceof TracerError) throw new RpcError(err.message);

@@ -1,0 +1,182 @@
+// The Data API's follower of one EVM chain: after each accepted block, it indexes what the
+// endpoints query by: each address's part in each tx (sender, recipient, token transfer party,
+// internal transaction party, created contract), failed txs, internal transactions (from the
+// callTracer's frames) and how contracts were deployed. It keeps a cursor: it resumes after a
+// restart and backfills a chain that ran without it. Each block's entries and the cursor are one write.
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Logger } from '../../logging/logger.js';
+import type { BatchOp, Database } from '../../storage/db.js';
+import type { EvmChain } from '../../vms/evm/chain.js';
+import { type CallFrameJson, callTraces } from '../../vms/evm/api/debug.js';
+import { blockTxs } from '../../vms/evm/api/reads.js';
+import type { TxRecord } from '../../vms/evm/records.js';
+import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
+
+const topic = (signature: string) => Buffer.from(keccak_256(new TextEncoder().encode(signature))).toString('hex');
+export const TRANSFER = topic('Transfer(address,address,uint256)');
+export const TRANSFER_SINGLE = topic('TransferSingle(address,address,address,uint256,uint256)');
+export const TRANSFER_BATCH = topic('TransferBatch(address,address,address,uint256[],uint256[])');
+
+/** An internal transaction as stored: what the Data API lists. */
+export interface InternalTx {
+  from: string;
+  to: string;
+  type: string;
+  value: string;
+  isReverted: boolean;
+  gasUsed: string;
+  gasLimit: string;
+}
+
+/** How a contract came to be. */
+export interface Deployment {
+  txHash: string;
+  deployer: string;
+  deployerContract?: string;
+}
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const bytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
+const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+
+/** The token-transfer parties of a log: ERC-20/721 Transfer, ERC-1155 TransferSingle/TransferBatch. */
+export function transferParties(topics: Uint8Array[]): Uint8Array[] {
+  const t0 = topics[0] ? Buffer.from(topics[0]).toString('hex') : '';
+  if (t0 === TRANSFER && topics.length >= 3) return [topics[1]!.subarray(12), topics[2]!.subarray(12)];
+  if ((t0 === TRANSFER_SINGLE || t0 === TRANSFER_BATCH) && topics.length === 4) return [topics[2]!.subarray(12), topics[3]!.subarray(12)];
+  return [];
+}
+
+/**
+ * The internal transactions the hosted API lists: below the top-level call, CALL and CALLCODE
+ * frames with a value, and CREATE/CREATE2 frames (with the created address as `to`).
+ */
+export function internalTxs(root: CallFrameJson): InternalTx[] {
+  const out: InternalTx[] = [];
+  const walk = (f: CallFrameJson, depth: number) => {
+    const value = BigInt(f.value ?? '0x0');
+    const counts = f.type === 'CREATE' || f.type === 'CREATE2' || ((f.type === 'CALL' || f.type === 'CALLCODE') && value > 0n);
+    if (depth > 0 && counts && f.to) {
+      out.push({
+        from: f.from,
+        to: f.to,
+        type: f.type,
+        value: value.toString(),
+        isReverted: f.error !== undefined,
+        gasUsed: BigInt(f.gasUsed).toString(),
+        gasLimit: BigInt(f.gas).toString(),
+      });
+    }
+    for (const c of f.calls ?? []) walk(c, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+/** A tx that ran no code (a plain transfer to an account without code) has no internal transactions to trace. */
+const ranCode = (tx: TypedTransaction, r: TxRecord) => !(tx.to !== undefined && tx.data.length === 0 && r.gasUsed === 21_000n);
+
+export class EvmFollower {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    /** This chain's indexes (data/evm/<blockchain ID>). */
+    readonly db: Database,
+    readonly chain: EvmChain,
+    private readonly log: Logger,
+  ) {}
+
+  /** The last height indexed (-1 before genesis' children). */
+  async cursor(): Promise<bigint> {
+    const v = await this.db.get(CURSOR);
+    return v ? Buffer.from(v).readBigInt64BE() : 0n;
+  }
+
+  /** Indexes up to the chain's head, now or after the run under way. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.catchUp();
+        } catch (err) {
+          this.log.error('the Data API follower failed; it retries with the next block', { error: (err as Error).message });
+          return;
+        }
+      } while (this.again && !this.closed);
+    })().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Waits for the follower to reach the chain's head (tests, and queries that must see their own writes). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+    if ((await this.cursor()) < this.chain.head.header.number && !this.closed) {
+      this.wake();
+      while (this.running) await this.running;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.running) await this.running;
+  }
+
+  private async catchUp(): Promise<void> {
+    for (let n = (await this.cursor()) + 1n; n <= this.chain.head.header.number && !this.closed; n++) await this.index(n);
+  }
+
+  private async index(height: bigint): Promise<void> {
+    const block = await this.chain.store.blockAt(height);
+    if (!block) throw new Error(`block ${height} is missing from the chain's store`);
+    const records = await this.chain.store.txRecords(block.hash);
+    const txs = blockTxs(this.chain, block);
+    const ops: BatchOp[] = [];
+    const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => ops.push({ type: 'put', key, value });
+    const traced = txs.some((tx, i) => ranCode(tx, records[i]!))
+      ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
+      : new Map<string, CallFrameJson>();
+    txs.forEach((tx, i) => {
+      const r = records[i]!;
+      const parties = new Map<string, Uint8Array>();
+      const party = (a: Uint8Array | string) => {
+        const b = typeof a === 'string' ? bytes(a) : a;
+        parties.set(Buffer.from(b).toString('hex'), b);
+      };
+      party(r.from);
+      if (tx.to) party(tx.to.bytes);
+      if (r.contractAddress) {
+        party(r.contractAddress);
+        put(deployedKey(r.contractAddress), json({ txHash: hex(r.hash), deployer: hex(r.from) } satisfies Deployment));
+      }
+      for (const log of r.logs) for (const p of transferParties(log.topics)) party(p);
+      if (r.status === 0) put(failedKey(height, i));
+      const frame = traced.get(hex(r.hash));
+      if (frame) {
+        const internal = internalTxs(frame);
+        for (const t of internal) {
+          party(t.from);
+          party(t.to);
+          if ((t.type === 'CREATE' || t.type === 'CREATE2') && !t.isReverted) {
+            put(deployedKey(bytes(t.to)), json({ txHash: hex(r.hash), deployer: hex(r.from), deployerContract: t.from } satisfies Deployment));
+          }
+        }
+        if (internal.length > 0) put(internalKey(height, i), json(internal));
+      }
+      for (const a of parties.values()) put(partyKey(a, height, i));
+    });
+    const cursor = Buffer.alloc(8);
+    cursor.writeBigInt64BE(height);
+    put(CURSOR, cursor);
+    await this.db.batch(ops);
+  }
+}

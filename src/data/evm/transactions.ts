@@ -1,0 +1,190 @@
+// The Data API's EVM transactions: a tx as NativeTransaction, with the token transfers and
+// internal transactions of an address (TransactionDetails), read from the chain's store and the
+// follower's index.
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { toChecksumAddress } from '@ethereumjs/util';
+import type { StoredBlock } from '../../vms/evm/store.js';
+import type { TxRecord } from '../../vms/evm/records.js';
+import type { EvmSource } from './chains.js';
+import { type InternalTx, TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from './follower.js';
+import { internalKey } from './keys.js';
+import { ownerOf, type TokenInfo, tokenInfo, tokenUri } from './tokens.js';
+import type { Database } from '../../storage/db.js';
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const checksum = (a: Uint8Array | string) => toChecksumAddress(typeof a === 'string' ? a : hex(a));
+const rich = (a: Uint8Array | string) => ({ address: checksum(a) });
+
+/** Names of the methods wallets and explorers meet most, by selector (no signature database offline). */
+const KNOWN_METHODS = new Map(
+  [
+    'transfer(address,uint256)',
+    'approve(address,uint256)',
+    'transferFrom(address,address,uint256)',
+    'safeTransferFrom(address,address,uint256)',
+    'safeTransferFrom(address,address,uint256,bytes)',
+    'safeTransferFrom(address,address,uint256,uint256,bytes)',
+    'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
+    'setApprovalForAll(address,bool)',
+    'mint(address,uint256)',
+    'burn(uint256)',
+    'deposit()',
+    'withdraw(uint256)',
+    'multicall(bytes[])',
+    'sendCrossChainMessage((bytes32,address,(address,uint256),uint256,address[],bytes))',
+    'receiveCrossChainMessage(uint32,address)',
+  ].map((s) => [
+    `0x${Buffer.from(keccak_256(new TextEncoder().encode(s)))
+      .subarray(0, 4)
+      .toString('hex')}`,
+    s,
+  ]),
+);
+
+export interface TxAt {
+  block: StoredBlock;
+  tx: TypedTransaction;
+  record: TxRecord;
+  index: number;
+}
+
+export async function nativeTransaction(s: EvmSource, at: TxAt): Promise<Record<string, unknown>> {
+  const { block, tx, record, index } = at;
+  const h = block.header;
+  const to = tx.to?.bytes ?? record.contractAddress;
+  let method: Record<string, string>;
+  if (!tx.to) method = { callType: 'CONTRACT_CREATION', methodHash: '', methodName: 'Contract Created' };
+  else if (tx.data.length === 0 && !(await hasCode(s, tx.to.bytes))) method = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: 'Native Transfer' };
+  else {
+    const methodHash = tx.data.length >= 4 ? hex(tx.data.subarray(0, 4)) : '';
+    const name = KNOWN_METHODS.get(methodHash);
+    method = { callType: 'CONTRACT_CALL', methodHash, ...(name ? { methodName: name } : {}) };
+  }
+  return {
+    blockNumber: String(h.number),
+    blockTimestamp: Number(h.time),
+    ...(h.timeMilliseconds !== undefined ? { blockTimestampMilliseconds: Number(h.timeMilliseconds) } : {}),
+    ...(h.minDelayExcess !== undefined ? { blockMinDelayExcess: Number(h.minDelayExcess) } : {}),
+    blockHash: hex(block.hash),
+    chainId: String(s.evm.chainId),
+    blockIndex: index,
+    txHash: hex(record.hash),
+    txStatus: String(record.status),
+    txType: tx.type,
+    gasLimit: String(tx.gasLimit),
+    gasUsed: String(record.gasUsed),
+    gasPrice: String(record.effectiveGasPrice),
+    nonce: String(tx.nonce),
+    from: rich(record.from),
+    ...(to ? { to: rich(to) } : {}),
+    method,
+    value: String(tx.value),
+  };
+}
+
+async function hasCode(s: EvmSource, address: Uint8Array): Promise<boolean> {
+  const acc = await s.evm.account(address);
+  return acc !== undefined && Buffer.from(acc.codeHash).toString('hex') !== 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+}
+
+const word = (d: Uint8Array, i: number) => BigInt(hex(d.subarray(i * 32, i * 32 + 32)) === '0x' ? '0x0' : hex(d.subarray(i * 32, i * 32 + 32)));
+
+/** The token transfers and internal transactions of a tx in which `address` is a party (all of them without one). */
+export async function details(s: EvmSource, db: Database, at: TxAt, address: string | undefined): Promise<Record<string, unknown>> {
+  const mine = (a: string) => address === undefined || a.toLowerCase() === address;
+  const tokens = new Map<string, TokenInfo>();
+  const info = async (a: Uint8Array) => {
+    const k = hex(a);
+    if (!tokens.has(k)) tokens.set(k, await tokenInfo(s.evm, a));
+    return tokens.get(k)!;
+  };
+  const erc20: unknown[] = [];
+  const erc721: unknown[] = [];
+  const erc1155: unknown[] = [];
+  let logIndex = 0;
+  for (const r of (await s.evm.store.txRecords(at.block.hash)).slice(0, at.index)) logIndex += r.logs.length;
+  for (const log of at.record.logs) {
+    const i = logIndex++;
+    const t0 = log.topics[0] ? Buffer.from(log.topics[0]).toString('hex') : '';
+    if (t0 === TRANSFER && log.topics.length === 3) {
+      const [from, to] = [hex(log.topics[1]!.subarray(12)), hex(log.topics[2]!.subarray(12))];
+      if (!mine(from) && !mine(to)) continue;
+      const t = await info(log.address);
+      erc20.push({
+        from: rich(from),
+        to: rich(to),
+        logIndex: i,
+        value: String(word(log.data, 0)),
+        erc20Token: { address: checksum(log.address), name: t.name ?? '', symbol: t.symbol ?? '', decimals: t.decimals ?? 0, ercType: 'ERC-20' },
+      });
+    } else if (t0 === TRANSFER && log.topics.length === 4) {
+      const [from, to] = [hex(log.topics[1]!.subarray(12)), hex(log.topics[2]!.subarray(12))];
+      if (!mine(from) && !mine(to)) continue;
+      const t = await info(log.address);
+      const id = BigInt(hex(log.topics[3]!));
+      const owner = await ownerOf(s.evm, log.address, id);
+      erc721.push({
+        from: rich(from),
+        to: rich(to),
+        logIndex: i,
+        erc721Token: {
+          address: checksum(log.address),
+          name: t.name ?? '',
+          symbol: t.symbol ?? '',
+          ercType: 'ERC-721',
+          tokenId: String(id),
+          tokenUri: await tokenUri(s.evm, log.address, 'ERC-721', id),
+          metadata: { indexStatus: 'UNINDEXED' },
+          ...(owner ? { ownerAddress: checksum(owner) } : {}),
+        },
+      });
+    } else if ((t0 === TRANSFER_SINGLE || t0 === TRANSFER_BATCH) && log.topics.length === 4) {
+      const [from, to] = [hex(log.topics[2]!.subarray(12)), hex(log.topics[3]!.subarray(12))];
+      if (!mine(from) && !mine(to)) continue;
+      const pairs: Array<[bigint, bigint]> = [];
+      if (t0 === TRANSFER_SINGLE) pairs.push([word(log.data, 0), word(log.data, 1)]);
+      else {
+        const ids = Number(word(log.data, 0) / 32n);
+        const values = Number(word(log.data, 1) / 32n);
+        const n = Number(word(log.data, ids));
+        for (let k = 0; k < n; k++) pairs.push([word(log.data, ids + 1 + k), word(log.data, values + 1 + k)]);
+      }
+      for (const [id, value] of pairs) {
+        erc1155.push({
+          from: rich(from),
+          to: rich(to),
+          logIndex: i,
+          value: String(value),
+          erc1155Token: {
+            address: checksum(log.address),
+            ercType: 'ERC-1155',
+            tokenId: String(id),
+            tokenUri: await tokenUri(s.evm, log.address, 'ERC-1155', id),
+            metadata: { indexStatus: 'UNINDEXED' },
+          },
+        });
+      }
+    }
+  }
+  const stored = await db.get(internalKey(at.block.header.number, at.index));
+  const internal = stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as InternalTx[]) : [];
+  const internalTransactions = internal
+    .filter((t) => mine(t.from) || mine(t.to))
+    .map((t) => ({
+      from: rich(t.from),
+      to: rich(t.to),
+      internalTxType: t.type,
+      value: t.value,
+      isReverted: t.isReverted,
+      gasUsed: t.gasUsed,
+      gasLimit: t.gasLimit,
+    }));
+  return {
+    nativeTransaction: await nativeTransaction(s, at),
+    erc20Transfers: erc20,
+    erc721Transfers: erc721,
+    erc1155Transfers: erc1155,
+    internalTransactions,
+  };
+}

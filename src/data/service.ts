@@ -1,0 +1,66 @@
+// The Data API over the node's own chains (--api-data-enabled, on by default), served under /v1 at
+// the node's URI so an SDK's serverURL is simply the node: the operations of the hosted API's
+// contract that this version answers, from the chains' stores and the followers' indexes.
+import type { AcceptedStream } from '../chains/acceptance.js';
+import type { Logger } from '../logging/logger.js';
+import type { Database } from '../storage/db.js';
+import type { EvmChain } from '../vms/evm/chain.js';
+import { encodeCB58 } from '../encoding/cb58.js';
+import type { EvmSource } from './evm/chains.js';
+import { EvmFollower } from './evm/follower.js';
+import { evmHandlers } from './evm/handlers.js';
+import { type DataMount, dataMount } from './http.js';
+import { PageTokens } from './pages.js';
+
+export interface EvmChainInfo {
+  blockchainID: string;
+  subnetID: string;
+  vmID: string;
+  alias: string;
+  evm: EvmChain;
+}
+
+export class DataApi {
+  private readonly sources: EvmSource[] = [];
+  private pages: Promise<PageTokens> | undefined;
+  private readonly onAccepted: (block: { chainID: Uint8Array }) => void;
+
+  constructor(
+    private readonly db: Database,
+    private readonly stream: AcceptedStream,
+    private readonly log: Logger,
+  ) {
+    // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
+    this.onAccepted = (block) => {
+      const id = encodeCB58(block.chainID);
+      this.sources.find((s) => s.blockchainID === id)?.follower.wake();
+    };
+    stream.on('accepted', this.onAccepted);
+  }
+
+  /** Follows an EVM chain from where its follower stopped (the genesis, for a chain it never saw). */
+  addEvmChain(c: EvmChainInfo): void {
+    const follower = new EvmFollower(this.db.prefix(`evm/${c.blockchainID}`), c.evm, this.log);
+    this.sources.push({ ...c, follower });
+    follower.wake();
+  }
+
+  /** Waits until every follower has reached its chain's head. */
+  async settled(): Promise<void> {
+    for (const s of this.sources) await s.follower.settled();
+  }
+
+  mount(): DataMount {
+    const handlers = evmHandlers({
+      sources: () => this.sources,
+      db: (s) => s.follower.db,
+      pages: () => (this.pages ??= PageTokens.open(this.db.prefix('pages'))),
+    });
+    return dataMount(handlers, (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }));
+  }
+
+  async close(): Promise<void> {
+    this.stream.off('accepted', this.onAccepted);
+    for (const s of this.sources) await s.follower.close();
+  }
+}

@@ -1,0 +1,97 @@
+// The Data API through @avalanche-sdk/chainkit unchanged (per-call serverURL, telemetry off,
+// retries off), after activity made with ethers on the C-Chain and an L1: every served operation
+// returns and passes the SDK's own response validation, pages iterate, errors are the SDK's errors.
+import { Avalanche } from '@avalanche-sdk/chainkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestNode, type TestNode } from './helpers.js';
+import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+
+const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+
+describe('the Data API through chainkit', () => {
+  let node: TestNode;
+  let c: Activity;
+  let l1: Activity;
+  const sdk = new Avalanche({ enableTelemetry: false });
+  const opts = () => ({ serverURL: node.uri, retries: { strategy: 'none' as const } });
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE] });
+    c = await makeActivity(`${node.uri}/ext/bc/C/rpc`, 43112);
+    l1 = await makeActivity(`${node.uri}/ext/bc/myl1/rpc`, 99999);
+  }, 120_000);
+  afterAll(() => node.stop());
+
+  it('data.evm.chains.get', async () => {
+    const chain = await sdk.data.evm.chains.get({ chainId: '43112' }, opts());
+    expect(chain).toMatchObject({
+      chainId: '43112',
+      status: 'OK',
+      vmName: 'EVM',
+      isTestnet: true,
+      networkToken: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+    });
+    expect((await sdk.data.evm.chains.get({ chainId: '99999' }, opts())).chainName).toBe('myl1');
+  });
+
+  it('data.evm.transactions.listLatest pages through every tx with the SDK iterator', async () => {
+    const hashes: string[] = [];
+    const first = await sdk.data.evm.transactions.listLatest({ chainId: '99999', pageSize: 4 }, opts());
+    for await (const page of first) hashes.push(...page.result.transactions.map((t) => t.txHash));
+    expect(hashes.slice(0, l1.txs.length)).toEqual([...l1.txs].reverse());
+    expect(new Set(hashes).size).toBe(hashes.length);
+    const failed = await sdk.data.evm.transactions.listLatest({ chainId: '43112', status: 'failed' }, opts());
+    expect(failed.result.transactions.map((t) => t.txHash)).toEqual([c.failedTx]);
+  });
+
+  it('data.evm.address.transactions.list reads back the three token kinds and the internal transaction, on C and the L1', async () => {
+    for (const [chainId, act] of [
+      ['43112', c],
+      ['99999', l1],
+    ] as const) {
+      const page = await sdk.data.evm.address.transactions.list({ chainId, address: ALICE, sortOrder: 'asc' }, opts());
+      const txs = page.result.transactions;
+      expect(txs.map((t) => t.nativeTransaction.txHash)).toHaveLength(4);
+      expect(txs[0]!.erc20Transfers?.[0]).toMatchObject({ value: '100', erc20Token: { address: act.token, symbol: 'TT', decimals: 18, ercType: 'ERC-20' } });
+      expect(txs[1]!.erc721Transfers?.[0]?.erc721Token).toMatchObject({ address: act.nft, tokenId: '7', ercType: 'ERC-721' });
+      expect(txs[2]!.erc1155Transfers?.map((t) => t.value)).toEqual(['10', '20']);
+      expect(txs[3]!.internalTransactions?.[0]).toMatchObject({
+        from: { address: act.forwarder },
+        to: { address: ALICE },
+        internalTxType: 'CALL',
+        value: '5',
+        isReverted: false,
+      });
+      expect(txs[3]!.nativeTransaction).toMatchObject({
+        txHash: act.forwardTx,
+        from: { address: EWOQ },
+        to: { address: act.forwarder },
+        method: { callType: 'CONTRACT_CALL' },
+      });
+    }
+  });
+
+  it('data.evm.address.balances.getNative, now and at a block', async () => {
+    const now = await sdk.data.evm.address.balances.getNative({ chainId: '43112', address: ALICE }, opts());
+    expect(now.nativeTokenBalance.balance).toBe('5');
+    const then = await sdk.data.evm.address.balances.getNative({ chainId: '43112', address: ALICE, blockNumber: '1' }, opts());
+    expect(then.nativeTokenBalance.balance).toBe('0');
+  });
+
+  it('data.evm.contracts.getMetadata tells the token kinds apart and names the deployer', async () => {
+    const token = await sdk.data.evm.contracts.getMetadata({ chainId: '43112', address: c.token }, opts());
+    expect(token).toMatchObject({ ercType: 'ERC-20', name: 'Test Token', symbol: 'TT', deploymentDetails: { deployerAddress: EWOQ } });
+    expect((await sdk.data.evm.contracts.getMetadata({ chainId: '43112', address: c.nft }, opts())).ercType).toBe('ERC-721');
+    expect((await sdk.data.evm.contracts.getMetadata({ chainId: '43112', address: c.multi }, opts())).ercType).toBe('ERC-1155');
+    const child = await sdk.data.evm.contracts.getMetadata({ chainId: '99999', address: l1.child }, opts());
+    expect(child).toMatchObject({ ercType: 'UNKNOWN', deploymentDetails: { deployerContractAddress: l1.forwarder } });
+  });
+
+  it("client mistakes come back as the SDK's typed errors", async () => {
+    const notFound = await sdk.data.evm.chains.get({ chainId: '777' }, opts()).catch((e) => e);
+    expect(notFound.constructor.name).toBe('NotFoundError');
+    expect(notFound.message).toBe('chain 777 is not a chain of this node');
+    const bad = await sdk.data.evm.transactions.listLatest({ chainId: '43112', pageSize: 1, pageToken: 'forged' }, opts()).catch((e) => e);
+    expect(bad.constructor.name).toBe('BadRequestError');
+    expect(bad.message).toBe('Invalid page token');
+  });
+});

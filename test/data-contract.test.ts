@@ -1,0 +1,262 @@
+// The Data API's contract test: every response of every served endpoint, errors included, validates
+// against the hosted API's own OpenAPI document (contracts/glacier.json, ajv), after real activity
+// made with ethers (tokens of the three kinds, contract-to-contract value and deployment, a failed tx).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS, trim } from '../scripts/contracts/trim.mjs';
+import { startTestNode, type TestNode, tempDir } from './helpers.js';
+import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+
+const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+const ROOT = new URL('..', import.meta.url).pathname;
+const FULL = JSON.parse(readFileSync(`${ROOT}contracts/glacier.json`, 'utf8'));
+const Ajv2020 = createRequire(import.meta.url)('ajv/dist/2020').default;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addSchema({ $id: 'glacier', components: FULL.components });
+const rebase = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('"#/components/', '"glacier#/components/'));
+
+function responseSchema(operationId: string, status: number) {
+  for (const item of Object.values(FULL.paths) as Record<string, any>[]) {
+    for (const op of Object.values(item)) {
+      if (op.operationId === operationId) {
+        const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
+        if (!schema) throw new Error(`${operationId} declares no ${status} response`);
+        return rebase(schema);
+      }
+    }
+  }
+  throw new Error(`no operation ${operationId}`);
+}
+
+/** GETs `path`, expects `status`, and validates the body against the operation's response for it. */
+async function check(uri: string, operationId: string, path: string, status = 200): Promise<any> {
+  const res = await fetch(`${uri}${path}`);
+  const body = await res.json();
+  expect({ path, status: res.status, body: res.status === status ? undefined : body }).toEqual({ path, status, body: undefined });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const validate = ajv.compile(responseSchema(operationId, status));
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors).toEqual([]);
+  return body;
+}
+
+describe('the Data API contract', () => {
+  let node: TestNode;
+  let act: Activity;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE] });
+    act = await makeActivity(`${node.uri}/ext/bc/C/rpc`, 43112);
+  }, 120_000);
+  afterAll(() => node.stop());
+
+  it('is served from the cut of glacier.json the node ships (contracts/data-api.json)', () => {
+    expect(JSON.parse(readFileSync(`${ROOT}contracts/data-api.json`, 'utf8'))).toEqual(trim(FULL));
+    expect(OPERATIONS).toHaveLength(15);
+  });
+
+  it('getChainInfo, for the C-Chain and an L1, by EVM chain ID and blockchain ID', async () => {
+    const c = await check(node.uri, 'getChainInfo', '/v1/chains/43112');
+    expect(c).toMatchObject({
+      chainId: '43112',
+      vmName: 'EVM',
+      networkToken: { symbol: 'AVAX', decimals: 18 },
+      rpcUrl: `${node.uri}/ext/bc/${c.platformChainId}/rpc`,
+    });
+    expect(await check(node.uri, 'getChainInfo', `/v1/chains/${c.platformChainId}`)).toEqual(c);
+    const l1 = await check(node.uri, 'getChainInfo', '/v1/chains/99999');
+    expect(l1).toMatchObject({ chainId: '99999', chainName: 'myl1', vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy' });
+    const rpc = await fetch(l1.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    expect(((await rpc.json()) as { result: string }).result).toBe('0x1869f');
+  });
+
+  it('listLatestTransactions: newest first, every page valid, the status filter', async () => {
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const body = await check(node.uri, 'listLatestTransactions', `/v1/chains/43112/transactions?pageSize=3${token ? `&pageToken=${token}` : ''}`);
+      seen.push(...body.transactions.map((t: any) => t.txHash));
+      token = body.nextPageToken;
+      expect(token).not.toBe('');
+      pages++;
+    } while (token);
+    expect(new Set(seen).size).toBe(seen.length);
+    // The activity's txs, newest first, then the test-account-free genesis has none before them.
+    expect(seen.slice(0, act.txs.length)).toEqual([...act.txs].reverse());
+    expect(pages).toBe(Math.ceil(seen.length / 3));
+    const failed = await check(node.uri, 'listLatestTransactions', '/v1/chains/43112/transactions?status=failed');
+    expect(failed.transactions.map((t: any) => [t.txHash, t.txStatus])).toEqual([[act.failedTx, '0']]);
+    const success = await check(node.uri, 'listLatestTransactions', '/v1/chains/43112/transactions?status=success&pageSize=100');
+    expect(success.transactions.map((t: any) => t.txHash)).not.toContain(act.failedTx);
+    expect(success.transactions).toHaveLength(seen.length - 1);
+    const first = success.transactions.at(-1);
+    expect(first).toMatchObject({
+      txType: 2,
+      txStatus: '1',
+      from: { address: EWOQ },
+      method: { callType: 'CONTRACT_CREATION', methodName: 'Contract Created' },
+    });
+    const transfer = success.transactions.find((t: any) => t.method.methodHash === '0xa9059cbb');
+    expect(transfer.method).toEqual({ callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', methodName: 'transfer(address,uint256)' });
+  });
+
+  it("listTransactions: an address's txs with its ERC-20, ERC-721, ERC-1155 transfers and internal transactions", async () => {
+    const body = await check(node.uri, 'listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions?sortOrder=asc`);
+    const byHash = new Map(body.transactions.map((t: any) => [t.nativeTransaction.txHash, t]));
+    expect(body.transactions).toHaveLength(4);
+    const [erc20, erc721, erc1155, internal] = body.transactions;
+    expect(erc20.erc20Transfers).toEqual([
+      {
+        from: { address: EWOQ },
+        to: { address: ALICE },
+        logIndex: 0,
+        value: '100',
+        erc20Token: { address: act.token, name: 'Test Token', symbol: 'TT', decimals: 18, ercType: 'ERC-20' },
+      },
+    ]);
+    expect(erc721.erc721Transfers[0].erc721Token).toMatchObject({
+      address: act.nft,
+      name: 'Test NFT',
+      symbol: 'TNFT',
+      ercType: 'ERC-721',
+      tokenId: '7',
+      ownerAddress: ALICE,
+    });
+    expect(erc1155.erc1155Transfers.map((t: any) => [t.erc1155Token.tokenId, t.value, t.erc1155Token.tokenUri])).toEqual([
+      ['1', '10', 'ipfs://multi/{id}.json'],
+      ['2', '20', 'ipfs://multi/{id}.json'],
+    ]);
+    expect(internal.internalTransactions).toEqual([
+      {
+        from: { address: act.forwarder },
+        to: { address: ALICE },
+        internalTxType: 'CALL',
+        value: '5',
+        isReverted: false,
+        gasUsed: expect.any(String),
+        gasLimit: expect.any(String),
+      },
+    ]);
+    expect(byHash.get(act.forwardTx)).toBe(internal);
+    const desc = await check(node.uri, 'listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions`);
+    expect(desc.transactions.map((t: any) => t.nativeTransaction.txHash)).toEqual(body.transactions.map((t: any) => t.nativeTransaction.txHash).reverse());
+    const start = erc721.nativeTransaction.blockNumber;
+    const end = internal.nativeTransaction.blockNumber;
+    const ranged = await check(
+      node.uri,
+      'listTransactions',
+      `/v1/chains/43112/addresses/${ALICE}/transactions?startBlock=${start}&endBlock=${end}&sortOrder=asc&pageSize=1`,
+    );
+    expect(ranged.transactions.map((t: any) => t.nativeTransaction.txHash)).toEqual([erc721.nativeTransaction.txHash]);
+    const next = await check(
+      node.uri,
+      'listTransactions',
+      `/v1/chains/43112/addresses/${ALICE}/transactions?startBlock=${start}&endBlock=${end}&sortOrder=asc&pageSize=1&pageToken=${ranged.nextPageToken}`,
+    );
+    expect(next.transactions.map((t: any) => t.nativeTransaction.txHash)).toEqual([erc1155.nativeTransaction.txHash]);
+    expect(next.nextPageToken).toBeUndefined();
+  });
+
+  it('getNativeBalance, now and at a past block', async () => {
+    const now = await check(node.uri, 'getNativeBalance', `/v1/chains/43112/addresses/${ALICE}/balances:getNative`);
+    expect(now.nativeTokenBalance).toEqual({ name: 'Avalanche', symbol: 'AVAX', decimals: 18, chainId: '43112', balance: '5' });
+    const before = await check(node.uri, 'getNativeBalance', `/v1/chains/43112/addresses/${ALICE}/balances:getNative?blockNumber=1&currency=eur`);
+    expect(before.nativeTokenBalance.balance).toBe('0');
+    const l1 = await check(node.uri, 'getNativeBalance', `/v1/chains/99999/addresses/${EWOQ}/balances:getNative`);
+    expect(l1.nativeTokenBalance).toMatchObject({ chainId: '99999', symbol: 'MYL1', balance: (100_000_000n * 10n ** 18n).toString() });
+  });
+
+  it('getContractMetadata: the ERC type found from the contract, the deployment tx and deployer', async () => {
+    const token = await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.token}`);
+    expect(token).toEqual({
+      address: act.token,
+      ercType: 'ERC-20',
+      name: 'Test Token',
+      symbol: 'TT',
+      decimals: 18,
+      deploymentDetails: { txHash: act.txs[0], deployerAddress: EWOQ },
+    });
+    expect(await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.nft}`)).toMatchObject({
+      ercType: 'ERC-721',
+      name: 'Test NFT',
+      symbol: 'TNFT',
+    });
+    expect(await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.multi}`)).toMatchObject({ ercType: 'ERC-1155' });
+    expect(await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.forwarder}`)).toMatchObject({ ercType: 'UNKNOWN' });
+    const child = await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.child}`);
+    expect(child.deploymentDetails).toEqual({
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      deployerAddress: EWOQ,
+      deployerContractAddress: act.forwarder,
+    });
+  });
+
+  it('answers client mistakes with the error body and the right status, each valid against the contract', async () => {
+    const bad = async (op: string, path: string, status: number, message: unknown) => {
+      const body = await check(node.uri, op, path, status);
+      expect(body.message).toEqual(message);
+    };
+    await bad('listLatestTransactions', '/v1/chains/43112/transactions?pageSize=0', 400, ['pageSize must not be less than 1']);
+    await bad('listLatestTransactions', '/v1/chains/43112/transactions?pageSize=abc', 400, ['pageSize must be an integer number']);
+    await bad('listLatestTransactions', '/v1/chains/43112/transactions?status=pending', 400, ['status must be one of the following values: failed, success']);
+    await bad('listLatestTransactions', '/v1/chains/43112/transactions?pageToken=nonsense', 400, 'Invalid page token');
+    const other = ((await (await fetch(`${node.uri}/v1/chains/43112/transactions?pageSize=1`)).json()) as { nextPageToken: string }).nextPageToken;
+    await bad(
+      'listLatestTransactions',
+      `/v1/chains/43112/transactions?status=success&pageToken=${other}`,
+      400,
+      'Invalid page token: it was issued for another query',
+    );
+    await bad('listLatestTransactions', '/v1/chains/1234/transactions', 404, 'chain 1234 is not a chain of this node');
+    await bad('listTransactions', '/v1/chains/43112/addresses/0x12/transactions', 400, ['address must be an Ethereum address']);
+    await bad('listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions?sortOrder=up`, 400, [
+      'sortOrder must be one of the following values: asc, desc',
+    ]);
+    await bad('getNativeBalance', `/v1/chains/43112/addresses/${ALICE}/balances:getNative?currency=xyz`, 400, [
+      expect.stringMatching(/^currency must be one of the following values: usd, eur/),
+    ]);
+    await bad(
+      'getNativeBalance',
+      `/v1/chains/43112/addresses/${ALICE}/balances:getNative?blockNumber=99999999`,
+      400,
+      expect.stringMatching(/^block 99999999 is past the chain's latest block \d+$/),
+    );
+    await bad('getContractMetadata', `/v1/chains/43112/addresses/${ALICE}`, 404, `no contract at ${ALICE}`);
+    const unknown = await fetch(`${node.uri}/v1/nothing/here`);
+    expect([unknown.status, await unknown.json()]).toEqual([404, { message: 'Cannot GET /v1/nothing/here', statusCode: 404, error: 'Not Found' }]);
+  });
+});
+
+describe('the Data API follower', () => {
+  it('backfills a chain that ran without it, and keeps its view across a restart; --api-data-enabled=false serves no /v1', async () => {
+    const dataDir = tempDir();
+    let act: Activity;
+    {
+      const node = await startTestNode({ dataDir, apiDataEnabled: false });
+      try {
+        act = await makeActivity(`${node.uri}/ext/bc/C/rpc`, 43112);
+        expect((await fetch(`${node.uri}/v1/chains/43112`)).status).toBe(404);
+      } finally {
+        await node.stop();
+      }
+    }
+    for (let run = 0; run < 2; run++) {
+      const node = await startTestNode({ dataDir });
+      try {
+        const body = await check(node.uri, 'listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions?sortOrder=asc`);
+        expect(body.transactions.map((t: any) => t.nativeTransaction.txHash)).toHaveLength(4);
+        expect(body.transactions[3].nativeTransaction.txHash).toBe(act.forwardTx);
+        expect((await check(node.uri, 'getContractMetadata', `/v1/chains/43112/addresses/${act.child}`)).deploymentDetails.deployerContractAddress).toBe(
+          act.forwarder,
+        );
+      } finally {
+        await node.stop();
+      }
+    }
+  }, 120_000);
+});
