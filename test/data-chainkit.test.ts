@@ -86,6 +86,22 @@ describe('the Data API through chainkit', () => {
     expect(child).toMatchObject({ ercType: 'UNKNOWN', deploymentDetails: { deployerContractAddress: l1.forwarder } });
   });
 
+  it('data.primaryNetwork: blockchain details, latest blocks of P, X and C by alias, vertices', async () => {
+    const info = await sdk.data.evm.chains.get({ chainId: '99999' }, opts());
+    const chain = await sdk.data.primaryNetwork.getBlockchainById({ network: 'fuji', blockchainId: info.platformChainId! }, opts());
+    expect(chain).toMatchObject({ blockchainName: 'myl1', evmChainId: 99999, subnetId: info.subnetId });
+    for (const blockchainId of ['p-chain', 'x-chain', 'c-chain'] as const) {
+      const page = await sdk.data.primaryNetwork.blocks.listLatest({ network: 'fuji', blockchainId, pageSize: 3 }, opts());
+      expect(page.result.chainInfo).toEqual({ chainName: blockchainId, network: 'fuji' });
+      expect(page.result.blocks.length).toBeGreaterThan(0);
+      // Genesis blocks are not proposervm's; every later block has its proposer's details.
+      for (const b of page.result.blocks)
+        expect(b.proposerDetails?.proposerNodeId).toBe(b.blockNumber === '0' ? undefined : 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg');
+    }
+    const vertices = await sdk.data.primaryNetwork.vertices.listLatest({ network: 'fuji', blockchainId: 'x-chain' }, opts());
+    expect(vertices.result.vertices).toEqual([]);
+  });
+
   it("client mistakes come back as the SDK's typed errors", async () => {
     const notFound = await sdk.data.evm.chains.get({ chainId: '777' }, opts()).catch((e) => e);
     expect(notFound.constructor.name).toBe('NotFoundError');

@@ -232,6 +232,93 @@ describe('the Data API contract', () => {
   });
 });
 
+describe('the Data API on the primary network', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', testAccounts: 1, l1: [FIXTURE] });
+  });
+  afterAll(() => node.stop());
+
+  it("getBlockchainById: the creating tx's block and the genesis data, for the X-Chain and an L1", async () => {
+    const x = await check(node.uri, 'getBlockchainById', '/v1/networks/fuji/blockchains/2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed');
+    expect(x).toMatchObject({
+      createBlockNumber: '0',
+      blockchainName: 'X-Chain',
+      subnetId: '11111111111111111111111111111111LpoYY',
+      genesisData: expect.stringMatching(/^0x0000/),
+    });
+    const c = await check(node.uri, 'getBlockchainById', '/v1/networks/testnet/blockchains/2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC');
+    expect(c).toMatchObject({ blockchainName: 'C-Chain', evmChainId: 43112, genesisData: { config: { chainId: 43112 } } });
+    const info = await check(node.uri, 'getChainInfo', '/v1/chains/99999');
+    const l1 = await check(node.uri, 'getBlockchainById', `/v1/networks/fuji/blockchains/${info.platformChainId}`);
+    expect(l1).toMatchObject({
+      blockchainName: 'myl1',
+      evmChainId: 99999,
+      subnetId: info.subnetId,
+      vmId: info.vmId,
+      genesisData: { config: { chainId: 99999, warpConfig: { blockTimestamp: 1607144400 } } },
+    });
+    expect(Number(l1.createBlockNumber)).toBeGreaterThan(0);
+    const missing = await check(node.uri, 'getBlockchainById', '/v1/networks/fuji/blockchains/2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm', 404);
+    expect(missing.message).toBe('blockchain 2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm not found');
+    const mainnet = await check(node.uri, 'getBlockchainById', '/v1/networks/mainnet/blockchains/2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed', 404);
+    expect(mainnet.message).toMatch(/presents as fuji/);
+  });
+
+  it("listLatestPrimaryNetworkBlocks for P, X and C, by alias or ID, paged, with proposervm's details", async () => {
+    for (const chain of ['p-chain', 'x-chain', 'c-chain', '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed']) {
+      const heights: string[] = [];
+      let token: string | undefined;
+      do {
+        const body = await check(
+          node.uri,
+          'listLatestPrimaryNetworkBlocks',
+          `/v1/networks/fuji/blockchains/${chain}/blocks?pageSize=2${token ? `&pageToken=${token}` : ''}`,
+        );
+        expect(body.chainInfo).toEqual({ chainName: chain.startsWith('2eNy') ? 'x-chain' : chain, network: 'fuji' });
+        heights.push(...body.blocks.map((b: any) => b.blockNumber));
+        for (const b of body.blocks)
+          if (b.blockNumber !== '0') expect(b.proposerDetails).toMatchObject({ proposerNodeId: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' });
+        token = body.nextPageToken;
+      } while (token);
+      expect(heights).toEqual([...heights].sort((a, b) => Number(b) - Number(a)));
+      expect(heights.at(-1)).toBe('0');
+    }
+    const p = await check(node.uri, 'listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/p-chain/blocks?pageSize=100');
+    expect(p.blocks.at(-1)).toMatchObject({ blockNumber: '0', blockType: 'ApricotCommitBlock', txCount: 0 });
+    expect(p.blocks[0].blockType).toBe('BanffStandardBlock');
+    const height = await (
+      await fetch(`${node.uri}/ext/bc/P`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}',
+      })
+    ).json();
+    expect(p.blocks[0].blockNumber).toBe((height as { result: { height: string } }).result.height);
+    const recent = await check(
+      node.uri,
+      'listLatestPrimaryNetworkBlocks',
+      `/v1/networks/fuji/blockchains/p-chain/blocks?startTimestamp=${p.blocks[0].blockTimestamp}`,
+    );
+    expect(recent.blocks.every((b: any) => b.blockTimestamp >= p.blocks[0].blockTimestamp)).toBe(true);
+    const bad = await check(node.uri, 'listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/q-chain/blocks', 400);
+    expect(bad.message).toEqual([expect.stringMatching(/^blockchainId must be one of the following values: /)]);
+  });
+
+  it('X-Chain vertices: none on a linearized local X-Chain (an empty list, not an error)', async () => {
+    expect(await check(node.uri, 'listLatestXChainVertices', '/v1/networks/fuji/blockchains/x-chain/vertices')).toEqual({
+      vertices: [],
+      chainInfo: { chainName: 'x-chain', network: 'fuji' },
+    });
+    expect(await check(node.uri, 'getVertexByHeight', '/v1/networks/testnet/blockchains/x-chain/vertices:listByHeight?vertexHeight=0')).toEqual({
+      vertices: [],
+      chainInfo: { chainName: 'x-chain', network: 'testnet' },
+    });
+    const missing = await check(node.uri, 'getVertexByHeight', '/v1/networks/fuji/blockchains/x-chain/vertices:listByHeight', 400);
+    expect(missing.message).toEqual(['vertexHeight should not be empty']);
+  });
+});
+
 describe('the Data API follower', () => {
   it('backfills a chain that ran without it, and keeps its view across a restart; --api-data-enabled=false serves no /v1', async () => {
     const dataDir = tempDir();

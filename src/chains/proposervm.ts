@@ -48,6 +48,15 @@ export function encodeOuterBlock(
   return { id: sha256(unsigned), bytes: Buffer.concat([unsigned, u32(0)]) };
 }
 
+/** The header of an outer block's bytes (what the Data API reports as proposer details), or undefined if they are not one. */
+export function parseOuterHeader(bytes: Uint8Array): { parentID: Uint8Array; timestamp: bigint; pChainHeight: bigint } | undefined {
+  if (bytes.length < 62 || bytes[0] !== 0 || bytes[1] !== 0) return undefined;
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const type = b.readUInt32BE(2);
+  if (type !== STATELESS_BLOCK && type !== STATELESS_GRANITE_BLOCK) return undefined;
+  return { parentID: bytes.subarray(6, 38), timestamp: b.readBigInt64BE(38), pChainHeight: b.readBigUInt64BE(46) };
+}
+
 /** acp181.NewEpoch: the child's epoch from its parent's. */
 export function nextEpoch(parent: { pChainHeight: bigint; epoch: Epoch | undefined; timestamp: bigint }): Epoch {
   if (!parent.epoch) return { pChainHeight: parent.pChainHeight, number: 1n, startTime: parent.timestamp };

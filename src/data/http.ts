@@ -59,7 +59,15 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 /** Serves /v1 from `handlers` by operation ID; an operation without a handler is not served (404, as an unknown route). */
-export function dataMount(handlers: Record<string, DataHandler>, onError: (err: unknown) => void): DataMount {
+/**
+ * `rewrite`: per operation, what the node reads its raw path and query values as before the
+ * contract validates them (the local chains' IDs as the aliases the contract's closed lists allow).
+ */
+export function dataMount(
+  handlers: Record<string, DataHandler>,
+  onError: (err: unknown) => void,
+  rewrite: Record<string, (raw: Record<string, unknown>) => void> = {},
+): DataMount {
   return (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://node');
@@ -87,6 +95,7 @@ export function dataMount(handlers: Record<string, DataHandler>, onError: (err: 
         const { op } = found;
         const raw: Record<string, unknown> = { ...found.params };
         for (const p of op.parameters) if (p.in === 'query' && url.searchParams.has(p.name)) raw[p.name] = url.searchParams.get(p.name);
+        rewrite[op.id]?.(raw);
         const params = validParameters(op, raw);
         let body: Record<string, unknown> | undefined;
         if (op.method === 'POST') {

@@ -11,6 +11,8 @@ import { EvmFollower } from './evm/follower.js';
 import { evmHandlers } from './evm/handlers.js';
 import { type DataMount, dataMount } from './http.js';
 import { PageTokens } from './pages.js';
+import { aliasOf, type PrimaryChains, primaryHandlers } from './primary/handlers.js';
+import { ProposerRecords } from './primary/proposers.js';
 
 export interface EvmChainInfo {
   blockchainID: string;
@@ -24,12 +26,17 @@ export class DataApi {
   private readonly sources: EvmSource[] = [];
   private pages: Promise<PageTokens> | undefined;
   private readonly onAccepted: (block: { chainID: Uint8Array }) => void;
+  private readonly proposers: ProposerRecords;
 
+  /** `primary`: the primary network's chains, once the node has created them. */
   constructor(
     private readonly db: Database,
     private readonly stream: AcceptedStream,
     private readonly log: Logger,
+    private readonly primary: () => PrimaryChains,
   ) {
+    this.proposers = new ProposerRecords(db.prefix('proposers'));
+    stream.acceptors.push(this.proposers);
     // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
     this.onAccepted = (block) => {
       const id = encodeCB58(block.chainID);
@@ -51,12 +58,17 @@ export class DataApi {
   }
 
   mount(): DataMount {
-    const handlers = evmHandlers({
-      sources: () => this.sources,
-      db: (s) => s.follower.db,
-      pages: () => (this.pages ??= PageTokens.open(this.db.prefix('pages'))),
+    const pages = () => (this.pages ??= PageTokens.open(this.db.prefix('pages')));
+    const handlers = evmHandlers({ sources: () => this.sources, db: (s) => s.follower.db, pages });
+    const primary = primaryHandlers({ chains: this.primary, proposers: this.proposers, pages });
+    const chainAlias = (raw: Record<string, unknown>) => {
+      if (typeof raw.blockchainId === 'string') raw.blockchainId = aliasOf(raw.blockchainId, this.primary());
+    };
+    return dataMount({ ...handlers, ...primary }, (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }), {
+      listLatestPrimaryNetworkBlocks: chainAlias,
+      listLatestXChainVertices: chainAlias,
+      getVertexByHeight: chainAlias,
     });
-    return dataMount(handlers, (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }));
   }
 
   async close(): Promise<void> {
