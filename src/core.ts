@@ -191,13 +191,19 @@ export async function buildCore(shell: Shell): Promise<Core> {
     // The Data API follows every EVM chain from its creation (and backfills one it never saw).
     let data: DataApi | undefined;
     if (config.apiDataEnabled) {
-      data = new DataApi(db.prefix('data'), stream, main, () => ({
-        pChain: (manager.get('P')!.vm as PlatformChainVM).pChain,
-        xChain: (manager.get('X')!.vm as AvmChain).xChain,
-        cChain: (manager.get('C')!.vm as EvmChainVM).evm,
-        xID: manager.get('X')!.id,
-        cID: manager.get('C')!.id,
-      }));
+      data = new DataApi(
+        db.prefix('data'),
+        stream,
+        main,
+        () => ({
+          pChain: (manager.get('P')!.vm as PlatformChainVM).pChain,
+          xChain: (manager.get('X')!.vm as AvmChain).xChain,
+          cChain: (manager.get('C')!.vm as EvmChainVM).evm,
+          xID: manager.get('X')!.id,
+          cID: manager.get('C')!.id,
+        }),
+        journal,
+      );
       router.mount('/v1', data.mount());
       manager.onCreate(async (chain) => {
         const vm = chain.vm as Partial<EvmChainVM>;

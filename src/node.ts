@@ -202,7 +202,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       allowedOrigins: config.httpAllowedOrigins,
       allowedHosts: config.httpAllowedHosts,
       router: { match: (path) => core?.router.match(path), matchMount: (path) => core?.router.matchMount(path) },
-      ...(config.apiEmulatorEnabled ? { journal: shell.journal, faults: shell.faults, nowNs: () => clock.nowNs() } : {}),
+      // The journal serves the emulator's controls and the Data API's usage metrics and request logs.
+      ...(config.apiEmulatorEnabled || config.apiDataEnabled ? { journal: shell.journal, nowNs: () => clock.nowNs() } : {}),
+      ...(config.apiEmulatorEnabled ? { faults: shell.faults } : {}),
     });
     const listener: RequestListener = (req, res) => {
       if (rebuilding) void rebuilding.then(() => listener(req, res));

@@ -102,6 +102,16 @@ describe('the Data API through chainkit', () => {
     expect(vertices.result.vertices).toEqual([]);
   });
 
+  it('data.usageMetrics.getLogs lists the requests the node served, its own user agent among them', async () => {
+    const seen: Array<{ requestType: string; requestPath: string; userAgent: string }> = [];
+    const first = await sdk.data.usageMetrics.getLogs({ requestType: 'data', pageSize: 50 }, opts());
+    for await (const page of first)
+      seen.push(...page.result.logs.map((l) => ({ requestType: l.requestType, requestPath: l.requestPath, userAgent: l.metadata.userAgent })));
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.every((l) => l.requestType === 'data' && l.requestPath.startsWith('/v1/'))).toBe(true);
+    expect(seen.some((l) => l.userAgent.includes('@avalanche-sdk/chainkit'))).toBe(true);
+  });
+
   it("client mistakes come back as the SDK's typed errors", async () => {
     const notFound = await sdk.data.evm.chains.get({ chainId: '777' }, opts()).catch((e) => e);
     expect(notFound.constructor.name).toBe('NotFoundError');

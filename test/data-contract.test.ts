@@ -319,6 +319,67 @@ describe('the Data API on the primary network', () => {
   });
 });
 
+describe("the Data API's usage metrics and request logs, from the requests the node served", () => {
+  it('groups and filters the RPC usage, pages the request logs, newest first', async () => {
+    const node = await startTestNode({ dbType: 'memdb' });
+    try {
+      const post = (path: string, body: unknown, agent: string) =>
+        fetch(`${node.uri}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': agent }, body: JSON.stringify(body) });
+      await post('/ext/info', { jsonrpc: '2.0', id: 1, method: 'info.getNetworkID' }, 'wallet/1');
+      await post('/ext/info', { jsonrpc: '2.0', id: 2, method: 'info.getNetworkID' }, 'wallet/1');
+      await post(
+        '/ext/bc/C/rpc',
+        [
+          { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+          { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
+        ],
+        'explorer/2',
+      );
+      await fetch(`${node.uri}/ext/bc/C/rpc`, { headers: { 'user-agent': 'explorer/2' } });
+      const byMethod = await check(node.uri, 'getPrimaryNetworkRpcUsageMetrics', '/v1/primaryNetworkRpcUsageMetrics?network=testnet&groupBy=rpcMethod');
+      expect(byMethod).toMatchObject({ aggregateDuration: '1 day', network: 'testnet' });
+      expect(byMethod.metrics).toHaveLength(1);
+      const counts = Object.fromEntries(byMethod.metrics[0].values.map((v: any) => [v.groupValue, v.totalRequests]));
+      expect(counts).toEqual({ 'info.getNetworkID': 2, eth_blockNumber: 1, eth_chainId: 1, '': 1 });
+      const byAgent = await check(
+        node.uri,
+        'getPrimaryNetworkRpcUsageMetrics',
+        '/v1/primaryNetworkRpcUsageMetrics?network=fuji&groupBy=userAgent&timeInterval=hourly',
+      );
+      expect(Object.fromEntries(byAgent.metrics[0].values.map((v: any) => [v.groupValue, [v.totalRequests, v.successRatePercent, v.invalidRequests]]))).toEqual(
+        {
+          'wallet/1': [2, 100, 0],
+          'explorer/2': [2, 50, 1],
+        },
+      );
+      const filtered = await check(node.uri, 'getPrimaryNetworkRpcUsageMetrics', '/v1/primaryNetworkRpcUsageMetrics?network=testnet&rpcMethod=eth_chainId');
+      expect(filtered.metrics[0].values).toEqual([expect.objectContaining({ totalRequests: 1, groupedBy: 'None' })]);
+      const tomorrow = Math.floor(Date.now() / 1000) + 86_400;
+      expect(
+        (await check(node.uri, 'getPrimaryNetworkRpcUsageMetrics', `/v1/primaryNetworkRpcUsageMetrics?network=testnet&startTimestamp=${tomorrow}`)).metrics,
+      ).toEqual([]);
+      await check(node.uri, 'getPrimaryNetworkRpcUsageMetrics', '/v1/primaryNetworkRpcUsageMetrics', 400);
+      await check(node.uri, 'getPrimaryNetworkRpcUsageMetrics', '/v1/primaryNetworkRpcUsageMetrics?network=testnet&groupBy=planet', 400);
+
+      const rpcLogs = await check(node.uri, 'getApiLogs', '/v1/apiLogs?requestType=rpc&pageSize=3');
+      expect(rpcLogs.logs.map((l: any) => [l.requestPath, l.responseCode, l.rpcMethod ?? null, l.metadata.userAgent])).toEqual([
+        ['/ext/bc/C/rpc', 405, null, 'explorer/2'],
+        ['/ext/bc/C/rpc', 200, 'eth_blockNumber', 'explorer/2'],
+        ['/ext/info', 200, 'info.getNetworkID', 'wallet/1'],
+      ]);
+      expect(rpcLogs.logs[0]).toMatchObject({ orgId: 'local', chainId: 'C', metadata: { ipAddress: expect.stringMatching(/127\.0\.0\.1/) } });
+      const rest = await check(node.uri, 'getApiLogs', `/v1/apiLogs?requestType=rpc&pageSize=3&pageToken=${rpcLogs.nextPageToken}`);
+      expect(rest.logs.map((l: any) => l.rpcMethod)).toEqual(['info.getNetworkID']);
+      expect(rest.nextPageToken).toBeUndefined();
+      const data = await check(node.uri, 'getApiLogs', '/v1/apiLogs?requestType=data&pageSize=100');
+      expect(data.logs.every((l: any) => l.requestPath.startsWith('/v1/'))).toBe(true);
+      expect(data.logs.length).toBeGreaterThanOrEqual(6);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
 describe('the Data API follower', () => {
   it('backfills a chain that ran without it, and keeps its view across a restart; --api-data-enabled=false serves no /v1', async () => {
     const dataDir = tempDir();

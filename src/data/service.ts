@@ -13,6 +13,8 @@ import { type DataMount, dataMount } from './http.js';
 import { PageTokens } from './pages.js';
 import { aliasOf, type PrimaryChains, primaryHandlers } from './primary/handlers.js';
 import { ProposerRecords } from './primary/proposers.js';
+import { usageHandlers } from './usage.js';
+import type { Journal } from '../rpc/journal.js';
 
 export interface EvmChainInfo {
   blockchainID: string;
@@ -34,6 +36,7 @@ export class DataApi {
     private readonly stream: AcceptedStream,
     private readonly log: Logger,
     private readonly primary: () => PrimaryChains,
+    private readonly journal: Journal,
   ) {
     this.proposers = new ProposerRecords(db.prefix('proposers'));
     stream.acceptors.push(this.proposers);
@@ -64,11 +67,15 @@ export class DataApi {
     const chainAlias = (raw: Record<string, unknown>) => {
       if (typeof raw.blockchainId === 'string') raw.blockchainId = aliasOf(raw.blockchainId, this.primary());
     };
-    return dataMount({ ...handlers, ...primary }, (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }), {
-      listLatestPrimaryNetworkBlocks: chainAlias,
-      listLatestXChainVertices: chainAlias,
-      getVertexByHeight: chainAlias,
-    });
+    return dataMount(
+      { ...handlers, ...primary, ...usageHandlers(this.journal, pages) },
+      (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }),
+      {
+        listLatestPrimaryNetworkBlocks: chainAlias,
+        listLatestXChainVertices: chainAlias,
+        getVertexByHeight: chainAlias,
+      },
+    );
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,8 @@ import { formatRFC3339Nano } from '../encoding/time.js';
 
 /** Per route, the entries kept (oldest dropped first). */
 export const JOURNAL_PER_ROUTE = 1000;
+/** In all, the entries kept: paths with IDs or addresses in them (the Data API's) make routes without bound. */
+export const JOURNAL_TOTAL = 20_000;
 /** What of each body is kept. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
 
@@ -18,6 +20,9 @@ export interface JournalRecord {
   status: number;
   durationMs: number;
   userAgent: string;
+  /** The client's address and the Host it asked for (the Data API's request logs). */
+  ipAddress?: string;
+  host?: string;
   /** The bodies as they were (up to JOURNAL_BODY_BYTES each), decoded only when the journal is read. */
   request: Uint8Array;
   response: Uint8Array;
@@ -68,12 +73,22 @@ function callsOf(body: string): JournalCall[] {
 export class Journal {
   private readonly routes = new Map<string, Array<JournalRecord & { seq: number }>>();
   private seq = 0;
+  /** Every record's route in arrival order (some already dropped by their route's cap): the total cap's queue. */
+  private readonly order: Array<{ route: string; seq: number }> = [];
 
   record(r: JournalRecord): void {
     const list = this.routes.get(r.route) ?? [];
     this.routes.set(r.route, list);
-    list.push({ ...r, seq: ++this.seq });
+    const seq = ++this.seq;
+    list.push({ ...r, seq });
+    this.order.push({ route: r.route, seq });
     if (list.length > JOURNAL_PER_ROUTE) list.shift();
+    while (this.order.length > JOURNAL_TOTAL) {
+      const oldest = this.order.shift()!;
+      const l = this.routes.get(oldest.route);
+      if (l?.[0]?.seq === oldest.seq) l.shift();
+      if (l?.length === 0) this.routes.delete(oldest.route);
+    }
   }
 
   /** Newest last, at most `limit` (default 100) of the newest that match. */
@@ -104,8 +119,20 @@ export class Journal {
     return out.slice(-(q.limit ?? 100));
   }
 
+  /** Every record kept, oldest first: what the Data API's usage metrics and request logs read. */
+  records(): ReadonlyArray<JournalRecord & { seq: number }> {
+    return [...this.routes.values()].flat().sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The JSON-RPC calls a recorded request body holds. */
+  static calls(r: JournalRecord): JournalCall[] {
+    return callsOf(Buffer.from(r.request).toString('utf8'));
+  }
+
   clear(route?: string): void {
-    if (route === undefined) this.routes.clear();
-    else this.routes.delete(route);
+    if (route === undefined) {
+      this.routes.clear();
+      this.order.length = 0;
+    } else this.routes.delete(route);
   }
 }

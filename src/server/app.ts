@@ -92,6 +92,8 @@ function keep(journal: Journal, req: http.IncomingMessage, res: http.ServerRespo
       status: res.headersSent ? res.statusCode : 0,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       userAgent: String(req.headers['user-agent'] ?? ''),
+      ipAddress: req.socket.remoteAddress ?? '',
+      host: String(req.headers.host ?? ''),
       request: body ? body.subarray(0, JOURNAL_BODY_BYTES) : new Uint8Array(),
       response,
     });
