@@ -191,11 +191,11 @@ export async function buildCore(shell: Shell): Promise<Core> {
     // The Data API follows every EVM chain from its creation (and backfills one it never saw).
     let data: DataApi | undefined;
     if (config.apiDataEnabled) {
-      data = new DataApi(
-        db.prefix('data'),
+      data = new DataApi({
+        db: db.prefix('data'),
         stream,
-        main,
-        () => ({
+        log: main,
+        primary: () => ({
           pChain: (manager.get('P')!.vm as PlatformChainVM).pChain,
           xChain: (manager.get('X')!.vm as AvmChain).xChain,
           cChain: (manager.get('C')!.vm as EvmChainVM).evm,
@@ -203,7 +203,12 @@ export async function buildCore(shell: Shell): Promise<Core> {
           cID: manager.get('C')!.id,
         }),
         journal,
-      );
+        networkID: config.networkId,
+        evmChain: (id) => {
+          const c = manager.get(id);
+          return c && 'evm' in c.vm ? { vm: c.vm as EvmChainVM, subnetID: encodeCB58(c.subnetID) } : undefined;
+        },
+      });
       router.mount('/v1', data.mount());
       manager.onCreate(async (chain) => {
         const vm = chain.vm as Partial<EvmChainVM>;

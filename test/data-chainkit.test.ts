@@ -5,6 +5,8 @@ import { Avalanche } from '@avalanche-sdk/chainkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+import { idFromString } from '../src/encoding/cb58.js';
+import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 
@@ -110,6 +112,22 @@ describe('the Data API through chainkit', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((l) => l.requestType === 'data' && l.requestPath.startsWith('/v1/'))).toBe(true);
     expect(seen.some((l) => l.userAgent.includes('@avalanche-sdk/chainkit'))).toBe(true);
+  });
+
+  it('data.signatureAggregator: aggregate a message the L1 sent, and get the conversion message of its P-Chain tx', async () => {
+    const info = await sdk.data.evm.chains.get({ chainId: '99999' }, opts());
+    const res = await fetch(info.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}' });
+    const hash = ((await res.json()) as { result: { hash: string } }).result.hash;
+    const unsigned = unsignedMessage(12345, idFromString(info.platformChainId!), hashPayload(Buffer.from(hash.slice(2), 'hex')));
+    const signed = await sdk.data.signatureAggregator.aggregate(
+      { network: 'fuji', signatureAggregatorRequest: { message: `0x${Buffer.from(unsigned).toString('hex')}`, quorumPercentage: 67 } },
+      opts(),
+    );
+    expect(signed.signedMessage.startsWith(Buffer.from(unsigned).toString('hex'))).toBe(true);
+    const blocks = await sdk.data.primaryNetwork.blocks.listLatest({ network: 'fuji', blockchainId: 'p-chain', pageSize: 100 }, opts());
+    const convert = blocks.result.blocks.find((b) => b.txCount === 1 && b.blockNumber === '3')!.transactions[0]!;
+    const conversion = await sdk.data.signatureAggregator.get({ network: 'fuji', txHash: convert }, opts());
+    expect(conversion.signedMessage).toMatch(/^0000000030390{64}/);
   });
 
   it("client mistakes come back as the SDK's typed errors", async () => {

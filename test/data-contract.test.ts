@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, trim } from '../scripts/contracts/trim.mjs';
 import { startTestNode, type TestNode, tempDir } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+import { idFromString } from '../src/encoding/cb58.js';
+import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
+import { LOCAL_STAKERS, publicKey, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -316,6 +319,84 @@ describe('the Data API on the primary network', () => {
     });
     const missing = await check(node.uri, 'getVertexByHeight', '/v1/networks/fuji/blockchains/x-chain/vertices:listByHeight', 400);
     expect(missing.message).toEqual(['vertexHeight should not be empty']);
+  });
+});
+
+describe("the Data API's signature aggregator", () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE] });
+  });
+  afterAll(() => node.stop());
+  const post = async (body: unknown, status: number, path = '/v1/signatureAggregator/fuji/aggregateSignatures') => {
+    const res = await fetch(`${node.uri}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await res.json();
+    expect({ status: res.status, json: res.status === status ? undefined : json }).toEqual({ status, json: undefined });
+    const validate = ajv.compile(responseSchema('aggregateSignatures', status));
+    expect(validate(json) ? [] : validate.errors).toEqual([]);
+    return json as any;
+  };
+
+  it('signs a message an L1 sent (an accepted block hash) with its validators: 201, the warp encoding', async () => {
+    const info = await check(node.uri, 'getChainInfo', '/v1/chains/99999');
+    const rpc = await fetch(info.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
+    });
+    const hash = ((await rpc.json()) as { result: { hash: string } }).result.hash;
+    const unsigned = unsignedMessage(12345, idFromString(info.platformChainId), hashPayload(Buffer.from(hash.slice(2), 'hex')));
+    const { signedMessage } = await post({ message: Buffer.from(unsigned).toString('hex') }, 201);
+    const signed = Buffer.from(signedMessage, 'hex');
+    expect(signed.subarray(0, unsigned.length).equals(Buffer.from(unsigned))).toBe(true);
+    // One signer (the node, the L1's only validator): typeID 0, a one-byte bitset 0x01, a 96-byte signature.
+    expect(signed.subarray(unsigned.length, unsigned.length + 9).toString('hex')).toBe('000000000000000101');
+    expect(verifyWarpSignature(unsigned, signed.subarray(unsigned.length + 9), [publicKey(LOCAL_STAKERS[0]!)])).toBe(true);
+    // As ABI-encoded SendWarpMessage log data, with 0x, the same.
+    const word = (n: number) => n.toString(16).padStart(64, '0');
+    const logData = `0x${word(32)}${word(unsigned.length)}${Buffer.from(unsigned).toString('hex')}${'00'.repeat((32 - (unsigned.length % 32)) % 32)}`;
+    expect((await post({ message: logData, quorumPercentage: 100 }, 201)).signedMessage).toBe(signedMessage);
+  });
+
+  it("refuses with icm-services' checks and texts, in its order", async () => {
+    expect((await post({ message: 'zz' }, 400)).message).toBe('Could not decode message');
+    expect((await post({ message: '0x1234' }, 400)).message).toBe('Error unpacking warp message');
+    const unsigned = Buffer.from(unsignedMessage(12345, new Uint8Array(32).fill(7), hashPayload(new Uint8Array(32)))).toString('hex');
+    expect((await post({ message: unsigned, justification: 'x' }, 400)).message).toBe('Could not decode justification');
+    expect((await post({ message: unsigned, quorumPercentage: 101 }, 400)).message).toBe('Invalid quorum number');
+    expect((await post({ message: unsigned, quorumPercentage: 70, quorumPercentageBuffer: 31 }, 400)).message).toBe('Invalid quorum buffer number');
+    expect((await post({ message: unsigned, signingSubnetId: 'nope' }, 400)).message).toBe('Error parsing signing subnet ID');
+    expect((await post({ message: unsigned, quorumPercentage: 'many' }, 400)).message).toEqual([
+      'quorumPercentage must be a number conforming to the specified constraints',
+    ]);
+    const unknown = await post({ message: unsigned }, 500);
+    expect(unknown.message).toMatch(/^failed to aggregate signatures\. error: source blockchain not found for chain ID /);
+    const mainnet = await post({ message: unsigned }, 404, '/v1/signatureAggregator/mainnet/aggregateSignatures');
+    expect(mainnet.message).toMatch(/mainnet is not served/);
+  });
+
+  it('GET by a P-Chain L1 tx: the conversion message, signed by the L1', async () => {
+    const blocks = await check(node.uri, 'listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/p-chain/blocks?pageSize=100');
+    const txs: string[] = blocks.blocks.flatMap((b: any) => b.transactions);
+    const answers = [];
+    for (const tx of txs) {
+      const res = await fetch(`${node.uri}/v1/signatureAggregator/fuji/aggregateSignatures/${tx}`);
+      const json = (await res.json()) as any;
+      const validate = ajv.compile(responseSchema('getAggregatedSignatures', res.status));
+      expect(validate(json) ? [] : validate.errors).toEqual([]);
+      answers.push(res.status === 201 ? 'signed' : json.message.replace(/^transaction \S+ /, ''));
+    }
+    // The --l1 set-up: CreateSubnetTx, CreateChainTx, then ConvertSubnetToL1Tx (newest first).
+    expect(answers).toEqual([
+      'signed',
+      'is not a P-Chain L1 transaction (ConvertSubnetToL1Tx, RegisterL1ValidatorTx or SetL1ValidatorWeightTx)',
+      'is not a P-Chain L1 transaction (ConvertSubnetToL1Tx, RegisterL1ValidatorTx or SetL1ValidatorWeightTx)',
+    ]);
+    const missing = await fetch(`${node.uri}/v1/signatureAggregator/fuji/aggregateSignatures/2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm`);
+    expect([missing.status, ((await missing.json()) as any).message]).toEqual([
+      404,
+      'transaction 2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm not found on the P-Chain',
+    ]);
   });
 });
 

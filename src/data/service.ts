@@ -14,6 +14,7 @@ import { PageTokens } from './pages.js';
 import { aliasOf, type PrimaryChains, primaryHandlers } from './primary/handlers.js';
 import { ProposerRecords } from './primary/proposers.js';
 import { usageHandlers } from './usage.js';
+import { type SigningSources, signatureHandlers } from './signatures.js';
 import type { Journal } from '../rpc/journal.js';
 
 export interface EvmChainInfo {
@@ -24,20 +25,38 @@ export interface EvmChainInfo {
   evm: EvmChain;
 }
 
+export interface DataApiOptions {
+  /** The Data API's own store (data/). */
+  db: Database;
+  stream: AcceptedStream;
+  log: Logger;
+  /** The primary network's chains, once the node has created them. */
+  primary: () => PrimaryChains;
+  /** The request journal: usage metrics and request logs. */
+  journal: Journal;
+  networkID: number;
+  /** One of the node's EVM chains by blockchain ID, for the signature aggregator. */
+  evmChain: SigningSources['evmChain'];
+}
+
 export class DataApi {
   private readonly sources: EvmSource[] = [];
   private pages: Promise<PageTokens> | undefined;
   private readonly onAccepted: (block: { chainID: Uint8Array }) => void;
   private readonly proposers: ProposerRecords;
 
-  /** `primary`: the primary network's chains, once the node has created them. */
-  constructor(
-    private readonly db: Database,
-    private readonly stream: AcceptedStream,
-    private readonly log: Logger,
-    private readonly primary: () => PrimaryChains,
-    private readonly journal: Journal,
-  ) {
+  private readonly db: Database;
+  private readonly stream: AcceptedStream;
+  private readonly log: Logger;
+  private readonly primary: () => PrimaryChains;
+  private readonly journal: Journal;
+  private readonly signing: SigningSources;
+
+  constructor(o: DataApiOptions) {
+    ({ db: this.db, stream: this.stream, log: this.log, primary: this.primary, journal: this.journal } = o);
+    const db = this.db;
+    const stream = this.stream;
+    this.signing = { networkID: o.networkID, pChain: () => this.primary().pChain, evmChain: o.evmChain };
     this.proposers = new ProposerRecords(db.prefix('proposers'));
     stream.acceptors.push(this.proposers);
     // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
@@ -68,7 +87,7 @@ export class DataApi {
       if (typeof raw.blockchainId === 'string') raw.blockchainId = aliasOf(raw.blockchainId, this.primary());
     };
     return dataMount(
-      { ...handlers, ...primary, ...usageHandlers(this.journal, pages) },
+      { ...handlers, ...primary, ...usageHandlers(this.journal, pages), ...signatureHandlers(this.signing) },
       (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }),
       {
         listLatestPrimaryNetworkBlocks: chainAlias,

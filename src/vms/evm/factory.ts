@@ -71,6 +71,8 @@ export interface SubnetMember {
 
 export interface EvmChainVM extends ChainVM {
   readonly evm: EvmChain;
+  /** The validators that sign this chain's warp messages for a subnet (CB58), with the keys this process holds. */
+  warpValidatorsOf(subnetID: string): WarpValidator[];
 }
 
 /** coreth's and subnet-evm's default eth-apis. */
@@ -360,6 +362,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
       }
       return {
         evm: chain,
+        warpValidatorsOf: validatorsOf,
         genesisID: chain.genesis.hash,
         genesisTimestamp: chain.genesis.header.time,
         handlers,
