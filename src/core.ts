@@ -201,6 +201,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
           cChain: (manager.get('C')!.vm as EvmChainVM).evm,
           xID: manager.get('X')!.id,
           cID: manager.get('C')!.id,
+          hrp: config.hrp,
         }),
         journal,
         networkID: config.networkId,

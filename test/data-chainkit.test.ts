@@ -100,6 +100,11 @@ describe('the Data API through chainkit', () => {
       for (const b of page.result.blocks)
         expect(b.proposerDetails?.proposerNodeId).toBe(b.blockNumber === '0' ? undefined : 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg');
     }
+    const touched = await sdk.data.primaryNetwork.getChainIdsForAddresses(
+      { network: 'fuji', addresses: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u' },
+      opts(),
+    );
+    expect(touched.addresses[0]!.blockchainIds).toEqual(['11111111111111111111111111111111LpoYY', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm']);
     const vertices = await sdk.data.primaryNetwork.vertices.listLatest({ network: 'fuji', blockchainId: 'x-chain' }, opts());
     expect(vertices.result.vertices).toEqual([]);
   });
@@ -116,7 +121,11 @@ describe('the Data API through chainkit', () => {
 
   it('data.signatureAggregator: aggregate a message the L1 sent, and get the conversion message of its P-Chain tx', async () => {
     const info = await sdk.data.evm.chains.get({ chainId: '99999' }, opts());
-    const res = await fetch(info.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}' });
+    const res = await fetch(info.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
+    });
     const hash = ((await res.json()) as { result: { hash: string } }).result.hash;
     const unsigned = unsignedMessage(12345, idFromString(info.platformChainId!), hashPayload(Buffer.from(hash.slice(2), 'hex')));
     const signed = await sdk.data.signatureAggregator.aggregate(

@@ -8,6 +8,10 @@ import { OPERATIONS, trim } from '../scripts/contracts/trim.mjs';
 import { startTestNode, type TestNode, tempDir } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
 import { idFromString } from '../src/encoding/cb58.js';
+import { testAccounts } from '../src/vms/avm/testaccounts.js';
+import { formatAddress } from '../src/vms/components/avax/address.js';
+
+const EWOQ_BECH32 = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
 import { LOCAL_STAKERS, publicKey, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
 
@@ -306,6 +310,22 @@ describe('the Data API on the primary network', () => {
     expect(recent.blocks.every((b: any) => b.blockTimestamp >= p.blocks[0].blockTimestamp)).toBe(true);
     const bad = await check(node.uri, 'listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/q-chain/blocks', 400);
     expect(bad.message).toEqual([expect.stringMatching(/^blockchainId must be one of the following values: /)]);
+  });
+
+  it("getChainIdsForAddresses: the chains an address dealt with, the local X-Chain under Fuji's ID", async () => {
+    const [account] = testAccounts(1);
+    const tester = formatAddress('X', 'local', account!.address);
+    const fresh = formatAddress('P', 'local', new Uint8Array(20).fill(9));
+    const body = await check(node.uri, 'getChainIdsForAddresses', `/v1/networks/fuji/addresses:listChainIds?addresses=${EWOQ_BECH32},${tester},${fresh}`);
+    expect(body.addresses).toEqual([
+      { address: EWOQ_BECH32, blockchainIds: ['11111111111111111111111111111111LpoYY', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'] },
+      // Funded on X by the start-up funding tx, never on P.
+      { address: tester, blockchainIds: ['2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'] },
+      { address: fresh, blockchainIds: [] },
+    ]);
+    const bad = await check(node.uri, 'getChainIdsForAddresses', '/v1/networks/fuji/addresses:listChainIds?addresses=X-avax1notlocal', 400);
+    expect(bad.message).toEqual(['X-avax1notlocal is not an address of this network (local)']);
+    await check(node.uri, 'getChainIdsForAddresses', '/v1/networks/fuji/addresses:listChainIds', 400);
   });
 
   it('X-Chain vertices: none on a linearized local X-Chain (an empty list, not an error)', async () => {

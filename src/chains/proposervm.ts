@@ -49,12 +49,23 @@ export function encodeOuterBlock(
 }
 
 /** The header of an outer block's bytes (what the Data API reports as proposer details), or undefined if they are not one. */
-export function parseOuterHeader(bytes: Uint8Array): { parentID: Uint8Array; timestamp: bigint; pChainHeight: bigint } | undefined {
+export function parseOuterHeader(bytes: Uint8Array): { parentID: Uint8Array; timestamp: bigint; pChainHeight: bigint; inner: Uint8Array } | undefined {
   if (bytes.length < 62 || bytes[0] !== 0 || bytes[1] !== 0) return undefined;
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const type = b.readUInt32BE(2);
   if (type !== STATELESS_BLOCK && type !== STATELESS_GRANITE_BLOCK) return undefined;
-  return { parentID: bytes.subarray(6, 38), timestamp: b.readBigInt64BE(38), pChainHeight: b.readBigUInt64BE(46) };
+  // parent, timestamp, P-Chain height, then the certificate (empty: unsigned) and the inner block.
+  const certLength = b.readUInt32BE(54);
+  const at = 58 + certLength;
+  if (at + 4 > b.length) return undefined;
+  const innerLength = b.readUInt32BE(at);
+  if (at + 4 + innerLength > b.length) return undefined;
+  return {
+    parentID: bytes.subarray(6, 38),
+    timestamp: b.readBigInt64BE(38),
+    pChainHeight: b.readBigUInt64BE(46),
+    inner: bytes.subarray(at + 4, at + 4 + innerLength),
+  };
 }
 
 /** acp181.NewEpoch: the child's epoch from its parent's. */

@@ -5,7 +5,7 @@ import type { AcceptedStream } from '../chains/acceptance.js';
 import type { Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import type { EvmChain } from '../vms/evm/chain.js';
-import { encodeCB58 } from '../encoding/cb58.js';
+import { encodeCB58, idFromString } from '../encoding/cb58.js';
 import type { EvmSource } from './evm/chains.js';
 import { EvmFollower } from './evm/follower.js';
 import { evmHandlers } from './evm/handlers.js';
@@ -13,6 +13,7 @@ import { type DataMount, dataMount } from './http.js';
 import { PageTokens } from './pages.js';
 import { aliasOf, type PrimaryChains, primaryHandlers } from './primary/handlers.js';
 import { ProposerRecords } from './primary/proposers.js';
+import { AddressChains } from './primary/addresses.js';
 import { usageHandlers } from './usage.js';
 import { type SigningSources, signatureHandlers } from './signatures.js';
 import type { Journal } from '../rpc/journal.js';
@@ -44,6 +45,7 @@ export class DataApi {
   private pages: Promise<PageTokens> | undefined;
   private readonly onAccepted: (block: { chainID: Uint8Array }) => void;
   private readonly proposers: ProposerRecords;
+  private readonly addresses: AddressChains;
 
   private readonly db: Database;
   private readonly stream: AcceptedStream;
@@ -58,7 +60,14 @@ export class DataApi {
     const stream = this.stream;
     this.signing = { networkID: o.networkID, pChain: () => this.primary().pChain, evmChain: o.evmChain };
     this.proposers = new ProposerRecords(db.prefix('proposers'));
-    stream.acceptors.push(this.proposers);
+    this.addresses = new AddressChains(db.prefix('address-chains'), () => {
+      try {
+        return idFromString(this.primary().xID);
+      } catch {
+        return undefined; // the X-Chain is not created yet
+      }
+    });
+    stream.acceptors.push(this.proposers, this.addresses);
     // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
     this.onAccepted = (block) => {
       const id = encodeCB58(block.chainID);
@@ -82,7 +91,7 @@ export class DataApi {
   mount(): DataMount {
     const pages = () => (this.pages ??= PageTokens.open(this.db.prefix('pages')));
     const handlers = evmHandlers({ sources: () => this.sources, db: (s) => s.follower.db, pages });
-    const primary = primaryHandlers({ chains: this.primary, proposers: this.proposers, pages });
+    const primary = primaryHandlers({ chains: this.primary, proposers: this.proposers, addresses: this.addresses, pages });
     const chainAlias = (raw: Record<string, unknown>) => {
       if (typeof raw.blockchainId === 'string') raw.blockchainId = aliasOf(raw.blockchainId, this.primary());
     };

@@ -14,6 +14,8 @@ import type { DataHandler } from '../http.js';
 import type { PageTokens } from '../pages.js';
 import { genesisData } from './genesis.js';
 import type { ProposerRecords } from './proposers.js';
+import type { AddressChains } from './addresses.js';
+import { decodeBech32 } from '../../vms/components/avax/address.js';
 
 /** The primary network's chains, with the X- and C-Chain IDs (cb58). */
 export interface PrimaryChains {
@@ -22,12 +24,15 @@ export interface PrimaryChains {
   cChain: EvmChain;
   xID: string;
   cID: string;
+  /** The network's bech32 HRP (local). */
+  hrp: string;
 }
 
 export interface PrimarySources {
   /** Looked up per request: the chains of the node's current core. */
   chains: () => PrimaryChains;
   proposers: ProposerRecords;
+  addresses: AddressChains;
   pages: () => Promise<PageTokens>;
 }
 
@@ -189,6 +194,35 @@ export function primaryHandlers(s: PrimarySources): Record<string, DataHandler> 
         blocks,
         chainInfo: { chainName: chain, network },
       };
+    },
+
+    getChainIdsForAddresses: async ({ params }) => {
+      checkNetwork(params.network);
+      const { pChain, xChain, xID, hrp } = s.chains();
+      const list = String(params.addresses)
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a !== '');
+      if (list.length === 0) throw badRequest(['addresses should not be empty']);
+      if (list.length > 64) throw badRequest(['addresses must contain no more than 64 elements']);
+      const out = [];
+      for (const text of list) {
+        const bare = text.replace(/^[PXC]-/, '');
+        let bytes: Uint8Array;
+        try {
+          const d = decodeBech32(bare);
+          if (d.hrp !== hrp || d.data.length !== 20) throw new Error('not an address of this network');
+          bytes = d.data;
+        } catch {
+          throw badRequest([`${text} is not an address of this network (${hrp})`]);
+        }
+        const ids: string[] = [];
+        if ((await s.addresses.touched(bytes, new Uint8Array(32))) || (await pChain.state.utxoIDs(bytes, undefined, 1)).length > 0) ids.push(P_ID);
+        // The contract's list of blockchain IDs is closed to mainnet's and Fuji's: the local X-Chain stands under Fuji's.
+        if ((await s.addresses.touched(bytes, decodeID(xID))) || (await xChain.state.utxoIDs(bytes, undefined, 1)).length > 0) ids.push(FUJI_X);
+        out.push({ address: text, blockchainIds: ids });
+      }
+      return { addresses: out };
     },
 
     // The local X-Chain is linearized from its genesis: it has blocks, never vertices.
