@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
 import { idFromString } from '../src/encoding/cb58.js';
+import { makeIcm } from './support/icm.js';
 import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
@@ -137,6 +138,22 @@ describe('the Data API through chainkit', () => {
     const convert = blocks.result.blocks.find((b) => b.txCount === 1 && b.blockNumber === '3')!.transactions[0]!;
     const conversion = await sdk.data.signatureAggregator.get({ network: 'fuji', txHash: convert }, opts());
     expect(conversion.signedMessage).toMatch(/^0000000030390{64}/);
+  });
+
+  it('data.icm.list: an ICM message sent from C to the L1 and delivered, one pending, one from a chain the node does not run', async () => {
+    const cInfo = await sdk.data.evm.chains.get({ chainId: '43112' }, opts());
+    const l1Info = await sdk.data.evm.chains.get({ chainId: '99999' }, opts());
+    const icm = await makeIcm(node.uri, idFromString(cInfo.platformChainId!), idFromString(l1Info.platformChainId!));
+    const statuses: Array<[string, string]> = [];
+    const first = await sdk.data.icm.list({ pageSize: 1 }, opts());
+    for await (const page of first) statuses.push(...page.result.messages.map((m) => [m.messageId, m.status] as [string, string]));
+    expect(statuses).toEqual([
+      [icm.foreign, 'delivered_source_not_indexed'],
+      [icm.pending, 'pending'],
+      [icm.delivered, 'delivered'],
+    ]);
+    const toL1 = await sdk.data.icm.list({ destinationBlockchainId: l1Info.platformChainId! }, opts());
+    expect(toL1.result.messages).toHaveLength(3);
   });
 
   it("client mistakes come back as the SDK's typed errors", async () => {

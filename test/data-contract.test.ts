@@ -8,6 +8,7 @@ import { OPERATIONS, trim } from '../scripts/contracts/trim.mjs';
 import { startTestNode, type TestNode, tempDir } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
 import { idFromString } from '../src/encoding/cb58.js';
+import { makeIcm } from './support/icm.js';
 import { testAccounts } from '../src/vms/avm/testaccounts.js';
 import { formatAddress } from '../src/vms/components/avax/address.js';
 
@@ -340,6 +341,57 @@ describe('the Data API on the primary network', () => {
     const missing = await check(node.uri, 'getVertexByHeight', '/v1/networks/fuji/blockchains/x-chain/vertices:listByHeight', 400);
     expect(missing.message).toEqual(['vertexHeight should not be empty']);
   });
+});
+
+describe("the Data API's ICM messages", () => {
+  it('lists the messages the chains sent and received: pending, delivered, delivered_source_not_indexed, with the filters', async () => {
+    const node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE] });
+    try {
+      const c = await check(node.uri, 'getChainInfo', '/v1/chains/43112');
+      const l1 = await check(node.uri, 'getChainInfo', '/v1/chains/99999');
+      const icm = await makeIcm(node.uri, idFromString(c.platformChainId), idFromString(l1.platformChainId));
+      const all = await check(node.uri, 'listIcmMessages', '/v1/icm/messages');
+      expect(all.messages.map((m: any) => [m.messageId, m.status])).toEqual([
+        [icm.foreign, 'delivered_source_not_indexed'],
+        [icm.pending, 'pending'],
+        [icm.delivered, 'delivered'],
+      ]);
+      const delivered = all.messages[2];
+      expect(delivered).toMatchObject({
+        icmContractAddress: icm.cMessenger,
+        sourceBlockchainId: c.platformChainId,
+        destinationBlockchainId: l1.platformChainId,
+        sourceEvmChainId: '43112',
+        destinationEvmChainId: '99999',
+        messageNonce: '1',
+        from: EWOQ,
+        to: icm.recipient,
+        data: '0x68656c6c6f',
+        messageExecuted: true,
+        receiptDelivered: false,
+        receipts: [],
+        rewardDetails: { address: '0x0000000000000000000000000000000000000000', value: '0', ercType: 'ERC-20' },
+        sourceTransaction: { txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), gasSpent: expect.stringMatching(/^\d+$/) },
+        destinationTransaction: { delivererAddress: EWOQ, rewardRedeemer: EWOQ },
+      });
+      expect(all.messages[1]).not.toHaveProperty('destinationTransaction');
+      expect(all.messages[0]).toMatchObject({ sourceEvmChainId: '', destinationEvmChainId: '99999' });
+      const page = await check(node.uri, 'listIcmMessages', '/v1/icm/messages?pageSize=2');
+      const rest = await check(node.uri, 'listIcmMessages', `/v1/icm/messages?pageSize=2&pageToken=${page.nextPageToken}`);
+      expect([...page.messages, ...rest.messages].map((m: any) => m.messageId)).toEqual(all.messages.map((m: any) => m.messageId));
+      expect(rest.nextPageToken).toBeUndefined();
+      const fromC = await check(node.uri, 'listIcmMessages', '/v1/icm/messages?sourceBlockchainId=43112');
+      expect(fromC.messages.map((m: any) => m.messageId)).toEqual([icm.pending, icm.delivered]);
+      const toL1 = await check(node.uri, 'listIcmMessages', `/v1/icm/messages?destinationBlockchainId=${l1.platformChainId}&network=fuji`);
+      expect(toL1.messages).toHaveLength(3);
+      const either = await check(node.uri, 'listIcmMessages', `/v1/icm/messages?blockchainId=${c.platformChainId}`);
+      expect(either.messages).toHaveLength(2);
+      expect((await check(node.uri, 'listIcmMessages', `/v1/icm/messages?to=${icm.recipient.toLowerCase()}&from=${EWOQ}`)).messages).toHaveLength(3);
+      expect((await check(node.uri, 'listIcmMessages', `/v1/icm/messages?from=${ALICE}`)).messages).toEqual([]);
+    } finally {
+      await node.stop();
+    }
+  }, 120_000);
 });
 
 describe("the Data API's signature aggregator", () => {

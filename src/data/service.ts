@@ -15,6 +15,7 @@ import { aliasOf, type PrimaryChains, primaryHandlers } from './primary/handlers
 import { ProposerRecords } from './primary/proposers.js';
 import { AddressChains } from './primary/addresses.js';
 import { usageHandlers } from './usage.js';
+import { icmHandlers } from './evm/icm-list.js';
 import { type SigningSources, signatureHandlers } from './signatures.js';
 import type { Journal } from '../rpc/journal.js';
 
@@ -78,7 +79,7 @@ export class DataApi {
 
   /** Follows an EVM chain from where its follower stopped (the genesis, for a chain it never saw). */
   addEvmChain(c: EvmChainInfo): void {
-    const follower = new EvmFollower(this.db.prefix(`evm/${c.blockchainID}`), c.evm, this.log);
+    const follower = new EvmFollower(this.db.prefix(`evm/${c.blockchainID}`), c.evm, this.log, this.db.prefix('icm'), c.blockchainID);
     this.sources.push({ ...c, follower });
     follower.wake();
   }
@@ -96,7 +97,17 @@ export class DataApi {
       if (typeof raw.blockchainId === 'string') raw.blockchainId = aliasOf(raw.blockchainId, this.primary());
     };
     return dataMount(
-      { ...handlers, ...primary, ...usageHandlers(this.journal, pages), ...signatureHandlers(this.signing) },
+      {
+        ...handlers,
+        ...primary,
+        ...usageHandlers(this.journal, pages),
+        ...signatureHandlers(this.signing),
+        ...icmHandlers(
+          () => this.db.prefix('icm'),
+          () => this.sources,
+          pages,
+        ),
+      },
       (err) => this.log.error('Data API request failed', { error: (err as Error).stack ?? String(err) }),
       {
         listLatestPrimaryNetworkBlocks: chainAlias,

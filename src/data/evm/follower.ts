@@ -6,7 +6,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
-import type { BatchOp, Database } from '../../storage/db.js';
+import { type Database, WriteBatch } from '../../storage/db.js';
+import { icmOps } from './icm.js';
 import type { EvmChain } from '../../vms/evm/chain.js';
 import { type CallFrameJson, callTraces } from '../../vms/evm/api/debug.js';
 import { blockTxs } from '../../vms/evm/api/reads.js';
@@ -87,6 +88,9 @@ export class EvmFollower {
     readonly db: Database,
     readonly chain: EvmChain,
     private readonly log: Logger,
+    /** ICM messages, across every chain (data/icm). */
+    private readonly icm: Database,
+    private readonly blockchainID: string,
   ) {}
 
   /** The last height indexed (-1 before genesis' children). */
@@ -140,11 +144,12 @@ export class EvmFollower {
     if (!block) throw new Error(`block ${height} is missing from the chain's store`);
     const records = await this.chain.store.txRecords(block.hash);
     const txs = blockTxs(this.chain, block);
-    const ops: BatchOp[] = [];
-    const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => ops.push({ type: 'put', key, value });
+    const batch = new WriteBatch();
+    const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);
     const traced = txs.some((tx, i) => ranCode(tx, records[i]!))
       ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
       : new Map<string, CallFrameJson>();
+    let logIndex = 0;
     txs.forEach((tx, i) => {
       const r = records[i]!;
       const parties = new Map<string, Uint8Array>();
@@ -158,7 +163,13 @@ export class EvmFollower {
         party(r.contractAddress);
         put(deployedKey(r.contractAddress), json({ txHash: hex(r.hash), deployer: hex(r.from) } satisfies Deployment));
       }
-      for (const log of r.logs) for (const p of transferParties(log.topics)) party(p);
+      const at = { blockchainID: this.blockchainID, txHash: hex(r.hash), timestamp: Number(block.header.time), gasSpent: r.gasUsed.toString() };
+      const timeMs = Number(block.header.timeMilliseconds ?? block.header.time * 1000n);
+      for (const log of r.logs) {
+        for (const p of transferParties(log.topics)) party(p);
+        const ctx = { ...at, timeMs, height: Number(height), logIndex: logIndex++ };
+        for (const op of icmOps(log, ctx, json)) if (op.type === 'put') batch.put(this.icm, op.key, op.value);
+      }
       if (r.status === 0) put(failedKey(height, i));
       const frame = traced.get(hex(r.hash));
       if (frame) {
@@ -177,6 +188,6 @@ export class EvmFollower {
     const cursor = Buffer.alloc(8);
     cursor.writeBigInt64BE(height);
     put(CURSOR, cursor);
-    await this.db.batch(ops);
+    await this.db.write(batch);
   }
 }
