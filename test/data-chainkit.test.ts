@@ -4,9 +4,11 @@
 import { Avalanche } from '@avalanche-sdk/chainkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './helpers.js';
-import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+import { ALICE, type Activity, EWOQ, EWOQ_KEY, makeActivity } from './support/data.js';
 import { idFromString } from '../src/encoding/cb58.js';
 import { makeIcm } from './support/icm.js';
+import { fixture } from './support/solc.js';
+import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
 import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
@@ -154,6 +156,51 @@ describe('the Data API through chainkit', () => {
     ]);
     const toL1 = await sdk.data.icm.list({ destinationBlockchainId: l1Info.platformChainId! }, opts());
     expect(toL1.result.messages).toHaveLength(3);
+  });
+
+  it('a warp message sent on the L1, aggregated through the SDK, is verified on the C-Chain', async () => {
+    const { createPublicClient, createWalletClient, decodeEventLog, defineChain, encodeFunctionData, http } = await import('viem');
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const account = privateKeyToAccount(EWOQ_KEY as `0x${string}`);
+    const clients = (url: string, id: number) => {
+      const chain = defineChain({ id, name: String(id), nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+      return {
+        chain,
+        client: createPublicClient({ chain, transport: http(url), cacheTime: 0, pollingInterval: 50 }),
+        wallet: createWalletClient({ chain, transport: http(url), account }),
+      };
+    };
+    const l1 = clients(`${node.uri}/ext/bc/myl1/rpc`, 99999);
+    const c = clients(`${node.uri}/ext/bc/C/rpc`, 43112);
+    const deploy = async (k: typeof l1, name: string) => {
+      const f = fixture(name);
+      return (await k.client.waitForTransactionReceipt({ hash: await k.wallet.deployContract({ abi: f.abi, bytecode: f.bytecode }) })).contractAddress!;
+    };
+    const sender = await deploy(l1, 'WarpSender');
+    const receiver = await deploy(c, 'WarpReceiver');
+    const sent = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({ address: sender, abi: fixture('WarpSender').abi, functionName: 'send', args: ['0xcafe'] }),
+    });
+    // The SendWarpMessage log's data (the ABI-encoded unsigned message), as a relayer hands it over.
+    const log = sent.logs.find((l) => l.address.toLowerCase() === '0x0200000000000000000000000000000000000005')!;
+    const { signedMessage } = await sdk.data.signatureAggregator.aggregate({ network: 'fuji', signatureAggregatorRequest: { message: log.data } }, opts());
+    const signed = Buffer.from(signedMessage, 'hex');
+    const accessList = [
+      {
+        address: '0x0200000000000000000000000000000000000005' as const,
+        storageKeys: predicateChunks(signed).map((x) => `0x${Buffer.from(x).toString('hex')}` as `0x${string}`),
+      },
+    ];
+    const abi = fixture('WarpReceiver').abi;
+    const data = encodeFunctionData({ abi, functionName: 'receiveMessage' });
+    const gas = await c.client.estimateGas({ account: account.address, to: receiver, data, accessList });
+    const r = await c.client.waitForTransactionReceipt({ hash: await c.wallet.sendTransaction({ to: receiver, data, accessList, gas }) });
+    const event = (decodeEventLog({ abi, data: r.logs[0]!.data, topics: r.logs[0]!.topics }) as { args: unknown }).args as {
+      origin: string;
+      payload: string;
+      valid: boolean;
+    };
+    expect({ ...event, origin: event.origin.toLowerCase() }).toMatchObject({ origin: sender.toLowerCase(), payload: '0xcafe', valid: true });
   });
 
   it("client mistakes come back as the SDK's typed errors", async () => {
