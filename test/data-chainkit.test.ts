@@ -203,6 +203,52 @@ describe('the Data API through chainkit', () => {
     expect({ ...event, origin: event.origin.toLowerCase() }).toMatchObject({ origin: sender.toLowerCase(), payload: '0xcafe', valid: true });
   });
 
+  it('an ICM message carried over warp from C to the L1: sent, its signature aggregated through the SDK, delivered, listed as delivered', async () => {
+    const { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet } = await import('ethers');
+    const cInfo = await sdk.data.evm.chains.get({ chainId: '43112' }, opts());
+    const l1Info = await sdk.data.evm.chains.get({ chainId: '99999' }, opts());
+    const connect = (url: string, id: number) => {
+      const provider = new JsonRpcProvider(url, id, { staticNetwork: true, cacheTimeout: -1 });
+      return { provider, signer: new NonceManager(new Wallet(EWOQ_KEY, provider)) };
+    };
+    const cSide = connect(`${node.uri}/ext/bc/C/rpc`, 43112);
+    const l1Side = connect(`${node.uri}/ext/bc/myl1/rpc`, 99999);
+    const f = fixture('WarpMessenger');
+    const deploy = async (side: typeof cSide) => {
+      const contract = (await new ContractFactory(f.abi, f.bytecode, side.signer).deploy()) as InstanceType<typeof Contract>;
+      await contract.waitForDeployment();
+      return contract;
+    };
+    const source = await deploy(cSide);
+    const destination = await deploy(l1Side);
+    const recipient = '0x000000000000000000000000000000000000c0DE';
+    const l1Bytes = `0x${Buffer.from(idFromString(l1Info.platformChainId!)).toString('hex')}`;
+    const sent = await (await source.getFunction('sendCrossChainMessage')(l1Bytes, recipient, '0x')).wait();
+    const warpLog = sent.logs.find((l: { address: string }) => l.address.toLowerCase() === '0x0200000000000000000000000000000000000005');
+    // The relayer's part: the signature from the Data API, then the delivery with the message as the warp
+    // predicate. A C-Chain message is verified on an L1 against the L1's validators (requirePrimaryNetworkSigners
+    // is off), so the L1 is the signing subnet, as icm-relayer asks.
+    const { signedMessage } = await sdk.data.signatureAggregator.aggregate(
+      { network: 'fuji', signatureAggregatorRequest: { message: warpLog.data, signingSubnetId: l1Info.subnetId! } },
+      opts(),
+    );
+    const storageKeys = predicateChunks(Buffer.from(signedMessage, 'hex')).map((x) => `0x${Buffer.from(x).toString('hex')}`);
+    const delivered = await (
+      await destination.getFunction('receiveCrossChainMessage')(0, EWOQ, {
+        accessList: [{ address: '0x0200000000000000000000000000000000000005', storageKeys }],
+        gasLimit: 500_000n,
+      })
+    ).wait();
+    expect(delivered.status).toBe(1);
+    expect(delivered.logs.map((l: { topics: string[] }) => l.topics[0])).toHaveLength(2);
+    const list = await sdk.data.icm.list({ blockchainId: cInfo.platformChainId!, to: recipient }, opts());
+    expect(list.result.messages.map((m) => [m.status, m.icmContractAddress, m.sourceEvmChainId, m.destinationEvmChainId, m.messageExecuted])).toEqual([
+      ['delivered', await source.getAddress(), '43112', '99999', true],
+    ]);
+    cSide.provider.destroy();
+    l1Side.provider.destroy();
+  });
+
   it("client mistakes come back as the SDK's typed errors", async () => {
     const notFound = await sdk.data.evm.chains.get({ chainId: '777' }, opts()).catch((e) => e);
     expect(notFound.constructor.name).toBe('NotFoundError');

@@ -36,11 +36,13 @@ export async function makeIcm(uri: string, cChainID: Uint8Array, l1ChainID: Uint
   };
   const delivered = await send('0x68656c6c6f');
   const from = new Wallet(EWOQ_KEY).address;
-  await (await l1.contract.getFunction('deliver')(C, L1, 1n, from, recipient, '0x68656c6c6f', from)).wait();
+  const cAddress = await c.contract.getAddress();
+  await (await l1.contract.getFunction('deliver')(cAddress, C, L1, 1n, from, recipient, '0x68656c6c6f', from)).wait();
   const pending = await send('0x6c61746572');
   const stranger = `0x${'ab'.repeat(32)}`;
-  await (await l1.contract.getFunction('deliver')(stranger, L1, 7n, from, recipient, '0x', from)).wait();
-  const foreign = (await l1.contract.getFunction('messageID')(stranger, L1, 7n)) as string;
+  const strangerMessenger = '0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf';
+  await (await l1.contract.getFunction('deliver')(strangerMessenger, stranger, L1, 7n, from, recipient, '0x', from)).wait();
+  const foreign = (await l1.contract.getFunction('messageID')(strangerMessenger, stranger, L1, 7n)) as string;
   c.provider.destroy();
   l1.provider.destroy();
   return { cMessenger: await c.contract.getAddress(), l1Messenger: await l1.contract.getAddress(), delivered, pending, foreign, recipient };
