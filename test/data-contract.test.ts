@@ -9,6 +9,7 @@ import { startTestNode, type TestNode, tempDir } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
 import { idFromString } from '../src/encoding/cb58.js';
 import { makeIcm } from './support/icm.js';
+import { ajs, type AVMApi, type SignedTx } from './support/avalanchejs.js';
 import { testAccounts } from '../src/vms/avm/testaccounts.js';
 import { formatAddress } from '../src/vms/components/avax/address.js';
 
@@ -324,6 +325,34 @@ describe('the Data API on the primary network', () => {
       { address: tester, blockchainIds: ['2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'] },
       { address: fresh, blockchainIds: [] },
     ]);
+    // An export from X to C for another address: it can only spend it on C, so C is its chain (under Fuji's C ID).
+    const importer = new Uint8Array(20).fill(7);
+    const ctx = await ajs.Context.getContextFromURI(node.uri);
+    const xApi = new ajs.avm.AVMApi(node.uri) as AVMApi;
+    const ewoqShort = ajs.utils.bech32ToBytes(EWOQ_BECH32);
+    const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_BECH32] });
+    const exportTx = ajs.avm.newExportTx(ctx, '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC', [ewoqShort], utxos, [
+      ajs.TransferableOutput.fromNative(ctx.avaxAssetID, 3_000_000n, [importer]),
+    ]);
+    await ajs.addTxSignatures({
+      unsignedTx: exportTx,
+      privateKeys: [ajs.utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')],
+    });
+    const { txID } = await xApi.issueSignedTx(exportTx.getSignedTx() as SignedTx);
+    for (let i = 0; i < 100; i++) {
+      const status = await (
+        await fetch(`${node.uri}/ext/bc/X`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getTxStatus', params: { txID } }),
+        })
+      ).json();
+      if ((status as { result: { status: string } }).result.status === 'Accepted') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const importerAddress = formatAddress('C', 'local', importer);
+    const viaC = await check(node.uri, 'getChainIdsForAddresses', `/v1/networks/fuji/addresses:listChainIds?addresses=${importerAddress}`);
+    expect(viaC.addresses).toEqual([{ address: importerAddress, blockchainIds: ['yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp'] }]);
     const bad = await check(node.uri, 'getChainIdsForAddresses', '/v1/networks/fuji/addresses:listChainIds?addresses=X-avax1notlocal', 400);
     expect(bad.message).toEqual(['X-avax1notlocal is not an address of this network (local)']);
     await check(node.uri, 'getChainIdsForAddresses', '/v1/networks/fuji/addresses:listChainIds', 400);

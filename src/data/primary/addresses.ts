@@ -2,7 +2,8 @@
 // P- and X-Chain block's txs are read for the owners of what they create (outputs, stake, rewards,
 // subnet and L1 owners), recorded in the block's own write (an acceptor of the accepted stream).
 // Every UTXO an address ever spent was first created for it, so the owners of created outputs cover
-// spenders too; what genesis gave and is still unspent is read from the chains' UTXO sets.
+// spenders too; what genesis gave and is still unspent is read from the chains' UTXO sets. An export
+// counts for its destination too (the C-Chain among them): its owners can spend it only by importing there.
 import type { AcceptedBlock, BlockAcceptor } from '../../chains/acceptance.js';
 import { parseOuterHeader } from '../../chains/proposervm.js';
 import type { Database, WriteBatch } from '../../storage/db.js';
@@ -11,7 +12,10 @@ import { parseBlock as parsePBlock } from '../../vms/platform/codec/block.js';
 
 const P_CHAIN = new Uint8Array(32);
 
-/** Every owners object (locktime, threshold, addresses) in a decoded tx, its 20-byte addresses. */
+/**
+ * Every owners object (locktime, threshold, addresses) in a decoded tx, its 20-byte addresses; an
+ * export's outputs are left out (they are the destination chain's, see prepare).
+ */
 export function ownerAddresses(value: unknown, out: Set<string>, depth = 0): void {
   if (depth > 12 || value === null || typeof value !== 'object' || value instanceof Uint8Array) return;
   if (Array.isArray(value)) {
@@ -22,7 +26,7 @@ export function ownerAddresses(value: unknown, out: Set<string>, depth = 0): voi
   if (Array.isArray(o.addresses) && typeof o.threshold === 'number') {
     for (const a of o.addresses) if (a instanceof Uint8Array && a.length === 20) out.add(Buffer.from(a).toString('hex'));
   }
-  for (const [k, v] of Object.entries(o)) if (k !== 'bytes' && k !== 'credentials') ownerAddresses(v, out, depth + 1);
+  for (const [k, v] of Object.entries(o)) if (k !== 'bytes' && k !== 'credentials' && k !== 'exportedOutputs') ownerAddresses(v, out, depth + 1);
 }
 
 const key = (address: Uint8Array, chainID: Uint8Array) => Buffer.concat([address, chainID]);
@@ -41,12 +45,26 @@ export class AddressChains implements BlockAcceptor {
     if (!isP && !isX) return;
     const inner = parseOuterHeader(block.bytes)?.inner ?? block.bytes;
     const addresses = new Set<string>();
+    /** Exports, by destination chain: their owners can only spend them by importing there. */
+    const exported = new Map<string, Set<string>>();
     try {
-      ownerAddresses(isP ? parsePBlock(inner) : parseXBlock(inner), addresses);
+      const parsed = isP ? parsePBlock(inner) : parseXBlock(inner);
+      ownerAddresses(parsed, addresses);
+      const txs = [...('txs' in parsed ? parsed.txs : []), ...('decisionTxs' in parsed ? parsed.decisionTxs : []), ...('tx' in parsed ? [parsed.tx] : [])];
+      for (const { unsigned } of txs) {
+        if (!('destinationChain' in unsigned)) continue;
+        const to = Buffer.from(unsigned.destinationChain).toString('hex');
+        const set = exported.get(to) ?? new Set<string>();
+        exported.set(to, set);
+        ownerAddresses({ outputs: unsigned.exportedOutputs }, set);
+      }
     } catch {
       return; // not a block this reads (the P-Chain's genesis block)
     }
     for (const a of addresses) batch.put(this.db, key(Buffer.from(a, 'hex'), block.chainID), new Uint8Array());
+    for (const [chain, owners] of exported) {
+      for (const a of owners) batch.put(this.db, key(Buffer.from(a, 'hex'), Buffer.from(chain, 'hex')), new Uint8Array());
+    }
   }
 
   committed(): void {}

@@ -198,7 +198,7 @@ export function primaryHandlers(s: PrimarySources): Record<string, DataHandler> 
 
     getChainIdsForAddresses: async ({ params }) => {
       checkNetwork(params.network);
-      const { pChain, xChain, xID, hrp } = s.chains();
+      const { pChain, xChain, xID, cID, hrp } = s.chains();
       const list = String(params.addresses)
         .split(',')
         .map((a) => a.trim())
@@ -220,6 +220,7 @@ export function primaryHandlers(s: PrimarySources): Record<string, DataHandler> 
         if ((await s.addresses.touched(bytes, new Uint8Array(32))) || (await pChain.state.utxoIDs(bytes, undefined, 1)).length > 0) ids.push(P_ID);
         // The contract's list of blockchain IDs is closed to mainnet's and Fuji's: the local X-Chain stands under Fuji's.
         if ((await s.addresses.touched(bytes, decodeID(xID))) || (await xChain.state.utxoIDs(bytes, undefined, 1)).length > 0) ids.push(FUJI_X);
+        if (await s.addresses.touched(bytes, decodeID(cID))) ids.push(FUJI_C);
         out.push({ address: text, blockchainIds: ids });
       }
       return { addresses: out };
