@@ -12,10 +12,29 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Wallet, keccak256, toUtf8Bytes } from 'ethers';
 import { CLI, envIntOf, pct, ROOT } from './common.mjs';
 
+// Worker mode: signs the transfers of its senders (signing a million txs on one thread takes minutes).
+if (!isMainThread) {
+  const { senders, perSender, recipients, fee, total, count } = workerData;
+  const out = [];
+  for (let n = 0; n < perSender; n++) {
+    for (const s of senders) {
+      const index = n * count + s.index;
+      if (index >= total) continue;
+      const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
+      out.push([index, await new Wallet(s.key).signTransaction({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
+    }
+  }
+  parentPort.postMessage(out);
+  process.exit(0);
+}
+
 const envInt = envIntOf('bench:data');
+const WORKERS = envInt('SIGN_WORKERS', Math.max(1, os.cpus().length));
 const TXS = envInt('TXS', 20_000);
 const SENDERS = envInt('SENDERS', 20);
 const RECIPIENTS = envInt('RECIPIENTS', 1000);
@@ -104,12 +123,28 @@ try {
   const startHeight = Number((await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }]))[0].result);
 
   // The transfers, signed up front, sent in batches of 100 (one per sender per round).
-  process.stdout.write(`bench:data — signing ${TXS.toLocaleString('en-US')} transfers... `);
+  // Signed up front by worker threads (one sender's nonces in order), sent in batches of 100.
+  process.stdout.write(`bench:data — signing ${TXS.toLocaleString('en-US')} transfers on ${WORKERS} threads... `);
   const perSender = Math.ceil(TXS / SENDERS);
-  const signed = [];
-  for (let n = 0; n < perSender; n++)
-    for (const [i, s] of senders.entries())
-      if (signed.length < TXS) signed.push(await s.signTransaction({ ...fee, nonce: n, to: recipients[(n * SENDERS + i) % RECIPIENTS], value: 1n }));
+  const signed = new Array(TXS);
+  const shares = Array.from({ length: WORKERS }, () => []);
+  for (const [i, s] of senders.entries()) shares[i % WORKERS].push({ key: s.privateKey, index: i });
+  const plainFee = { ...fee, gasLimit: String(fee.gasLimit), maxFeePerGas: String(fee.maxFeePerGas), maxPriorityFeePerGas: String(fee.maxPriorityFeePerGas) };
+  await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise((resolve, reject) => {
+          const w = new Worker(fileURLToPath(import.meta.url), {
+            workerData: { senders: share, perSender, recipients, fee: plainFee, total: TXS, count: SENDERS },
+          });
+          w.once('message', (rows) => {
+            for (const [index, raw] of rows) signed[index] = raw;
+            resolve();
+          });
+          w.once('error', reject);
+        }),
+    ),
+  );
   console.log('done');
   const lags = [];
   let sampling = true;
@@ -133,6 +168,7 @@ try {
   await mined(last);
   const sendSeconds = (performance.now() - t0) / 1000;
   const head = Number((await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }]))[0].result);
+  const blockRate = (head - startHeight) / sendSeconds;
   const c0 = performance.now();
   await request(`${uri}/v1/chains/${CHAIN_ID}/addresses/${recipients[1]}/transactions?pageSize=1`);
   const catchUp = performance.now() - c0;
@@ -166,7 +202,7 @@ try {
   ];
   // The reference: node:http answering the bytes of a 10-item list, on this machine, now.
   const sample = (await request(`${uri}/v1/chains/${CHAIN_ID}/transactions`)).body;
-  const bare = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length }).end(sample));
+  const bare = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length }).end(sample));
   await new Promise((r) => bare.listen(0, '127.0.0.1', r));
   const bareTimes = [];
   for (let i = 0; i < QUERIES; i++) {
@@ -177,8 +213,10 @@ try {
   bare.close();
 
   console.log(`chain: ${TXS.toLocaleString('en-US')} txs in ${head - startHeight} blocks, ${(TXS / sendSeconds).toFixed(0)} tx/s (${DB_TYPE})`);
+  const lagSorted = [...lags].sort((a, b) => a - b);
+  const blocks = (q) => ((pct(lagSorted, q) / 1000) * blockRate).toFixed(1);
   console.log(
-    `follower: an address query during the load answered in p50/p99 ${ms(lags)} ms (it waits for the follower to reach the head); after the last block: ${catchUp.toFixed(1)} ms`,
+    `follower: an address query during the load (it waits for the follower to reach the head) answered in p50/p99 ${ms(lags)} ms, about ${blocks(0.5)} / ${blocks(0.99)} blocks at ${blockRate.toFixed(1)} blocks/s; after the last block: ${catchUp.toFixed(1)} ms`,
   );
   console.log(`latency, ms (p50 / p99), ${QUERIES} sequential queries each:`);
   const width = Math.max(...rows.map(([n]) => n.length), 'bare node:http, the same bytes'.length);
