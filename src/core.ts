@@ -210,7 +210,10 @@ export async function buildCore(shell: Shell): Promise<Core> {
           return c && 'evm' in c.vm ? { vm: c.vm as EvmChainVM, subnetID: encodeCB58(c.subnetID) } : undefined;
         },
       });
-      router.mount('/v1', data.mount());
+      // The Data API (/v1) and the Metrics API (/v2, and /v1/avg_tps) share one handler.
+      const mount = data.mount();
+      router.mount('/v1', mount);
+      router.mount('/v2', mount);
       manager.onCreate(async (chain) => {
         const vm = chain.vm as Partial<EvmChainVM>;
         if (vm.evm) data?.addEvmChain({ blockchainID: chain.id, subnetID: encodeCB58(chain.subnetID), vmID: chain.vmID, alias: chain.alias, evm: vm.evm });

@@ -58,6 +58,9 @@ function checkPluginDir(config: NodeConfig): void {
   }
 }
 
+/** Snapshots kept at once (each is the whole store in memory); beyond it the oldest is dropped. */
+const MAX_SNAPSHOTS = 64;
+
 /** A fresh store gets the layout stamp and the running-node marker, as at start-up. */
 async function stampStore(db: Database, config: NodeConfig): Promise<void> {
   await checkLayout(db, config.dataDir);
@@ -113,7 +116,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       startedAt,
       ...(profiler ? { profiler } : {}),
     };
-    const sockets = { dropAll: () => {} };
+    const sockets = { endCurrent: (): (() => void) => () => {} };
     if (config.dev) shell.states = nodeStates();
     core = await buildCore(shell);
     cleanups.push(() => core?.close());
@@ -134,11 +137,25 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         const healthFaults = old.health.activeFaults();
         const dev = new Map<string, DevSettings>();
         for (const c of old.manager.chains()) if (!fresh && 'evm' in c.vm) dev.set(c.id, (c.vm as EvmChainVM).evm.devSettings());
+        // What to go back to if the changed store cannot be built on (a foreign dump, say).
+        const before = await db.everything();
+        const offset = clock.offsetNs;
         core = undefined;
-        sockets.dropAll();
+        // The old core's websocket clients are ended once this rebuild has answered (its own caller may be one).
+        const endSockets = sockets.endCurrent();
         await old.close();
-        await change();
-        core = await buildCore({ ...shell, healthFaults });
+        try {
+          await change();
+          core = await buildCore({ ...shell, healthFaults });
+        } catch (err) {
+          main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
+          await db.replaceEverything(before);
+          clock.offsetNs = offset;
+          core = await buildCore({ ...shell, healthFaults });
+          throw err;
+        } finally {
+          setTimeout(endSockets, 100).unref();
+        }
         for (const c of core.manager.chains()) {
           const settings = dev.get(c.id);
           if (settings && 'evm' in c.vm) (c.vm as EvmChainVM).evm.applyDevSettings(settings);
@@ -163,6 +180,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           while (rebuilding) await rebuilding;
           const id = nextId++;
           snapshots.set(id, await capture());
+          // Each snapshot is a copy of the store in memory: the oldest go beyond a bound.
+          for (const k of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(k);
           return id;
         },
         async revert(id) {
@@ -183,7 +202,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           if (state.networkId !== config.networkId)
             throw new StateError(`the state is of network ${state.networkId}, this node runs network ${config.networkId}`);
           main.info('loading a dumped state', { entries: state.entries.length });
-          await restore(state);
+          try {
+            await restore(state);
+          } catch (err) {
+            // The node went back to the state it had: the dump is what was wrong.
+            throw new StateError(`the node cannot run on it (${(err as Error).message}); it kept its own state`);
+          }
         },
         async reset() {
           main.info('resetting the node to genesis');
@@ -213,7 +237,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     const server = createHttpServer(listener);
     const ws = acceptWebsockets(server, { match: (path) => core?.router.match(path) }, config.httpAllowedHosts);
     // A rebuilt core has new chains: subscriptions to the old ones end, as a restart ends them.
-    sockets.dropAll = () => ws.dropAll();
+    sockets.endCurrent = () => ws.endCurrent();
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         const addr = formatAddrPort(config.httpHost || '::', config.httpPort);

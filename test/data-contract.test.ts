@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, trim } from '../scripts/contracts/trim.mjs';
 import { startTestNode, type TestNode, tempDir } from './helpers.js';
 import { ALICE, type Activity, EWOQ, makeActivity } from './support/data.js';
+import { fixture } from './support/solc.js';
 import { idFromString } from '../src/encoding/cb58.js';
 import { makeIcm } from './support/icm.js';
 import { ajs, type AVMApi, type SignedTx } from './support/avalanchejs.js';
@@ -171,6 +172,25 @@ describe('the Data API contract', () => {
     expect(next.nextPageToken).toBeUndefined();
   });
 
+  it('a hostile TransferBatch (an array length past its data) is no ERC-1155 transfer, and costs the node nothing', async () => {
+    const { ContractFactory, JsonRpcProvider, NonceManager, Wallet, zeroPadValue, id } = await import('ethers');
+    const provider = new JsonRpcProvider(`${node.uri}/ext/bc/C/rpc`, 43112, { staticNetwork: true, cacheTimeout: -1 });
+    const signer = new NonceManager(new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', provider));
+    const f = fixture('RawLogger');
+    const logger = (await new ContractFactory(f.abi, f.bytecode, signer).deploy()) as any;
+    await logger.waitForDeployment();
+    const victim = '0x00000000000000000000000000000000000b0B0B';
+    const word = (n: bigint) => n.toString(16).padStart(64, '0');
+    // ids at 0x40 with a length of 2^40 and no items; values at 0x60, empty.
+    const data = `0x${word(64n)}${word(96n)}${word(2n ** 40n)}${word(0n)}`;
+    const topic0 = id('TransferBatch(address,address,address,uint256[],uint256[])');
+    await (await logger.emit4(topic0, zeroPadValue(EWOQ, 32), zeroPadValue(EWOQ, 32), zeroPadValue(victim, 32), data)).wait();
+    provider.destroy();
+    const body = await check(node.uri, 'listTransactions', `/v1/chains/43112/addresses/${victim}/transactions`);
+    expect(body.transactions).toHaveLength(1);
+    expect(body.transactions[0].erc1155Transfers).toEqual([]);
+  });
+
   it('getNativeBalance, now and at a past block', async () => {
     const now = await check(node.uri, 'getNativeBalance', `/v1/chains/43112/addresses/${ALICE}/balances:getNative`);
     expect(now.nativeTokenBalance).toEqual({ name: 'Avalanche', symbol: 'AVAX', decimals: 18, chainId: '43112', balance: '5' });
@@ -236,6 +256,16 @@ describe('the Data API contract', () => {
       expect.stringMatching(/^block 99999999 is past the chain's latest block \d+$/),
     );
     await bad('getContractMetadata', `/v1/chains/43112/addresses/${ALICE}`, 404, `no contract at ${ALICE}`);
+    await bad('listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions?startBlock=Infinity`, 400, [
+      'startBlock must be a number conforming to the specified constraints',
+    ]);
+    await bad('listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/p-chain/blocks?startTimestamp=Infinity', 400, [
+      'startTimestamp must be an integer number',
+    ]);
+    await bad('listLatestPrimaryNetworkBlocks', '/v1/networks/fuji/blockchains/p-chain/blocks?endTimestamp=1e400', 400, [
+      'endTimestamp must be an integer number',
+    ]);
+    await bad('listTransactions', `/v1/chains/43112/addresses/${ALICE}/transactions?endBlock=1e30`, 400, ['endBlock must be a block number']);
     const unknown = await fetch(`${node.uri}/v1/nothing/here`);
     expect([unknown.status, await unknown.json()]).toEqual([404, { message: 'Cannot GET /v1/nothing/here', statusCode: 404, error: 'Not Found' }]);
   });

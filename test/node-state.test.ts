@@ -2,6 +2,7 @@
 // and the index (an X→C export in between is undone on both sides), a dump/load round trip into a
 // fresh node, a reset to genesis, and Anvil's evm_snapshot/evm_revert/anvil_dumpState/anvil_reset
 // through viem's test client, which act on the whole node too.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -171,6 +172,45 @@ describe("Anvil's state methods (--dev, viem's test client)", () => {
     expect(forking.json.error.message).toBe('forking is not supported: the emulator does not reach other networks');
     const bad = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_loadState', ['0x1234']);
     expect(bad.json.error.message).toBe('failed to load state: not a state dumped by the emulator: not gzip data');
+  });
+});
+
+describe('reverts over a websocket, and a dump the node cannot run on', () => {
+  it('answers evm_revert on the websocket that asked, then ends the old connections; keeps its state when a load fails', async () => {
+    const node = await startTestNode({ dbType: 'memdb', dev: true });
+    try {
+      const { WebSocket } = await import('ws');
+      const ws = new WebSocket(`${node.uri.replace('http', 'ws')}/ext/bc/C/ws`);
+      await new Promise((r) => ws.once('open', r));
+      const ask = (id: number, method: string, params: unknown[]) =>
+        new Promise<any>((resolve) => {
+          ws.once('message', (m) => resolve(JSON.parse(String(m))));
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+        });
+      const snap = await ask(1, 'evm_snapshot', []);
+      expect(snap.result).toMatch(/^0x[0-9a-f]+$/);
+      const closed = new Promise((r) => ws.once('close', r));
+      expect(await ask(2, 'evm_revert', [snap.result])).toEqual({ jsonrpc: '2.0', id: 2, result: true });
+      await closed;
+
+      // A dump whose P-Chain records are garbage: the node cannot start on it, says so, and goes on as it was.
+      const { test, client, wallet } = evmClients(`${node.uri}/ext/bc/C/rpc`, 43112);
+      await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x5555555555555555555555555555555555555555', value: 4n }) });
+      const height = await client.getBlockNumber();
+      const { decodeState, encodeState } = await import('../src/storage/state.js');
+      const state = decodeState(Buffer.from((await test.dumpState()).slice(2), 'hex'));
+      const pPrefix = createHash('sha256').update(new Uint8Array(32)).digest();
+      const broken = encodeState({
+        ...state,
+        entries: state.entries.map(([k, v]) => [k, Buffer.from(k).subarray(0, 32).equals(pPrefix) ? Uint8Array.of(1, 2, 3) : v]),
+      });
+      const refused = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_loadState', [`0x${Buffer.from(broken).toString('hex')}`]);
+      expect(refused.json.error.message).toMatch(/^failed to load state: the node cannot run on it \(.*\); it kept its own state$/);
+      expect(await client.getBlockNumber()).toBe(height);
+      expect(await client.getBalance({ address: '0x5555555555555555555555555555555555555555' })).toBe(4n);
+    } finally {
+      await node.stop();
+    }
   });
 });
 

@@ -1,3 +1,5 @@
-// Types of trim.mjs for the contract test.
+// Types of trim.mjs for the contract tests.
 export const OPERATIONS: string[];
-export function trim(full: unknown): unknown;
+export const METRICS_OPERATIONS: string[];
+export const AVG_TPS: Record<string, unknown>;
+export function trim(full: unknown, operations?: string[], extraPaths?: Record<string, unknown>): unknown;

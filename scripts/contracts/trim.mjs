@@ -1,7 +1,8 @@
-// Writes contracts/data-api.json: the Data API operations the emulator serves, cut from the vendored
-// glacier.json (ava-labs/builders-hub public/openapi @d9e88bf) with every schema they reference and
-// without docs (descriptions, examples, code samples). The node validates requests and the contract
-// test validates responses against it; test/data-contract.test.ts checks it is still this cut.
+// Writes contracts/data-api.json and contracts/metrics-api.json: the Data and Metrics API operations
+// the emulator serves, cut from the vendored glacier.json and popsicle.json (ava-labs/builders-hub
+// public/openapi @d9e88bf) with every schema they reference and without docs (descriptions,
+// examples, code samples). The node validates requests and the contract tests validate responses
+// against them; test/data-contract.test.ts and test/metrics.test.ts check they are still these cuts.
 //
 //   node scripts/contracts/trim.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,46 @@ export const OPERATIONS = [
 ];
 const DOCS = new Set(['description', 'examples', 'example', 'x-codeSamples', 'summary', 'tags', 'x-speakeasy-name-override', 'x-speakeasy-group']);
 
-export function trim(full) {
+/** The Metrics API's operation in popsicle.json. */
+export const METRICS_OPERATIONS = ['getEvmChainMetrics'];
+
+/**
+ * GET /v1/avg_tps/{chainId} is in no published contract, only in builders-hub's Metrics API usage
+ * guide (results newest first, status, lastRun, a pageToken): declared here from that text.
+ */
+export const AVG_TPS = {
+  '/v1/avg_tps/{chainId}': {
+    get: {
+      operationId: 'getAvgTps',
+      parameters: [
+        { name: 'chainId', required: true, in: 'path', schema: { type: 'string' } },
+        { name: 'pageToken', required: false, in: 'query', schema: { type: 'string' } },
+      ],
+      responses: {
+        200: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  results: { type: 'array', items: { $ref: '#/components/schemas/MetricsValue' } },
+                  status: { type: 'integer' },
+                  lastRun: { type: 'integer' },
+                  nextPageToken: { type: 'string' },
+                },
+                required: ['results', 'status', 'lastRun'],
+              },
+            },
+          },
+        },
+        400: { content: { 'application/json': { schema: { $ref: '#/components/schemas/BadRequest' } } } },
+        404: { content: { 'application/json': { schema: { $ref: '#/components/schemas/NotFound' } } } },
+      },
+    },
+  },
+};
+
+export function trim(full, operations = OPERATIONS, extraPaths = {}) {
   const strip = (v) => {
     if (Array.isArray(v)) return v.map(strip);
     if (v === null || typeof v !== 'object') return v;
@@ -40,14 +80,14 @@ export function trim(full) {
   };
   const paths = {};
   const found = new Set();
-  for (const [p, item] of Object.entries(full.paths)) {
+  for (const [p, item] of Object.entries({ ...full.paths, ...extraPaths })) {
     for (const [verb, op] of Object.entries(item)) {
-      if (!OPERATIONS.includes(op.operationId)) continue;
+      if (!operations.includes(op.operationId) && !(p in extraPaths)) continue;
       found.add(op.operationId);
       paths[p] = { ...(paths[p] ?? {}), [verb]: strip(op) };
     }
   }
-  const missing = OPERATIONS.filter((o) => !found.has(o));
+  const missing = operations.filter((o) => !found.has(o));
   if (missing.length) throw new Error(`glacier.json lacks ${missing.join(', ')}`);
   const schemas = {};
   const visit = (v) => {
@@ -69,7 +109,9 @@ export function trim(full) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const full = JSON.parse(readFileSync(path.join(ROOT, 'contracts/glacier.json'), 'utf8'));
-  writeFileSync(path.join(ROOT, 'contracts/data-api.json'), `${JSON.stringify(trim(full), null, 1)}\n`);
-  console.log('wrote contracts/data-api.json');
+  const glacier = JSON.parse(readFileSync(path.join(ROOT, 'contracts/glacier.json'), 'utf8'));
+  writeFileSync(path.join(ROOT, 'contracts/data-api.json'), `${JSON.stringify(trim(glacier), null, 1)}\n`);
+  const popsicle = JSON.parse(readFileSync(path.join(ROOT, 'contracts/popsicle.json'), 'utf8'));
+  writeFileSync(path.join(ROOT, 'contracts/metrics-api.json'), `${JSON.stringify(trim(popsicle, METRICS_OPERATIONS, AVG_TPS), null, 1)}\n`);
+  console.log('wrote contracts/data-api.json and contracts/metrics-api.json');
 }

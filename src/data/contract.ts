@@ -1,5 +1,6 @@
-// The Data API's contract: contracts/data-api.json, cut from the hosted API's OpenAPI document
-// (scripts/contracts/trim.mjs). Requests are matched and validated from it, one source of truth:
+// The Data and Metrics APIs' contracts: contracts/data-api.json and metrics-api.json, cut from the
+// hosted APIs' OpenAPI documents (scripts/contracts/trim.mjs). Requests are matched and validated
+// from them, one source of truth:
 // each operation's path template, its parameters' schemas (types, enums, ranges, defaults) and
 // its success status. Loaded on the first Data API request, not at start-up.
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,19 +34,22 @@ export interface Operation {
   validateBody?: ValidateFunction;
 }
 
+type Document = { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
+
 export interface Contract {
-  document: { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
   operations: Operation[];
 }
 
-/** The project's root: the nearest folder up from this module (src/data or the dist bundle) with contracts/. */
-function contractPath(): string {
+const FILES = ['data-api', 'metrics-api'] as const;
+
+/** A contract file: in the nearest folder up from this module (src/data or the dist bundle) with contracts/. */
+function contractPath(name: string): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = path.join(dir, 'contracts', 'data-api.json');
+    const candidate = path.join(dir, 'contracts', `${name}.json`);
     if (existsSync(candidate)) return candidate;
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('contracts/data-api.json is missing from the installation');
+    if (up === dir) throw new Error(`contracts/${name}.json is missing from the installation`);
     dir = up;
   }
 }
@@ -55,12 +59,22 @@ let loaded: Contract | undefined;
 
 export function contract(): Contract {
   if (loaded) return loaded;
-  const document = JSON.parse(readFileSync(contractPath(), 'utf8')) as Contract['document'];
   // JSON Schema 2020-12 (OpenAPI 3.1); OpenAPI's own keywords (discriminator) are not JSON Schema's.
   const Ajv2020 = (lazyRequire('ajv/dist/2020') as { default: new (o: object) => import('ajv').default }).default;
-  const ajv = new Ajv2020({ strict: false, coerceTypes: true, useDefaults: true, allErrors: true });
-  ajv.addSchema({ $id: 'data-api', components: document.components });
-  const rebase = (v: unknown): unknown => JSON.parse(JSON.stringify(v).replaceAll('"#/components/', '"data-api#/components/'));
+  // strictNumbers: Infinity and NaN (from "Infinity" or "1e400") are not numbers.
+  const ajv = new Ajv2020({ strict: false, strictNumbers: true, coerceTypes: true, useDefaults: true, allErrors: true });
+  const operations: Operation[] = [];
+  for (const file of FILES) {
+    const document = JSON.parse(readFileSync(contractPath(file), 'utf8')) as Document;
+    ajv.addSchema({ $id: file, components: document.components });
+    const rebase = (v: unknown): unknown => JSON.parse(JSON.stringify(v).replaceAll('"#/components/', `"${file}#/components/`));
+    operations.push(...operationsOf(document, ajv, rebase));
+  }
+  loaded = { operations };
+  return loaded;
+}
+
+function operationsOf(document: Document, ajv: import('ajv').default, rebase: (v: unknown) => unknown): Operation[] {
   const operations: Operation[] = [];
   for (const [p, item] of Object.entries(document.paths)) {
     for (const [verb, raw] of Object.entries(item)) {
@@ -86,13 +100,7 @@ export function contract(): Contract {
       });
     }
   }
-  loaded = { document, operations };
-  return loaded;
-}
-
-/** The schema of a named component, for the contract test. */
-export function schemaRef(name: string): Json {
-  return { $ref: `data-api#/components/schemas/${name}` };
+  return operations;
 }
 
 /**
@@ -138,5 +146,17 @@ export function validationMessages(errors: ErrorObject[] | null | undefined, pre
 export function validParameters(op: Operation, values: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...values };
   if (!op.validate(copy)) throw badRequest(validationMessages(op.validate.errors));
+  // ajv's coercion reads "Infinity" and "1e400" as numbers, which pass its integer check: not ours.
+  const unsafe = op.parameters.filter((p) => {
+    const v = copy[p.name];
+    return typeof v === 'number' && (!Number.isFinite(v) || (p.schema.type === 'integer' && !Number.isSafeInteger(v)));
+  });
+  if (unsafe.length > 0) {
+    throw badRequest(
+      unsafe.map((p) =>
+        p.schema.type === 'integer' ? `${p.name} must be an integer number` : `${p.name} must be a number conforming to the specified constraints`,
+      ),
+    );
+  }
   return copy;
 }

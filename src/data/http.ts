@@ -38,15 +38,26 @@ function match(op: Operation, method: string, parts: string[]): Record<string, s
   return params;
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new DataError(413, 'request entity too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+async function readBody(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        // Stop reading without destroying the socket, so the 413 reaches the client; then the connection closes.
+        req.off('data', onData);
+        req.pause();
+        res.shouldKeepAlive = false;
+        reject(new DataError(413, 'request entity too large'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -99,7 +110,7 @@ export function dataMount(
         const params = validParameters(op, raw);
         let body: Record<string, unknown> | undefined;
         if (op.method === 'POST') {
-          body = await readBody(req);
+          body = await readBody(req, res);
           if (op.validateBody && !op.validateBody(body)) throw badRequest(validationMessages(op.validateBody.errors));
         } else {
           req.resume();

@@ -16,6 +16,7 @@ import { ProposerRecords } from './primary/proposers.js';
 import { AddressChains } from './primary/addresses.js';
 import { usageHandlers } from './usage.js';
 import { icmHandlers } from './evm/icm-list.js';
+import { metricsHandlers } from './metrics/handlers.js';
 import { type SigningSources, signatureHandlers } from './signatures.js';
 import type { Journal } from '../rpc/journal.js';
 
@@ -102,6 +103,7 @@ export class DataApi {
         ...primary,
         ...usageHandlers(this.journal, pages),
         ...signatureHandlers(this.signing),
+        ...metricsHandlers(() => this.sources, pages),
         ...icmHandlers(
           () => this.db.prefix('icm'),
           () => this.sources,

@@ -98,7 +98,7 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
       if (typeof b.signingSubnetId === 'string' && b.signingSubnetId !== '') {
         try {
           const id = b.signingSubnetId.startsWith('0x') ? hexBytes(b.signingSubnetId) : idFromString(b.signingSubnetId);
-          if (!id || id.length !== 32) throw new Error('not 32 bytes');
+          if (id?.length !== 32) throw new Error('not 32 bytes');
           signingSubnet = encodeCB58(id);
         } catch {
           throw badRequest('Error parsing signing subnet ID');

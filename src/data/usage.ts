@@ -101,7 +101,9 @@ export function usageHandlers(journal: Journal, pages: () => Promise<PageTokens>
           g.recs.push(r);
         }
       }
-      const now = Date.now() / 1000;
+      // The node's clock (the journal's times follow it, time travel included), not the wall clock.
+      const all = journal.records();
+      const now = all.length > 0 ? seconds(all[all.length - 1]!) : Date.now() / 1000;
       const metrics = [...buckets.entries()]
         .sort(([a], [b]) => b - a)
         .map(([timestamp, groups]) => ({

@@ -76,8 +76,9 @@ function keep(journal: Journal, req: http.IncomingMessage, res: http.ServerRespo
   const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
   res.end = ((...args: unknown[]) => {
     const chunk = args[0];
+    // Copies: a view into a large body would keep all of it alive in the journal.
     if (typeof chunk === 'string') response = Buffer.from(chunk.slice(0, JOURNAL_BODY_BYTES));
-    else if (chunk instanceof Uint8Array) response = chunk.subarray(0, JOURNAL_BODY_BYTES);
+    else if (chunk instanceof Uint8Array) response = Uint8Array.from(chunk.subarray(0, JOURNAL_BODY_BYTES));
     return end(...args);
   }) as typeof res.end;
   let done = false;
@@ -94,7 +95,7 @@ function keep(journal: Journal, req: http.IncomingMessage, res: http.ServerRespo
       userAgent: String(req.headers['user-agent'] ?? ''),
       ipAddress: req.socket.remoteAddress ?? '',
       host: String(req.headers.host ?? ''),
-      request: body ? body.subarray(0, JOURNAL_BODY_BYTES) : new Uint8Array(),
+      request: body ? Uint8Array.from(body.subarray(0, JOURNAL_BODY_BYTES)) : new Uint8Array(),
       response,
     });
   };

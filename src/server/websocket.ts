@@ -14,8 +14,8 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export interface Websockets {
   /** Closes every open connection (the HTTP server's close leaves upgraded sockets alone). */
   close(): void;
-  /** Ends every open connection and goes on accepting new ones. */
-  dropAll(): void;
+  /** The connections open now: the returned function ends them (later ones stay). */
+  endCurrent(): () => void;
 }
 
 function refuse(socket: Duplex, status: number, reason: string, body: string): void {
@@ -54,10 +54,13 @@ export function acceptWebsockets(server: http.Server, router: Pick<Router, 'matc
     );
   });
   return {
-    dropAll() {
-      void wss?.then((server) => {
-        for (const client of server.clients) client.terminate();
-      });
+    endCurrent() {
+      const current = wss?.then((server) => [...server.clients]);
+      return () => {
+        void current?.then((clients) => {
+          for (const client of clients) client.terminate();
+        });
+      };
     },
     close() {
       void wss?.then((server) => {

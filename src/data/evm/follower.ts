@@ -8,6 +8,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { icmOps } from './icm.js';
+import { type BlockActivity, indexMetrics } from '../metrics/index.js';
 import type { EvmChain } from '../../vms/evm/chain.js';
 import { type CallFrameJson, callTraces } from '../../vms/evm/api/debug.js';
 import { blockTxs } from '../../vms/evm/api/reads.js';
@@ -91,7 +92,12 @@ export class EvmFollower {
     /** ICM messages, across every chain (data/icm). */
     private readonly icm: Database,
     private readonly blockchainID: string,
-  ) {}
+  ) {
+    this.metrics = db.prefix('metrics');
+  }
+
+  /** The Metrics API's index of this chain. */
+  readonly metrics: Database;
 
   /** The last height indexed (-1 before genesis' children). */
   async cursor(): Promise<bigint> {
@@ -121,12 +127,23 @@ export class EvmFollower {
     });
   }
 
-  /** Waits for the follower to reach the chain's head (tests, and queries that must see their own writes). */
+  /**
+   * Waits for the follower to reach the head as it is now (queries that must see their own writes):
+   * not for it to go idle, which under a steady load it may not do.
+   */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
-    if ((await this.cursor()) < this.chain.head.header.number && !this.closed) {
-      this.wake();
-      while (this.running) await this.running;
+    const target = this.chain.head.header.number;
+    let woken: bigint | undefined;
+    while (!this.closed) {
+      const at = await this.cursor();
+      if (at >= target) return;
+      if (!this.running) {
+        // A run that ended short of the target failed (and logged why): answer from what is indexed.
+        if (woken === at) return;
+        woken = at;
+        this.wake();
+      }
+      await Promise.race([this.running ?? Promise.resolve(), new Promise((r) => setTimeout(r, 20))]);
     }
   }
 
@@ -150,8 +167,23 @@ export class EvmFollower {
       ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
       : new Map<string, CallFrameJson>();
     let logIndex = 0;
+    const timeMs = Number(block.header.timeMilliseconds ?? block.header.time * 1000n);
+    const parent = height > 0n ? await this.chain.store.blockAt(height - 1n) : undefined;
+    const activity: BlockActivity = {
+      timeMs,
+      parentMs: parent ? Number(parent.header.timeMilliseconds ?? parent.header.time * 1000n) : undefined,
+      txs: [],
+      addresses: new Set(),
+      senders: new Set(),
+      creations: [],
+    };
+    const strip = (a: Uint8Array | string) => (typeof a === 'string' ? a.replace(/^0x/, '').toLowerCase() : Buffer.from(a).toString('hex'));
     txs.forEach((tx, i) => {
       const r = records[i]!;
+      activity.txs.push({ gasUsed: r.gasUsed, price: r.effectiveGasPrice });
+      activity.addresses.add(strip(r.from));
+      activity.senders.add(strip(r.from));
+      if (tx.to) activity.addresses.add(strip(tx.to.bytes));
       const parties = new Map<string, Uint8Array>();
       const party = (a: Uint8Array | string) => {
         const b = typeof a === 'string' ? bytes(a) : a;
@@ -159,14 +191,21 @@ export class EvmFollower {
       };
       party(r.from);
       if (tx.to) party(tx.to.bytes);
-      if (r.contractAddress) {
+      if (r.contractAddress && r.status === 1) {
         party(r.contractAddress);
+        activity.addresses.add(strip(r.contractAddress));
+        activity.creations.push(strip(r.from));
         put(deployedKey(r.contractAddress), json({ txHash: hex(r.hash), deployer: hex(r.from) } satisfies Deployment));
       }
       const at = { blockchainID: this.blockchainID, txHash: hex(r.hash), timestamp: Number(block.header.time), gasSpent: r.gasUsed.toString() };
-      const timeMs = Number(block.header.timeMilliseconds ?? block.header.time * 1000n);
       for (const log of r.logs) {
-        for (const p of transferParties(log.topics)) party(p);
+        const transfer = transferParties(log.topics);
+        for (const p of transfer) party(p);
+        if (transfer.length === 2) {
+          activity.addresses.add(strip(transfer[0]!));
+          activity.addresses.add(strip(transfer[1]!));
+          activity.senders.add(strip(transfer[0]!));
+        }
         const ctx = { ...at, timeMs, height: Number(height), logIndex: logIndex++ };
         for (const op of icmOps(log, ctx, json)) if (op.type === 'put') batch.put(this.icm, op.key, op.value);
       }
@@ -178,6 +217,7 @@ export class EvmFollower {
           party(t.from);
           party(t.to);
           if ((t.type === 'CREATE' || t.type === 'CREATE2') && !t.isReverted) {
+            activity.creations.push(strip(t.from));
             put(deployedKey(bytes(t.to)), json({ txHash: hex(r.hash), deployer: hex(r.from), deployerContract: t.from } satisfies Deployment));
           }
         }
@@ -185,6 +225,7 @@ export class EvmFollower {
       }
       for (const a of parties.values()) put(partyKey(a, height, i));
     });
+    await indexMetrics(this.metrics, batch, activity);
     const cursor = Buffer.alloc(8);
     cursor.writeBigInt64BE(height);
     put(CURSOR, cursor);

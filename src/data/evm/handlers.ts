@@ -102,9 +102,15 @@ export function evmHandlers(d: EvmDeps): Record<string, DataHandler> {
       const size = Number(params.pageSize);
       const asc = params.sortOrder === 'asc';
       const head = s.evm.head.header.number;
-      const start = params.startBlock === undefined ? 0n : BigInt(Math.max(0, Math.floor(Number(params.startBlock))));
-      const end = params.endBlock === undefined ? head + 1n : BigInt(Math.max(0, Math.floor(Number(params.endBlock))));
-      const scope = `address:${s.blockchainID}:${Buffer.from(who).toString('hex')}:${start}:${end}:${asc ? 'asc' : 'desc'}`;
+      const block = (v: unknown, name: string) => {
+        const n = Math.floor(Number(v));
+        if (!Number.isSafeInteger(n) || n < 0) throw badRequest([`${name} must be a block number`]);
+        return BigInt(n);
+      };
+      const start = params.startBlock === undefined ? 0n : block(params.startBlock, 'startBlock');
+      const end = params.endBlock === undefined ? head + 1n : block(params.endBlock, 'endBlock');
+      // The scope holds what the client asked for: an open end follows the head from page to page.
+      const scope = `address:${s.blockchainID}:${Buffer.from(who).toString('hex')}:${start}:${params.endBlock ?? ''}:${asc ? 'asc' : 'desc'}`;
       const pages = await d.pages();
       const cursor = await cursorOf(scope, params.pageToken);
       await s.follower.settled();

@@ -145,10 +145,18 @@ export async function details(s: EvmSource, db: Database, at: TxAt, address: str
       const pairs: Array<[bigint, bigint]> = [];
       if (t0 === TRANSFER_SINGLE) pairs.push([word(log.data, 0), word(log.data, 1)]);
       else {
-        const ids = Number(word(log.data, 0) / 32n);
-        const values = Number(word(log.data, 1) / 32n);
-        const n = Number(word(log.data, ids));
-        for (let k = 0; k < n; k++) pairs.push([word(log.data, ids + 1 + k), word(log.data, values + 1 + k)]);
+        // abi.encode(uint256[] ids, uint256[] values): two offsets, then each array's length and items.
+        // Lengths and offsets come from the log: anything that does not fit the data is not a batch.
+        const words = Math.floor(log.data.length / 32);
+        const ids = word(log.data, 0) / 32n;
+        const values = word(log.data, 1) / 32n;
+        const fits = (at: bigint) => at < BigInt(words) && word(log.data, Number(at)) <= BigInt(words) - at - 1n;
+        if (fits(ids) && fits(values)) {
+          const n = Number(word(log.data, Number(ids)));
+          if (Number(word(log.data, Number(values))) === n) {
+            for (let k = 0; k < n; k++) pairs.push([word(log.data, Number(ids) + 1 + k), word(log.data, Number(values) + 1 + k)]);
+          }
+        }
       }
       for (const [id, value] of pairs) {
         erc1155.push({
