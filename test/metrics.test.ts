@@ -268,6 +268,15 @@ describe('the Metrics API', () => {
     );
     for await (const page of first) points.push(...page.result.results.map((p) => ({ timestamp: p.timestamp!, value: p.value! })));
     expect(points).toEqual(expected('activeAddresses', 'hour'));
+    for (const metric of [...ANY_INTERVAL, ...DAY_ONLY]) {
+      const page = await sdk.metrics.chains.getMetrics(
+        { chainId: '43112', metric: metric as 'txCount', timeInterval: 'day' },
+        { serverURL: node.uri, retries: { strategy: 'none' } },
+      );
+      const want = expected(metric, 'day');
+      expect(page.result.results.map((p) => p.timestamp)).toEqual(want.map((p) => p.timestamp));
+      for (const [i, p] of page.result.results.entries()) expect(p.value).toBeCloseTo(want[i]!.value, 6);
+    }
   });
 
   it('refuses what the contract refuses, with the error body', async () => {
