@@ -17,7 +17,7 @@ import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { headerMillis } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
-import { creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
+import { countedState, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import type { StateUpgrade } from './upgrades.js';
@@ -362,16 +362,17 @@ export class EvmChain extends EventEmitter<Events> {
   /** Runs `fn` on the reader VM at state `root`, alone. */
   withState<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T> {
     return this.readLock.run(async () => {
-      const sm = this.reader.stateManager as MerkleStateManager;
+      const sm = countedState(this.reader);
       if (this.readerRoot !== hex(root)) {
         await sm.setStateRoot(root);
         this.readerRoot = hex(root);
       }
+      const depth = sm.depth;
       sm.checkpoint();
       try {
         return await fn(this.reader);
       } finally {
-        await sm.revert();
+        await sm.unwindTo(depth);
       }
     });
   }
@@ -652,7 +653,7 @@ export class EvmChain extends EventEmitter<Events> {
       coinbase: this.devCoinbase ?? rules.coinbase,
     });
     const vm = this.builder;
-    const sm = vm.stateManager as MerkleStateManager;
+    const sm = countedState(vm);
     const included: PoolTx[] = [];
     const results: RunTxResult[] = [];
     const dropped: PoolTx[] = [];
@@ -660,6 +661,7 @@ export class EvmChain extends EventEmitter<Events> {
     let gasUsed = 0n;
     let content: ExtensionContent | undefined;
     const edits = this.devEdits;
+    const base = sm.depth;
     sm.checkpoint();
     try {
       await this.applyUpgrades(sm, parent.header.time, time, number);
@@ -695,6 +697,7 @@ export class EvmChain extends EventEmitter<Events> {
           continue;
         }
         let result: RunTxResult;
+        const depth = sm.depth;
         // The tx allow list again, at this block's state: a sender removed since admission is dropped.
         if (this.hasTxAllowList && !(await txAllowed(sm, this.opts.precompiles, time, createAddressFromString(p.fromHex)))) {
           dropped.push(p);
@@ -708,7 +711,9 @@ export class EvmChain extends EventEmitter<Events> {
         try {
           result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         } catch {
-          // No longer valid against this state (its funds went elsewhere): geth drops it.
+          // No longer valid against this state (its funds went elsewhere): geth drops it. What it
+          // changed goes, whatever checkpoints the throw left open.
+          await sm.unwindTo(depth);
           dropped.push(p);
           queues.splice(best, 1);
           continue;
@@ -730,7 +735,7 @@ export class EvmChain extends EventEmitter<Events> {
       await sm.commit();
     } catch (err) {
       content?.abandoned();
-      await sm.revert();
+      await sm.unwindTo(base);
       throw err;
     }
     for (const p of dropped) {

@@ -12,6 +12,7 @@ import { Account, Address, ValueEncoding } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
 import type { PrecompileConfig } from './precompiles/config.js';
+import { kzgPrecompile } from './kzg.js';
 import { installPrecompiles } from './precompiles/index.js';
 import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
@@ -60,14 +61,49 @@ export function stateAt(
   multiCoin: boolean,
   cacheEntries = 0,
   memo?: TrieMemo,
-): MerkleStateManager {
+): CountedStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
   const Trie = memo ? memoTries(memo, multiCoin) : multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
   const trie = new Trie(opts);
   const lru = (size: number) => ({ type: CacheType.LRU, size });
   const caches = cacheEntries > 0 ? new Caches({ account: lru(cacheEntries), storage: lru(cacheEntries), code: lru(Math.ceil(cacheEntries / 20)) }) : undefined;
-  return new MerkleStateManager({ trie, common, caches });
+  return new CountedStateManager({ trie, common, caches });
 }
+
+/**
+ * A state manager that knows how many checkpoints are open. @ethereumjs's runTx can throw with a
+ * frame's checkpoint still open (an exception out of a precompile); the caller's next commit would
+ * then close the wrong layer, and a block's state root would be computed inside a checkpoint whose
+ * trie nodes never reach the store. Whoever opens a checkpoint unwinds to its own depth instead.
+ */
+export class CountedStateManager extends MerkleStateManager {
+  depth = 0;
+
+  // Not async: callers open a checkpoint without awaiting it, as the base class's takes effect at once.
+  override checkpoint(): Promise<void> {
+    const opened = super.checkpoint();
+    this.depth++;
+    return opened;
+  }
+
+  override async commit(): Promise<void> {
+    await super.commit();
+    this.depth--;
+  }
+
+  override async revert(): Promise<void> {
+    await super.revert();
+    this.depth--;
+  }
+
+  /** Reverts every checkpoint opened above `depth`. */
+  async unwindTo(depth: number): Promise<void> {
+    while (this.depth > depth) await this.revert();
+  }
+}
+
+/** The state manager of a VM made by execVM over stateAt. */
+export const countedState = (vm: VM): CountedStateManager => vm.stateManager as CountedStateManager;
 
 export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes, precompiles: ChainPrecompiles): Promise<VM> {
   const blockchain = {
@@ -85,7 +121,7 @@ export async function execVM(common: Common, stateManager: MerkleStateManager, h
     stateManager,
     // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
     blockchain: blockchain as any,
-    evmOpts: { customPrecompiles: precompiles.custom },
+    evmOpts: { customPrecompiles: [kzgPrecompile(common), ...precompiles.custom] },
   });
   installPrecompiles(vm.evm, precompiles.stateful, precompiles.warp);
   dropRefunds(vm.common);

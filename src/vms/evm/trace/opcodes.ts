@@ -182,6 +182,9 @@ const FRAME_ERRORS: Record<string, string> = {
   [M.INSUFFICIENT_BALANCE]: 'insufficient balance for transfer',
   [M.INITCODE_SIZE_VIOLATION]: 'max initcode size exceeded',
   [M.INVALID_COMMITMENT]: 'mismatched versioned hash',
+  // geth wraps go-eth-kzg's error; its text for points that do not decode varies with the point.
+  [M.INVALID_PROOF]: "error verifying kzg proof: can't verify opening proof",
+  [M.INVALID_INPUTS]: 'error verifying kzg proof',
   [M.STACK_UNDERFLOW]: 'stack underflow',
   [M.STACK_OVERFLOW]: 'stack limit reached 1024 (1023)',
   [M.INVALID_OPCODE]: 'invalid opcode',
