@@ -89,3 +89,64 @@ export function serveBareReply() {
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
   process.on('SIGTERM', () => process.exit(0));
 }
+
+/**
+ * Signs an EIP-1559 tx as ethers' Wallet.signTransaction does (same bytes), with libsecp256k1 (the
+ * `secp256k1` package's native addon): about 3x faster, which matters for a million txs.
+ */
+export async function nativeSigner(privateKey) {
+  const [{ default: secp }, { getBytes, hexlify, Signature, Transaction }] = await Promise.all([import('secp256k1'), import('ethers')]);
+  const key = getBytes(privateKey);
+  return (fields) => {
+    const tx = Transaction.from(fields);
+    const { signature, recid } = secp.ecdsaSign(getBytes(tx.unsignedHash), key);
+    tx.signature = Signature.from({ r: hexlify(signature.subarray(0, 32)), s: hexlify(signature.subarray(32)), yParity: recid });
+    return tx.serialized;
+  };
+}
+
+/** The Metrics API's 17 metrics. */
+const METRICS = [
+  'activeAddresses',
+  'activeSenders',
+  'txCount',
+  'gasUsed',
+  'cumulativeTxCount',
+  'cumulativeAddresses',
+  'cumulativeContracts',
+  'cumulativeDeployers',
+  'contracts',
+  'deployers',
+  'avgGps',
+  'maxGps',
+  'avgTps',
+  'maxTps',
+  'avgGasPrice',
+  'maxGasPrice',
+  'feesPaid',
+];
+/** The metrics that allow hour buckets besides days. */
+const HOURLY = new Set(['activeAddresses', 'activeSenders', 'txCount', 'gasUsed']);
+
+/**
+ * Times `queries` sequential queries of every metric (day buckets, and hour buckets where allowed),
+ * every point on one page; rows of [name, times in ms]. `request(url)` answers { status, body }.
+ */
+export async function timeMetricQueries(request, uri, chainId, queries) {
+  const rows = [];
+  for (const metric of METRICS) {
+    for (const interval of HOURLY.has(metric) ? ['day', 'hour'] : ['day']) {
+      const times = [];
+      let points = 0;
+      for (let i = 0; i < queries; i++) {
+        const t = performance.now();
+        const r = await request(`${uri}/v2/chains/${chainId}/metrics/${metric}?timeInterval=${interval}&pageSize=2160`);
+        times.push(performance.now() - t);
+        if (r.status !== 200) throw new Error(`${metric}: ${r.status} ${r.body.toString('utf8').slice(0, 200)}`);
+        points = JSON.parse(r.body.toString('utf8')).results.length;
+      }
+      rows.push([`${metric} (${interval}, ${points} points)`, times]);
+    }
+  }
+  return rows;
+}

@@ -4,7 +4,12 @@
 // and of a balance at a past block, beside a bare node:http server answering the same bytes (the
 // floor of any answer over HTTP on this machine), in one run.
 //
-//   npm run build && npm run bench:data     TXS=20000 SENDERS=20 RECIPIENTS=1000 QUERIES=200 DB_TYPE=memdb|leveldb
+// With DAYS > 1 the txs are spread over that many days of block time (the node's clock moved a day
+// forward with emulator.advanceClock between days), and with METRICS=1 the 17 Metrics API queries are
+// timed too (as bench:metrics does): one chain of a million txs over 90 days then serves the
+// targets of both issues.
+//
+//   npm run build && npm run bench:data     TXS=20000 SENDERS=20 RECIPIENTS=1000 QUERIES=200 DB_TYPE=memdb|leveldb DAYS=1 METRICS=0
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -15,18 +20,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Wallet, keccak256, toUtf8Bytes } from 'ethers';
-import { CLI, envIntOf, pct, ROOT } from './common.mjs';
+import { CLI, envIntOf, nativeSigner, pct, ROOT, timeMetricQueries } from './common.mjs';
 
 // Worker mode: signs the transfers of its senders (signing a million txs on one thread takes minutes).
 if (!isMainThread) {
   const { senders, perSender, recipients, fee, total, count } = workerData;
   const out = [];
+  const signers = await Promise.all(senders.map((s) => nativeSigner(s.key)));
+  const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
   for (let n = 0; n < perSender; n++) {
-    for (const s of senders) {
+    for (const [k, s] of senders.entries()) {
       const index = n * count + s.index;
       if (index >= total) continue;
-      const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
-      out.push([index, await new Wallet(s.key).signTransaction({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
+      out.push([index, signers[k]({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
     }
   }
   parentPort.postMessage(out);
@@ -39,6 +45,9 @@ const TXS = envInt('TXS', 20_000);
 const SENDERS = envInt('SENDERS', 20);
 const RECIPIENTS = envInt('RECIPIENTS', 1000);
 const QUERIES = envInt('QUERIES', 200);
+const DAYS = envInt('DAYS', 1);
+const METRICS = process.env.METRICS === '1';
+const METRIC_QUERIES = envInt('METRIC_QUERIES', 50);
 const DB_TYPE = process.env.DB_TYPE || 'memdb';
 const CHAIN_ID = 99999;
 const EWOQ = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
@@ -160,12 +169,21 @@ try {
   })();
   const t0 = performance.now();
   let last;
-  for (let i = 0; i < signed.length; i += 100) {
-    const hashes = await send(signed.slice(i, i + 100));
-    last = hashes.at(-1);
-    if ((i / 100) % 10 === 9) await mined(last);
+  const perDay = Math.ceil(signed.length / DAYS);
+  for (let day = 0; day < DAYS; day++) {
+    const list = signed.slice(day * perDay, (day + 1) * perDay);
+    for (let i = 0; i < list.length; i += 100) {
+      const hashes = await send(list.slice(i, i + 100));
+      last = hashes.at(-1);
+      if ((i / 100) % 10 === 9) await mined(last);
+    }
+    if (last) await mined(last);
+    if (DAYS > 1 && day < DAYS - 1) {
+      await request(`${uri}/ext/emulator`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'emulator.advanceClock', params: { seconds: '86400' } }));
+    }
+    if (DAYS > 1 && day % 10 === 9)
+      console.log(`  day ${day + 1}: ${((day + 1) * perDay).toLocaleString('en-US')} txs sent, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
-  await mined(last);
   const sendSeconds = (performance.now() - t0) / 1000;
   const head = Number((await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }]))[0].result);
   const blockRate = (head - startHeight) / sendSeconds;
@@ -200,6 +218,7 @@ try {
     ],
     ['getNativeBalance now', await time((i) => `/v1/chains/${CHAIN_ID}/addresses/${recipients[i % RECIPIENTS]}/balances:getNative`)],
   ];
+  const metricRows = METRICS ? await timeMetricQueries(request, uri, CHAIN_ID, METRIC_QUERIES) : [];
   // The reference: node:http answering the bytes of a 10-item list, on this machine, now.
   const sample = (await request(`${uri}/v1/chains/${CHAIN_ID}/transactions`)).body;
   const bare = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length }).end(sample));
@@ -212,7 +231,9 @@ try {
   }
   bare.close();
 
-  console.log(`chain: ${TXS.toLocaleString('en-US')} txs in ${head - startHeight} blocks, ${(TXS / sendSeconds).toFixed(0)} tx/s (${DB_TYPE})`);
+  console.log(
+    `chain: ${TXS.toLocaleString('en-US')} txs in ${head - startHeight} blocks${DAYS > 1 ? ` over ${DAYS} days of block time` : ''}, ${(TXS / sendSeconds).toFixed(0)} tx/s (${DB_TYPE})`,
+  );
   const lagSorted = [...lags].sort((a, b) => a - b);
   const blocks = (q) => ((pct(lagSorted, q) / 1000) * blockRate).toFixed(1);
   console.log(
@@ -223,6 +244,11 @@ try {
   for (const [name, xs] of rows) console.log(`  ${name.padEnd(width)}  ${ms(xs)}`);
   console.log(`  ${'bare node:http, the same bytes'.padEnd(width)}  ${ms(bareTimes)}   (reference)`);
   console.log('target (issue 13, at 1,000,000 txs): list endpoints and a past balance p50 < 20 ms');
+  if (METRICS) {
+    console.log(`Metrics API, ms (p50 / p99), ${METRIC_QUERIES} sequential queries each, every point on one page:`);
+    for (const [name, xs] of metricRows) console.log(`  ${name.padEnd(width)}  ${ms(xs)}`);
+    console.log('target (issue 14, at 1,000,000 txs over 90 days): p50 < 50 ms per metric query');
+  }
 } finally {
   await cleanup();
   agent.destroy();

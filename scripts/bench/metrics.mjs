@@ -14,18 +14,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { keccak256, toUtf8Bytes, Wallet } from 'ethers';
-import { CLI, envIntOf, pct, ROOT } from './common.mjs';
+import { CLI, envIntOf, nativeSigner, pct, ROOT, timeMetricQueries } from './common.mjs';
 
 // Worker mode: signs the transfers of its senders.
 if (!isMainThread) {
   const { senders, perSender, recipients, fee, total, count } = workerData;
   const out = [];
+  const signers = await Promise.all(senders.map((s) => nativeSigner(s.key)));
+  const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
   for (let n = 0; n < perSender; n++) {
-    for (const s of senders) {
+    for (const [k, s] of senders.entries()) {
       const index = n * count + s.index;
       if (index >= total) continue;
-      const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
-      out.push([index, await new Wallet(s.key).signTransaction({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
+      out.push([index, signers[k]({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
     }
   }
   parentPort.postMessage(out);
@@ -42,25 +43,6 @@ const WORKERS = envInt('SIGN_WORKERS', Math.max(1, os.cpus().length));
 const DB_TYPE = process.env.DB_TYPE || 'memdb';
 const CHAIN_ID = 99999;
 const EWOQ = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
-const METRICS = [
-  'activeAddresses',
-  'activeSenders',
-  'txCount',
-  'gasUsed',
-  'cumulativeTxCount',
-  'cumulativeAddresses',
-  'cumulativeContracts',
-  'cumulativeDeployers',
-  'contracts',
-  'deployers',
-  'avgGps',
-  'maxGps',
-  'avgTps',
-  'maxTps',
-  'avgGasPrice',
-  'maxGasPrice',
-  'feesPaid',
-];
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 function request(url, body) {
@@ -175,23 +157,7 @@ try {
   // The follower at the head before timing the queries.
   await request(`${uri}/v2/chains/${CHAIN_ID}/metrics/txCount`);
 
-  const rows = [];
-  for (const metric of METRICS) {
-    for (const interval of metric === 'activeAddresses' || metric === 'activeSenders' || metric === 'txCount' || metric === 'gasUsed'
-      ? ['day', 'hour']
-      : ['day']) {
-      const times = [];
-      let points = 0;
-      for (let i = 0; i < QUERIES; i++) {
-        const t = performance.now();
-        const r = await request(`${uri}/v2/chains/${CHAIN_ID}/metrics/${metric}?timeInterval=${interval}&pageSize=2160`);
-        times.push(performance.now() - t);
-        if (r.status !== 200) throw new Error(`${metric}: ${r.status} ${r.body.toString('utf8').slice(0, 200)}`);
-        points = JSON.parse(r.body.toString('utf8')).results.length;
-      }
-      rows.push([`${metric} (${interval}, ${points} points)`, times]);
-    }
-  }
+  const rows = await timeMetricQueries(request, uri, CHAIN_ID, QUERIES);
   const sample = (await request(`${uri}/v2/chains/${CHAIN_ID}/metrics/txCount?pageSize=2160`)).body;
   const bare = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length }).end(sample));
   await new Promise((r) => bare.listen(0, '127.0.0.1', r));
