@@ -2,13 +2,17 @@
 // endpoints query by: each address's part in each tx (sender, recipient, token transfer party,
 // internal transaction party, created contract), failed txs, internal transactions (from the
 // callTracer's frames) and how contracts were deployed. It keeps a cursor: it resumes after a
-// restart and backfills a chain that ran without it. Each block's entries and the cursor are one write.
+// restart and backfills a chain that ran without it. The entries of the blocks it takes in one run
+// (up to BLOCKS_PER_WRITE) and the cursor are one write. Woken by each accepted block, it starts a
+// moment later (FOLLOW_DELAY_MS), so that under a steady stream of blocks one write covers several;
+// a query that must see the head (settled) starts it at once.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
+import { PendingView } from '../../storage/pending.js';
 import { icmOps } from './icm.js';
-import { type BlockActivity, indexMetrics } from '../metrics/index.js';
+import { type BlockActivity, indexMetrics, MetricsMemory } from '../metrics/index.js';
 import type { EvmChain } from '../../vms/evm/chain.js';
 import { type CallFrameJson, callTraces } from '../../vms/evm/api/debug.js';
 import { blockTxs } from '../../vms/evm/api/reads.js';
@@ -37,6 +41,11 @@ export interface Deployment {
   deployer: string;
   deployerContract?: string;
 }
+
+/** Blocks indexed in one write at most (a backfill of a long chain takes many writes). */
+const BLOCKS_PER_WRITE = 64;
+/** How long after a block the follower starts, unless a query needs it sooner. */
+const FOLLOW_DELAY_MS = 10;
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const bytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
@@ -98,6 +107,8 @@ export class EvmFollower {
 
   /** The Metrics API's index of this chain. */
   readonly metrics: Database;
+  /** What its index keeps in memory between blocks. */
+  private readonly metricsMemory = new MetricsMemory();
 
   /** The last height indexed (-1 before genesis' children). */
   async cursor(): Promise<bigint> {
@@ -105,9 +116,22 @@ export class EvmFollower {
     return v ? Buffer.from(v).readBigInt64BE() : 0n;
   }
 
-  /** Indexes up to the chain's head, now or after the run under way. */
-  wake(): void {
+  private delayed: NodeJS.Timeout | undefined;
+
+  /** Indexes up to the chain's head: a moment from now, at once with `now`, or after the run under way. */
+  wake(now = false): void {
     if (this.closed) return;
+    if (!now && !this.running) {
+      this.delayed ??= setTimeout(() => {
+        this.delayed = undefined;
+        this.wake(true);
+      }, FOLLOW_DELAY_MS);
+      return;
+    }
+    if (this.delayed) {
+      clearTimeout(this.delayed);
+      this.delayed = undefined;
+    }
     if (this.running) {
       this.again = true;
       return;
@@ -141,7 +165,7 @@ export class EvmFollower {
         // A run that ended short of the target failed (and logged why): answer from what is indexed.
         if (woken === at) return;
         woken = at;
-        this.wake();
+        this.wake(true);
       }
       await Promise.race([this.running ?? Promise.resolve(), new Promise((r) => setTimeout(r, 20))]);
     }
@@ -149,19 +173,38 @@ export class EvmFollower {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.delayed) clearTimeout(this.delayed);
     while (this.running) await this.running;
   }
 
   private async catchUp(): Promise<void> {
-    for (let n = (await this.cursor()) + 1n; n <= this.chain.head.header.number && !this.closed; n++) await this.index(n);
+    let n = (await this.cursor()) + 1n;
+    while (n <= this.chain.head.header.number && !this.closed) {
+      const batch = new WriteBatch();
+      const metrics = new PendingView(this.metrics, batch);
+      const last = this.chain.head.header.number;
+      const from = n;
+      try {
+        for (let taken = 0; n <= last && taken < BLOCKS_PER_WRITE; n++, taken++) await this.index(n, batch, metrics);
+        const cursor = Buffer.alloc(8);
+        cursor.writeBigInt64BE(n - 1n);
+        batch.put(this.db, CURSOR, cursor);
+        await this.db.write(batch);
+      } catch (err) {
+        // What the memory took from these blocks was not written: it starts again from the store.
+        this.metricsMemory.reset();
+        n = from;
+        throw err;
+      }
+    }
   }
 
-  private async index(height: bigint): Promise<void> {
+  /** Adds the entries of block `height` to `batch` (its metrics through `metrics`, which sees the batch's earlier blocks). */
+  private async index(height: bigint, batch: WriteBatch, metrics: PendingView): Promise<void> {
     const block = await this.chain.store.blockAt(height);
     if (!block) throw new Error(`block ${height} is missing from the chain's store`);
     const records = await this.chain.store.txRecords(block.hash);
     const txs = blockTxs(this.chain, block);
-    const batch = new WriteBatch();
     const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);
     const traced = txs.some((tx, i) => ranCode(tx, records[i]!))
       ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
@@ -225,10 +268,6 @@ export class EvmFollower {
       }
       for (const a of parties.values()) put(partyKey(a, height, i));
     });
-    await indexMetrics(this.metrics, batch, activity);
-    const cursor = Buffer.alloc(8);
-    cursor.writeBigInt64BE(height);
-    put(CURSOR, cursor);
-    await this.db.write(batch);
+    await indexMetrics(metrics, this.metricsMemory, activity);
   }
 }

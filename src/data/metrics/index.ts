@@ -2,7 +2,8 @@
 // write: per bucket of each interval, the sums and maxima the metrics are made of, and the sets
 // behind the distinct counts (active addresses and senders per bucket, deployers per day, and the
 // first day each address and deployer was seen, for the cumulative counts).
-import type { Database, WriteBatch } from '../../storage/db.js';
+import type { Bytes } from '../../storage/db.js';
+import type { PendingView } from '../../storage/pending.js';
 import { bucketOf, INTERVAL_CODE, INTERVALS, type Interval } from './buckets.js';
 
 /** A bucket's aggregates (bigints as decimal strings). */
@@ -84,8 +85,8 @@ export interface BlockActivity {
 const big = (s: string) => BigInt(s);
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
-/** Adds `block` to the metrics index of `db`, in `batch`. */
-export async function indexMetrics(db: Database, batch: WriteBatch, block: BlockActivity): Promise<void> {
+/** Adds `block` to the metrics index, reading and writing through the pending view of its write. */
+export async function indexMetrics(db: PendingView, memory: MetricsMemory, block: BlockActivity): Promise<void> {
   const t = Math.floor(block.timeMs / 1000);
   const gas = block.txs.reduce((s, x) => s + x.gasUsed, 0n);
   const fees = block.txs.reduce((s, x) => s + x.gasUsed * x.price, 0n);
@@ -94,15 +95,15 @@ export async function indexMetrics(db: Database, batch: WriteBatch, block: Block
   const seconds = block.parentMs === undefined ? 0 : (block.timeMs - block.parentMs) / 1000;
   const deployers = new Set(block.creations);
   // First sightings across the chain's history (the cumulative counts).
-  const firstAddresses = await unseen(
+  const firstAddresses = await memory.unseen(
     db,
     [...block.addresses].map((a) => Buffer.concat([Uint8Array.of(FIRST_ADDRESS), Buffer.from(a, 'hex')])),
   );
-  const firstDeployers = await unseen(
+  const firstDeployers = await memory.unseen(
     db,
     [...deployers].map((a) => Buffer.concat([Uint8Array.of(FIRST_DEPLOYER), Buffer.from(a, 'hex')])),
   );
-  for (const k of [...firstAddresses, ...firstDeployers]) batch.put(db, k, new Uint8Array());
+  for (const k of [...firstAddresses, ...firstDeployers]) db.put(k, new Uint8Array());
   for (const interval of INTERVALS) {
     const b = bucketOf(t, interval);
     const key = bucketKey(interval, b);
@@ -112,23 +113,14 @@ export async function indexMetrics(db: Database, batch: WriteBatch, block: Block
     rec.fees = String(big(rec.fees) + fees);
     rec.priceSum = String(big(rec.priceSum) + priceSum);
     rec.priceMax = String(max(big(rec.priceMax), priceMax));
-    const newAddresses = await unseen(
-      db,
-      [...block.addresses].map((a) => member(ADDRESS, interval, b, a)),
-    );
-    const newSenders = await unseen(
-      db,
-      [...block.senders].map((a) => member(SENDER, interval, b, a)),
-    );
-    for (const k of [...newAddresses, ...newSenders]) batch.put(db, k, new Uint8Array());
+    const newAddresses = await memory.newMembers(db, ADDRESS, interval, b, block.addresses);
+    const newSenders = await memory.newMembers(db, SENDER, interval, b, block.senders);
+    for (const k of [...newAddresses, ...newSenders]) db.put(k, new Uint8Array());
     rec.activeAddresses += newAddresses.length;
     rec.activeSenders += newSenders.length;
     if (interval === 'day') {
-      const newDeployers = await unseen(
-        db,
-        [...deployers].map((a) => member(DEPLOYER, interval, b, a)),
-      );
-      for (const k of newDeployers) batch.put(db, k, new Uint8Array());
+      const newDeployers = await memory.newMembers(db, DEPLOYER, interval, b, deployers);
+      for (const k of newDeployers) db.put(k, new Uint8Array());
       rec.deployers += newDeployers.length;
       rec.contracts += block.creations.length;
       rec.newAddresses += firstAddresses.length;
@@ -139,13 +131,68 @@ export async function indexMetrics(db: Database, batch: WriteBatch, block: Block
       rec.maxGps = Math.max(rec.maxGps, Number(gas) / seconds);
     }
     rec.lastBlockMs = Math.max(rec.lastBlockMs, block.timeMs);
-    batch.put(db, key, new TextEncoder().encode(JSON.stringify(rec)));
+    db.put(key, new TextEncoder().encode(JSON.stringify(rec)));
   }
 }
 
 /** The keys of `keys` that are not in `db` yet. */
-async function unseen(db: Database, keys: Uint8Array[]): Promise<Uint8Array[]> {
-  if (keys.length === 0) return [];
-  const found = await db.getMany(keys);
-  return keys.filter((_, i) => found[i] === undefined);
+/** First sightings remembered (keys, not bytes): the addresses of a busy chain come back again and again. */
+const SEEN_ENTRIES = 200_000;
+
+const hexOf = (b: Bytes) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
+
+/**
+ * What a chain's follower keeps between blocks so that a block's distinct counts cost no random
+ * reads of the store: the members of each interval's current bucket (blocks come in time order, so
+ * a bucket is done once the next one starts), loaded by one range read when a bucket is first
+ * met, and a bounded cache of the addresses and deployers already seen. The follower is the only
+ * writer of these keys, so neither goes stale; after a write that failed it starts afresh (reset).
+ */
+export class MetricsMemory {
+  private readonly current = new Map<string, { t: number; members: Set<string> }>();
+  private readonly seen = new Map<string, true>();
+
+  /** The keys of `keys` never seen before; from now on they count as seen (their puts are the caller's). */
+  async unseen(db: PendingView, keys: Bytes[]): Promise<Bytes[]> {
+    const ask = keys.filter((k) => !this.seen.has(hexOf(k)));
+    if (ask.length === 0) return [];
+    const found = await db.getMany(ask);
+    for (const k of ask) this.remember(hexOf(k));
+    return ask.filter((_, i) => found[i] === undefined);
+  }
+
+  /** The member keys (set, interval, bucket t) of `who` not yet in the bucket, now added to it. */
+  async newMembers(db: PendingView, set: number, interval: Interval, t: number, who: Iterable<string>): Promise<Bytes[]> {
+    const members = await this.bucketMembers(db, set, interval, t);
+    const out: Bytes[] = [];
+    for (const w of who) {
+      if (members.has(w)) continue;
+      members.add(w);
+      out.push(member(set, interval, t, w));
+    }
+    return out;
+  }
+
+  reset(): void {
+    this.current.clear();
+    this.seen.clear();
+  }
+
+  private async bucketMembers(db: PendingView, set: number, interval: Interval, t: number): Promise<Set<string>> {
+    const slot = `${set}:${interval}`;
+    const cached = this.current.get(slot);
+    if (cached?.t === t) return cached.members;
+    // A bucket met for the first time in this process: what the store holds of it (after a restart,
+    // the bucket under way). Its members are the keys after (set, interval, t).
+    const prefix = member(set, interval, t, '');
+    const entries = await db.db.entries({ gte: prefix, lt: member(set, interval, t + 1, '') });
+    const members = new Set(entries.map(([k]) => Buffer.from(k.subarray(prefix.length)).toString('hex')));
+    this.current.set(slot, { t, members });
+    return members;
+  }
+
+  private remember(hex: string): void {
+    if (this.seen.size >= SEEN_ENTRIES) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(hex, true);
+  }
 }

@@ -424,6 +424,9 @@ export class EvmChain extends EventEmitter<Events> {
     } catch {
       throw new PoolError(poolErrors.invalidSender());
     }
+    // Recovered once: a tx decoded unfrozen (for its warp predicates) does not cache its sender, and
+    // runTx would recover it again.
+    withSender(tx, from);
     const fromText = from.toString();
     const checksum = toChecksumAddress(fromText);
     const intrinsic = tx.getIntrinsicGas();

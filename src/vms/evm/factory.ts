@@ -5,6 +5,7 @@
 // chain config's eth-apis as coreth and subnet-evm read them (debug and txpool off by default);
 // --dev turns the developer namespaces on. A C-Chain config's gas-target sets the ACP-176 target the
 // chain's blocks move toward.
+import { loadKeccak } from '../../crypto/keccak.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainContext, ChainRoute, ChainVM, VmFactory } from '../../chains/manager.js';
 import { unixSeconds } from '../../chains/clock.js';
@@ -218,6 +219,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<EvmChainVM> {
+      await loadKeccak();
       const chainConfig = readChainConfig(ctx.config);
       const on = namespaces(chainConfig.apis, config.dev);
       let rules: ReturnType<typeof chainOf>;

@@ -11,6 +11,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 
 export interface CorethHeader {
   parentHash: Uint8Array;
@@ -91,7 +92,7 @@ export function encodeHeader(h: CorethHeader): Uint8Array {
 }
 
 export function headerHash(h: CorethHeader): Uint8Array {
-  return keccak_256(encodeHeader(h));
+  return keccak256(encodeHeader(h));
 }
 
 /** keccak256(RLP("")): the ExtDataHash of a block without atomic txs (coreth's EmptyExtDataHash). */

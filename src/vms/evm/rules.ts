@@ -6,6 +6,7 @@ import { Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/commo
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
 import { concatBytes, setLengthLeft } from '@ethereumjs/util';
+import { keccak256 } from '../../crypto/keccak.js';
 import { recoverPublicKey } from '../../crypto/secp256k1.js';
 
 /** coreth's BlackholeAddr: the coinbase of every block, which receives every fee. */
@@ -66,7 +67,7 @@ export function chainCommon(chainId: bigint): Common {
   const common = createCustomCommon({ name: `avalanche-${chainId}`, chainId: chainId.toString(), hardforks }, Mainnet, {
     hardfork: Hardfork.Cancun,
     eips: [7951],
-    customCrypto: { ecrecover },
+    customCrypto: { ecrecover, keccak256 },
   });
   pinParams(common);
   return common;

@@ -1,0 +1,40 @@
+// keccak-256 where the EVM spends it (trie node hashes at every state write, tx and header hashes,
+// the KECCAK256 opcode): hash-wasm's WebAssembly build, several times @noble/hashes on the 532-byte
+// branch nodes of a state trie. @noble/hashes answers until the WebAssembly has loaded (the EVM
+// factory awaits it once) and wherever it cannot load; both give the same digests.
+import { createRequire } from 'node:module';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+
+interface Hasher {
+  init(): unknown;
+  update(data: Uint8Array): unknown;
+  /** A new array each time. */
+  digest(format: 'binary'): Uint8Array;
+}
+
+let wasm: Hasher | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the WebAssembly hasher (once); a failure leaves @noble/hashes in place. */
+export function loadKeccak(): Promise<void> {
+  loading ??= (async () => {
+    if (process.env.EMULATOR_KECCAK === 'noble') return;
+    try {
+      // The keccak build alone (12 KB), not the package's index of every algorithm.
+      const { createKeccak } = createRequire(import.meta.url)('hash-wasm/dist/keccak.umd.min.js') as {
+        createKeccak(bits: 256): Promise<Hasher>;
+      };
+      wasm = await createKeccak(256);
+    } catch {
+      // No WebAssembly here: @noble/hashes hashes instead.
+    }
+  })();
+  return loading;
+}
+
+export function keccak256(message: Uint8Array): Uint8Array {
+  if (!wasm) return keccak_256(message);
+  wasm.init();
+  wasm.update(message);
+  return wasm.digest('binary');
+}
