@@ -82,13 +82,13 @@ export function logsBloom(logs: EvmLog[]): Uint8Array {
 }
 
 /** The index of a tx's first log in its block. */
-export function firstLogIndex(records: TxRecord[], txIndex: number): number {
+export function firstLogIndex(records: readonly TxRecord[], txIndex: number): number {
   let n = 0;
   for (let i = 0; i < txIndex; i++) n += records[i]!.logs.length;
   return n;
 }
 
-export function formatReceipt(tx: TypedTransaction, records: TxRecord[], at: TxPosition): Record<string, unknown> {
+export function formatReceipt(tx: TypedTransaction, records: readonly TxRecord[], at: TxPosition): Record<string, unknown> {
   const r = records[at.index]!;
   const txHash = tx.hash();
   const first = firstLogIndex(records, at.index);

@@ -22,7 +22,7 @@ export interface FoundTx {
   tx: TypedTransaction;
   block: StoredBlock;
   index: number;
-  records: TxRecord[];
+  records: readonly TxRecord[];
 }
 
 export async function findTx(chain: EvmChain, hash: Uint8Array): Promise<FoundTx | undefined> {
@@ -48,7 +48,7 @@ export function matches(log: EvmLog, f: LogFilter): boolean {
 }
 
 /** The matching logs of one block's records. */
-export function recordLogs(number: bigint, blockHash: Uint8Array, records: TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
+export function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
   let logIndex = 0;
   records.forEach((r, txIndex) => {
     for (const log of r.logs) {
