@@ -10,34 +10,11 @@
 // targets of both issues.
 //
 //   npm run build && npm run bench:data     TXS=20000 SENDERS=20 RECIPIENTS=1000 QUERIES=200 DB_TYPE=memdb|leveldb DAYS=1 METRICS=0
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import http from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { Wallet, keccak256, toUtf8Bytes } from 'ethers';
-import { CLI, envIntOf, nativeSigner, pct, ROOT, timeMetricQueries } from './common.mjs';
-
-// Worker mode: signs the transfers of its senders (signing a million txs on one thread takes minutes).
-if (!isMainThread) {
-  const { senders, perSender, recipients, fee, total, count } = workerData;
-  const out = [];
-  const signers = await Promise.all(senders.map((s) => nativeSigner(s.key)));
-  const tx = { ...fee, gasLimit: BigInt(fee.gasLimit), maxFeePerGas: BigInt(fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(fee.maxPriorityFeePerGas) };
-  for (let n = 0; n < perSender; n++) {
-    for (const [k, s] of senders.entries()) {
-      const index = n * count + s.index;
-      if (index >= total) continue;
-      out.push([index, signers[k]({ ...tx, nonce: n, to: recipients[index % recipients.length], value: 1n })]);
-    }
-  }
-  parentPort.postMessage(out);
-  process.exit(0);
-}
+import { envIntOf, pct, timeMetricQueries } from './common.mjs';
+import { CHAIN_ID, fundSenders, httpClient, l1Accounts, l1Sender, signTransfers, startL1Node } from './l1.mjs';
 
 const envInt = envIntOf('bench:data');
 const WORKERS = envInt('SIGN_WORKERS', Math.max(1, os.cpus().length));
@@ -49,111 +26,25 @@ const DAYS = envInt('DAYS', 1);
 const METRICS = process.env.METRICS === '1';
 const METRIC_QUERIES = envInt('METRIC_QUERIES', 50);
 const DB_TYPE = process.env.DB_TYPE || 'memdb';
-const CHAIN_ID = 99999;
-const EWOQ = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function request(url, body) {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const req = http.request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: body ? 'POST' : 'GET',
-        agent,
-        headers: body ? { 'content-type': 'application/json' } : {},
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-const rpc = async (url, calls) => JSON.parse((await request(url, JSON.stringify(calls))).body.toString('utf8'));
-
-let dataDir;
-let child;
-async function cleanup() {
-  child?.kill('SIGKILL');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+const client = httpClient(64);
+const { request, rpc } = client;
 
 const ms = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return `${pct(s, 0.5).toFixed(2)} / ${pct(s, 0.99).toFixed(2)}`;
 };
 
+let node;
 try {
-  if (!existsSync(CLI)) throw new Error('dist/ is missing; run npm run build first');
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-data-'));
-  child = spawn(
-    process.execPath,
-    [CLI, '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dataDir}`, '--log-level=off', `--l1=${path.join(ROOT, 'fixtures/myl1.json')}`],
-    { stdio: 'ignore' },
-  );
-  let uri;
-  for (const deadline = Date.now() + 30_000; !uri; await sleep(20)) {
-    if (Date.now() > deadline) throw new Error('the emulator wrote no process.json');
-    try {
-      ({ uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')));
-    } catch {}
-  }
-  const url = `${uri}/ext/bc/myl1/rpc`;
-  const senders = Array.from({ length: SENDERS }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`bench:data sender ${i}`))));
-  const recipients = Array.from({ length: RECIPIENTS }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`bench:data recipient ${i}`))).address);
-  const fee = { type: 2, chainId: CHAIN_ID, gasLimit: 21_000n, maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1n };
-  const send = async (raws) => {
-    const replies = await rpc(
-      url,
-      raws.map((r, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [r] })),
-    );
-    const failed = replies.find((r) => r.error);
-    if (failed) throw new Error(`eth_sendRawTransaction: ${failed.error.message}`);
-    return replies.map((r) => r.result);
-  };
-  const mined = async (hash) => {
-    for (let i = 0; i < 2000; i++) {
-      const [r] = await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }]);
-      if (r.result) return r.result;
-      await sleep(5);
-    }
-    throw new Error(`${hash} was not mined`);
-  };
-  // Fund the senders from ewoq.
-  const funding = await send(await Promise.all(senders.map((s, i) => EWOQ.signTransaction({ ...fee, nonce: i, to: s.address, value: 10n ** 22n }))));
-  await mined(funding.at(-1));
+  node = await startL1Node('bench:data', DB_TYPE);
+  const { uri, url } = node;
+  const { senders, recipients } = l1Accounts('bench:data', SENDERS, RECIPIENTS);
+  const { send, mined } = l1Sender(rpc, url, 2000);
+  await fundSenders({ send, mined }, senders);
   const startHeight = Number((await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }]))[0].result);
-
-  // The transfers, signed up front, sent in batches of 100 (one per sender per round).
-  // Signed up front by worker threads (one sender's nonces in order), sent in batches of 100.
+  // The transfers, signed up front by worker threads (one sender's nonces in order), sent in batches of 100.
   process.stdout.write(`bench:data — signing ${TXS.toLocaleString('en-US')} transfers on ${WORKERS} threads... `);
-  const perSender = Math.ceil(TXS / SENDERS);
-  const signed = new Array(TXS);
-  const shares = Array.from({ length: WORKERS }, () => []);
-  for (const [i, s] of senders.entries()) shares[i % WORKERS].push({ key: s.privateKey, index: i });
-  const plainFee = { ...fee, gasLimit: String(fee.gasLimit), maxFeePerGas: String(fee.maxFeePerGas), maxPriorityFeePerGas: String(fee.maxPriorityFeePerGas) };
-  await Promise.all(
-    shares.map(
-      (share) =>
-        new Promise((resolve, reject) => {
-          const w = new Worker(fileURLToPath(import.meta.url), {
-            workerData: { senders: share, perSender, recipients, fee: plainFee, total: TXS, count: SENDERS },
-          });
-          w.once('message', (rows) => {
-            for (const [index, raw] of rows) signed[index] = raw;
-            resolve();
-          });
-          w.once('error', reject);
-        }),
-    ),
-  );
+  const signed = await signTransfers({ senders, recipients, total: TXS, workers: WORKERS });
   console.log('done');
   const lags = [];
   let sampling = true;
@@ -250,6 +141,6 @@ try {
     console.log('target (issue 14, at 1,000,000 txs over 90 days): p50 < 50 ms per metric query');
   }
 } finally {
-  await cleanup();
-  agent.destroy();
+  await node?.stop();
+  client.close();
 }
