@@ -127,6 +127,30 @@ describe('C-Chain (memdb)', () => {
     expect((await result(node.uri, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
   });
 
+  it('answers a send at admission: reads after it find the tx mined, sends without reads between share blocks, a tx sent twice at once is admitted once', async () => {
+    let nonce = BigInt(await result(node.uri, 'eth_getTransactionCount', [EWOQ, 'latest']));
+    // One by one, each reply awaited, nothing read in between: they need not wait for a block each.
+    const hashes: string[] = [];
+    for (let i = 0; i < 10; i++) hashes.push(await result(node.uri, 'eth_sendRawTransaction', [transfer(nonce++)]));
+    const receipts = [];
+    for (const h of hashes) receipts.push(await result(node.uri, 'eth_getTransactionReceipt', [h]));
+    expect(receipts.map((r) => r.status)).toEqual(Array(10).fill('0x1'));
+    const blocks = new Set(receipts.map((r) => r.blockNumber));
+    expect(blocks.size).toBeLessThan(10);
+    // A read straight after a send waits for its block, whether the send started a round or waits to share one.
+    for (let i = 0; i < 3; i++) {
+      const hash = await result(node.uri, 'eth_sendRawTransaction', [transfer(nonce++)]);
+      expect((await result(node.uri, 'eth_getTransactionReceipt', [hash]))?.status).toBe('0x1');
+      expect(await result(node.uri, 'eth_getTransactionCount', [EWOQ, 'latest'])).toBe(`0x${nonce.toString(16)}`);
+    }
+    // The same tx twice at once: the journal is written before the pool takes it, and only once.
+    const raw = transfer(nonce++);
+    const both = await Promise.all([eth(node.uri, 'eth_sendRawTransaction', [raw]), eth(node.uri, 'eth_sendRawTransaction', [raw])]);
+    expect(both.filter((r) => r.result).length).toBe(1);
+    expect(both.find((r) => r.error)?.error).toEqual({ code: -32000, message: 'already known' });
+    expect((await result(node.uri, 'eth_getTransactionReceipt', [both.find((r) => r.result).result])).status).toBe('0x1');
+  });
+
   it('reverts: code 3 with data and reason, -32000 without data', async () => {
     // PUSH32 Error("no") ... : initcode whose runtime reverts with Error(string) "no".
     const reason = `08c379a0${'20'.padStart(64, '0')}${'2'.padStart(64, '0')}${Buffer.from('no').toString('hex').padEnd(64, '0')}`;

@@ -142,15 +142,15 @@ describe('with --index-enabled=true', () => {
     expect((await call(`${node.uri}/ext/bc/X`, 'avm.getHeight')).height).toBe(String(Number(before.index) + 3));
   });
 
-  it('indexes the C-Chain blocks that fund the test accounts, proposervm-wrapped, one per funding tx', async () => {
+  it('indexes the C-Chain block that funds the test accounts, proposervm-wrapped, all funding txs in it', async () => {
     const url = `${node.uri}/ext/index/C/block`;
     const last = await call(url, 'index.getLastAccepted', { encoding: 'hex' });
-    expect(last.index).toBe('2');
+    expect(last.index).toBe('0');
     const first = await call(url, 'index.getContainerByIndex', { index: 0, encoding: 'hex' });
     // A proposervm block (codec version 0, then its parent ID) whose inner block is coreth's RLP.
     expect(first.bytes.startsWith('0x0000')).toBe(true);
-    const funding = await call(`${node.uri}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['0x3', false]);
-    expect(funding.transactions).toHaveLength(1);
+    const funding = await call(`${node.uri}/ext/bc/C/rpc`, 'eth_getBlockByNumber', ['0x1', false]);
+    expect(funding.transactions).toHaveLength(3);
   });
 
   it('keeps /ext/index/X/tx and /vtx empty after linearization, and P empty', async () => {

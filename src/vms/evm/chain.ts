@@ -178,6 +178,9 @@ export interface DevSettings {
   autoImpersonate: boolean;
 }
 
+/** How long after a block round the next one for sent txs waits, gathering the sends that arrive meanwhile. */
+const SEND_SPACING_MS = Number(process.env.EMULATOR_SPACING ?? 20);
+
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;
   readonly nodes: NodeStore;
@@ -383,23 +386,62 @@ export class EvmChain extends EventEmitter<Events> {
 
   // --- Admission -----------------------------------------------------------------------------
 
-  /** eth_sendRawTransaction: admits the tx, then waits for the block round that can include it. */
+  /**
+   * eth_sendRawTransaction: admits the tx and answers, as coreth answers once its pool holds a tx.
+   * The tx is durable by then (in the journal: kill -9 loses no tx whose hash went back). With
+   * automine the block round starts at once; reads wait for it (`settled`), so a client that reads
+   * after a send finds the tx mined, while sends that follow one another share blocks.
+   */
   async sendRawTransaction(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
     const tx = decodeTx(bytes, this.common);
     if (sender) withSender(tx, sender);
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
-    const p = await this.admit(bytes, tx, sender !== undefined);
+    const p = await this.admit(bytes, tx, sender !== undefined, true);
     this.emit('pendingTx', p.hash);
     // Automine off (evm_setAutomine false, interval mining): the tx waits for the next mined block.
-    if (this.automine) await this.buildNow();
-    // Before the hash goes back, the tx is durable: in a committed block, or else in the journal.
-    if (this.pool.get(p.hashHex) === p) {
-      if (sender) await this.senders.put(p.hash, sender.bytes);
-      await this.journal.put(p.hash, bytes);
-    }
+    if (this.automine) this.buildSoon();
     return p.hash;
+  }
+
+  /** When the last block round ended (performance.now()). */
+  private lastRoundEnd = -Infinity;
+  /** The timer of a round that sent txs wait for (SEND_SPACING_MS after the last round). */
+  private soon: NodeJS.Timeout | undefined;
+
+  /**
+   * A round for sent txs: at once if the last ended SEND_SPACING_MS ago, else when it has (or when
+   * a read comes first, see `settled`), so that sends arriving back to back share a block instead of
+   * paying for one each.
+   */
+  private buildSoon(): void {
+    if (this.soon) return;
+    const wait = this.lastRoundEnd + SEND_SPACING_MS - performance.now();
+    if (wait <= 0) {
+      void this.buildNow();
+      return;
+    }
+    this.soon = setTimeout(() => this.buildWaiting(), wait);
+  }
+
+  /** Starts the round sent txs wait for, now. */
+  private buildWaiting(): void {
+    clearTimeout(this.soon);
+    this.soon = undefined;
+    void this.buildNow();
+  }
+
+  /**
+   * Undefined when no block round is requested or running; else resolves once every round requested
+   * so far has finished (built its block, or found nothing it could build). What reads wait for.
+   */
+  settled(): Promise<void> | undefined {
+    // A read does not wait for more sends to gather.
+    if (this.soon) this.buildWaiting();
+    if (this.completed >= this.requested) return undefined;
+    const round = this.requested;
+    return new Promise<void>((resolve) => this.waiters.push({ round, resolve }));
   }
 
   /** Takes a tx out of the journal (and its sender, if impersonated). */
@@ -408,7 +450,8 @@ export class EvmChain extends EventEmitter<Events> {
     if (impersonated) await this.senders.del(hash);
   }
 
-  private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false): Promise<PoolTx> {
+  /** Checks a tx against the pool and the head's state and adds it; with `journal`, durably first. */
+  private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false, journal = false): Promise<PoolTx> {
     const hash = tx.hash();
     const hashHex = bytesToHex(hash);
     if (this.pool.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
@@ -428,11 +471,12 @@ export class EvmChain extends EventEmitter<Events> {
     // runTx would recover it again.
     withSender(tx, from);
     const fromText = from.toString();
-    const checksum = toChecksumAddress(fromText);
+    // Only error texts name the sender, checksummed: computed when one is raised (a keccak each).
+    const checksum = () => toChecksumAddress(fromText);
     const intrinsic = tx.getIntrinsicGas();
-    if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum, tx.gasLimit, intrinsic));
+    if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum(), tx.gasLimit, intrinsic));
     const minFeeCap = this.opts.flavor.minFeeCap(this.headRules);
-    if (feeCap < minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum, feeCap, minFeeCap));
+    if (feeCap < minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum(), feeCap, minFeeCap));
     const account = (await this.account(from.bytes)) ?? new Account();
     if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
     const cost = tx.gasLimit * feeCap + tx.value;
@@ -444,11 +488,28 @@ export class EvmChain extends EventEmitter<Events> {
         txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.head.header.time, from),
       ))
     ) {
-      throw new PoolError(poolErrors.notAllowListed(checksum));
+      throw new PoolError(poolErrors.notAllowListed(checksum()));
     }
-    const old = this.pool.sameNonce(fromText, tx.nonce);
-    if (old && !bumped(old, { feeCap, tipCap })) throw new PoolError(poolErrors.replacementUnderpriced());
-    if (!old && this.pool.size >= POOL_CAPACITY) throw new PoolError(poolErrors.full());
+    const refusal = () => {
+      if (this.pool.has(hashHex)) return poolErrors.alreadyKnown();
+      const old = this.pool.sameNonce(fromText, tx.nonce);
+      if (old && !bumped(old, { feeCap, tipCap })) return poolErrors.replacementUnderpriced();
+      if (!old && this.pool.size >= POOL_CAPACITY) return poolErrors.full();
+      return undefined;
+    };
+    const early = refusal();
+    if (early) throw new PoolError(early);
+    if (journal) {
+      // In the journal before the pool: a block round can only take (and unjournal) a journaled tx.
+      if (impersonated) await this.senders.put(hash, from.bytes);
+      await this.journal.put(hash, bytes);
+      // A concurrent send may have taken the place meanwhile: then this entry goes (unless it is the same tx's).
+      const late = refusal();
+      if (late) {
+        if (!this.pool.has(hashHex)) await this.forget(hash, impersonated);
+        throw new PoolError(late);
+      }
+    }
     const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap, ...(impersonated ? { impersonated } : {}) };
     const replaced = this.pool.add(entry);
     if (replaced) await this.forget(replaced.hash, replaced.impersonated);
@@ -602,6 +663,7 @@ export class EvmChain extends EventEmitter<Events> {
           this.scheduleRetry();
         }
         this.completed = covers;
+        this.lastRoundEnd = performance.now();
         const done = this.waiters.filter((w) => w.round <= covers);
         this.waiters = this.waiters.filter((w) => w.round > covers);
         for (const w of done) w.resolve();
@@ -798,7 +860,8 @@ export class EvmChain extends EventEmitter<Events> {
   ): Promise<void> {
     const txs = included.map((p) => p.tx);
     const records: TxRecord[] = [];
-    const receiptTrie = new MerklePatriciaTrie();
+    // The chain's Common hashes trie nodes with the WebAssembly keccak (a bare trie would use @noble/hashes).
+    const receiptTrie = new MerklePatriciaTrie({ common: this.common });
     const bloom = new Bloom();
     for (let i = 0; i < included.length; i++) {
       const p = included[i]!;
@@ -823,7 +886,7 @@ export class EvmChain extends EventEmitter<Events> {
       uncleHash: EMPTY_UNCLES,
       coinbase: b.coinbase,
       stateRoot: b.stateRoot,
-      txHash: await genTransactionsTrieRoot(txs),
+      txHash: await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.common })),
       receiptHash: receiptTrie.root(),
       bloom: bloom.bitvector,
       difficulty: 1n,
@@ -879,6 +942,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.soon);
     if (this.retry) clearTimeout(this.retry);
     if (this.intervalTimer) clearInterval(this.intervalTimer);
     await this.loop;

@@ -303,7 +303,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
           }),
         );
       }
-      const route = config.serve(services);
+      const route = config.serve(services.map((service) => readsAfterBlocks(service, chain)));
       const handlers = new Map<string, ChainRoute>([
         ['/rpc', { http: route.http }],
         ['/ws', { ws: route.ws }],
@@ -397,4 +397,31 @@ async function startTimestamp(ctx: ChainContext): Promise<bigint> {
   b.writeBigUInt64BE(now);
   await meta.put(key, new Uint8Array(b));
   return now;
+}
+
+/** What answers without the chain's state: these need not wait for a block round. */
+const STATELESS = new Set(['eth_chainId', 'net_version', 'net_listening', 'net_peerCount', 'web3_clientVersion', 'web3_sha3']);
+/** Sends answer at admission: a send that waited for the round would put every awaited send in a block of its own. */
+const SENDS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
+
+/**
+ * A service whose methods first wait for the block round a send started (EvmChain.settled): a client
+ * that reads after a send finds its tx mined, as on a dev node that mines each tx before answering.
+ */
+function readsAfterBlocks(service: ServiceDef, chain: EvmChain): ServiceDef {
+  const methods: ServiceDef['methods'] = {};
+  for (const [name, def] of Object.entries(service.methods)) {
+    const full = `${service.name}_${name}`;
+    methods[name] =
+      STATELESS.has(full) || SENDS.has(full)
+        ? def
+        : {
+            params: def.params,
+            handler: (args, ctx) => {
+              const pending = chain.settled();
+              return pending ? pending.then(() => def.handler(args, ctx)) : def.handler(args, ctx);
+            },
+          };
+  }
+  return { name: service.name, methods };
 }

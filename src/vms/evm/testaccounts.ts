@@ -1,5 +1,6 @@
 // Funding the test keys (--test-accounts) on an EVM chain: one ordinary EIP-1559 transfer each from
-// ewoq, in the chain's first block, so the genesis (and its hash) stays the real local network's.
+// ewoq, all in the chain's first block (while it has room), so the genesis (and its hash) stays the
+// real local network's.
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { Address, privateToAddress } from '@ethereumjs/util';
 import type { EvmChain } from './chain.js';
@@ -14,11 +15,21 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
   let nonce = (await chain.account(from.bytes))?.nonce ?? 0n;
   // Genesis' base fee is 225 gwei; the first block's is 1 wei: the cap covers both.
   const maxFeePerGas = 300_000_000_000n;
-  for (const key of keys) {
-    const tx = createFeeMarket1559Tx(
-      { nonce: nonce++, to: new Address(evmAddressOf(key)), value: TEST_ACCOUNT_WEI, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas: 0n },
-      { common: chain.common },
-    ).sign(funder);
-    await chain.sendRawTransaction(tx.serialize());
+  // Pooled first, then mined together: one block, whatever the timing of the sends.
+  const automine = chain.automine;
+  chain.automine = false;
+  try {
+    for (const key of keys) {
+      const tx = createFeeMarket1559Tx(
+        { nonce: nonce++, to: new Address(evmAddressOf(key)), value: TEST_ACCOUNT_WEI, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas: 0n },
+        { common: chain.common },
+      ).sign(funder);
+      await chain.sendRawTransaction(tx.serialize());
+    }
+  } finally {
+    chain.automine = automine;
   }
+  await chain.mine(1);
+  // What a full block left goes in the next ones, before the node reports ready.
+  for (let i = 1; i < keys.length && chain.pool.size > 0; i++) await chain.mine(1);
 }
