@@ -17,6 +17,7 @@ import type { EvmChain } from '../../vms/evm/chain.js';
 import { type CallFrameJson, callTraces } from '../../vms/evm/api/debug.js';
 import { blockTxs } from '../../vms/evm/api/reads.js';
 import type { TxRecord } from '../../vms/evm/records.js';
+import type { InternalTx } from '../../vms/evm/trace/internal.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
 
 const topic = (signature: string) => Buffer.from(keccak_256(new TextEncoder().encode(signature))).toString('hex');
@@ -24,16 +25,7 @@ export const TRANSFER = topic('Transfer(address,address,uint256)');
 export const TRANSFER_SINGLE = topic('TransferSingle(address,address,address,uint256,uint256)');
 export const TRANSFER_BATCH = topic('TransferBatch(address,address,address,uint256[],uint256[])');
 
-/** An internal transaction as stored: what the Data API lists. */
-export interface InternalTx {
-  from: string;
-  to: string;
-  type: string;
-  value: string;
-  isReverted: boolean;
-  gasUsed: string;
-  gasLimit: string;
-}
+export type { InternalTx };
 
 /** How a contract came to be. */
 export interface Deployment {
@@ -103,6 +95,8 @@ export class EvmFollower {
     private readonly blockchainID: string,
   ) {
     this.metrics = db.prefix('metrics');
+    // The blocks built from now on come with their internal transactions, recorded as they ran.
+    chain.recordInternalTxs();
   }
 
   /** The Metrics API's index of this chain. */
@@ -206,9 +200,12 @@ export class EvmFollower {
     const records = await this.chain.store.txRecords(block.hash);
     const txs = blockTxs(this.chain, block);
     const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);
-    const traced = txs.some((tx, i) => ranCode(tx, records[i]!))
-      ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
-      : new Map<string, CallFrameJson>();
+    // Blocks built before this process recorded them (a backfill, a restart): their txs run again under callTracer.
+    const recorded = this.chain.takeInternalTxs(block.hash);
+    const traced =
+      !recorded && txs.some((tx, i) => ranCode(tx, records[i]!))
+        ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))
+        : new Map<string, CallFrameJson>();
     let logIndex = 0;
     const timeMs = Number(block.header.timeMilliseconds ?? block.header.time * 1000n);
     const parent = height > 0n ? await this.chain.store.blockAt(height - 1n) : undefined;
@@ -254,18 +251,16 @@ export class EvmFollower {
       }
       if (r.status === 0) put(failedKey(height, i));
       const frame = traced.get(hex(r.hash));
-      if (frame) {
-        const internal = internalTxs(frame);
-        for (const t of internal) {
-          party(t.from);
-          party(t.to);
-          if ((t.type === 'CREATE' || t.type === 'CREATE2') && !t.isReverted) {
-            activity.creations.push(strip(t.from));
-            put(deployedKey(bytes(t.to)), json({ txHash: hex(r.hash), deployer: hex(r.from), deployerContract: t.from } satisfies Deployment));
-          }
+      const internal = recorded ? (recorded[i] ?? []) : frame ? internalTxs(frame) : [];
+      for (const t of internal) {
+        party(t.from);
+        party(t.to);
+        if ((t.type === 'CREATE' || t.type === 'CREATE2') && !t.isReverted) {
+          activity.creations.push(strip(t.from));
+          put(deployedKey(bytes(t.to)), json({ txHash: hex(r.hash), deployer: hex(r.from), deployerContract: t.from } satisfies Deployment));
         }
-        if (internal.length > 0) put(internalKey(height, i), json(internal));
       }
+      if (internal.length > 0) put(internalKey(height, i), json(internal));
       for (const a of parties.values()) put(partyKey(a, height, i));
     });
     await indexMetrics(metrics, this.metricsMemory, activity);

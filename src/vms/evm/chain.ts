@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import { genTransactionsTrieRoot } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -177,6 +178,9 @@ export interface DevSettings {
   impersonated: string[];
   autoImpersonate: boolean;
 }
+
+/** Blocks whose recorded internal transactions wait for the Data API's follower, at most. */
+const KEPT_INTERNAL_BLOCKS = 1024;
 
 /** How long after a block round the next one for sent txs waits, gathering the sends that arrive meanwhile. */
 const SEND_SPACING_MS = Number(process.env.EMULATOR_SPACING ?? 20);
@@ -382,6 +386,27 @@ export class EvmChain extends EventEmitter<Events> {
 
   async account(address: Uint8Array, root: Uint8Array = this.head.header.stateRoot): Promise<Account | undefined> {
     return this.withState(root, (vm) => vm.stateManager.getAccount(new Address(address)));
+  }
+
+  // --- Internal transactions, recorded while blocks are built (for the Data API) ------------------
+
+  private internalRecorder: InternalTxRecorder | undefined;
+  /** Per block built since recording began (by block hash): each tx's internal transactions. */
+  private readonly internalByBlock = new Map<string, InternalTx[][]>();
+
+  /** From now on, the builder records each tx's internal transactions (what the Data API lists). */
+  recordInternalTxs(): void {
+    if (this.internalRecorder) return;
+    this.internalRecorder = new InternalTxRecorder();
+    this.internalRecorder.attach(this.builder.evm);
+  }
+
+  /** The internal transactions of a block this process built (each tx's, in order), once; undefined for others. */
+  takeInternalTxs(blockHash: Uint8Array): InternalTx[][] | undefined {
+    const key = hex(blockHash);
+    const found = this.internalByBlock.get(key);
+    this.internalByBlock.delete(key);
+    return found;
   }
 
   // --- Admission -----------------------------------------------------------------------------
@@ -723,6 +748,7 @@ export class EvmChain extends EventEmitter<Events> {
     const results: RunTxResult[] = [];
     const dropped: PoolTx[] = [];
     const predicateResults = new Map<string, Map<string, Uint8Array>>();
+    const internal: InternalTx[][] = [];
     let gasUsed = 0n;
     let content: ExtensionContent | undefined;
     const edits = this.devEdits;
@@ -774,6 +800,7 @@ export class EvmChain extends EventEmitter<Events> {
         const invalid = predicates && this.opts.warpReceive ? verifyPredicates(predicates, this.opts.warpReceive) : undefined;
         if (predicates && invalid) setRunningPredicates(vm.evm, { ...predicates, invalid });
         try {
+          this.internalRecorder?.start();
           result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         } catch {
           // No longer valid against this state (its funds went elsewhere): geth drops it. What it
@@ -790,6 +817,7 @@ export class EvmChain extends EventEmitter<Events> {
         gasUsed += result.totalGasSpent;
         included.push(p);
         results.push(result);
+        if (this.internalRecorder) internal.push(this.internalRecorder.take());
         queues[best]!.shift();
         if (queues[best]!.length === 0) queues.splice(best, 1);
       }
@@ -829,6 +857,11 @@ export class EvmChain extends EventEmitter<Events> {
         included,
         results,
       );
+      if (this.internalRecorder) {
+        this.internalByBlock.set(hex(this.head.hash), internal);
+        // A follower that fell this far behind runs the older blocks' txs again instead.
+        if (this.internalByBlock.size > KEPT_INTERNAL_BLOCKS) this.internalByBlock.delete(this.internalByBlock.keys().next().value!);
+      }
       if (this.blocksToMine > 0) this.blocksToMine--;
       this.nextTimestamp = undefined;
       this.nextBaseFee = undefined;
