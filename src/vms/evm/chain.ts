@@ -6,7 +6,6 @@ import { EventEmitter } from 'node:events';
 import { genTransactionsTrieRoot } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -45,6 +44,7 @@ import { bumped, effectivePrice, effectiveTip, feeCaps, POOL_CAPACITY, PoolError
 import type { EvmLog, TxRecord } from './records.js';
 import { chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
+import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
 
 export interface EvmChainOptions {
   clock: Clock;
@@ -183,7 +183,7 @@ export interface DevSettings {
 const KEPT_INTERNAL_BLOCKS = 1024;
 
 /** How long after a block round the next one for sent txs waits, gathering the sends that arrive meanwhile. */
-const SEND_SPACING_MS = Number(process.env.EMULATOR_SPACING ?? 20);
+const SEND_SPACING_MS = 20;
 
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;

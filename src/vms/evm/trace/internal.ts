@@ -3,7 +3,7 @@
 // the block builder runs the tx. Only ethereumjs's message events are needed, not a step hook, so
 // the Data API's follower need not run the block's txs again under callTracer (several times the
 // cost of building the block). The follower does so only for blocks this node built before a restart.
-import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm';
+import type { EVMResult, Message } from '@ethereumjs/evm';
 import type { TraceableEVM } from './types.js';
 import { hex } from './util.js';
 
@@ -33,7 +33,8 @@ interface Open {
  * neither is listed either way.
  */
 function typeOf(m: Message, parent: Open | undefined): Open['type'] {
-  if (!m.to || m.salt !== undefined) return m.salt !== undefined ? 'CREATE2' : 'CREATE';
+  if (m.salt !== undefined) return 'CREATE2';
+  if (!m.to) return 'CREATE';
   if (m.delegatecall) return 'DELEGATECALL';
   // biome-ignore lint/suspicious/noExplicitAny: the explicit code address is the message's own field, public in JavaScript
   if ((m as any)._codeAddress !== undefined) return 'CALLCODE';
@@ -86,9 +87,8 @@ export class InternalTxRecorder {
     const m = frame.message;
     const err = r.execResult.exceptionError;
     const create = frame.type === 'CREATE' || frame.type === 'CREATE2';
-    // callTracer: a colliding create has no frame; a failed create has no `to`, and is not listed.
+    // callTracer gives a colliding create no frame, and a failed one no `to`: neither is listed.
     if (create ? err !== undefined || !m.to : !(frame.type === 'CALL' || frame.type === 'CALLCODE') || m.value === 0n) return;
-    if (err?.error === EVMError.errorMessages.CREATE_COLLISION) return;
     this.list[frame.slot] = {
       // CALLCODE runs at the caller's address: callTracer's from is that, its to the code's.
       from: hex(frame.type === 'CALLCODE' ? m.to!.bytes : m.caller.bytes),
