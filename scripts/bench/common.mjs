@@ -11,6 +11,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DIST = path.join(ROOT, 'dist');
 export const CLI = path.join(DIST, 'avalanche-emulator.js');
 
+/** The uri a started emulator writes to <data-dir>/process.json, once it has (polled every `pollMs`, for 30 s at most). */
+export async function processUri(dataDir, pollMs = 20) {
+  for (const deadline = Date.now() + 30_000; Date.now() <= deadline; await new Promise((r) => setTimeout(r, pollMs))) {
+    try {
+      return JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')).uri;
+    } catch {}
+  }
+  throw new Error('the emulator wrote no process.json');
+}
+
 /** Imports modules of dist/ (paths relative to it), after checking that the CLI and they exist. */
 export async function loadDist(bench, ...relativePaths) {
   const files = relativePaths.map((p) => path.join(DIST, p));

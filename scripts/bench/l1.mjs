@@ -4,7 +4,7 @@
 // on one thread takes minutes).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { keccak256, toUtf8Bytes, Wallet } from 'ethers';
-import { CLI, nativeSigner, ROOT } from './common.mjs';
+import { CLI, nativeSigner, processUri, ROOT } from './common.mjs';
 
 export const CHAIN_ID = 99999;
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
@@ -80,13 +80,7 @@ export async function startL1Node(bench, dbType) {
   };
   process.on('SIGINT', () => void stop().then(() => process.exit(130)));
   try {
-    let uri;
-    for (const deadline = Date.now() + 30_000; !uri; await sleep(20)) {
-      if (Date.now() > deadline) throw new Error('the emulator wrote no process.json');
-      try {
-        ({ uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')));
-      } catch {}
-    }
+    const uri = await processUri(dataDir);
     return { uri, url: `${uri}/ext/bc/myl1/rpc`, stop };
   } catch (err) {
     await stop();

@@ -7,12 +7,12 @@
 //   npm run build && npm run bench:state          TXS=200 CYCLES=30 DB_TYPE=memdb|leveldb
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Wallet } from 'ethers';
-import { CLI, envIntOf, freePort, pct, ROOT } from './common.mjs';
+import { CLI, envIntOf, freePort, pct, processUri, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:state');
 const TXS = envInt('TXS', 200, 0);
@@ -71,13 +71,7 @@ async function startEmulator() {
     { stdio: 'ignore' },
   );
   children.push(child);
-  let uri;
-  for (const deadline = Date.now() + 30_000; !uri; await sleep(10)) {
-    if (Date.now() > deadline) throw new Error('the emulator wrote no process.json');
-    try {
-      ({ uri } = JSON.parse(await readFile(path.join(dataDir, 'process.json'), 'utf8')));
-    } catch {}
-  }
+  const uri = await processUri(dataDir, 10);
   return { name: `emulator (${DB_TYPE})`, url: `${uri}/ext/bc/C/rpc`, pid: child.pid };
 }
 
