@@ -17,6 +17,7 @@ import { installPrecompiles } from './precompiles/index.js';
 import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
+import { AccountEntry, ObjectAccountCache } from './accountcache.js';
 import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
@@ -67,6 +68,7 @@ export function stateAt(
   const trie = new Trie(opts);
   const lru = (size: number) => ({ type: CacheType.LRU, size });
   const caches = cacheEntries > 0 ? new Caches({ account: lru(cacheEntries), storage: lru(cacheEntries), code: lru(Math.ceil(cacheEntries / 20)) }) : undefined;
+  if (caches) caches.account = new ObjectAccountCache(lru(cacheEntries));
   return new CountedStateManager({ trie, common, caches });
 }
 
@@ -94,6 +96,13 @@ export class CountedStateManager extends MerkleStateManager {
   override async revert(): Promise<void> {
     await super.revert();
     this.depth--;
+  }
+
+  // An account the cache holds as an object is copied, not decoded from RLP (accountcache.ts).
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const entry = this._caches?.account?.get(address);
+    if (entry instanceof AccountEntry) return entry.copy();
+    return super.getAccount(address);
   }
 
   /** Reverts every checkpoint opened above `depth`. */
