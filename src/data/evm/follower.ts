@@ -198,10 +198,12 @@ export class EvmFollower {
     const block = await this.chain.store.blockAt(height);
     if (!block) throw new Error(`block ${height} is missing from the chain's store`);
     const records = await this.chain.store.txRecords(block.hash);
-    const txs = blockTxs(this.chain, block);
+    // A block this process built comes with its txs and their internal transactions, recorded as they ran.
+    const built = this.chain.takeBuilt(block.hash);
+    const txs = built?.txs ?? blockTxs(this.chain, block);
     const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);
     // Blocks built before this process recorded them (a backfill, a restart): their txs run again under callTracer.
-    const recorded = this.chain.takeInternalTxs(block.hash);
+    const recorded = built?.internal;
     const traced =
       !recorded && txs.some((tx, i) => ranCode(tx, records[i]!))
         ? new Map((await callTraces(this.chain, block, (i) => ranCode(txs[i]!, records[i]!))).map((t) => [t.txHash, t.result]))

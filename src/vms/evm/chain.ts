@@ -3,18 +3,17 @@
 // Subnet-EVM chain are instances with their own genesis, rules and database. Reads of any past
 // state run on a reader VM, one at a time, never on the builder's state.
 import { EventEmitter } from 'node:events';
-import { genTransactionsTrieRoot } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, toChecksumAddress } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, createAddressFromString, toChecksumAddress } from '@ethereumjs/util';
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { headerMillis } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { countedState, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
@@ -45,6 +44,7 @@ import type { EvmLog, TxRecord } from './records.js';
 import { chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
 import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
+import { listRoot } from './trieroot.js';
 
 export interface EvmChainOptions {
   clock: Clock;
@@ -166,8 +166,14 @@ export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
 /** Parsed warp predicates by tx (each pool tx is decoded once). */
 const txPredicates = new WeakMap<TypedTransaction, TxPredicates>();
 
-/** A tx as a block body holds it. */
-export const bodyTx = (tx: TypedTransaction): BodyTx => (tx.type === 0 ? (tx.raw() as Uint8Array[]) : tx.serialize());
+/** A pool tx as a block body holds it: a legacy tx as its list, a typed tx as its bytes. */
+export const bodyTx = (p: { tx: TypedTransaction; bytes: Uint8Array }): BodyTx => (p.tx.type === 0 ? (p.tx.raw() as Uint8Array[]) : p.bytes);
+
+/** A block as the builder ran it (EvmChain.takeBuilt). */
+export interface BuiltBlock {
+  txs: readonly TypedTransaction[];
+  internal: InternalTx[][];
+}
 
 /** What the dev controls set on a chain (see EvmChain.devSettings). */
 export interface DevSettings {
@@ -391,8 +397,8 @@ export class EvmChain extends EventEmitter<Events> {
   // --- Internal transactions, recorded while blocks are built (for the Data API) ------------------
 
   private internalRecorder: InternalTxRecorder | undefined;
-  /** Per block built since recording began (by block hash): each tx's internal transactions. */
-  private readonly internalByBlock = new Map<string, InternalTx[][]>();
+  /** Per block built since recording began (by block hash): its txs, and each tx's internal transactions. */
+  private readonly builtByBlock = new Map<string, BuiltBlock>();
 
   /** From now on, the builder records each tx's internal transactions (what the Data API lists). */
   recordInternalTxs(): void {
@@ -401,11 +407,14 @@ export class EvmChain extends EventEmitter<Events> {
     this.internalRecorder.attach(this.builder.evm);
   }
 
-  /** The internal transactions of a block this process built (each tx's, in order), once; undefined for others. */
-  takeInternalTxs(blockHash: Uint8Array): InternalTx[][] | undefined {
+  /**
+   * A block this process built since recording began, once: its txs as they ran (not to be run
+   * again: a warp tx's carries its predicate gas) and their internal transactions; undefined for others.
+   */
+  takeBuilt(blockHash: Uint8Array): BuiltBlock | undefined {
     const key = hex(blockHash);
-    const found = this.internalByBlock.get(key);
-    this.internalByBlock.delete(key);
+    const found = this.builtByBlock.get(key);
+    this.builtByBlock.delete(key);
     return found;
   }
 
@@ -477,7 +486,9 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** Checks a tx against the pool and the head's state and adds it; with `journal`, durably first. */
   private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false, journal = false): Promise<PoolTx> {
-    const hash = tx.hash();
+    // The hash of the bytes as sent: they are the tx's encoding (decoded strictly, they re-encode to
+    // themselves), and hashing them saves encoding the tx again.
+    const hash = keccak256(bytes);
     const hashHex = bytesToHex(hash);
     if (this.pool.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
     if (tx.type > 2) throw new PoolError(poolErrors.typeNotSupported());
@@ -858,9 +869,9 @@ export class EvmChain extends EventEmitter<Events> {
         results,
       );
       if (this.internalRecorder) {
-        this.internalByBlock.set(hex(this.head.hash), internal);
-        // A follower that fell this far behind runs the older blocks' txs again instead.
-        if (this.internalByBlock.size > KEPT_INTERNAL_BLOCKS) this.internalByBlock.delete(this.internalByBlock.keys().next().value!);
+        this.builtByBlock.set(hex(this.head.hash), { txs: included.map((p) => p.tx), internal });
+        // A follower that fell this far behind decodes and runs the older blocks' txs again instead.
+        if (this.builtByBlock.size > KEPT_INTERNAL_BLOCKS) this.builtByBlock.delete(this.builtByBlock.keys().next().value!);
       }
       if (this.blocksToMine > 0) this.blocksToMine--;
       this.nextTimestamp = undefined;
@@ -891,10 +902,8 @@ export class EvmChain extends EventEmitter<Events> {
     included: PoolTx[],
     results: RunTxResult[],
   ): Promise<void> {
-    const txs = included.map((p) => p.tx);
     const records: TxRecord[] = [];
-    // The chain's Common hashes trie nodes with the WebAssembly keccak (a bare trie would use @noble/hashes).
-    const receiptTrie = new MerklePatriciaTrie({ common: this.common });
+    const receipts: Uint8Array[] = [];
     const bloom = new Bloom();
     for (let i = 0; i < included.length; i++) {
       const p = included[i]!;
@@ -912,15 +921,16 @@ export class EvmChain extends EventEmitter<Events> {
       };
       records.push(record);
       bloom.or(r.bloom);
-      await receiptTrie.put(RLP.encode(bigIntToUnpaddedBytes(BigInt(i))), encodeReceipt(r.receipt, p.tx.type));
+      receipts.push(encodeReceipt(r.receipt, p.tx.type));
     }
     const header: CorethHeader = {
       parentHash: parent.hash,
       uncleHash: EMPTY_UNCLES,
       coinbase: b.coinbase,
       stateRoot: b.stateRoot,
-      txHash: await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.common })),
-      receiptHash: receiptTrie.root(),
+      // A pool tx's bytes are its encoding (decoded strictly, they re-encode to themselves).
+      txHash: listRoot(included.map((p) => p.bytes)),
+      receiptHash: listRoot(receipts),
       bloom: bloom.bitvector,
       difficulty: 1n,
       number: b.number,
@@ -941,7 +951,7 @@ export class EvmChain extends EventEmitter<Events> {
       timeMilliseconds: b.timeMs,
       minDelayExcess: parent.header.minDelayExcess ?? 0n,
     };
-    const body = txs.map(bodyTx);
+    const body = included.map(bodyTx);
     const extData = b.content?.extData;
     const bytes = encodeBlock(header, body, extData);
     const block: StoredBlock = { header, hash: headerHash(header), body, size: bytes.length, ...(extData ? { extData } : {}) };
@@ -970,7 +980,7 @@ export class EvmChain extends EventEmitter<Events> {
     b.content?.accepted();
     this.waitingSince = this.hasWork ? Date.now() : undefined;
     announce?.();
-    this.emit('block', { block, txs, records });
+    this.emit('block', { block, txs: included.map((p) => p.tx), records });
   }
 
   async close(): Promise<void> {
