@@ -501,7 +501,8 @@ export class EvmChain extends EventEmitter<Events> {
     try {
       // The address from the recovered key with the WebAssembly keccak (@ethereumjs/util's
       // pubToAddress hashes with @noble/hashes, a fifth of the cost of the recovery itself).
-      from = new Address(keccak256(tx.getSenderPublicKey()).subarray(12));
+      // An impersonated tx's sender is set on it (withSender): its placeholder signature recovers nothing.
+      from = impersonated ? tx.getSenderAddress() : new Address(keccak256(tx.getSenderPublicKey()).subarray(12));
     } catch {
       throw new PoolError(poolErrors.invalidSender());
     }
