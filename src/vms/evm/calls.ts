@@ -1,6 +1,7 @@
 // eth_call and eth_estimateGas as geth runs them (internal/ethapi DoCall, eth/gasestimator): the
 // message built from TransactionArgs with RPCGasCap 50M, a zero base fee when no price is given
 // (NoBaseFee), state overrides, and the estimator's binary search with its optimistic first guess.
+import type { Block } from '@ethereumjs/block';
 import type { EVMError } from '@ethereumjs/evm';
 import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToBigInt, toChecksumAddress } from '@ethereumjs/util';
@@ -176,6 +177,31 @@ export function callMessage(chain: EvmChain, args: CallArgs, block: StoredBlock)
   return message(chain, args, gas, block.header.baseFee ?? 0n);
 }
 
+/** Per block, the context its calls run in, with and without its base fee: the same for every call on it. */
+const contexts = new WeakMap<StoredBlock, Map<boolean, Block>>();
+
+function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean): Block {
+  let byFee = contexts.get(block);
+  if (!byFee) {
+    byFee = new Map();
+    contexts.set(block, byFee);
+  }
+  let exec = byFee.get(noBaseFee);
+  if (!exec) {
+    const h = block.header;
+    exec = execBlock(chain.common, {
+      number: h.number,
+      time: h.time,
+      gasLimit: h.gasLimit,
+      baseFee: noBaseFee ? 0n : (h.baseFee ?? 0n),
+      difficulty: h.difficulty,
+      coinbase: h.coinbase,
+    });
+    byFee.set(noBaseFee, exec);
+  }
+  return exec;
+}
+
 /** Runs the message on `block`'s state (its successor's context, as geth's pending-less eth_call does on `block`). */
 async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas: bigint, overrides?: Map<string, StateOverride>): Promise<RunTxResult> {
   const h = block.header;
@@ -192,14 +218,7 @@ async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas:
   }
   return chain.withState(h.stateRoot, async (vm) => {
     await applyOverrides(vm, overrides);
-    const exec = execBlock(chain.common, {
-      number: h.number,
-      time: h.time,
-      gasLimit: h.gasLimit,
-      baseFee: m.noBaseFee ? 0n : baseFee,
-      difficulty: h.difficulty,
-      coinbase: h.coinbase,
-    });
+    const exec = callContext(chain, block, m.noBaseFee);
     if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
     try {
       return await runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true });

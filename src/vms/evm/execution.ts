@@ -66,9 +66,12 @@ export function stateAt(
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
   const Trie = memo ? memoTries(memo, multiCoin) : multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
   const trie = new Trie(opts);
-  const lru = (size: number) => ({ type: CacheType.LRU, size });
-  const caches = cacheEntries > 0 ? new Caches({ account: lru(cacheEntries), storage: lru(cacheEntries), code: lru(Math.ceil(cacheEntries / 20)) }) : undefined;
-  if (caches) caches.account = new ObjectAccountCache(lru(cacheEntries));
+  // The reader's caches hold only what one call wrote, reverted when it ends (its memo keeps the
+  // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.
+  const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
+  const caches =
+    cacheEntries > 0 ? new Caches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
+  if (caches) caches.account = new ObjectAccountCache(cache(cacheEntries));
   return new CountedStateManager({ trie, common, caches });
 }
 
