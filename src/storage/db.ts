@@ -176,12 +176,25 @@ class PrefixedDatabase implements Database {
 // dynamic import() has no loader to call.
 const lazyRequire = createRequire(import.meta.url);
 
+/**
+ * memdb's store holds keys and values as latin1 strings, a char per byte: memory-level then orders
+ * keys with V8's string comparison (in byte order, as latin1 chars are bytes) instead of its loop
+ * over each byte, which walked the 32- and 64-byte prefixes every key shares at every tree level; and
+ * a value is one string rather than a Buffer object.
+ */
+const BYTES_AS_LATIN1 = {
+  name: 'bytes-as-latin1',
+  format: 'utf8',
+  encode: (b: Bytes): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1'),
+  decode: (s: string): Bytes => Buffer.from(s, 'latin1'),
+} as const;
+
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
   const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
   // Only the store in use is loaded: each costs start-up time.
   if (kind === 'memdb') {
     const { MemoryLevel } = lazyRequire('memory-level') as typeof import('memory-level');
-    const db = new MemoryLevel<Bytes, Bytes>(options);
+    const db = new MemoryLevel<Bytes, Bytes>({ storeEncoding: 'utf8', keyEncoding: BYTES_AS_LATIN1, valueEncoding: BYTES_AS_LATIN1 });
     await db.open();
     return new PrefixedDatabase(db, 'memdb', undefined, EMPTY);
   }
