@@ -86,7 +86,8 @@ export async function spawnNode(args: string[], dataDir = tempDir()): Promise<Sp
   child.stderr!.on('data', (c: Buffer) => {
     out += c.toString();
   });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  // 'close' (after 'exit' and the end of its output): a test that reads output() once it exited sees all of it.
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   const deadline = Date.now() + 15_000;
   while (!existsSync(contextFile)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`node did not start: ${out}`);
@@ -108,6 +109,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    child.on('exit', (code) => done({ code, stdout, stderr }));
+    // 'close', not 'exit': the process may exit before its piped output has all been read.
+    child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
