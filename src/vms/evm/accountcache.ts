@@ -2,7 +2,7 @@
 // getAccount decodes it again, and runTx reads and writes the sender, the recipient and the coinbase
 // a dozen times per tx (about a tenth of a transfer's CPU). This cache keeps the Account object and
 // makes its RLP only when something asks for it: the flush of a block's writes to the trie.
-import { AccountCache, type CacheOpts } from '@ethereumjs/statemanager';
+import { AccountCache, Caches, type CacheOpts, type CachesStateManagerOpts } from '@ethereumjs/statemanager';
 import { Account, type Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 
 const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version);
@@ -39,5 +39,18 @@ export class ObjectAccountCache extends AccountCache {
     if (this._lruCache) this._lruCache.set(key, entry);
     else this._orderedMapCache!.setElement(key, entry);
     this._stats.writes += 1;
+  }
+}
+
+/**
+ * Caches whose account cache is an ObjectAccountCache. The base class is told to make no account
+ * cache of its own (an LRU cache allocates arrays of its full size, here 50,000 entries, at once),
+ * then given back its account settings, which its copies read.
+ */
+export class ObjectCaches extends Caches {
+  constructor(opts: CachesStateManagerOpts & { account: CacheOpts }) {
+    super({ ...opts, account: { ...opts.account, size: 0 } });
+    this.account = new ObjectAccountCache(opts.account);
+    this.settings.account = opts.account;
   }
 }

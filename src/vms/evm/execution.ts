@@ -7,7 +7,7 @@ import type { Common } from '@ethereumjs/common';
 import { type CustomPrecompile, EVMError, type ExecResult } from '@ethereumjs/evm';
 import { gethError as frameError } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Caches, CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
+import { CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, ValueEncoding } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
@@ -17,7 +17,7 @@ import { installPrecompiles } from './precompiles/index.js';
 import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
-import { AccountEntry, ObjectAccountCache } from './accountcache.js';
+import { AccountEntry, ObjectCaches } from './accountcache.js';
 import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
@@ -70,8 +70,7 @@ export function stateAt(
   // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.
   const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
   const caches =
-    cacheEntries > 0 ? new Caches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
-  if (caches) caches.account = new ObjectAccountCache(cache(cacheEntries));
+    cacheEntries > 0 ? new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
   return new CountedStateManager({ trie, common, caches });
 }
 
