@@ -7,19 +7,9 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../src/rpc/mulberry32.js';
 import { listRoot, trieRoot } from '../src/vms/evm/trieroot.js';
 
-// A seeded generator: a failure names its case and repeats.
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const bytes = (next: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256));
 
 async function reference(entries: Array<readonly [Uint8Array, Uint8Array]>): Promise<string> {
@@ -30,7 +20,7 @@ async function reference(entries: Array<readonly [Uint8Array, Uint8Array]>): Pro
 
 describe('trie roots built bottom-up', () => {
   it('equal MerklePatriciaTrie roots for list tries of 0 to 300 items, short and long values', async () => {
-    const next = random(1);
+    const next = mulberry32(1);
     for (let n = 0; n <= 300; n += n < 20 ? 1 : 17) {
       const values = Array.from({ length: n }, () => bytes(next, next() < 0.3 ? 1 + Math.floor(next() * 8) : 40 + Math.floor(next() * 300)));
       const keyed = values.map((v, i) => [RLP.encode(bigIntToUnpaddedBytes(BigInt(i))), v] as const);
@@ -40,7 +30,7 @@ describe('trie roots built bottom-up', () => {
 
   it('equal MerklePatriciaTrie roots for random keys: shared prefixes, keys ending inside others, repeats, deletions', async () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const pool = Array.from({ length: 1 + Math.floor(next() * 6) }, () => bytes(next, 1 + Math.floor(next() * 3)));
       const entries = Array.from({ length: Math.floor(next() * 40) }, () => {
         const key = Uint8Array.from([...pool[Math.floor(next() * pool.length)]!, ...bytes(next, Math.floor(next() * 3))]);

@@ -5,6 +5,7 @@
 // model: the exact UTXO set, no duplicates, per-asset supply = minted − fees − exported, balances.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../src/rpc/mulberry32.js';
 import { call, startTestNode, type TestNode } from './helpers.js';
 import { ajs, type Owners, type Utxo, type TransferableOutput, type UnsignedTx, type AjsContext, type AVMApi } from './support/avalanchejs.js';
 
@@ -21,18 +22,6 @@ const MAX_TXS = 12;
 
 function sha256(b: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(b).digest());
-}
-
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Rand {

@@ -4,6 +4,7 @@
 // fire a limited number of times. The emulator's own route is never faulted: faults can always be
 // listed and cleared.
 import { type MethodDef, RpcError, type ServiceDef } from './method.js';
+import { mulberry32 } from './mulberry32.js';
 
 export type FaultKind = 'latency' | 'error' | 'status' | 'drop';
 
@@ -37,18 +38,6 @@ export class FaultError extends Error {}
 
 const EMULATOR_ROUTE = '/ext/emulator';
 
-/** mulberry32: a small seeded generator, enough for reproducible coin flips. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class Faults {
   private readonly faults = new Map<number, { fault: Fault; next: () => number }>();
   private nextId = 1;
@@ -66,7 +55,7 @@ export class Faults {
     const probability = spec.probability ?? 1;
     if (!(probability > 0 && probability <= 1)) throw new FaultError('probability must be in (0, 1]');
     const fault: Fault = { ...spec, probability, seed: spec.seed ?? 1, id: this.nextId++, fired: 0 };
-    this.faults.set(fault.id, { fault, next: generator(fault.seed!) });
+    this.faults.set(fault.id, { fault, next: mulberry32(fault.seed!) });
     return fault;
   }
 
