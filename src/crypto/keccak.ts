@@ -38,3 +38,15 @@ export function keccak256(message: Uint8Array): Uint8Array {
   wasm.update(message);
   return wasm.digest('binary');
 }
+
+/** keccak-256 of the concatenation of `parts`, without concatenating them. */
+export function keccak256Parts(...parts: Uint8Array[]): Uint8Array {
+  if (!wasm) {
+    const h = keccak_256.create();
+    for (const p of parts) h.update(p);
+    return h.digest();
+  }
+  wasm.init();
+  for (const p of parts) wasm.update(p);
+  return wasm.digest('binary');
+}

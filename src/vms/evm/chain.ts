@@ -44,6 +44,7 @@ import type { EvmLog, TxRecord } from './records.js';
 import { chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
 import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
+import { recoverSender } from './sender.js';
 import { listRoot } from './trieroot.js';
 
 export interface EvmChainOptions {
@@ -499,10 +500,9 @@ export class EvmChain extends EventEmitter<Events> {
     this.readWarpPredicates(tx);
     let from: Address;
     try {
-      // The address from the recovered key with the WebAssembly keccak (@ethereumjs/util's
-      // pubToAddress hashes with @noble/hashes, a fifth of the cost of the recovery itself).
-      // An impersonated tx's sender is set on it (withSender): its placeholder signature recovers nothing.
-      from = impersonated ? tx.getSenderAddress() : new Address(keccak256(tx.getSenderPublicKey()).subarray(12));
+      // Recovered from the bytes as sent (sender.ts). An impersonated tx's sender is set on it
+      // (withSender): its placeholder signature recovers nothing.
+      from = impersonated ? tx.getSenderAddress() : recoverSender(tx, bytes);
     } catch {
       throw new PoolError(poolErrors.invalidSender());
     }
