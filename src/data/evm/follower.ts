@@ -197,9 +197,9 @@ export class EvmFollower {
   private async index(height: bigint, batch: WriteBatch, metrics: PendingView): Promise<void> {
     const block = await this.chain.store.blockAt(height);
     if (!block) throw new Error(`block ${height} is missing from the chain's store`);
-    const records = await this.chain.store.txRecords(block.hash);
-    // A block this process built comes with its txs and their internal transactions, recorded as they ran.
+    // A block this process built comes with its txs, their records and their internal transactions, recorded as they ran.
     const built = this.chain.takeBuilt(block.hash);
+    const records = built?.records ?? (await this.chain.store.txRecords(block.hash));
     const txs = built?.txs ?? blockTxs(this.chain, block);
     const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);
     // Blocks built before this process recorded them (a backfill, a restart): their txs run again under callTracer.

@@ -174,6 +174,8 @@ export const bodyTx = (p: { tx: TypedTransaction; bytes: Uint8Array }): BodyTx =
 export interface BuiltBlock {
   txs: readonly TypedTransaction[];
   internal: InternalTx[][];
+  /** The records the block's store entry holds (the follower need not decode them again). */
+  records: readonly TxRecord[];
 }
 
 /** What the dev controls set on a chain (see EvmChain.devSettings). */
@@ -855,7 +857,7 @@ export class EvmChain extends EventEmitter<Events> {
     }
     try {
       const stateRoot = await sm.getStateRoot();
-      await this.commitBlock(
+      const records = await this.commitBlock(
         parent,
         {
           number,
@@ -872,7 +874,7 @@ export class EvmChain extends EventEmitter<Events> {
         results,
       );
       if (this.internalRecorder) {
-        this.builtByBlock.set(hex(this.head.hash), { txs: included.map((p) => p.tx), internal });
+        this.builtByBlock.set(hex(this.head.hash), { txs: included.map((p) => p.tx), internal, records });
         // A follower that fell this far behind decodes and runs the older blocks' txs again instead.
         if (this.builtByBlock.size > KEPT_INTERNAL_BLOCKS) this.builtByBlock.delete(this.builtByBlock.keys().next().value!);
       }
@@ -904,7 +906,7 @@ export class EvmChain extends EventEmitter<Events> {
     },
     included: PoolTx[],
     results: RunTxResult[],
-  ): Promise<void> {
+  ): Promise<TxRecord[]> {
     const records: TxRecord[] = [];
     const receipts: Uint8Array[] = [];
     const bloom = new Bloom();
@@ -984,6 +986,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.waitingSince = this.hasWork ? Date.now() : undefined;
     announce?.();
     this.emit('block', { block, txs: included.map((p) => p.tx), records });
+    return records;
   }
 
   async close(): Promise<void> {
