@@ -58,12 +58,16 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
     byAddress.set(hexOf(c.address), list);
   }
   const builtIn = internals.getPrecompile.bind(evm);
+  // Every call and transfer asks: compared as bytes (a few addresses, most differing in the first
+  // byte) rather than each address turned into hex.
+  const stateful = [...byAddress].map(([key, list]) => ({ bytes: Buffer.from(key, 'hex'), list }));
   internals.getPrecompile = (address) => {
     const found = builtIn(address);
     if (found) return found;
-    const key = typeof address === 'string' ? address.replace(/^0x/i, '').padStart(40, '0').toLowerCase() : hexOf(address.bytes);
+    const bytes = typeof address === 'string' ? Buffer.from(address.replace(/^0x/i, '').padStart(40, '0'), 'hex') : address.bytes;
+    const entry = stateful.find((e) => e.bytes[0] === bytes[0] && e.bytes.equals(bytes));
     const now = time();
-    return byAddress.get(key)?.find((e) => activeAt(e.config, now))?.run;
+    return entry?.list.find((e) => activeAt(e.config, now))?.run;
   };
   if (configs.some((c) => c.key === 'contractDeployerAllowListConfig')) {
     const create = internals._executeCreate.bind(evm);
