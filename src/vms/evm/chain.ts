@@ -191,8 +191,14 @@ export interface DevSettings {
 /** Blocks whose recorded internal transactions wait for the Data API's follower, at most. */
 const KEPT_INTERNAL_BLOCKS = 1024;
 
-/** How long after a block round the next one for sent txs waits, gathering the sends that arrive meanwhile. */
-const SEND_SPACING_MS = 20;
+/**
+ * How long after a block round the next one for sent txs waits, gathering the sends that arrive
+ * meanwhile. A read starts the waiting round at once (`settled`), so only a client that sends without
+ * reading sees the wait. 50 ms rather than 20: a client sending one tx after another then shares a
+ * block with some 30 of its sends instead of 12, and pays for fewer blocks (about 10 % more
+ * sequential sends per second in A/B runs); coreth's minimum delay between blocks is 2 s.
+ */
+const SEND_SPACING_MS = 50;
 
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;
