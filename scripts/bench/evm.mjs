@@ -560,34 +560,40 @@ async function main() {
   // optimizing compiler shares the node's one pinned CPU), which the whole phase's rate includes;
   // Anvil is native code. Both nodes get the same computation; the phase's own rate is what the
   // target is checked against.
-  const lateStart = (n, step = 1) => Math.floor(Math.floor((2 * n) / 3) / step) * step;
+  const lateStart = (n, step) => Math.floor(Math.floor((2 * n) / 3) / step) * step;
   const late = (n, from, w, t0, lateT0) => {
     const ms = w.ms - (lateT0 - t0);
     return { lateN: n - from, lateRate: w.ok && ms > 0 ? (n - from) / (ms / 1000) : NaN };
   };
 
-  async function sequential(side) {
-    const txs = signed.seq;
+  /**
+   * Phases 1 and 2: sends `txs` in steps of `step`, each step's reply awaited (`send` returns the
+   * step's errors; a throw counts the whole step as failed), then waits for all of them mined.
+   */
+  async function sendPhase(side, txs, address, step, send) {
     const h0 = await blockNumber(side);
     const lat = [];
     let errors = 0;
     let firstError;
     const t0 = performance.now();
-    const lateFrom = lateStart(txs.length);
+    const lateFrom = lateStart(txs.length, step);
     let lateT0 = NaN;
-    for (const [i, tx] of txs.entries()) {
+    for (let i = 0; i < txs.length; i += step) {
       const ts = performance.now();
       if (i === lateFrom) lateT0 = ts;
+      const slice = txs.slice(i, i + step);
       try {
-        await call(side, 'eth_sendRawTransaction', [tx]);
+        const failed = await send(slice);
+        errors += failed.errors;
+        firstError ??= failed.firstError;
       } catch (e) {
-        errors++;
+        errors += slice.length;
         firstError ??= errText(e);
       }
       lat.push(performance.now() - ts);
     }
     const sendMs = performance.now() - t0;
-    const w = await waitMined(side, keys.seq.address, txs.length, t0);
+    const w = await waitMined(side, address, txs.length, t0);
     addSent(side, txs.length);
     const blocks = (await blockNumber(side)) - h0;
     return {
@@ -603,50 +609,25 @@ async function main() {
     };
   }
 
-  async function batched(side) {
-    const txs = signed.batch;
-    const h0 = await blockNumber(side);
-    const lat = [];
-    let errors = 0;
-    let firstError;
-    const t0 = performance.now();
-    const lateFrom = lateStart(txs.length, BATCH_SIZE);
-    let lateT0 = NaN;
-    for (let i = 0; i < txs.length; i += BATCH_SIZE) {
-      const ts = performance.now();
-      if (i === lateFrom) lateT0 = ts;
-      const payload = txs.slice(i, i + BATCH_SIZE).map((tx) => ({ jsonrpc: '2.0', id: ++rpcId, method: 'eth_sendRawTransaction', params: [tx] }));
-      try {
-        const reply = await post(side.rpc, payload);
-        if (!Array.isArray(reply)) throw new Error(`batch reply is not an array: ${JSON.stringify(reply).slice(0, 200)}`);
-        for (const r of reply) {
-          if (r.error) {
-            errors++;
-            firstError ??= r.error.message ?? JSON.stringify(r.error);
-          }
-        }
-        errors += payload.length - reply.length;
-      } catch (e) {
-        errors += payload.length;
-        firstError ??= errText(e);
-      }
-      lat.push(performance.now() - ts);
-    }
-    const sendMs = performance.now() - t0;
-    const w = await waitMined(side, keys.batch.address, txs.length, t0);
-    addSent(side, txs.length);
-    const blocks = (await blockNumber(side)) - h0;
-    return {
-      ...w,
-      n: txs.length,
-      rate: w.ok ? txs.length / (w.ms / 1000) : NaN,
-      ...late(txs.length, lateFrom, w, t0, lateT0),
-      sendMs,
-      ...stats(lat),
-      errors,
-      firstError,
-      blocks,
-    };
+  function sequential(side) {
+    return sendPhase(side, signed.seq, keys.seq.address, 1, async ([tx]) => {
+      await call(side, 'eth_sendRawTransaction', [tx]);
+      return { errors: 0 };
+    });
+  }
+
+  function batched(side) {
+    return sendPhase(side, signed.batch, keys.batch.address, BATCH_SIZE, async (txs) => {
+      const payload = txs.map((tx) => ({ jsonrpc: '2.0', id: ++rpcId, method: 'eth_sendRawTransaction', params: [tx] }));
+      const reply = await post(side.rpc, payload);
+      if (!Array.isArray(reply)) throw new Error(`batch reply is not an array: ${JSON.stringify(reply).slice(0, 200)}`);
+      const failed = reply.filter((r) => r.error);
+      const first = failed[0]?.error;
+      return {
+        errors: failed.length + payload.length - reply.length,
+        firstError: first && (first.message ?? JSON.stringify(first)),
+      };
+    });
   }
 
   async function concurrent(side) {
