@@ -60,7 +60,7 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
   const builtIn = internals.getPrecompile.bind(evm);
   // Every call and transfer asks: compared as bytes (a few addresses, most differing in the first
   // byte) rather than each address turned into hex.
-  const stateful = [...byAddress].map(([key, list]) => ({ bytes: Buffer.from(key, 'hex'), list }));
+  const stateful = [...byAddress.values()].map((list) => ({ bytes: Buffer.from(list[0]!.config.address), list }));
   internals.getPrecompile = (address) => {
     const found = builtIn(address);
     if (found) return found;
