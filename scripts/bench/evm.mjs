@@ -31,6 +31,12 @@
 //      transfers; tx/s to all mined. Target: emulator >= 0.5x Anvil.
 //   Phases 1 and 2 also print the rate of their last third alone (its first send to all mined):
 //   without the JIT warm-up a freshly started emulator goes through in the first ~1,000 txs.
+//   1b, 2b. With PIN (the default), phases 1 and 2 again on fresh nodes with nothing pinned, the
+//   same targets: how users run both nodes, and how the issue's Anvil baselines (226 and 1,815
+//   tx/s) were measured. Pinned to one core, Anvil mines some 60 blocks per 3,000 batched txs at
+//   0.3 ms of CPU per tx; free, its miner races its RPC handler (1,128 blocks at 1.5 ms per tx in
+//   one run). The emulator's V8 compiles and collects garbage on background threads, which
+//   pinning puts on the one core its main thread has.
 //   3. CONCURRENT sends from one account at once (nonces 0..CONCURRENT-1, one connection each, the
 //      connections opened beforehand): all mined? time to all mined; the wait is capped at
 //      CONC_TIMEOUT s and then printed 'stalled' (Anvil 1.7.1 is known to stall here), with the
@@ -53,7 +59,8 @@
 //      also printed at start and after each phase.
 // Node CPU (utime + stime from /proc/<pid>/stat) is printed per phase. With PIN (default, needs
 // taskset and 2+ CPUs) this process is pinned to CPU 0 and every server to CPU 1 once the txs are
-// signed, as bench:rpc does: one core each, so Anvil's threads do not outnumber the emulator's one.
+// signed, as bench:rpc does: one core each, so Anvil's threads do not outnumber the emulator's one
+// (except in phases 1b and 2b, above).
 // The summary table puts both figures side by side with emulator / Anvil; whole-range getLogs and
 // memory are only compared when both nodes hold as many blocks / txs.
 //
@@ -270,9 +277,12 @@ async function main() {
   process.on('unhandledRejection', bail);
   process.stdout.on('error', bail);
   process.stderr.on('error', bail);
+  /** Whether processes are pinned now: PIN, except while phases 1b and 2b run. */
+  let pinning = PIN;
   const pin = (pid, cpu) => {
-    if (PIN) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    if (pinning) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
   };
+  const unpin = (pid) => execFileSync('taskset', ['-a', '-cp', `0-${os.cpus().length - 1}`, String(pid)], { stdio: 'ignore' });
 
   // --- JSON-RPC over HTTP keep-alive ----------------------------------------------------------------
   let rpcId = 0;
@@ -981,6 +991,19 @@ async function main() {
       printTxPhase(`1. eth_sendRawTransaction, one client, sequential (each reply awaited): ${int(SEQ_TXS)} transfers; tx/s to all mined`, 'seq');
       await onEach('batch', batched, { fresh: true });
       printTxPhase(`2. JSON-RPC batches of ${BATCH_SIZE} eth_sendRawTransaction, each batch awaited: ${int(BATCH_TXS)} transfers; tx/s to all mined`, 'batch');
+      if (PIN) {
+        // Phases 1 and 2 again with nothing pinned, as users run both nodes (and as the issue's
+        // Anvil baselines were measured): each node's threads on both CPUs, beside this process.
+        pinning = false;
+        unpin(process.pid);
+        await onEach('seqFree', sequential, { fresh: true });
+        printTxPhase(`1b. as 1, nothing pinned: ${int(SEQ_TXS)} transfers; tx/s to all mined`, 'seqFree');
+        await onEach('batchFree', batched, { fresh: true });
+        printTxPhase(`2b. as 2, nothing pinned: ${int(BATCH_TXS)} transfers; tx/s to all mined`, 'batchFree');
+        pinning = true;
+        pin(process.pid, 0);
+        for (const side of live()) pin(side.pid, 1);
+      }
 
       await onEach('conc', concurrent, { fresh: true });
       console.log(
@@ -1074,6 +1097,29 @@ async function main() {
         cell: (s) => (s.results.batch?.ok ? f1(s.results.batch.lateRate) : '-'),
         value: (s) => (s.results.batch?.ok ? s.results.batch.lateRate : NaN),
       },
+      ...(PIN
+        ? [
+            {
+              label: '1b. sequential sends, nothing pinned, tx/s',
+              phase: 'seqFree',
+              cell: (s) => txCell(s.results.seqFree),
+              value: (s) => s.results.seqFree?.rate,
+              target: 1.0,
+            },
+            {
+              label: `2b. batches of ${BATCH_SIZE}, nothing pinned, tx/s`,
+              phase: 'batchFree',
+              cell: (s) => txCell(s.results.batchFree),
+              value: (s) => s.results.batchFree?.rate,
+              target: 0.5,
+            },
+            {
+              label: '   the last third of those alone, tx/s',
+              cell: (s) => (s.results.batchFree?.ok ? f1(s.results.batchFree.lateRate) : '-'),
+              value: (s) => (s.results.batchFree?.ok ? s.results.batchFree.lateRate : NaN),
+            },
+          ]
+        : []),
       {
         label: `3. ${CONCURRENT} concurrent sends, ms to all mined`,
         cell: (s) => {
