@@ -31,7 +31,8 @@ import vm from 'node:vm';
 // (the build starts a node through this file). Either flag given to node itself wins.
 const V8_FLAGS = ['--max-optimized-bytecode-size=2000', '--interrupt-budget=264000'];
 for (const flag of V8_FLAGS) {
-  if (!process.execArgv.some((a) => a.startsWith(flag.split('=')[0]))) v8.setFlagsFromString(flag);
+  const name = flag.split('=')[0];
+  if (!process.execArgv.some((a) => a === name || a.startsWith(`${name}=`))) v8.setFlagsFromString(flag);
 }
 
 const bundle = path.join(path.dirname(fileURLToPath(import.meta.url)), 'avalanche-emulator.cjs');
