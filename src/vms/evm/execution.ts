@@ -8,7 +8,8 @@ import { type CustomPrecompile, EVMError, type ExecResult } from '@ethereumjs/ev
 import { gethError as frameError } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, ValueEncoding } from '@ethereumjs/util';
+import { Account, Address, equalsBytes, ValueEncoding } from '@ethereumjs/util';
+import { keccak256 } from '../../crypto/keccak.js';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
 import type { PrecompileConfig } from './precompiles/config.js';
@@ -71,7 +72,7 @@ export function stateAt(
   const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
   const caches =
     cacheEntries > 0 ? new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
-  return new CountedStateManager({ trie, common, caches });
+  return memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
 }
 
 /**
@@ -112,6 +113,42 @@ export class CountedStateManager extends MerkleStateManager {
     while (this.depth > depth) await this.revert();
   }
 }
+
+/** Storage tries a reader keeps across its calls, at most. */
+const KEPT_STORAGE_TRIES = 1024;
+
+/**
+ * The reader's state manager (eth_call, eth_estimateGas, traces): each call ends in a revert, which
+ * empties the base class's storage tries, and a new trie object costs more than most of the storage
+ * reads a call then makes through it (@ethereumjs's trie constructor builds a debug logger and hashes
+ * the empty root). A trie object is kept by account and storage root and handed to the next call
+ * whose account has that root: a trie at a root reads the same content forever. One whose root has
+ * since moved (a state override's `state` empties it) or that holds a checkpoint is not reused.
+ */
+export class ReaderStateManager extends CountedStateManager {
+  private readonly keptTries = new Map<string, MerklePatriciaTrie>();
+
+  protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
+    if (rootAccount === undefined) return super._getStorageTrie(addressOrHash);
+    const hashed = addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes);
+    const addressHex = hexOf(hashed);
+    const open = this._storageTries[addressHex];
+    if (open !== undefined) return open;
+    const key = addressHex + hexOf(rootAccount.storageRoot);
+    const kept = this.keptTries.get(key);
+    if (kept !== undefined && !kept.hasCheckpoints() && equalsBytes(kept.root(), rootAccount.storageRoot)) {
+      this._storageTries[addressHex] = kept;
+      return kept;
+    }
+    const trie = super._getStorageTrie(hashed, rootAccount);
+    this.keptTries.delete(key);
+    if (this.keptTries.size >= KEPT_STORAGE_TRIES) this.keptTries.delete(this.keptTries.keys().next().value!);
+    this.keptTries.set(key, trie);
+    return trie;
+  }
+}
+
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 
 /** The state manager of a VM made by execVM over stateAt. */
 export const countedState = (vm: VM): CountedStateManager => vm.stateManager as CountedStateManager;
