@@ -6,14 +6,16 @@
 // (express) and the native bindings (LevelDB, libsecp256k1) stay external and load from
 // node_modules as before.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 
-await build({
+const { metafile } = await build({
   entryPoints: ['dist/cli.js'],
+  metafile: true,
   outfile: 'dist/avalanche-emulator.cjs',
   bundle: true,
   platform: 'node',
@@ -25,6 +27,9 @@ await build({
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// Node's own modules the bundle requires, for the launcher to load before it sets its V8 flags.
+const builtins = [...new Set(metafile.outputs['dist/avalanche-emulator.cjs'].imports.filter((i) => i.external && isBuiltin(i.path)).map((i) => i.path))].sort();
+writeFileSync('dist/avalanche-emulator.builtins.json', `${JSON.stringify(builtins)}\n`);
 copyFileSync('scripts/launcher.mjs', 'dist/avalanche-emulator.js');
 chmodSync('dist/avalanche-emulator.js', 0o755);
 
