@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   vms: ['encoding', 'crypto', 'logging', 'storage', 'chains', 'rpc'],
   genesis: ['encoding', 'chains', 'vms'],
   api: ['encoding', 'logging', 'storage', 'config', 'health', 'chains', 'indexer', 'rpc'],
-  data: ['encoding', 'logging', 'storage', 'chains', 'vms', 'rpc'],
+  data: ['encoding', 'crypto', 'logging', 'storage', 'chains', 'vms', 'rpc'],
   server: ['encoding', 'rpc'],
 };
 const ENTRY_POINTS = ['node.ts', 'core.ts', 'cli.ts', 'index.ts'];

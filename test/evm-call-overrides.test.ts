@@ -11,8 +11,8 @@ const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2
 const common = chainCommon(43112n);
 
 // Runtime: return sload(calldataload(0)). Constructor: slot 0 = 42, slot 1 = 7, then the runtime.
-const RUNTIME = '60003554600052602060' + '00f3';
-const INIT = `0x602a6000556007600155600c601660003960` + `0c6000f3${RUNTIME}`;
+const RUNTIME = '6000355460005260206000f3';
+const INIT = `0x602a6000556007600155600c6016600039600c6000f3${RUNTIME}`;
 // Runtime: return selfbalance().
 const SELF_BALANCE = '0x4760005260206000f3';
 const EMPTY_ADDRESS = '0x00000000000000000000000000000000000c0de5';

@@ -50,3 +50,33 @@ export function keccak256Parts(...parts: Uint8Array[]): Uint8Array {
   for (const p of parts) wasm.update(p);
   return wasm.digest('binary');
 }
+
+/**
+ * Every digest the code states as a literal (knownKeccak), with its preimage:
+ * test/known-digests.test.ts hashes each preimage again.
+ */
+export const knownDigests: Array<{ preimage: Uint8Array; digest: Uint8Array }> = [];
+
+/**
+ * A digest fixed by its preimage (an event's topic, the empty trie's root), given as a literal
+ * rather than hashed when the module loads: the WebAssembly hasher has not loaded then, and
+ * @noble/hashes, still cold, took about half a millisecond per digest, some 20 ms of the node's
+ * start-up for the few dozen its modules made.
+ */
+export function knownKeccak(preimage: string | Uint8Array, digestHex: string): Uint8Array {
+  const digest = Uint8Array.from(Buffer.from(digestHex, 'hex'));
+  knownDigests.push({ preimage: typeof preimage === 'string' ? Buffer.from(preimage) : preimage, digest });
+  return digest;
+}
+
+const textDigests = new Map<string, Uint8Array>();
+
+/** keccak-256 of a text (a function's signature), computed once per text. */
+export function keccakText(text: string): Uint8Array {
+  let digest = textDigests.get(text);
+  if (!digest) {
+    digest = keccak256(Buffer.from(text));
+    textDigests.set(text, digest);
+  }
+  return digest;
+}

@@ -6,7 +6,7 @@
 // (up to BLOCKS_PER_WRITE) and the cursor are one write. Woken by each accepted block, it starts a
 // moment later (FOLLOW_DELAY_MS), so that under a steady stream of blocks one write covers several;
 // a query that must see the head (settled) starts it at once.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { knownKeccak } from '../../crypto/keccak.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
@@ -20,10 +20,16 @@ import type { TxRecord } from '../../vms/evm/records.js';
 import type { InternalTx } from '../../vms/evm/trace/internal.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
 
-const topic = (signature: string) => Buffer.from(keccak_256(new TextEncoder().encode(signature))).toString('hex');
-export const TRANSFER = topic('Transfer(address,address,uint256)');
-export const TRANSFER_SINGLE = topic('TransferSingle(address,address,address,uint256,uint256)');
-export const TRANSFER_BATCH = topic('TransferBatch(address,address,address,uint256[],uint256[])');
+const topic = (signature: string, digestHex: string) => Buffer.from(knownKeccak(signature, digestHex)).toString('hex');
+export const TRANSFER = topic('Transfer(address,address,uint256)', 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef');
+export const TRANSFER_SINGLE = topic(
+  'TransferSingle(address,address,address,uint256,uint256)',
+  'c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62',
+);
+export const TRANSFER_BATCH = topic(
+  'TransferBatch(address,address,address,uint256[],uint256[])',
+  '4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb',
+);
 
 export type { InternalTx };
 

@@ -3,18 +3,18 @@
 // delivery, the execution and the receipt's return as each chain's follower meets them. Each event
 // is kept on its own (chains are followed independently); a message is assembled when listed.
 import { createRequire } from 'node:module';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { knownKeccak } from '../../crypto/keccak.js';
 import type { BatchOp } from '../../storage/db.js';
 import type { EvmLog } from '../../vms/evm/records.js';
 
 const MESSAGE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)';
 const FEE = '(address,uint256)';
-const topic = (s: string) => Buffer.from(keccak_256(new TextEncoder().encode(s))).toString('hex');
+const topic = (s: string, digestHex: string) => Buffer.from(knownKeccak(s, digestHex)).toString('hex');
 export const ICM_TOPICS = {
-  send: topic(`SendCrossChainMessage(bytes32,bytes32,${MESSAGE},${FEE})`),
-  receive: topic(`ReceiveCrossChainMessage(bytes32,bytes32,address,address,${MESSAGE})`),
-  executed: topic('MessageExecuted(bytes32,bytes32)'),
-  receipt: topic(`ReceiptReceived(bytes32,bytes32,address,${FEE})`),
+  send: topic(`SendCrossChainMessage(bytes32,bytes32,${MESSAGE},${FEE})`, '2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8'),
+  receive: topic(`ReceiveCrossChainMessage(bytes32,bytes32,address,address,${MESSAGE})`, '292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34'),
+  executed: topic('MessageExecuted(bytes32,bytes32)', '34795cc6b122b9a0ae684946319f1e14a577b4e8f9b3dda9ac94c21a54d3188c'),
+  receipt: topic(`ReceiptReceived(bytes32,bytes32,address,${FEE})`, 'd13a7935f29af029349bed0a2097455b91fd06190a30478c575db3f31e00bf57'),
 };
 
 /** What the events carry of a message, as stored. */

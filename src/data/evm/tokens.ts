@@ -2,11 +2,11 @@
 // name(), symbol(), decimals(), tokenURI(id), uri(id), ownerOf(id), and its ERC type from ERC-165
 // supportsInterface (ERC-721, ERC-1155) or the ERC-20 reads. No network: no logos, prices or NFT
 // metadata fetched from a token URI.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccakText } from '../../crypto/keccak.js';
 import type { EvmChain } from '../../vms/evm/chain.js';
 import { call } from '../../vms/evm/calls.js';
 
-const selector = (signature: string) => Buffer.from(keccak_256(new TextEncoder().encode(signature))).subarray(0, 4);
+const selector = (signature: string) => keccakText(signature).subarray(0, 4);
 const word = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
 
 async function read(chain: EvmChain, to: Uint8Array, data: Uint8Array): Promise<Buffer | undefined> {

@@ -1,7 +1,7 @@
 // The Data API's EVM transactions: a tx as NativeTransaction, with the token transfers and
 // internal transactions of an address (TransactionDetails), read from the chain's store and the
 // follower's index.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccakText } from '../../crypto/keccak.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { toChecksumAddress } from '@ethereumjs/util';
 import type { StoredBlock } from '../../vms/evm/store.js';
@@ -16,31 +16,31 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const checksum = (a: Uint8Array | string) => toChecksumAddress(typeof a === 'string' ? a : hex(a));
 const rich = (a: Uint8Array | string) => ({ address: checksum(a) });
 
-/** Names of the methods wallets and explorers meet most, by selector (no signature database offline). */
-const KNOWN_METHODS = new Map(
-  [
-    'transfer(address,uint256)',
-    'approve(address,uint256)',
-    'transferFrom(address,address,uint256)',
-    'safeTransferFrom(address,address,uint256)',
-    'safeTransferFrom(address,address,uint256,bytes)',
-    'safeTransferFrom(address,address,uint256,uint256,bytes)',
-    'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
-    'setApprovalForAll(address,bool)',
-    'mint(address,uint256)',
-    'burn(uint256)',
-    'deposit()',
-    'withdraw(uint256)',
-    'multicall(bytes[])',
-    'sendCrossChainMessage((bytes32,address,(address,uint256),uint256,address[],bytes))',
-    'receiveCrossChainMessage(uint32,address)',
-  ].map((s) => [
-    `0x${Buffer.from(keccak_256(new TextEncoder().encode(s)))
-      .subarray(0, 4)
-      .toString('hex')}`,
-    s,
-  ]),
-);
+/** Signatures of the methods wallets and explorers meet most (no signature database offline). */
+const KNOWN_SIGNATURES = [
+  'transfer(address,uint256)',
+  'approve(address,uint256)',
+  'transferFrom(address,address,uint256)',
+  'safeTransferFrom(address,address,uint256)',
+  'safeTransferFrom(address,address,uint256,bytes)',
+  'safeTransferFrom(address,address,uint256,uint256,bytes)',
+  'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
+  'setApprovalForAll(address,bool)',
+  'mint(address,uint256)',
+  'burn(uint256)',
+  'deposit()',
+  'withdraw(uint256)',
+  'multicall(bytes[])',
+  'sendCrossChainMessage((bytes32,address,(address,uint256),uint256,address[],bytes))',
+  'receiveCrossChainMessage(uint32,address)',
+];
+
+let knownMethods: Map<string, string> | undefined;
+/** Those methods' names by selector, hashed on first use (once the WebAssembly keccak has loaded). */
+const knownMethod = (methodHash: string): string | undefined => {
+  knownMethods ??= new Map(KNOWN_SIGNATURES.map((s) => [`0x${Buffer.from(keccakText(s).subarray(0, 4)).toString('hex')}`, s]));
+  return knownMethods.get(methodHash);
+};
 
 export interface TxAt {
   block: StoredBlock;
@@ -58,7 +58,7 @@ export async function nativeTransaction(s: EvmSource, at: TxAt): Promise<Record<
   else if (tx.data.length === 0 && !(await hasCode(s, tx.to.bytes))) method = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: 'Native Transfer' };
   else {
     const methodHash = tx.data.length >= 4 ? hex(tx.data.subarray(0, 4)) : '';
-    const name = KNOWN_METHODS.get(methodHash);
+    const name = knownMethod(methodHash);
     method = { callType: 'CONTRACT_CALL', methodHash, ...(name ? { methodName: name } : {}) };
   }
   return {

@@ -10,8 +10,7 @@
 // Notes: docs/research/cchain.md §1.
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { keccak256 } from '../../crypto/keccak.js';
+import { keccak256, knownKeccak } from '../../crypto/keccak.js';
 
 export interface CorethHeader {
   parentHash: Uint8Array;
@@ -47,8 +46,8 @@ export interface CorethHeader {
 }
 
 /** keccak256 of RLP("") and of RLP([]): the empty trie root and the empty uncles hash. */
-export const EMPTY_ROOT = keccak_256(RLP.encode(new Uint8Array()));
-export const EMPTY_UNCLES = keccak_256(RLP.encode([]));
+export const EMPTY_ROOT = knownKeccak(RLP.encode(new Uint8Array()), '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
+export const EMPTY_UNCLES = knownKeccak(RLP.encode([]), '1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347');
 
 const quantity = (n: bigint): Uint8Array => bigIntToUnpaddedBytes(n);
 
@@ -96,7 +95,7 @@ export function headerHash(h: CorethHeader): Uint8Array {
 }
 
 /** keccak256(RLP("")): the ExtDataHash of a block without atomic txs (coreth's EmptyExtDataHash). */
-export const EMPTY_EXT_DATA_HASH = keccak_256(RLP.encode(new Uint8Array()));
+export const EMPTY_EXT_DATA_HASH = knownKeccak(RLP.encode(new Uint8Array()), '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
 
 /** A tx as a block body holds it: a legacy tx as its RLP list, a typed one as the string type ‖ payload. */
 export type BodyTx = Uint8Array | Uint8Array[];

@@ -4,7 +4,7 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { knownKeccak } from '../../crypto/keccak.js';
 import { EMPTY_ROOT } from './header.js';
 
 export interface Account {
@@ -16,7 +16,7 @@ export interface Account {
 }
 
 /** keccak256 of no code. */
-export const EMPTY_CODE_HASH = keccak_256(new Uint8Array());
+export const EMPTY_CODE_HASH = knownKeccak(new Uint8Array(), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
 
 export function encodeAccount(a: Account, multiCoin = true): Uint8Array {
   return RLP.encode([

@@ -2,7 +2,7 @@
 // the address left-padded to 32 bytes, and the functions every allow-list precompile has:
 // readAllowList and the four setters, with their gas, checks in their order, and RoleSet events.
 import type { Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { knownKeccak } from '../../../crypto/keccak.js';
 import {
   addressArg,
   addressWord,
@@ -25,13 +25,7 @@ export enum Role {
 
 const ROLE_NAMES: Record<Role, string> = { [Role.None]: 'NoRole', [Role.Enabled]: 'EnabledRole', [Role.Admin]: 'AdminRole', [Role.Manager]: 'ManagerRole' };
 
-const selector = (signature: string) =>
-  Buffer.from(keccak_256(Buffer.from(signature)))
-    .subarray(0, 4)
-    .toString('hex');
-export const eventTopic = (signature: string): Uint8Array => keccak_256(Buffer.from(signature));
-
-const ROLE_SET = eventTopic('RoleSet(uint256,address,address,uint256)');
+const ROLE_SET = knownKeccak('RoleSet(uint256,address,address,uint256)', 'cdb7ea01f00a414d78757bdb0f6391664ba3fedf987eed280927c1e7d695be3e');
 /** AllowListEventGasCost: a RoleSet log (4 topics, 32 bytes of data). */
 const ROLE_SET_GAS = logGas(4, 32);
 
@@ -53,7 +47,7 @@ function canModify(caller: Role, from: Role, to: Role): boolean {
 
 function setter(signature: string, role: Role): PrecompileFunction {
   return {
-    selector: selector(signature),
+    signature,
     gas: WRITE_GAS_PER_SLOT,
     async run(call) {
       const target = addressArg(call.input, 0);
@@ -76,7 +70,7 @@ function setter(signature: string, role: Role): PrecompileFunction {
 
 export const allowListFunctions: PrecompileFunction[] = [
   {
-    selector: selector('readAllowList(address)'),
+    signature: 'readAllowList(address)',
     gas: READ_GAS_PER_SLOT,
     run: async (call) => wordOf(BigInt(await readRole(call, addressArg(call.input, 0)))),
   },
@@ -85,5 +79,3 @@ export const allowListFunctions: PrecompileFunction[] = [
   setter('setManager(address)', Role.Manager),
   setter('setNone(address)', Role.None),
 ];
-
-export { selector as functionSelector };

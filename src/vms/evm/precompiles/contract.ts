@@ -5,6 +5,7 @@
 // so that a reverted frame reverts them too. Notes: ../shared/reference/subnet-evm.md §3.
 import { EVMError, type EVMInterface, type ExecResult, type PrecompileInput } from '@ethereumjs/evm';
 import { Address, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
+import { keccakText } from '../../../crypto/keccak.js';
 import { currentFrame, type Frame } from './frames.js';
 
 /** Gas constants (precompile/contract/utils.go). */
@@ -67,7 +68,8 @@ export class Call {
 }
 
 export interface PrecompileFunction {
-  selector: string;
+  /** The Solidity signature, whose keccak-256 gives the 4-byte selector (hashed when the precompile is made). */
+  signature: string;
   /** The gas deducted before anything else. */
   gas: bigint;
   run(call: Call): Promise<Uint8Array>;
@@ -81,7 +83,7 @@ const failed = (gasLimit: bigint, message: string): ExecResult => ({
 
 /** The precompile as @ethereumjs runs it: dispatch by selector, gas first, errors as EVM errors. */
 export function statefulPrecompile(address: Address, functions: PrecompileFunction[]) {
-  const bySelector = new Map(functions.map((f) => [f.selector, f]));
+  const bySelector = new Map(functions.map((f) => [Buffer.from(keccakText(f.signature).subarray(0, 4)).toString('hex'), f]));
   return async (opts: PrecompileInput): Promise<ExecResult> => {
     const evm = opts._EVM;
     const frame = currentFrame(evm);

@@ -4,7 +4,8 @@
 // getFeeConfigLastChangedAt. A change governs the blocks after the one it is in.
 import { setLengthLeft, setLengthRight } from '@ethereumjs/util';
 import { FEE_CONFIG_KEYS, type FeeConfig, FeeConfigError, verifyFeeConfig } from '../feewindow.js';
-import { allowListFunctions, eventTopic, functionSelector, isEnabled, readRole } from './allowlist.js';
+import { knownKeccak } from '../../../crypto/keccak.js';
+import { allowListFunctions, isEnabled, readRole } from './allowlist.js';
 import {
   addressWord,
   type Call,
@@ -30,8 +31,9 @@ const fieldSlot = (i: number): Uint8Array => {
 };
 export const LAST_CHANGED_AT_SLOT = setLengthRight(new Uint8Array(Buffer.from('lca')), 32);
 
-const CHANGED = eventTopic(
+const CHANGED = knownKeccak(
   'FeeConfigChanged(address,(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256),(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256))',
+  '4c98e43adb5962c18f3f0e6dd066e2a2de258d3b4f695b317b77c8f27cd044fc',
 );
 const GET_GAS = READ_GAS_PER_SLOT * BigInt(FEE_CONFIG_KEYS.length);
 /** SetFeeConfigGasCost: a write per field and one for lastChangedAt. */
@@ -61,7 +63,7 @@ export function feeManagerFunctions(blockNumber: (call: Call) => bigint): Precom
   return [
     ...allowListFunctions,
     {
-      selector: functionSelector('setFeeConfig(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256)'),
+      signature: 'setFeeConfig(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256)',
       gas: SET_GAS,
       async run(call) {
         call.writable();
@@ -81,12 +83,12 @@ export function feeManagerFunctions(blockNumber: (call: Call) => bigint): Precom
       },
     },
     {
-      selector: functionSelector('getFeeConfig()'),
+      signature: 'getFeeConfig()',
       gas: GET_GAS,
       run: async (call) => new Uint8Array(configWords(await readFeeConfig(call))),
     },
     {
-      selector: functionSelector('getFeeConfigLastChangedAt()'),
+      signature: 'getFeeConfigLastChangedAt()',
       gas: READ_GAS_PER_SLOT,
       run: async (call) => setLengthLeft(wordOf(await readLastChangedAt(call)), 32),
     },

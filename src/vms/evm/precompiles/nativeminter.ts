@@ -1,10 +1,11 @@
 // ContractNativeMinter (precompile/contracts/nativeminter): mintNativeCoin(address, uint256) by an
 // enabled caller, with its NativeCoinMinted event; the allow list's functions besides.
 import { Account } from '@ethereumjs/util';
-import { allowListFunctions, eventTopic, functionSelector, isEnabled, readRole } from './allowlist.js';
+import { knownKeccak } from '../../../crypto/keccak.js';
+import { allowListFunctions, isEnabled, readRole } from './allowlist.js';
 import { addressArg, addressWord, checksum, logGas, PrecompileError, type PrecompileFunction, uintArg, wordOf } from './contract.js';
 
-const MINTED = eventTopic('NativeCoinMinted(address,address,uint256)');
+const MINTED = knownKeccak('NativeCoinMinted(address,address,uint256)', '400cd392f3d56fd10bb1dbd5839fdda8298208ddaa97b368faa053e1850930ee');
 /** MintGasCost, then NativeCoinMintedEventGasCost (3 topics, 32 bytes of data). */
 const MINT_GAS = 30_000n;
 const MINTED_GAS = logGas(3, 32);
@@ -12,7 +13,7 @@ const MINTED_GAS = logGas(3, 32);
 export const nativeMinterFunctions: PrecompileFunction[] = [
   ...allowListFunctions,
   {
-    selector: functionSelector('mintNativeCoin(address,uint256)'),
+    signature: 'mintNativeCoin(address,uint256)',
     gas: MINT_GAS,
     async run(call) {
       call.writable();

@@ -3,7 +3,8 @@
 // blackhole (rewards disabled). The coinbase of block N is read from the state after block N - 1.
 import { Address, setLengthLeft, setLengthRight } from '@ethereumjs/util';
 import { BLACKHOLE } from '../rules.js';
-import { allowListFunctions, eventTopic, functionSelector, isEnabled, readRole } from './allowlist.js';
+import { knownKeccak } from '../../../crypto/keccak.js';
+import { allowListFunctions, isEnabled, readRole } from './allowlist.js';
 import { addressArg, addressWord, type Call, checksum, logGas, PrecompileError, type PrecompileFunction, READ_GAS_PER_SLOT, wordOf } from './contract.js';
 import type { StorageReader } from './feemanager.js';
 
@@ -12,9 +13,9 @@ export const REWARD_SLOT = setLengthRight(new Uint8Array(Buffer.from('rask')), 3
 export const ALLOW_FEE_RECIPIENTS = setLengthRight(new Uint8Array(Buffer.from('afrav')), 32);
 
 const SET_GAS = 25_000n;
-const ADDRESS_CHANGED = eventTopic('RewardAddressChanged(address,address,address)');
-const RECIPIENTS_ALLOWED = eventTopic('FeeRecipientsAllowed(address)');
-const DISABLED = eventTopic('RewardsDisabled(address)');
+const ADDRESS_CHANGED = knownKeccak('RewardAddressChanged(address,address,address)', 'c2a9e07cba6f4920acaa5933bd0406949d5dbef7ee698e786ea23e8708f32a6c');
+const RECIPIENTS_ALLOWED = knownKeccak('FeeRecipientsAllowed(address)', 'abb1949bd129fef9b84601a48aee89d600d90074ca10216a02ce43996be55991');
+const DISABLED = knownKeccak('RewardsDisabled(address)', 'eb121f0335efe8f4b8ebef7793c18c171834696989656a8c345acc558359fabf');
 
 export type RewardSetting = { kind: 'address'; address: Uint8Array } | { kind: 'feeRecipients' };
 
@@ -37,7 +38,7 @@ const currentAddress = (r: RewardSetting) => (r.kind === 'feeRecipients' ? new U
 export const rewardManagerFunctions: PrecompileFunction[] = [
   ...allowListFunctions,
   {
-    selector: functionSelector('setRewardAddress(address)'),
+    signature: 'setRewardAddress(address)',
     gas: SET_GAS,
     async run(call) {
       const next = addressArg(call.input, 0);
@@ -51,7 +52,7 @@ export const rewardManagerFunctions: PrecompileFunction[] = [
     },
   },
   {
-    selector: functionSelector('allowFeeRecipients()'),
+    signature: 'allowFeeRecipients()',
     gas: SET_GAS,
     async run(call) {
       await guard(call, 'allowFeeRecipients');
@@ -62,7 +63,7 @@ export const rewardManagerFunctions: PrecompileFunction[] = [
     },
   },
   {
-    selector: functionSelector('disableRewards()'),
+    signature: 'disableRewards()',
     gas: SET_GAS,
     async run(call) {
       await guard(call, 'disableRewards');
@@ -73,12 +74,12 @@ export const rewardManagerFunctions: PrecompileFunction[] = [
     },
   },
   {
-    selector: functionSelector('currentRewardAddress()'),
+    signature: 'currentRewardAddress()',
     gas: READ_GAS_PER_SLOT,
     run: async (call) => setLengthLeft(currentAddress(await readReward(call)), 32),
   },
   {
-    selector: functionSelector('areFeeRecipientsAllowed()'),
+    signature: 'areFeeRecipientsAllowed()',
     gas: READ_GAS_PER_SLOT,
     run: async (call) => wordOf((await readReward(call)).kind === 'feeRecipients' ? 1n : 0n),
   },

@@ -6,7 +6,6 @@
 import { addressedCall, messageID, SEND_WARP_MESSAGE_TOPIC, unsignedMessage } from '../warp/message.js';
 import { runningPredicates } from '../warp/receive.js';
 import type { Call } from './contract.js';
-import { functionSelector } from './allowlist.js';
 import { addressWord, logGas, PrecompileError, type PrecompileFunction, uintArg, wordOf } from './contract.js';
 
 /** SendWarpMessageGasCost: the log and its two topics, storing the message, a slot write. */
@@ -65,7 +64,7 @@ const setAddress = (b: Uint8Array): Uint8Array => {
 export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
   return [
     {
-      selector: functionSelector('sendWarpMessage(bytes)'),
+      signature: 'sendWarpMessage(bytes)',
       gas: SEND_GAS,
       async run(call) {
         // Charged on the input's size, before unpacking it.
@@ -84,12 +83,12 @@ export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
       },
     },
     {
-      selector: functionSelector('getBlockchainID()'),
+      signature: 'getBlockchainID()',
       gas: BLOCKCHAIN_ID_GAS,
       run: async () => ctx.blockchainID,
     },
     {
-      selector: functionSelector('getVerifiedWarpMessage(uint32)'),
+      signature: 'getVerifiedWarpMessage(uint32)',
       gas: VERIFIED_BASE_GAS,
       async run(call) {
         const m = verifiedPredicate(call);
@@ -107,7 +106,7 @@ export function warpFunctions(ctx: WarpContext): PrecompileFunction[] {
       },
     },
     {
-      selector: functionSelector('getVerifiedWarpBlockHash(uint32)'),
+      signature: 'getVerifiedWarpBlockHash(uint32)',
       gas: VERIFIED_BASE_GAS,
       async run(call) {
         const m = verifiedPredicate(call);

@@ -5,13 +5,16 @@
 // integers, byte slices with a u32 length, interfaces with a u32 type ID, one u16 codec version in
 // front. test/warp.test.ts holds these bytes to avalanchejs's warp types.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { knownKeccak } from '../../../crypto/keccak.js';
 import { u16, u32 } from '../../../encoding/bytes.js';
 
 /** The warp precompile's address (unprefixed hex), on coreth and Subnet-EVM alike. */
 export const WARP_ADDRESS_HEX = '0200000000000000000000000000000000000005';
 /** SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message). */
-export const SEND_WARP_MESSAGE_TOPIC = keccak_256(Buffer.from('SendWarpMessage(address,bytes32,bytes)'));
+export const SEND_WARP_MESSAGE_TOPIC = knownKeccak(
+  'SendWarpMessage(address,bytes32,bytes)',
+  '56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d',
+);
 
 const withLength = (b: Uint8Array) => Buffer.concat([u32(b.length), b]);
 const CODEC_VERSION = 0;
