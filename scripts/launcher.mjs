@@ -32,7 +32,8 @@ import vm from 'node:vm';
 // The Node modules the bundle requires (listed by the build in avalanche-emulator.builtins.json)
 // are loaded first: loaded after the flags were set, they made start-up some 20–30 ms slower
 // (medians of 16–30 interleaved starts; Node's own code cache is made for its default flags).
-const builtinsFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'avalanche-emulator.builtins.json');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const builtinsFile = path.join(here, 'avalanche-emulator.builtins.json');
 if (existsSync(builtinsFile)) {
   const load = createRequire(import.meta.url);
   for (const name of JSON.parse(readFileSync(builtinsFile, 'utf8'))) load(name);
@@ -43,7 +44,7 @@ for (const flag of V8_FLAGS) {
   if (!process.execArgv.some((a) => a === name || a.startsWith(`${name}=`))) v8.setFlagsFromString(flag);
 }
 
-const bundle = path.join(path.dirname(fileURLToPath(import.meta.url)), 'avalanche-emulator.cjs');
+const bundle = path.join(here, 'avalanche-emulator.cjs');
 const cacheFile = `${bundle}.cache`;
 // The bundle's hashbang line (from src/cli.ts) is emptied, so line numbers stay as they are.
 const body = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');

@@ -1089,37 +1089,25 @@ async function main() {
     const emu = sides.find((s) => s.name === 'emulator');
     if (!anvil && !emu) return;
     const txCell = (r) => (!r ? '-' : r.error ? 'error' : r.ok ? f1(r.rate) : 'stalled');
-    const rows = [
-      { label: '1. sequential sends, tx/s', phase: 'seq', cell: (s) => txCell(s.results.seq), value: (s) => s.results.seq?.rate, target: 1.0 },
-      { label: `2. batches of ${BATCH_SIZE}, tx/s`, phase: 'batch', cell: (s) => txCell(s.results.batch), value: (s) => s.results.batch?.rate, target: 0.5 },
+    // Phases 1 and 2 (and 1b, 2b): their rates, with the issue's targets, and the batches' last third.
+    const sendRows = (n, seq, batch, how) => [
+      { label: `${n[0]}. sequential sends${how}, tx/s`, phase: seq, cell: (s) => txCell(s.results[seq]), value: (s) => s.results[seq]?.rate, target: 1.0 },
+      {
+        label: `${n[1]}. batches of ${BATCH_SIZE}${how}, tx/s`,
+        phase: batch,
+        cell: (s) => txCell(s.results[batch]),
+        value: (s) => s.results[batch]?.rate,
+        target: 0.5,
+      },
       {
         label: '   the last third of those alone, tx/s',
-        cell: (s) => (s.results.batch?.ok ? f1(s.results.batch.lateRate) : '-'),
-        value: (s) => (s.results.batch?.ok ? s.results.batch.lateRate : NaN),
+        cell: (s) => (s.results[batch]?.ok ? f1(s.results[batch].lateRate) : '-'),
+        value: (s) => (s.results[batch]?.ok ? s.results[batch].lateRate : NaN),
       },
-      ...(PIN
-        ? [
-            {
-              label: '1b. sequential sends, nothing pinned, tx/s',
-              phase: 'seqFree',
-              cell: (s) => txCell(s.results.seqFree),
-              value: (s) => s.results.seqFree?.rate,
-              target: 1.0,
-            },
-            {
-              label: `2b. batches of ${BATCH_SIZE}, nothing pinned, tx/s`,
-              phase: 'batchFree',
-              cell: (s) => txCell(s.results.batchFree),
-              value: (s) => s.results.batchFree?.rate,
-              target: 0.5,
-            },
-            {
-              label: '   the last third of those alone, tx/s',
-              cell: (s) => (s.results.batchFree?.ok ? f1(s.results.batchFree.lateRate) : '-'),
-              value: (s) => (s.results.batchFree?.ok ? s.results.batchFree.lateRate : NaN),
-            },
-          ]
-        : []),
+    ];
+    const rows = [
+      ...sendRows(['1', '2'], 'seq', 'batch', ''),
+      ...(PIN ? sendRows(['1b', '2b'], 'seqFree', 'batchFree', ', nothing pinned') : []),
       {
         label: `3. ${CONCURRENT} concurrent sends, ms to all mined`,
         cell: (s) => {

@@ -19,7 +19,7 @@ import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
 import { AccountEntry, ObjectCaches } from './accountcache.js';
-import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
+import { hexOf, MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -147,8 +147,6 @@ export class ReaderStateManager extends CountedStateManager {
     return trie;
   }
 }
-
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 
 /** The state manager of a VM made by execVM over stateAt. */
 export const countedState = (vm: VM): CountedStateManager => vm.stateManager as CountedStateManager;

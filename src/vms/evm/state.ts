@@ -63,7 +63,8 @@ export class TrieMemo {
   }
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
+/** Unprefixed hex of a byte view, without copying it. */
+export const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 
 // biome-ignore lint/suspicious/noExplicitAny: a mixin base takes any constructor arguments
 type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
