@@ -375,7 +375,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
               stalls,
               stallable: (chain) => manager.get(chain)?.id,
             }),
-            ...(shell.states ? stateMethods(shell.states) : {}),
+            ...(shell.states ? stateMethods(shell.states, config.stateDir) : {}),
           }),
         ]),
         'emulator',

@@ -13,6 +13,7 @@ import { formatAddress } from '../src/vms/components/avax/address.js';
 import type { SignedTx, UnsignedTx, UTXO } from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { CLI, call, callError, post, rpc, runCli, spawnNode, tempDir, type SpawnedNode } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -30,6 +31,7 @@ const GENESIS_UTXO = (): UTXO => ({
   output: { type: 7, amount: 300_000_000_000_000_000n, owners: { locktime: 0n, threshold: 1, addresses: [addressOfPrivateKey(EWOQ_KEY)] } },
 });
 const INDEXES = ['X/block', 'X/vtx', 'X/tx', 'P/block', 'C/block'];
+const L1_FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const xURL = (uri: string) => `${uri}/ext/bc/X`;
@@ -82,6 +84,67 @@ async function pay(uri: string, coin: Coin, n: number): Promise<string[]> {
     coin.advance(tx);
   }
   return ids;
+}
+
+/**
+ * One EVM account sending transfers with eth_sendRawTransaction: an acknowledged hash must be mined
+ * after any kill (the pool's journal), the tx in flight at the kill may be or not.
+ */
+class EvmSender {
+  readonly account: PrivateKeyAccount;
+  nonce = 0;
+  readonly acknowledged: string[] = [];
+  constructor(
+    key: Uint8Array,
+    readonly path: string,
+    readonly chainId: number,
+  ) {
+    this.account = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`);
+  }
+
+  url(uri: string): string {
+    return `${uri}/ext/bc/${this.path}/rpc`;
+  }
+
+  /** The next nonce, as the restarted node counts it (pending included). */
+  async sync(uri: string): Promise<void> {
+    const r = await rpc(this.url(uri), 'eth_getTransactionCount', [this.account.address, 'pending']);
+    this.nonce = Number(r.json.result);
+  }
+
+  /** Sends until `stopped()`; only a dropped connection (the kill) may end it. */
+  async run(uri: string, stopped: () => boolean, rpcErrors: string[]): Promise<void> {
+    while (!stopped()) {
+      const raw = await this.account.signTransaction({
+        chainId: this.chainId,
+        type: 'eip1559',
+        nonce: this.nonce,
+        to: '0x4444444444444444444444444444444444444444',
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: 500_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+      });
+      let reply: Awaited<ReturnType<typeof rpc>>;
+      try {
+        reply = await rpc(this.url(uri), 'eth_sendRawTransaction', [raw]);
+      } catch {
+        return;
+      }
+      if (reply.json?.error) {
+        rpcErrors.push(`${this.path} nonce ${this.nonce}: ${reply.json.error.message}`);
+        return;
+      }
+      this.acknowledged.push(reply.json.result);
+      this.nonce++;
+    }
+  }
+
+  /** Acknowledged hashes that have no successful receipt. */
+  async lost(uri: string): Promise<string[]> {
+    const receipts = await Promise.all(this.acknowledged.map((h) => rpc(this.url(uri), 'eth_getTransactionReceipt', [h])));
+    return this.acknowledged.filter((_, i) => receipts[i]!.json?.result?.status !== '0x1');
+  }
 }
 
 const height = async (uri: string): Promise<number> => Number((await call(xURL(uri), 'avm.getHeight')).height);
@@ -267,13 +330,16 @@ async function readIndex(uri: string): Promise<Entry[]> {
 async function checkAgainstChain(uri: string, entries: Entry[], firstHeight: number, fromGenesis: boolean): Promise<Map<string, number>> {
   const txHeights = new Map<string, number>();
   const blocks = await Promise.all(entries.map((_, i) => blockAt(uri, firstHeight + i)));
+  // proposervm carries the P-Chain's height, which only moves forward (an --l1 issues P-Chain txs at start-up).
+  const pHeight = BigInt((await call(`${uri}/ext/bc/P`, 'platform.getHeight', {})).height);
   for (const [i, e] of entries.entries()) {
     const block = blocks[i]!;
     expect([i, Number(block.height), encodeCB58(sha256(e.inner))], 'inner block = avm block at height').toEqual([i, firstHeight + i, block.id]);
     for (const tx of block.txs ?? []) txHeights.set(tx.id, firstHeight + i);
-    expect(e.pChainHeight).toBe(0n);
+    expect(e.pChainHeight).toBeLessThanOrEqual(pHeight);
     if (i > 0) {
       const parent = entries[i - 1]!;
+      expect(e.pChainHeight, `container ${i}: P-Chain height`).toBeGreaterThanOrEqual(parent.pChainHeight);
       expect([i, e.type, e.parentID], 'outer parent = previous container').toEqual([i, 2, parent.id]);
       expect(e.time, `container ${i}: at least 1 s after its parent`).toBeGreaterThanOrEqual(parent.time + 1n);
       expect(e.epoch, `container ${i}: epoch`).toEqual(childEpoch(parent));
@@ -526,7 +592,14 @@ describe('kill -9 while txs stream in (leveldb, --index-enabled=true)', () => {
       const KILLS = CRASH_KILLS;
       const accounts = testAccounts(3);
 
-      let node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
+      // The C-Chain (two test accounts) and an L1 (ewoq) take sends too: their pool journals replay at each restart.
+      const nodeArgs = ['--index-enabled=true', '--test-accounts=3', `--l1=${L1_FIXTURE}`];
+      let node = await start(dir, nodeArgs);
+      const evm = [
+        new EvmSender(accounts[0]!.privateKey, 'C', 43112),
+        new EvmSender(accounts[1]!.privateKey, 'C', 43112),
+        new EvmSender(EWOQ_KEY, 'myl1', 99999),
+      ];
       const coins: Coin[] = [];
       for (const a of [...accounts.map((t) => t.privateKey), EWOQ_KEY]) {
         const { utxos } = await call(xURL(node.uri), 'avm.getUTXOs', { addresses: [formatAddress('X', 'local', addressOfPrivateKey(a))] });
@@ -548,6 +621,16 @@ describe('kill -9 while txs stream in (leveldb, --index-enabled=true)', () => {
         expect(lost, `${ctx}: acknowledged txs not Accepted after restart`).toEqual([]);
         const unindexed = acknowledged.filter((id) => !txHeights.has(id));
         expect(unindexed, `${ctx}: acknowledged txs whose block is not in the index`).toEqual([]);
+        for (const sender of evm) {
+          expect(await sender.lost(uri), `${ctx}: acknowledged ${sender.path} txs not mined after restart`).toEqual([]);
+          await sender.sync(uri);
+        }
+        // Every C-Chain block is indexed, the one built at start-up from the replayed journal too.
+        const cHeight = Number((await rpc(`${uri}/ext/bc/C/rpc`, 'eth_blockNumber', [])).json.result);
+        const cLast = await rpc(indexURL(uri, 'C/block'), 'index.getLastAccepted', { encoding: 'hex' });
+        expect(cHeight === 0 ? cLast.json.error?.message : Number(cLast.json.result?.index) + 1, `${ctx}: C blocks indexed`).toBe(
+          cHeight === 0 ? 'no containers have been accepted' : cHeight,
+        );
         previous = entries;
         return entries.length;
       };
@@ -578,20 +661,22 @@ describe('kill -9 while txs stream in (leveldb, --index-enabled=true)', () => {
             inflight[w] = undefined;
           }
         });
+        const evmRuns = evm.map((sender) => sender.run(uri, () => killed, rpcErrors));
         const before = acknowledged.length;
+        const evmBefore = evm.reduce((n, e) => n + e.acknowledged.length, 0);
         const delay = 150 + Math.floor(random() * 900);
         await sleep(delay);
         killed = true;
         node.child.kill('SIGKILL');
         expect(await node.exited, ctx).toBe(null);
-        await Promise.all(workers);
+        await Promise.all([...workers, ...evmRuns]);
         expect(rpcErrors, ctx).toEqual([]);
         const t1 = Date.now();
 
         // A killed node leaves its process context file behind (as avalanchego does): spawnNode must wait for the new one.
         expect(existsSync(join(dir, 'process.json')), ctx).toBe(true);
         rmSync(join(dir, 'process.json'));
-        node = await start(dir, ['--index-enabled=true', '--test-accounts=3']);
+        node = await start(dir, nodeArgs);
         // A tx in flight at the kill either made it into a committed block or is gone with the mempool.
         for (const [w, tx] of inflight.entries()) {
           if (!tx) continue;
@@ -603,19 +688,20 @@ describe('kill -9 while txs stream in (leveldb, --index-enabled=true)', () => {
           }
         }
         cycles.push(
-          `cycle ${cycle + 1}: ${containers} containers at start, killed after ${delay} ms with ${acknowledged.length - before} txs acknowledged and ${inflight.filter(Boolean).length} in flight; restart ${Date.now() - t1} ms; cycle ${Date.now() - t0} ms`,
+          `cycle ${cycle + 1}: ${containers} containers at start, killed after ${delay} ms with ${acknowledged.length - before} X txs and ${evm.reduce((n, e) => n + e.acknowledged.length, 0) - evmBefore} EVM txs acknowledged and ${inflight.filter(Boolean).length} X txs in flight; restart ${Date.now() - t1} ms; cycle ${Date.now() - t0} ms`,
         );
       }
       const last = previous.at(-1);
       const drift = last ? Number(last.time) - Math.floor(Date.now() / 1000) : 0;
       console.log(
         [
-          `kill -9 durability (${ctx}): ${acknowledged.length} acknowledged txs, ${unacknowledgedAccepted} in-flight txs accepted anyway, ${previous.length} blocks indexed`,
+          `kill -9 durability (${ctx}): ${acknowledged.length} acknowledged X txs, ${unacknowledgedAccepted} in-flight txs accepted anyway, ${previous.length} X blocks indexed; ${evm.map((e) => `${e.acknowledged.length} ${e.path} txs`).join(', ')} acknowledged, all mined`,
           ...cycles,
           `last outer timestamp - wall clock = ${drift} s`,
         ].join('\n'),
       );
       expect(acknowledged.length, ctx).toBeGreaterThan(0);
+      for (const sender of evm) expect(sender.acknowledged.length, `${ctx}: ${sender.path} sends`).toBeGreaterThan(0);
       await stop(node);
     },
     20_000 + CRASH_KILLS * 15_000,

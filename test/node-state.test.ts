@@ -3,6 +3,7 @@
 // fresh node, a reset to genesis, and Anvil's evm_snapshot/evm_revert/anvil_dumpState/anvil_reset
 // through viem's test client, which act on the whole node too.
 import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -94,18 +95,21 @@ describe('whole-node state (--dev)', () => {
   });
 
   it('dumps the state to a file that a fresh node loads; a bad file is refused and changes nothing', async () => {
-    const path = join(tempDir(), 'state.bin');
-    const dumped = await call(`${node.uri}/ext/emulator`, 'emulator.dumpState', { path });
+    // State files live in --state-dir (the data dir's states/ by default): the fresh node reads this node's.
+    const stateDir = join(node.dataDir, 'states');
+    const dumped = await call(`${node.uri}/ext/emulator`, 'emulator.dumpState', { path: 'state.bin' });
+    const path = join(stateDir, 'state.bin');
     expect(dumped.path).toBe(path);
     expect(Number(dumped.bytes)).toBeGreaterThan(1000);
-    const fresh = await startTestNode(OPTIONS);
+    const fresh = await startTestNode({ ...OPTIONS, stateDir });
     try {
       const empty = await view(fresh.uri);
       expect(await view(fresh.uri)).not.toEqual(await view(node.uri));
       expect(await callError(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path: `${path}.missing` })).toMatchObject({
         message: expect.stringMatching(/^couldn't read state file .*: ENOENT/),
       });
-      expect(await callError(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path: FIXTURE })).toMatchObject({
+      writeFileSync(join(stateDir, 'myl1.json'), readFileSync(FIXTURE));
+      expect(await callError(`${fresh.uri}/ext/emulator`, 'emulator.loadState', { path: 'myl1.json' })).toMatchObject({
         message: "couldn't load state: not a state dumped by the emulator: not gzip data",
       });
       expect(await view(fresh.uri)).toEqual(empty);

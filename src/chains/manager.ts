@@ -74,6 +74,11 @@ export interface ChainVM {
   readonly feeAssetID?: Uint8Array;
   /** For chains that build blocks: what the health check reports. */
   consensus?(): ConsensusStatus;
+  /**
+   * The chain is registered with the node (its hooks ran: the indexer, the followers): a VM builds no
+   * block before this, as avalanchego's VMs wait for SetState(NormalOp).
+   */
+  start?(): void;
   close(): Promise<void>;
 }
 
@@ -248,6 +253,7 @@ export class ChainManager {
     const aliases = (this.deps.aliases.aliases(id) ?? []).filter((a) => a !== id);
     if (aliases.length > 0) this.deps.routes.addAliases(`bc/${id}`, ...aliases, ...aliases.map((a) => `bc/${a}`));
     if (vm.consensus) this.deps.health.registerHealthCheck(alias, chainCheck(vm), [encodeCB58(p.subnetID)]);
+    vm.start?.();
     return chain;
   }
 

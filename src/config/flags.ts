@@ -95,6 +95,12 @@ export const FLAGS: FlagSpec[] = [
   flag('chain-aliases-file', 'string', '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', 'JSON map of blockchain ID to aliases'),
   flag('l1', 'paths', '', 'a Subnet-EVM genesis file to run as an L1, aliased by its base name (repeatable; not an avalanchego flag)'),
   flag('dev', 'bool', 'false', 'development node: turns the debug_* and txpool_* namespaces on for every EVM chain'),
+  flag(
+    'state-dir',
+    'string',
+    '$AVALANCHEGO_DATA_DIR/states',
+    'the only directory emulator.dumpState writes and emulator.loadState reads; relative paths are under it (not an avalanchego flag)',
+  ),
   flag('track-subnets', 'string', '', 'accepted for compatibility', true),
   flag('version', 'bool', 'false', 'print the version and exit'),
   flag('help', 'bool', 'false', 'print this help and exit'),

@@ -44,6 +44,8 @@ export interface NodeConfig {
   logDisplayLevel: Level;
   logDir: string;
   profileDir: string;
+  /** --state-dir: where the emulator's state files may be written and read, and nowhere else. */
+  stateDir: string;
   processContextFile: string;
   pluginDir: string;
   vmAliasesFile: string;
@@ -216,6 +218,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       logDisplayLevel: display === '' ? logLevel : display,
       logDir: str('log-dir'),
       profileDir: str('profile-dir'),
+      stateDir: str('state-dir'),
       processContextFile: str('process-context-file'),
       pluginDir: str('plugin-dir'),
       vmAliasesFile: str('vm-aliases-file'),

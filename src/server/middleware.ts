@@ -25,14 +25,26 @@ export function originMatcher(allowed: string[]): (origin: string) => boolean {
   return (origin) => patterns.some((p) => p(origin.toLowerCase()));
 }
 
+/**
+ * Paths that `*` in --http-allowed-origins does not open to other origins: the emulator controls
+ * (not an avalanchego API) write state files and rewind the node, and with avalanchego's default of
+ * `*` any web page the user visits could call them. Origins named explicitly still may.
+ */
+const PRIVATE_PATHS = ['/ext/emulator'];
+const isPrivate = (url: string | undefined) => PRIVATE_PATHS.some((p) => url === p || url?.startsWith(`${p}/`) || url?.startsWith(`${p}?`));
+
 /** Sets Node-Id and CORS headers; answers a preflight itself and then returns true. */
 export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
-  const allows = originMatcher(allowedOrigins);
-  const anyOrigin = allowedOrigins.includes('*');
+  const publicAllows = originMatcher(allowedOrigins);
+  const privateAllows = originMatcher(allowedOrigins.filter((o) => o !== '*'));
+  const anyOriginDefault = allowedOrigins.includes('*');
   const plainHeaders = ['Node-Id', nodeId, 'Vary', 'Origin'];
   const anyOriginHeaders = [...plainHeaders, 'Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Credentials', 'true'];
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin;
+    const guarded = origin !== undefined && isPrivate(req.url);
+    const allows = guarded ? privateAllows : publicAllows;
+    const anyOrigin = !guarded && anyOriginDefault;
     const requested = req.headers['access-control-request-method'];
     if (req.method === 'OPTIONS' && requested !== undefined) {
       // A preflight is answered by CORS itself, before the host filter and the router.

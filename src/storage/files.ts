@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { chmod, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -31,4 +31,41 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 /** writeFileAtomic for content that arrives as a stream (a heap snapshot). */
 export function streamFileAtomic(path: string, source: Readable, mode = 0o640): Promise<void> {
   return replaceAtomically(path, mode, (tmp) => pipeline(source, createWriteStream(tmp, { mode, flags: 'wx' })));
+}
+
+/** A path that resolves outside the directory it is confined to (after following symlinks). */
+export class OutsideDirError extends Error {}
+
+/** Whether `path` (absolute, normalized) is `dir` or inside it. */
+const within = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+/**
+ * `path` resolved against `dir` (a relative path is under it), refused with OutsideDirError when it
+ * lands outside `dir` either as written or once symlinks are followed: the part of the path that
+ * exists is resolved with realpath, so a link planted inside `dir` cannot lead out of it. `dir` is
+ * created if missing.
+ */
+export async function confinedPath(dir: string, path: string): Promise<string> {
+  const root = resolve(dir);
+  const target = resolve(root, path);
+  if (!within(root, target)) throw new OutsideDirError(path);
+  await mkdir(root, { recursive: true, mode: 0o750 });
+  const realRoot = await realpath(root);
+  // The deepest existing ancestor (or the target itself), followed through its links.
+  let existing = target;
+  let rest = '';
+  for (;;) {
+    try {
+      const real = await realpath(existing);
+      if (!within(realRoot, join(real, rest))) throw new OutsideDirError(path);
+      return target;
+    } catch (err) {
+      if (err instanceof OutsideDirError || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      rest = join(basename(existing), rest);
+      existing = dirname(existing);
+    }
+  }
 }

@@ -34,11 +34,20 @@ export function encodeState(state: NodeState): Uint8Array {
   return gzipSync(out);
 }
 
+/**
+ * How large a state may be unzipped: a dump's entries (trie nodes, hashes, signatures) compress a few
+ * times at most, while a 4 MiB gzip bomb sent to anvil_loadState would unzip to 4 GiB. So at most 100
+ * times the zipped size, and 64 MiB whatever the size.
+ */
+const maxUnzipped = (zipped: number) => Math.max(64 * 1024 * 1024, zipped * 100);
+
 export function decodeState(gz: Uint8Array): NodeState {
   let raw: Buffer;
   try {
-    raw = gunzipSync(gz);
-  } catch {
+    raw = gunzipSync(gz, { maxOutputLength: maxUnzipped(gz.length) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new StateError('not a state dumped by the emulator: it unzips to over 100 times its size');
     throw new StateError('not a state dumped by the emulator: not gzip data');
   }
   if (raw.length < MAGIC.length + 17 || !raw.subarray(0, MAGIC.length).equals(MAGIC)) throw new StateError('not a state dumped by the emulator');

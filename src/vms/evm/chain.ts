@@ -14,7 +14,7 @@ import type { Acceptance } from '../../chains/acceptance.js';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { keccak256 } from '../../crypto/keccak.js';
-import { headerMillis } from './fees.js';
+import { headerMillis, MAX_BLOCK_TIME } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { countedState, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
@@ -378,7 +378,19 @@ export class EvmChain extends EventEmitter<Events> {
         await this.forget(tx.hash(), sender !== undefined);
       }
     }
-    if (this.pool.size > 0) void this.buildNow();
+  }
+
+  /** Whether the chain builds blocks yet: not before start(). */
+  private started = false;
+
+  /**
+   * Block production begins (avalanchego's SetState(NormalOp)): called once the chain manager has
+   * registered the chain with everything that follows its blocks (the indexer, the Data API), so
+   * that the block the replayed journal makes at start-up reaches them too.
+   */
+  start(): void {
+    this.started = true;
+    if (this.hasWork) void this.buildNow();
   }
 
   /** Runs `fn` on the reader VM at state `root`, alone. */
@@ -575,6 +587,24 @@ export class EvmChain extends EventEmitter<Events> {
   /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
   nextTimestamp: bigint | undefined;
 
+  /** The node's clock, in whole seconds: what evm_increaseTime's offset is added to. */
+  clockSeconds(): bigint {
+    return BigInt(unixMillis(this.opts.clock)) / 1000n;
+  }
+
+  /**
+   * When the next block is made, in ms: evm_setNextBlockTimestamp's time, or the clock plus this
+   * chain's offset; never before the head, never past what a header can carry (the dev controls
+   * refuse times past it, but the clock goes on moving).
+   */
+  nextBlockMillis(): bigint {
+    const nowMs = this.nextTimestamp !== undefined ? this.nextTimestamp * 1000n : BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
+    const parentMs = headerMillis(this.head.header);
+    const cap = MAX_BLOCK_TIME * 1000n;
+    if (nowMs <= parentMs) return parentMs;
+    return nowMs > cap && parentMs <= cap ? cap : nowMs;
+  }
+
   /** Whether a tx is mined as it arrives (evm_setAutomine); off, blocks come from evm_mine or the interval. */
   automine = true;
   private intervalTimer: NodeJS.Timeout | undefined;
@@ -736,7 +766,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run (or production is stalled). */
   private async buildBlock(): Promise<void> {
-    if (this.opts.stalled?.()) return;
+    if (!this.started || this.opts.stalled?.()) return;
     // With automine off, only a requested block (evm_mine, the interval) is built.
     if (!this.automine && this.blocksToMine === 0) return;
     if (!this.hasWork) {
@@ -744,8 +774,7 @@ export class EvmChain extends EventEmitter<Events> {
       return;
     }
     const parent = this.head;
-    const nowMs = this.nextTimestamp !== undefined ? this.nextTimestamp * 1000n : BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
-    const timeMs = nowMs > headerMillis(parent.header) ? nowMs : headerMillis(parent.header);
+    const timeMs = this.nextBlockMillis();
     const rules = this.headRules;
     const computed = this.opts.flavor.nextFees(parent.header, timeMs, rules);
     // anvil_setNextBlockBaseFeePerGas: this block's base fee only; the header's fee state is the rules' own.

@@ -368,6 +368,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         genesisID: chain.genesis.hash,
         genesisTimestamp: chain.genesis.header.time,
         handlers,
+        start: () => chain.start(),
         consensus() {
           const since = chain.waitingSince;
           return {

@@ -6,6 +6,11 @@ import type { CorethHeader } from './header.js';
 import { EMPTY_PREDICATE_RESULTS } from './warp/predicate.js';
 
 export const headerMillis = (h: CorethHeader): bigint => h.timeMilliseconds ?? h.time * 1000n;
+/**
+ * The latest time a block can carry, in seconds: coreth's and Subnet-EVM's headers hold it again in
+ * milliseconds (timestampMilliseconds, a uint64), so Go clients fail to decode a header past it.
+ */
+export const MAX_BLOCK_TIME = (2n ** 64n - 1n) / 1000n;
 
 export function feeStateBefore(parent: CorethHeader, timeMs: bigint): FeeState {
   const start = parent.number === 0n ? { capacity: 0n, excess: 0n, targetExcess: 0n } : parseFeeState(parent.extra);

@@ -10,8 +10,57 @@ import type { GasOracle } from './gas.js';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
+import { type JsonValue, RawNumber } from '../../../encoding/gojson.js';
+import { ParamsError } from '../../../rpc/schema.js';
+import { MAX_BLOCK_TIME } from '../fees.js';
 
 const MAX_BLOCKS = 10_000n;
+/** Anvil keeps a base fee in a u64 (alloy's header field): a larger one could never be paid again. */
+const MAX_BASE_FEE = 2n ** 64n - 1n;
+
+const devErrors = {
+  timeTooLate: (t: bigint) =>
+    new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
+  baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
+  forking: () => new RpcError('forking is not supported: the emulator does not reach other networks'),
+};
+
+/** A time a dev control would give a block: refused past what a header can carry. */
+function checkTime(t: bigint): bigint {
+  if (t > MAX_BLOCK_TIME) throw devErrors.timeTooLate(t);
+  return t;
+}
+
+/**
+ * anvil_reset's argument as Anvil reads it (alloy's Forking): nothing, null, `{forking: {jsonRpcUrl,
+ * blockNumber}}` or the same fields flat; anything else is -32602, never a reset. Whether it asks
+ * for a fork (a URL or a block).
+ */
+function asksForFork(options: JsonValue | undefined): boolean {
+  if (options === undefined || options === null) return false;
+  const object = (v: JsonValue, what: string): Record<string, JsonValue> => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ParamsError(`invalid type: ${jsonKind(v)}, expected ${what}`);
+    return v as Record<string, JsonValue>;
+  };
+  const outer = object(options, 'struct Forking');
+  const inner = outer.forking === undefined || outer.forking === null ? outer : object(outer.forking, 'struct Forking');
+  const url = inner.jsonRpcUrl ?? null;
+  if (url !== null && typeof url !== 'string') throw new ParamsError(`invalid type: ${jsonKind(url)}, expected a string`);
+  const block = inner.blockNumber ?? null;
+  if (block !== null) hexOrDecimal64.decode(block);
+  return url !== null || block !== null;
+}
+
+/** How serde names an unexpected JSON value in its errors (Anvil's). */
+function jsonKind(v: JsonValue): string {
+  if (Array.isArray(v)) return 'sequence';
+  if (v === null) return 'unit value';
+  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  if (typeof v === 'boolean') return `boolean \`${v}\``;
+  const text = v instanceof RawNumber ? v.raw : typeof v === 'number' ? String(v) : undefined;
+  if (text === undefined) return 'map';
+  return /^-?\d+$/.test(text) ? `integer \`${text}\`` : `floating point \`${text}\``;
+}
 
 /** The whole node's snapshots (chains/states.ts): Anvil's state methods act on every chain at once. */
 type Methods = ServiceDef['methods'];
@@ -20,10 +69,7 @@ function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: M
   const reset = method(positional([raw], 0), async ([options]) => {
     // anvil_reset({forking: {jsonRpcUrl, blockNumber}}) would fork a remote chain: the emulator has no
     // network access. viem's reset() sends {forking: {}} with neither: a plain reset.
-    const forking = (options as { forking?: { jsonRpcUrl?: unknown; blockNumber?: unknown } | null } | undefined)?.forking;
-    if (forking && ((forking.jsonRpcUrl ?? null) !== null || (forking.blockNumber ?? null) !== null)) {
-      throw new RpcError('forking is not supported: the emulator does not reach other networks');
-    }
+    if (asksForFork(options as JsonValue | undefined)) throw devErrors.forking();
     await states.reset();
     return null;
   });
@@ -56,15 +102,19 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
+    // The last block's time, checked before the first is built: all of them or none.
+    checkTime(chain.nextBlockMillis() / 1000n + (n - 1n) * (interval as bigint));
     await chain.mine(Number(n), interval as bigint);
     return null;
   });
   const setNext = (ts: bigint) => {
     if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
-    chain.nextTimestamp = ts;
+    chain.nextTimestamp = checkTime(ts);
   };
   const increaseTime = method(positional([hexOrDecimal64]), ([seconds]) => {
-    chain.timeOffset += seconds as bigint;
+    const offset = chain.timeOffset + (seconds as bigint);
+    checkTime(chain.clockSeconds() + offset);
+    chain.timeOffset = offset;
     return Number(chain.timeOffset);
   });
   const setNextBlockTimestamp = method(positional([hexOrDecimal64]), ([ts]) => {
@@ -160,6 +210,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       throw new RpcError('anvil_setMinGasPrice is not supported when EIP-1559 is active', -32602);
     }),
     setNextBlockBaseFeePerGas: method(positional([u256]), ([fee]) => {
+      if ((fee as bigint) > MAX_BASE_FEE) throw devErrors.baseFeeTooHigh(fee as bigint);
       chain.nextBaseFee = fee as bigint;
       return null;
     }),
