@@ -3,12 +3,10 @@
 import { loadConfig } from './config/load.js';
 import { FlagError } from './config/flags.js';
 import { NODE_VERSION } from './chains/vms.js';
-import { LOCAL_NODE } from './chains/ids.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
 import { startNode, type RunningNode } from './node.js';
 import { IndexerShutdown } from './indexer/indexer.js';
-import { formatAddress } from './vms/components/avax/address.js';
-import { privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
+import { banner } from './banner.js';
 
 async function main(): Promise<number> {
   let result: ReturnType<typeof loadConfig>;
@@ -46,35 +44,7 @@ async function main(): Promise<number> {
     process.stdout.write(`couldn't start node: ${(err as Error).message}\n`);
     return 1;
   }
-  const apis = [
-    config.apiAdminEnabled && 'admin',
-    config.apiInfoEnabled && 'info',
-    config.apiHealthEnabled && 'health',
-    config.apiMetricsEnabled && 'metrics',
-    config.indexEnabled && 'index',
-    config.apiEmulatorEnabled && 'emulator',
-  ]
-    .filter(Boolean)
-    .join(', ');
-  const accounts = node.testAccounts.map((a, i) => `  (${i}) ${formatAddress('X', config.hrp, a.address)}  ${privateKeyString(a.privateKey)}`);
-  process.stdout.write(
-    `${[
-      `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
-      `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,
-      `  node      ${LOCAL_NODE.nodeID}`,
-      `  database  ${config.dbType === 'memdb' ? 'memdb (in memory)' : `leveldb at ${config.dbPath}`}`,
-      `  APIs      ${apis}`,
-      'Chains:',
-      `  X  ${node.uri}/ext/bc/X`,
-      `  P  ${node.uri}/ext/bc/P`,
-      `  C  ${node.uri}/ext/bc/C/rpc  (EVM chain ID ${node.cChain.chainId})`,
-      ...node.l1s.map(
-        (l) => `  ${l.name}  ${node.uri}/ext/bc/${l.name}/rpc  (EVM chain ID ${l.evmChainId}, blockchain ${l.blockchainID}, subnet ${l.subnetID})`,
-      ),
-      ...(accounts.length > 0 ? [`Test accounts (${TEST_ACCOUNT_BALANCE / 1_000_000_000n} AVAX each on the X-Chain):`, ...accounts] : []),
-      `Listening on ${node.uri}`,
-    ].join('\n')}\n`,
-  );
+  process.stdout.write(`${await banner(node)}\n`);
 
   await stopSignal;
   await node.stop();

@@ -39,7 +39,7 @@ import type { EvmChain } from './vms/evm/chain.js';
 import { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './vms/evm/factory.js';
 import { subnetMembers } from './vms/platform/validators.js';
 import { fundTestAccounts } from './vms/evm/testaccounts.js';
-import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, readL1, VALIDATOR_MANAGER_ADDRESS } from './genesis/l1.js';
+import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, L1Error, readL1, VALIDATOR_MANAGER_ADDRESS } from './genesis/l1.js';
 import { PWallet } from './vms/platform/wallet.js';
 import { gethDialect } from './rpc/geth.js';
 import { jsonRpcSocket } from './rpc/socket.js';
@@ -233,8 +233,9 @@ export async function buildCore(shell: Shell): Promise<Core> {
     /** Aliases of the chains of --l1, by hex chain ID (their file names). */
     const startupAliases = new Map<string, string[]>();
     /** Hex IDs of the --l1 chains being created: these must start, or the node does not. */
-    const strictChains = new Set<string>();
-    const createSubnetChain = async (c: CreatedChain, strict = false) => {
+    /** The --l1 file each such chain comes from, by hex chain ID: its errors name the flag. */
+    const strictChains = new Map<string, string>();
+    const createSubnetChain = async (c: CreatedChain, strict?: string) => {
       const id = encodeCB58(c.chainID);
       if (manager.get(id)) return;
       const aliases = [...(startupAliases.get(Buffer.from(c.chainID).toString('hex')) ?? []), ...(extraAliases[id] ?? [])];
@@ -250,7 +251,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
         });
       } catch (err) {
         // A chain of --l1 must start; for others, as avalanchego's chain manager: logged, the node goes on.
-        if (strict) throw err;
+        if (strict) throw (err as Error).message.startsWith('--l1=') ? err : new L1Error(`--l1=${strict}: ${(err as Error).message}`);
         main.error('error creating chain', {
           subnetID: encodeCB58(c.subnetID),
           chainID: id,
@@ -271,7 +272,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
         serve,
         runsChain: (idOrAlias) => manager.get(idOrAlias)?.id,
         onChainCreated: async (c) => {
-          if (pChainReady) await createSubnetChain(c, strictChains.has(Buffer.from(c.chainID).toString('hex')));
+          if (pChainReady) await createSubnetChain(c, strictChains.get(Buffer.from(c.chainID).toString('hex')));
           else pendingChains.push(c);
         },
       }),
@@ -420,36 +421,39 @@ export async function buildCore(shell: Shell): Promise<Core> {
       const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
       if (tx?.unsigned.type !== 15) continue;
       const c = { chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis };
-      const l1 = l1s.find((l) => l.name === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
+      const l1 = l1s.find((l) => l.chainName === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
       if (l1 && !created.has(l1.name)) {
         startupAliases.set(chainHex, [l1.name]);
+        strictChains.set(chainHex, l1.path);
         created.set(l1.name, c);
       }
       subnetChains.push(c);
     }
-    for (const c of subnetChains)
-      await createSubnetChain(
-        c,
-        [...created.values()].some((x) => Buffer.from(x.chainID).equals(Buffer.from(c.chainID))),
-      );
+    for (const c of subnetChains) await createSubnetChain(c, strictChains.get(Buffer.from(c.chainID).toString('hex')));
     for (const c of pendingChains.splice(0)) await createSubnetChain(c);
     // The other --l1 chains are created as a real network creates them: ewoq's CreateSubnetTx,
     // CreateChainTx and ConvertSubnetToL1Tx (the node and the chain config's emulator-validators).
     const wallet = new PWallet(pChain, EWOQ_PRIVATE_KEY);
     for (const l of l1s) {
       if (created.has(l.name)) continue;
-      const subnetID = await wallet.createSubnet();
-      const chainTx = await wallet.createChainTx(subnetID, l.name, decodeCB58(VM_IDS.subnetEvm), l.genesis);
-      startupAliases.set(Buffer.from(chainTx.id).toString('hex'), [l.name]);
-      strictChains.add(Buffer.from(chainTx.id).toString('hex'));
-      await wallet.issue(chainTx);
-      if (!manager.get(encodeCB58(chainTx.id))) throw new StartError(`--l1=${l.path}: the chain was not created`);
-      const chainConfig = await readChainFile(config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
-      await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
-        convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
-        ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
-      ]);
-      created.set(l.name, { subnetID, chainID: chainTx.id });
+      try {
+        const subnetID = await wallet.createSubnet();
+        const chainTx = await wallet.createChainTx(subnetID, l.chainName, decodeCB58(VM_IDS.subnetEvm), l.genesis);
+        startupAliases.set(Buffer.from(chainTx.id).toString('hex'), [l.name]);
+        strictChains.set(Buffer.from(chainTx.id).toString('hex'), l.path);
+        await wallet.issue(chainTx);
+        if (!manager.get(encodeCB58(chainTx.id))) throw new L1Error('the chain was not created');
+        const chainConfig = await readChainFile(config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
+        await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
+          convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
+          ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
+        ]);
+        created.set(l.name, { subnetID, chainID: chainTx.id });
+      } catch (err) {
+        // Whatever fails while the node sets up an --l1 chain is that flag's doing: the message names it.
+        const message = (err as Error).message;
+        throw message.startsWith('--l1=') ? err : new L1Error(`--l1=${l.path}: ${message}`);
+      }
     }
     const l1Chains = l1s.map((l) => {
       const ids = created.get(l.name)!;

@@ -73,10 +73,30 @@ describe('C-Chain (memdb)', () => {
     expect(block.extraData).toBe('0x000000000098447800000000000052080000000000000000000000000000');
     expect(block.extDataHash).toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
     expect(await result(node.uri, 'eth_getBalance', ['0x0100000000000000000000000000000000000000', 'latest'])).toBe(`0x${(21_000n * 2n).toString(16)}`);
-    // coreth's finality: a height past the head is an error, not null, for state reads.
+    // coreth's finality: a height past the head is an error, not null, for state reads and for the
+    // block getters that pass BlockByNumber's error on; those that swallow it answer null.
     const next = `0x${(BigInt(receipt.blockNumber) + 1n).toString(16)}`;
-    expect((await eth(node.uri, 'eth_getBalance', [EWOQ, next])).error).toEqual({ code: -32000, message: 'cannot query unfinalized data' });
-    expect(await result(node.uri, 'eth_getBlockByNumber', [next, false])).toBeNull();
+    const unfinalized = { code: -32000, message: 'cannot query unfinalized data' };
+    expect((await eth(node.uri, 'eth_getBalance', [EWOQ, next])).error).toEqual(unfinalized);
+    expect((await eth(node.uri, 'eth_getBlockByNumber', [next, false])).error).toEqual(unfinalized);
+    expect((await eth(node.uri, 'eth_getHeaderByNumber', [next])).error).toEqual(unfinalized);
+    expect((await eth(node.uri, 'eth_getUncleByBlockNumberAndIndex', [next, '0x0'])).error).toEqual(unfinalized);
+    for (const [m, params] of [
+      ['eth_getBlockTransactionCountByNumber', [next]],
+      ['eth_getTransactionByBlockNumberAndIndex', [next, '0x0']],
+      ['eth_getRawTransactionByBlockNumberAndIndex', [next, '0x0']],
+      ['eth_getUncleCountByBlockNumber', [next]],
+      ['eth_getBlockReceipts', [next]],
+    ] as const) {
+      expect(await eth(node.uri, m, [...params]), m).toEqual({ jsonrpc: '2.0', id: 1, result: null });
+    }
+    // The block's own receipts and raw txs, as eth_getBlockReceipts and the raw getters give them.
+    const receipts = await result(node.uri, 'eth_getBlockReceipts', [receipt.blockNumber]);
+    expect(receipts).toEqual([receipt]);
+    expect(await result(node.uri, 'eth_getBlockReceipts', [{ blockHash: receipt.blockHash }])).toEqual([receipt]);
+    const raw = await result(node.uri, 'eth_getRawTransactionByHash', [hash]);
+    expect(await result(node.uri, 'eth_getRawTransactionByBlockNumberAndIndex', [receipt.blockNumber, '0x0'])).toBe(raw);
+    expect(await result(node.uri, 'eth_getRawTransactionByBlockHashAndIndex', [receipt.blockHash, '0x0'])).toBe(raw);
     for (const tag of ['safe', 'finalized', 'pending']) expect((await result(node.uri, 'eth_getBlockByNumber', [tag, false])).hash).toBe(block.hash);
   });
 

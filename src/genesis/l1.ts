@@ -11,9 +11,27 @@ import type { ConvertValidator } from '../vms/platform/types.js';
 import { EWOQ } from './platform.js';
 
 export interface L1Definition {
+  /** The chain's alias: the file's base name, whatever its characters. */
   name: string;
+  /** The CreateChainTx's chain name, made valid from the base name (chainNameOf). */
+  chainName: string;
   path: string;
   genesis: Uint8Array;
+}
+
+/** avalanchego's CreateChainTx limit on a chain name's length. */
+const MAX_CHAIN_NAME = 128;
+
+/**
+ * A chain name the P-Chain takes, from a file's base name: avalanchego's CreateChainTx allows ASCII
+ * letters, digits and spaces only, so every other character (Subnet-EVM's genesis files are named
+ * `contract_native_minter.json`, `tx_allow_list.json`) becomes a space, and the name is cut at 128
+ * bytes. A name that is valid already is kept as it is, so chains created by earlier runs match.
+ */
+export function chainNameOf(baseName: string): string {
+  let out = '';
+  for (const c of baseName) out += /^[A-Za-z0-9 ]$/.test(c) ? c : ' ';
+  return out.slice(0, MAX_CHAIN_NAME);
 }
 
 export class L1Error extends Error {}
@@ -32,7 +50,7 @@ export async function readL1(path: string): Promise<L1Definition> {
   const name = basename(path, extname(path));
   if (name === '') throw new L1Error(`--l1=${path}: the file name gives the chain's alias and cannot be empty`);
   try {
-    return { name, path, genesis: new Uint8Array(await readFile(path)) };
+    return { name, chainName: chainNameOf(name), path, genesis: new Uint8Array(await readFile(path)) };
   } catch (err) {
     throw new L1Error(`--l1=${path}: ${(err as Error).message}`);
   }

@@ -10,6 +10,9 @@ export const TEST_ACCOUNT_WEI = 10_000n * 10n ** 18n;
 
 export const evmAddressOf = (privateKey: Uint8Array): Uint8Array => privateToAddress(privateKey);
 
+/** ewoq's EVM address (a constant: deriving it would load the curve at start-up; a test checks the two agree). */
+export const EWOQ_EVM_ADDRESS = new Uint8Array(Buffer.from('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', 'hex'));
+
 export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys: Uint8Array[]): Promise<void> {
   const from = new Address(evmAddressOf(funder));
   let nonce = (await chain.account(from.bytes))?.nonce ?? 0n;

@@ -7,7 +7,6 @@ import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
-import { encodeCB58 } from '../../encoding/cb58.js';
 import { verifyPoP } from './bls.js';
 import {
   buildGenesisBlock,
@@ -32,6 +31,8 @@ import { utxoIDBytes } from './utxos.js';
 import { verifyWarpMessage } from './warpverify.js';
 
 export class IssueError extends Error {}
+/** Bytes that are no tx (txs.Parse's error): the service reports it as a parse error, not an issue error. */
+export class TxParseError extends IssueError {}
 
 /** deactivateLowBalanceL1Validators, after a standard block's txs: those that could not pay for the next second. */
 function deactivateLowBalance(draft: Ledger): void {
@@ -249,7 +250,7 @@ export class PChain {
       tx = parseTx(bytes);
     } catch (err) {
       if (err instanceof UnsupportedTxError) throw new IssueError('failed verification: failed to calculate tx complexity: unsupported transaction type');
-      if (err instanceof CodecError) throw new IssueError(`couldn't parse tx: couldn't parse tx: ${err.message}`);
+      if (err instanceof CodecError) throw new TxParseError(`couldn't parse tx: ${err.message}`);
       throw err;
     }
     return this.exclusive(async () => {
@@ -282,7 +283,8 @@ export class PChain {
 
   /** Stalled: the tx is verified against the last accepted state and waits; its ID comes back. */
   private async hold(tx: SignedTx): Promise<Uint8Array> {
-    if (this.waiting.has(hex(tx.id))) throw new IssueError(`duplicate tx: ${encodeCB58(tx.id)}`);
+    // Issued again while it waits: avalanchego's issueTxFromRPC ignores the mempool's ErrDuplicateTx.
+    if (this.waiting.has(hex(tx.id))) return tx.id;
     try {
       await this.build([tx]);
     } catch (err) {

@@ -10,11 +10,12 @@ import { CallFailure, call, estimateGas } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pool.js';
 import { blockAt, blockOf } from './blocks.js';
-import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, uint } from './fields.js';
+import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, uint } from './fields.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, hex, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from './reads.js';
 import { accountMethods } from './accounts.js';
+import { getProof } from './proof.js';
 
 export interface EthDeps {
   chain: EvmChain;
@@ -54,6 +55,9 @@ export function ethService(d: EthDeps): ServiceDef {
     full
       ? chain.store.txRecords(block.hash).then((records) => blockTxs(chain, block).map((tx, index) => formatTx(tx, records[index]!.from, { block, index })))
       : Promise.resolve(blockTxs(chain, block).map((tx) => hex(tx.hash())));
+  // coreth's getters that swallow BlockByNumber's error answer null past the head (transaction
+  // counts, txs by index, uncle counts); getBlockByNumber, getHeaderByNumber and
+  // getUncleByBlockNumberAndIndex pass it on: `cannot query unfinalized data` (blockAt).
   const byNumber = async (tag: Parameters<typeof blockAt>[1]) => {
     if (typeof tag === 'bigint' && tag > chain.head.header.number) return undefined;
     return blockAt(chain, tag);
@@ -64,6 +68,10 @@ export function ethService(d: EthDeps): ServiceDef {
     if (index >= BigInt(txs.length)) return null;
     const records = await chain.store.txRecords(block.hash);
     return formatTx(txs[Number(index)]!, records[Number(index)]!.from, { block, index: Number(index) });
+  };
+  const rawTxAt = (block: Awaited<ReturnType<typeof blockOf>> | undefined, index: bigint) => {
+    const tx = block ? blockTxs(chain, block)[Number(index)] : undefined;
+    return tx ? hex(tx.serialize()) : null;
   };
   return {
     name: 'eth',
@@ -139,16 +147,16 @@ export function ethService(d: EthDeps): ServiceDef {
         return found ? formatReceipt(found.tx, found.records, found) : null;
       }),
       getBlockByNumber: method(positional([blockNumber, boolean]), async ([tag, full]) => {
-        const block = await byNumber(tag as Parameters<typeof blockAt>[1]);
-        return block ? formatBlock(block, await txsOf(block, full as boolean)) : null;
+        const block = await blockAt(chain, tag as Parameters<typeof blockAt>[1]);
+        return formatBlock(block, await txsOf(block, full as boolean));
       }),
       getBlockByHash: method(positional([hash, boolean]), async ([h, full]) => {
         const block = await chain.store.block(h as Uint8Array);
         return block ? formatBlock(block, await txsOf(block, full as boolean)) : null;
       }),
       getHeaderByNumber: method(positional([blockNumber]), async ([tag]) => {
-        const block = await byNumber(tag as Parameters<typeof blockAt>[1]);
-        return block ? formatHeader(block, { totalDifficulty: qty(block.header.number) }) : null;
+        const block = await blockAt(chain, tag as Parameters<typeof blockAt>[1]);
+        return formatHeader(block, { totalDifficulty: qty(block.header.number) });
       }),
       getHeaderByHash: method(positional([hash]), async ([h]) => {
         const block = await chain.store.block(h as Uint8Array);
@@ -166,13 +174,30 @@ export function ethService(d: EthDeps): ServiceDef {
         txAt(await byNumber(tag as Parameters<typeof blockAt>[1]), i as bigint),
       ),
       getTransactionByBlockHashAndIndex: method(positional([hash, uint]), async ([h, i]) => txAt(await chain.store.block(h as Uint8Array), i as bigint)),
+      getRawTransactionByBlockNumberAndIndex: method(positional([blockNumber, uint]), async ([tag, i]) =>
+        rawTxAt(await byNumber(tag as Parameters<typeof blockAt>[1]), i as bigint),
+      ),
+      getRawTransactionByBlockHashAndIndex: method(positional([hash, uint]), async ([h, i]) => rawTxAt(await chain.store.block(h as Uint8Array), i as bigint)),
+      // coreth answers null for a block it cannot find, whatever the reason (past the head included).
+      getBlockReceipts: method(positional([blockRef]), async ([ref]) => {
+        const block = await blockOf(chain, ref as Parameters<typeof blockOf>[1]).catch(() => undefined);
+        if (!block) return null;
+        const records = await chain.store.txRecords(block.hash);
+        return blockTxs(chain, block).map((tx, index) => formatReceipt(tx, records, { block, index }));
+      }),
       getUncleCountByBlockNumber: method(positional([blockNumber]), async ([tag]) => ((await byNumber(tag as Parameters<typeof blockAt>[1])) ? '0x0' : null)),
       getUncleCountByBlockHash: method(positional([hash]), async ([h]) => ((await chain.store.block(h as Uint8Array)) ? '0x0' : null)),
-      getUncleByBlockNumberAndIndex: method(positional([blockNumber, uint]), () => null),
+      getUncleByBlockNumberAndIndex: method(positional([blockNumber, uint]), async ([tag]) => {
+        await blockAt(chain, tag as Parameters<typeof blockAt>[1]);
+        return null;
+      }),
       getUncleByBlockHashAndIndex: method(positional([hash, uint]), () => null),
       gasPrice: method(none, async () => qty((await d.gas.suggestTip()) + d.gas.nextBaseFee())),
       maxPriorityFeePerGas: method(none, async () => qty(await d.gas.suggestTip())),
       baseFee: method(none, () => qty(d.gas.nextBaseFee())),
+      getProof: method(positional([address, arrayOf(text), blockRef]), async ([a, keys, ref]) =>
+        getProof(chain, await blockOf(chain, ref as Parameters<typeof blockOf>[1]), a as Uint8Array, keys as string[]),
+      ),
       feeHistory: method(positional([hexOrDecimal64, blockNumber, arrayOf(float)], 2), async ([count, last, pcts]) =>
         d.gas.feeHistory(count as bigint, last as Parameters<GasOracle['feeHistory']>[1], (pcts as number[] | undefined) ?? []),
       ),

@@ -8,7 +8,7 @@ import { none, string, struct, uint64 } from '../../../rpc/schema.js';
 import { FEE_CONFIG, gasPrice, VALIDATOR_FEE_CONFIG, validatorFeePrice } from '../fees.js';
 import { blockJson, txJson } from '../json.js';
 import type { Block, SignedTx } from '../types.js';
-import { IssueError } from '../vm.js';
+import { IssueError, TxParseError } from '../vm.js';
 import { type Encoding, encodeBytes, encoding, errors, id, type PlatformDeps } from './common.js';
 
 const time = (seconds: bigint) => formatRFC3339Nano(seconds * 1_000_000_000n);
@@ -64,6 +64,8 @@ export function chainMethods(d: PlatformDeps) {
       try {
         return { txID: encodeCB58(await d.vm.issueTx(bytes)) };
       } catch (err) {
+        // avalanchego's service: txs.Parse's error under `couldn't parse tx`, the rest under `couldn't issue tx`.
+        if (err instanceof TxParseError) throw new RpcError(`couldn't parse tx: ${err.message}`);
         if (err instanceof IssueError) throw new RpcError(`couldn't issue tx: ${err.message}`);
         throw err;
       }

@@ -1,0 +1,204 @@
+// Issue 26: differences real clients found between the emulator and coreth, Subnet-EVM, avalanchego
+// and Anvil, each asserted with the real node's texts.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { verifyMerkleProof } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
+import { createPublicClient, createWalletClient, defineChain, hexToBytes, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, callError, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { startEmulator } from '../src/index.js';
+import { banner } from '../src/banner.js';
+import { EWOQ_PRIVATE_KEY } from '../src/vms/avm/testaccounts.js';
+import { EWOQ_EVM_ADDRESS, evmAddressOf } from '../src/vms/evm/testaccounts.js';
+
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+/** avalanchego's hex encoding: the bytes and the last 4 bytes of their sha256. */
+const hexc = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}${createHash('sha256').update(b).digest().subarray(28).toString('hex')}`;
+
+describe("item 5: --l1 takes any file name (Subnet-EVM's own genesis files are named contract_native_minter.json)", () => {
+  let dir: string;
+  let minter: string;
+  let allowList: string;
+  beforeAll(() => {
+    dir = tempDir('emu-l1-names-');
+    minter = join(dir, 'contract_native_minter.json');
+    allowList = join(dir, 'tx-allow.list.v2.json');
+    copyFileSync(MYL1, minter);
+    copyFileSync(MYL1, allowList);
+  });
+
+  it('serves each under its base name as alias, with a chain name the P-Chain takes, and finds it again after a restart', async () => {
+    const dataDir = tempDir('emu-l1-names-data-');
+    const ids: Record<string, string> = {};
+    for (const round of [1, 2]) {
+      const node = await startTestNode({ dataDir, l1: [minter, allowList] });
+      try {
+        for (const alias of ['contract_native_minter', 'tx-allow.list.v2']) {
+          expect((await rpc(`${node.uri}/ext/bc/${alias}/rpc`, 'eth_chainId', [])).json.result).toBe('0x1869f');
+          const { blockchainID } = await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias });
+          if (round === 1) ids[alias] = blockchainID;
+          else expect(blockchainID, 'the same chain on a restart').toBe(ids[alias]);
+        }
+        const { blockchains } = await call(`${node.uri}/ext/bc/P`, 'platform.getBlockchains', {});
+        const names = Object.fromEntries(blockchains.map((b: { id: string; name: string }) => [b.id, b.name]));
+        // Characters a CreateChainTx refuses (anything but ASCII letters, digits and spaces) become spaces.
+        expect(names[ids.contract_native_minter!]).toBe('contract native minter');
+        expect(names[ids['tx-allow.list.v2']!]).toBe('tx allow list v2');
+      } finally {
+        await node.stop();
+      }
+    }
+  });
+
+  it('a start-up error an --l1 file causes names the flag', async () => {
+    const bad = join(dir, 'bad genesis.json');
+    writeFileSync(bad, '{"config": {"chainId": 5}}');
+    await expect(startTestNode({ dbType: 'memdb', l1: [bad] })).rejects.toThrow(`--l1=${bad}: parsing genesis: missing required field 'gasLimit' for Genesis`);
+  });
+});
+
+describe('item 6: P-Chain re-issue and parse errors as avalanchego', () => {
+  let node: TestNode;
+  let P: string;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb' });
+    P = `${node.uri}/ext/bc/P`;
+  });
+  afterAll(() => node.stop());
+
+  it("bytes that do not parse answer `couldn't parse tx: …`, without `couldn't issue tx`", async () => {
+    const short = await callError(P, 'platform.issueTx', { tx: hexc(new Uint8Array([0, 0, 0, 0])), encoding: 'hex' });
+    // txs.Parse wraps the codec's error, and the service wraps that: two prefixes, as on avalanchego.
+    expect(short.message).toBe("couldn't parse tx: couldn't parse tx: couldn't unmarshal interface: packer has insufficient length for input");
+    const version = await callError(P, 'platform.issueTx', { tx: hexc(new Uint8Array([0, 7, 0, 0, 0, 0])), encoding: 'hex' });
+    expect(version.message).toBe("couldn't parse tx: couldn't parse tx: unknown codec version");
+  });
+});
+
+describe("item 4: eth_getProof with geth's shape, verified against the block's state root", () => {
+  let node: TestNode;
+  let C: string;
+  let contract: `0x${string}`;
+  let block: { number: string; stateRoot: string };
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb' });
+    C = `${node.uri}/ext/bc/C/rpc`;
+    const chain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [C] } } });
+    const wallet = createWalletClient({ chain, transport: http(C), account: privateKeyToAccount(EWOQ_KEY) });
+    const client = createPublicClient({ chain, transport: http(C), cacheTime: 0 });
+    // Init code that stores 42 at slot 7 and deploys no code: an account with storage.
+    const hash = await wallet.sendTransaction({ data: '0x602a60075500' });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    contract = receipt.contractAddress!;
+    block = (await rpc(C, 'eth_getBlockByNumber', ['latest', false])).json.result;
+  });
+  afterAll(() => node.stop());
+
+  const proofOf = async (params: unknown[]) => (await rpc(C, 'eth_getProof', params)).json;
+
+  it('proves an account and a slot: the nodes hash to the state root and the storage root, and hold the values', async () => {
+    const { result } = await proofOf([contract, ['0x7', `0x${'0'.repeat(63)}8`], 'latest']);
+    expect(Object.keys(result)).toEqual(['address', 'accountProof', 'balance', 'codeHash', 'nonce', 'storageHash', 'storageProof']);
+    expect(result.address).toBe(contract.toLowerCase());
+    expect(result.nonce).toBe('0x1');
+    expect(result.balance).toBe('0x0');
+    // The first node of the account proof is the state root's; the path leads to the account's RLP.
+    expect(hex(keccak256(hexToBytes(result.accountProof[0])))).toBe(block.stateRoot);
+    const leaf = await verifyMerkleProof(hexToBytes(contract), result.accountProof.map(hexToBytes), { useKeyHashing: true });
+    const fields = RLP.decode(leaf!) as Uint8Array[];
+    expect(hex(fields[2]!)).toBe(result.storageHash);
+    expect(hex(fields[3]!)).toBe(result.codeHash);
+    // Keys: a short one comes back as a quantity, a 32-byte one as given.
+    const [seven, eight] = result.storageProof;
+    expect(seven.key).toBe('0x7');
+    expect(seven.value).toBe('0x2a');
+    expect(eight.key).toBe(`0x${'0'.repeat(63)}8`);
+    expect(eight.value).toBe('0x0');
+    expect(hex(keccak256(hexToBytes(seven.proof[0])))).toBe(result.storageHash);
+    const slot = await verifyMerkleProof(hexToBytes(`0x${'0'.repeat(63)}7`), seven.proof.map(hexToBytes), { useKeyHashing: true });
+    expect(hex(RLP.decode(slot!) as Uint8Array)).toBe('0x2a');
+    expect(await verifyMerkleProof(hexToBytes(`0x${'0'.repeat(63)}8`), eight.proof.map(hexToBytes), { useKeyHashing: true })).toBeNull();
+  });
+
+  it('an account that does not exist: zero hashes, empty storage proofs, an exclusion proof', async () => {
+    const absent = '0x00000000000000000000000000000000000000aa';
+    const { result } = await proofOf([absent, ['0x1'], block.number]);
+    expect(result).toMatchObject({
+      balance: '0x0',
+      nonce: '0x0',
+      codeHash: `0x${'0'.repeat(64)}`,
+      storageHash: `0x${'0'.repeat(64)}`,
+      storageProof: [{ key: '0x1', value: '0x0', proof: [] }],
+    });
+    expect(await verifyMerkleProof(hexToBytes(absent), result.accountProof.map(hexToBytes), { useKeyHashing: true })).toBeNull();
+  });
+
+  it("bad keys and blocks get geth's errors; 10,000 keys are answered", async () => {
+    expect((await proofOf([contract, ['0xzz'], 'latest'])).error).toEqual({ code: -32000, message: 'hex string invalid' });
+    expect((await proofOf([contract, [`0x${'00'.repeat(33)}`], 'latest'])).error).toEqual({
+      code: -32000,
+      message: 'hex string too long, want at most 32 bytes',
+    });
+    const past = `0x${(BigInt(block.number) + 5n).toString(16)}`;
+    expect((await proofOf([contract, [], past])).error).toEqual({ code: -32000, message: 'cannot query unfinalized data' });
+    expect((await proofOf([contract, '0x1', 'latest'])).error.code).toBe(-32602);
+    const many = Array.from({ length: 10_000 }, (_, i) => `0x${i.toString(16)}`);
+    const reply = await rpc(C, 'eth_getProof', [contract, many, 'latest']);
+    expect(reply.status).toBe(200);
+    expect(reply.json.result.storageProof).toHaveLength(10_000);
+    expect(reply.json.result.storageProof[7].value).toBe('0x2a');
+  }, 60_000);
+});
+
+describe('item 8: the banner serves EVM developers too', () => {
+  it('lists each test account with its EVM address and hex key, ewoq as public with its holdings, and the Data and Metrics APIs', async () => {
+    const started = await startEmulator({ httpPort: 0, dbType: 'memdb', logLevel: 'off', dataDir: tempDir(), testAccounts: 2, l1: [MYL1], dev: true });
+    try {
+      const text = await banner(started.node);
+      expect(text).toMatch(/^ {2}APIs {6}info, health, metrics, emulator, Data API \(\/v1\), Metrics API \(\/v2\), dev controls/m);
+      expect(text).toContain('Test accounts (10,000 AVAX each on the X-Chain and 10,000 AVAX on the C-Chain; the same key signs on P):');
+      for (const [i, a] of started.node.testAccounts.entries()) {
+        const key = `0x${Buffer.from(a.privateKey).toString('hex')}` as const;
+        const evm = privateKeyToAccount(key).address;
+        const lines = text.split('\n');
+        const at = lines.findIndex((l) => l.startsWith(`  (${i}) X-local1`));
+        expect(lines[at]).toMatch(/^ {2}\(\d\) X-local1[02-9ac-hj-np-z]+ {2}PrivateKey-[1-9A-HJ-NP-Za-km-z]+$/);
+        // The next line: what ethers, viem, Foundry and Hardhat take, checksummed, for the same key.
+        expect(lines[at + 1]).toBe(`      ${evm}  ${key}`);
+        // Funded where the banner says.
+        const C = `${started.uri}/ext/bc/C/rpc`;
+        expect(BigInt((await rpc(C, 'eth_getBalance', [evm, 'latest'])).json.result)).toBe(10_000n * 10n ** 18n);
+      }
+      expect(text).toContain("ewoq, the local network's PUBLIC key (anyone can spend what it holds: never use it on a real network):");
+      expect(text).toContain(`      0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC  ${EWOQ_KEY}`);
+      expect(text).toContain('      X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u  PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN');
+      const holdings = /^ {6}holds ([\d,.]+) AVAX on X, ([\d,.]+) on P \(locked included\), ([\d,.]+) on C, ([\d,.]+) on myl1$/m.exec(text);
+      expect(holdings).not.toBeNull();
+      const amount = (s: string, decimals: number) => {
+        const [whole, frac = ''] = s.replaceAll(',', '').split('.');
+        return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
+      };
+      const x = await call(`${started.uri}/ext/bc/X`, 'avm.getBalance', { address: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', assetID: 'AVAX' });
+      expect(amount(holdings![1]!, 9)).toBe(BigInt(x.balance));
+      const p = await call(`${started.uri}/ext/bc/P`, 'platform.getBalance', { addresses: ['P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] });
+      expect(amount(holdings![2]!, 9)).toBe(BigInt(p.balance));
+      const c = (await rpc(`${started.uri}/ext/bc/C/rpc`, 'eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest'])).json.result;
+      expect(amount(holdings![3]!, 18)).toBe(BigInt(c));
+      expect(amount(holdings![4]!, 18)).toBe(100_000_000n * 10n ** 18n);
+      expect(text.trimEnd().split('\n').at(-1)).toBe(`Listening on ${started.uri}`);
+    } finally {
+      await started.stop();
+    }
+  });
+
+  it("ewoq's EVM address constant is the one its key gives", () => {
+    expect(Buffer.from(evmAddressOf(EWOQ_PRIVATE_KEY)).toString('hex')).toBe(Buffer.from(EWOQ_EVM_ADDRESS).toString('hex'));
+  });
+});
