@@ -8,14 +8,54 @@ import { goMarshal } from '../encoding/gojson.js';
 import type { Dialect } from './dialect.js';
 import { internalError } from './endpoint.js';
 
+/**
+ * The bytes a connection may have waiting to be written before it counts as not keeping up: of
+ * notifications, it is dropped (geth drops a subscriber whose writes stall); of replies, its
+ * requests are no longer read until they drain. 16 MiB holds some 15,000 newHeads or 25,000
+ * small logs.
+ */
+const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/** What a connection sends, with the notifications still unwritten counted (see MAX_BACKLOG_BYTES). */
+function outbox(socket: WebSocket) {
+  // Counted from ws's write callbacks rather than read off bufferedAmount: a large reply the client
+  // is reading does not make its subscriptions look stalled.
+  let unwritten = 0;
+  const resumeIfDrained = () => {
+    if (socket.isPaused && socket.bufferedAmount <= MAX_BACKLOG_BYTES) socket.resume();
+  };
+  return {
+    notify(message: string): void {
+      if (unwritten > MAX_BACKLOG_BYTES) {
+        // No close frame: it would wait behind what the client is not reading.
+        socket.terminate();
+        return;
+      }
+      const size = Buffer.byteLength(message);
+      unwritten += size;
+      socket.send(message, () => {
+        unwritten -= size;
+        resumeIfDrained();
+      });
+    },
+    reply(body: string, binary: boolean): void {
+      socket.send(body, { binary }, resumeIfDrained);
+      // A client that sends requests without reading the replies would otherwise have them pile up.
+      if (socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.pause();
+    },
+  };
+}
+
 export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
   const respond = dialect.responder(services);
   return (socket: WebSocket, req: IncomingMessage): void => {
     const closers: Array<() => void> = [];
+    const out = outbox(socket);
+    const open = () => socket.readyState === socket.OPEN;
     const ctx: CallContext = {
       request: req,
       notify: (method, params) => {
-        if (socket.readyState === socket.OPEN) socket.send(`{"jsonrpc":"2.0","method":${goMarshal(method)},"params":${goMarshal(params)}}\n`);
+        if (open()) out.notify(`{"jsonrpc":"2.0","method":${goMarshal(method)},"params":${goMarshal(params)}}\n`);
       },
       onClose: (fn) => closers.push(fn),
     };
@@ -27,7 +67,7 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
       void (async () => {
         try {
           const r = await respond(body, ctx);
-          if (r.body !== null && socket.readyState === socket.OPEN) socket.send(r.body, { binary: isBinary });
+          if (r.body !== null && open()) out.reply(r.body, isBinary);
         } catch (err) {
           internalError(undefined, err);
           socket.close(1011, 'internal error');

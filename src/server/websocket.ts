@@ -18,6 +18,15 @@ export interface Websockets {
   endCurrent(): () => void;
 }
 
+/**
+ * A client's bad frame (a message over the size limit, invalid UTF-8 in a text message, an
+ * unmasked frame, a reserved opcode or bit): ws has already sent the close frame with RFC 6455's
+ * code (1009, 1007, 1002) and ends that connection, as gorilla/websocket does for geth (which adds
+ * a reason to its 1002s, and does not check text for UTF-8). The error is that client's alone;
+ * left without a listener, ws's 'error' event would end the node.
+ */
+function badFrame(): void {}
+
 function refuse(socket: Duplex, status: number, reason: string, body: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -49,7 +58,11 @@ export function acceptWebsockets(server: http.Server, router: Pick<Router, 'matc
     if (!route?.ws) return refuse(socket, 404, 'Not Found', '404 page not found\n');
     const serve = route.ws;
     void open().then(
-      (server) => server.handleUpgrade(req, socket, head, (ws) => serve(ws, req)),
+      (server) =>
+        server.handleUpgrade(req, socket, head, (ws) => {
+          ws.on('error', badFrame);
+          serve(ws, req);
+        }),
       () => socket.destroy(),
     );
   });

@@ -2,31 +2,61 @@
 // log indexes, eth_newFilter / eth_newBlockFilter / eth_newPendingTransactionFilter polled with
 // eth_getFilterChanges (dropped after 5 minutes unpolled), and eth_subscribe newHeads, logs and
 // newPendingTransactions pushed to the caller's websocket.
+//
+// What a client can make the node hold is bounded: a filter's pending entries (MAX_PENDING), the
+// filters installed at once (MAX_FILTERS); a block's logs and header are formatted and encoded once
+// for every filter and subscription that takes them; a connection's subscriptions end with it.
 import { randomBytes } from 'node:crypto';
-import type { JsonObject, JsonValue } from '../../../encoding/gojson.js';
+import { goMarshal, type JsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
 import type { AcceptedEvmBlock, EvmChain } from '../chain.js';
-import { formatHeader, formatTx, hex } from './format.js';
+import type { EvmLog } from '../records.js';
+import { formatHeader, formatLog, formatTx, hex } from './format.js';
 import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';
-import { blockLogs, type LogFilter, rangeLogs, recordLogs } from './reads.js';
+import { blockLogs, type LogFilter, matches, rangeLogs } from './reads.js';
 
-/** geth's filter deadline. */
+/** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
+/** How often expired filters are swept when no block, tx or call comes to find them. */
+const SWEEP_MS = 30_000;
+/**
+ * The entries (logs, block hashes, tx hashes) one filter may gather between two polls. geth holds
+ * them all, however long a client waits; 10,000 is far more than a client polling every few seconds
+ * sees. With MAX_FILTERS, all filters hold at most 10 million entries: pointers (80 MB) to logs and
+ * hashes made once per block, whichever filters share them.
+ */
+const MAX_PENDING = 10_000;
+/** Filters installed at once (geth has no cap); past it the least recently polled is uninstalled. */
+const MAX_FILTERS = 1_000;
 const MAX_TOPICS = 4;
+/** geth's maxAddresses in a filter's criteria. */
+const MAX_ADDRESSES = 1000;
 
 export const filterErrors = {
   notFound: () => new RpcError('filter not found'),
   invalidRange: () => new RpcError('invalid block range'),
   unknownBlock: () => new RpcError('unknown block'),
   notifications: () => new RpcError('notifications not supported', -32601),
+  /** rpc.ErrSubscriptionNotFound: an ID this connection did not subscribe (or already ended). */
+  subscriptionNotFound: () => new RpcError('subscription not found'),
 };
 
 interface Criteria extends LogFilter {
   blockHash?: Uint8Array;
   from?: BlockTag;
   to?: BlockTag;
+}
+
+function decodeAddresses(addr: JsonValue | undefined): Uint8Array[] {
+  if (typeof addr === 'string') return [address.decode(addr)];
+  if (Array.isArray(addr)) {
+    if (addr.length > MAX_ADDRESSES) throw new ParamsError('exceed max addresses');
+    return addr.map((a) => address.decode(a));
+  }
+  if (addr !== undefined && addr !== null) throw new ParamsError('invalid addresses in query');
+  return [];
 }
 
 function decodeCriteria(v: JsonValue | undefined): Criteria {
@@ -42,10 +72,7 @@ function decodeCriteria(v: JsonValue | undefined): Criteria {
   }
   if (o.fromBlock !== undefined && o.fromBlock !== null) c.from = blockNumber.decode(o.fromBlock);
   if (o.toBlock !== undefined && o.toBlock !== null) c.to = blockNumber.decode(o.toBlock);
-  const addr = o.address;
-  if (typeof addr === 'string') c.addresses = [address.decode(addr)];
-  else if (Array.isArray(addr)) c.addresses = addr.map((a) => address.decode(a));
-  else if (addr !== undefined && addr !== null) throw new ParamsError('invalid addresses in query');
+  c.addresses = decodeAddresses(o.address);
   if (Array.isArray(o.topics)) {
     if (o.topics.length > MAX_TOPICS) throw new ParamsError('exceed max topics');
     c.topics = o.topics.map((t) => (t === null ? undefined : Array.isArray(t) ? t.filter((x) => x !== null).map((x) => hash.decode(x)) : [hash.decode(t)]));
@@ -58,50 +85,257 @@ const criteria = { decode: (v: JsonValue) => decodeCriteria(v), zero: () => deco
 /** rpc.NewID: 16 random bytes as a quantity (no leading zeros). */
 const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
 
-type Filter =
-  | { kind: 'logs'; criteria: Criteria; logs: unknown[]; seen: number }
-  | { kind: 'blocks'; hashes: string[]; seen: number }
-  | { kind: 'pending'; hashes: string[]; seen: number };
+type FilterKind = { kind: 'logs'; criteria: Criteria } | { kind: 'blocks' } | { kind: 'pending' };
+/** A polled filter: what it gathered since the last poll, and when that was (the clock's ms). */
+type Filter = FilterKind & { items: unknown[]; seen: number };
+
+/**
+ * An accepted block as the filters and subscriptions take it: a log is formatted (and encoded)
+ * once, when the first of them wants it, and every filter holding it holds that one object.
+ */
+class BlockEvent {
+  private hashText?: string;
+  private all?: { logs: EvmLog[]; txOf: number[] };
+  private formatted: Array<Record<string, unknown> | undefined> = [];
+  private texts: Array<string | undefined> = [];
+  private headText?: string;
+
+  constructor(private readonly accepted: AcceptedEvmBlock) {}
+
+  get hash(): string {
+    this.hashText ??= hex(this.accepted.block.hash);
+    return this.hashText;
+  }
+
+  /** The block's logs in order, with the index of the tx of each. */
+  private get logs(): { logs: EvmLog[]; txOf: number[] } {
+    if (!this.all) {
+      const logs: EvmLog[] = [];
+      const txOf: number[] = [];
+      this.accepted.records.forEach((r, tx) => {
+        for (const log of r.logs) {
+          logs.push(log);
+          txOf.push(tx);
+        }
+      });
+      this.all = { logs, txOf };
+      this.formatted = new Array(logs.length);
+      this.texts = new Array(logs.length);
+    }
+    return this.all;
+  }
+
+  /** The indexes of the block's logs that match. */
+  matching(f: LogFilter): number[] {
+    const out: number[] = [];
+    this.logs.logs.forEach((log, i) => {
+      if (matches(log, f)) out.push(i);
+    });
+    return out;
+  }
+
+  /** Log `i` as eth_getFilterChanges answers it. */
+  log(i: number): Record<string, unknown> {
+    const { logs, txOf } = this.logs;
+    const { block, records } = this.accepted;
+    const txIndex = txOf[i]!;
+    this.formatted[i] ??= formatLog(logs[i]!, { number: block.header.number, blockHash: block.hash, txHash: records[txIndex]!.hash, txIndex, logIndex: i });
+    return this.formatted[i];
+  }
+
+  /** Log `i`'s JSON, as a notification carries it. */
+  logJson(i: number): string {
+    this.texts[i] ??= goMarshal(this.log(i));
+    return this.texts[i];
+  }
+
+  /** The header as newHeads pushes it (types.Header's JSON, which has no totalDifficulty or size). */
+  get headJson(): string {
+    this.headText ??= goMarshal(formatHeader(this.accepted.block));
+    return this.headText;
+  }
+}
+
+/** A tx admitted to the pool, as the pending filters and subscriptions take it. */
+class PendingEvent {
+  private hashText?: string;
+  private fullText?: string;
+
+  constructor(
+    private readonly chain: EvmChain,
+    private readonly txHash: Uint8Array,
+  ) {}
+
+  get hash(): string {
+    this.hashText ??= hex(this.txHash);
+    return this.hashText;
+  }
+
+  get hashJson(): string {
+    return `"${this.hash}"`;
+  }
+
+  /** The tx as newPendingTransactions with `true` pushes it; its hash once it has left the pool. */
+  get fullJson(): string {
+    if (this.fullText === undefined) {
+      const p = this.chain.pool.get(this.hash);
+      this.fullText = p ? goMarshal(formatTx(p.tx, p.from, undefined)) : this.hashJson;
+    }
+    return this.fullText;
+  }
+}
+
+/** A websocket subscription's side of the filter system. */
+interface Subscriber {
+  block?(e: BlockEvent): void;
+  pending?(e: PendingEvent): void;
+}
 
 export class FilterSystem {
+  /** In order of the last poll (or install): the first is the one a full table gives up. */
   private readonly filters = new Map<string, Filter>();
+  private readonly subscribers = new Set<Subscriber>();
+  private listening = false;
   private readonly sweep: NodeJS.Timeout;
+  private readonly onBlock = (b: AcceptedEvmBlock) => this.block(new BlockEvent(b));
+  private readonly onPending = (h: Uint8Array) => this.pending(new PendingEvent(this.chain, h));
 
-  constructor(private readonly chain: EvmChain) {
-    chain.on('block', (b) => this.onBlock(b));
-    chain.on('pendingTx', (h) => {
-      for (const f of this.filters.values()) if (f.kind === 'pending') f.hashes.push(hex(h));
-    });
-    this.sweep = setInterval(() => {
-      const now = Date.now();
-      for (const [id, f] of this.filters) if (now - f.seen > FILTER_TIMEOUT_MS) this.filters.delete(id);
-    }, 30_000);
+  /** `now`: the wall clock in ms, for the filters' deadline (geth's is wall time, not the chain's). */
+  constructor(
+    private readonly chain: EvmChain,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.sweep = setInterval(() => this.expire(), SWEEP_MS);
     this.sweep.unref();
   }
 
   close(): void {
     clearInterval(this.sweep);
+    this.filters.clear();
+    this.subscribers.clear();
+    this.listen();
   }
 
-  private onBlock({ block, txs, records }: AcceptedEvmBlock): void {
-    for (const f of this.filters.values()) {
-      if (f.kind === 'blocks') f.hashes.push(hex(block.hash));
-      else if (f.kind === 'logs') f.logs.push(...logsOf({ block, txs, records }, f.criteria));
+  /**
+   * The chain's events are listened to while a filter or a subscription wants them, so that the
+   * listeners' count shows what connections and filters left behind.
+   */
+  private listen(): void {
+    const wanted = this.filters.size > 0 || this.subscribers.size > 0;
+    if (wanted === this.listening) return;
+    this.listening = wanted;
+    if (wanted) {
+      this.chain.on('block', this.onBlock);
+      this.chain.on('pendingTx', this.onPending);
+    } else {
+      this.chain.off('block', this.onBlock);
+      this.chain.off('pendingTx', this.onPending);
     }
   }
 
-  add(f: Filter): string {
+  add(kind: FilterKind): string {
+    for (const oldest of this.filters.keys()) {
+      if (this.filters.size < MAX_FILTERS) break;
+      this.filters.delete(oldest);
+    }
     const id = newID();
-    this.filters.set(id, f);
+    this.filters.set(id, { ...kind, items: [], seen: this.now() });
+    this.listen();
     return id;
   }
 
-  get(id: string): Filter | undefined {
-    return this.filters.get(id);
+  private drop(id: string): void {
+    this.filters.delete(id);
+    this.listen();
+  }
+
+  private expired(f: Filter, now: number): boolean {
+    return now - f.seen > FILTER_TIMEOUT_MS;
+  }
+
+  private expire(): void {
+    const now = this.now();
+    for (const [id, f] of this.filters) if (this.expired(f, now)) this.drop(id);
+  }
+
+  /** An installed filter that has not expired (an expired one found here is uninstalled). */
+  private live(id: string): Filter | undefined {
+    const f = this.filters.get(id);
+    if (f && this.expired(f, this.now())) {
+      this.drop(id);
+      return undefined;
+    }
+    return f;
+  }
+
+  /** eth_getFilterChanges: what the filter gathered since the last poll; the poll keeps it alive. */
+  poll(id: string): unknown[] | undefined {
+    const f = this.live(id);
+    if (!f) return undefined;
+    f.seen = this.now();
+    this.filters.delete(id);
+    this.filters.set(id, f);
+    const items = f.items;
+    f.items = [];
+    return items;
+  }
+
+  /** The criteria of a log filter (eth_getFilterLogs, which does not count as a poll, as in geth). */
+  criteriaOf(id: string): Criteria | undefined {
+    const f = this.live(id);
+    return f?.kind === 'logs' ? f.criteria : undefined;
   }
 
   remove(id: string): boolean {
-    return this.filters.delete(id);
+    if (!this.live(id)) return false;
+    this.drop(id);
+    return true;
+  }
+
+  /**
+   * Adds to a filter's pending entries. A filter that overflows is uninstalled rather than trimmed:
+   * its client's next poll gets geth's `filter not found`, as after the deadline, and viem and ethers
+   * answer that by installing a new filter; a trimmed filter would answer with logs missing and
+   * nothing to tell the client so.
+   */
+  private gather(id: string, f: Filter, item: unknown): boolean {
+    if (f.items.length >= MAX_PENDING) {
+      this.drop(id);
+      return false;
+    }
+    f.items.push(item);
+    return true;
+  }
+
+  private block(e: BlockEvent): void {
+    const now = this.now();
+    for (const [id, f] of this.filters) {
+      if (this.expired(f, now)) this.drop(id);
+      else if (f.kind === 'blocks') this.gather(id, f, e.hash);
+      else if (f.kind === 'logs') {
+        for (const i of e.matching(f.criteria)) if (!this.gather(id, f, e.log(i))) break;
+      }
+    }
+    for (const s of this.subscribers) s.block?.(e);
+  }
+
+  private pending(e: PendingEvent): void {
+    const now = this.now();
+    for (const [id, f] of this.filters) {
+      if (this.expired(f, now)) this.drop(id);
+      else if (f.kind === 'pending') this.gather(id, f, e.hash);
+    }
+    for (const s of this.subscribers) s.pending?.(e);
+  }
+
+  /** Starts a subscription's deliveries; the returned function ends them. */
+  subscribe(s: Subscriber): () => void {
+    this.subscribers.add(s);
+    this.listen();
+    return () => {
+      this.subscribers.delete(s);
+      this.listen();
+    };
   }
 
   /** eth_getLogs */
@@ -123,89 +357,87 @@ export class FilterSystem {
   }
 }
 
-/** The matching logs of a newly accepted block, formatted. */
-function logsOf({ block, records }: AcceptedEvmBlock, f: LogFilter): unknown[] {
-  const out: Record<string, unknown>[] = [];
-  recordLogs(block.header.number, block.hash, records, f, out);
-  return out;
+/** What a subscription of `kind` pushes through `send` (each result's JSON, already encoded). */
+function subscriber(kind: string, arg: JsonValue | undefined, send: (resultJson: string) => void): Subscriber | undefined {
+  switch (kind) {
+    case 'newHeads':
+      return { block: (e) => send(e.headJson) };
+    case 'logs': {
+      const c = decodeCriteria(arg);
+      return {
+        block: (e) => {
+          for (const i of e.matching(c)) send(e.logJson(i));
+        },
+      };
+    }
+    case 'newPendingTransactions': {
+      const full = arg === true;
+      return { pending: (e) => send(full ? e.fullJson : e.hashJson) };
+    }
+    case 'syncing':
+      queueMicrotask(() => send('false'));
+      return undefined;
+    default:
+      throw new RpcError(`no "${kind}" subscription in eth namespace`, -32601);
+  }
 }
 
-/** The header as newHeads pushes it (types.Header's JSON, which has no totalDifficulty or size). */
-const headJson = (b: AcceptedEvmBlock) => formatHeader(b.block);
+/** The stop of a subscription that delivers once (syncing) and holds nothing. */
+const nothingToStop = (): void => undefined;
 
-export function filterService(chain: EvmChain, filters: FilterSystem): ServiceDef {
+/** The eth_ filter and subscription methods; they reach the chain through `filters` (`_chain` is the factory's). */
+export function filterService(_chain: EvmChain, filters: FilterSystem): ServiceDef {
+  // Each connection's subscriptions by ID: as in geth they are the connection's own (another
+  // connection cannot end them) and all end when it closes.
+  const connections = new WeakMap<CallContext, Map<string, () => void>>();
+  const subscriptionsOf = (ctx: CallContext, onClose: (fn: () => void) => void): Map<string, () => void> => {
+    let subs = connections.get(ctx);
+    if (!subs) {
+      const mine = new Map<string, () => void>();
+      connections.set(ctx, mine);
+      onClose(() => {
+        for (const stop of mine.values()) stop();
+        mine.clear();
+      });
+      subs = mine;
+    }
+    return subs;
+  };
   const subscribe = (ctx: CallContext, kind: string, arg: JsonValue | undefined): string => {
     if (!ctx.notify || !ctx.onClose) throw filterErrors.notifications();
     const notify = ctx.notify;
     const id = newID();
-    const send = (result: unknown) => notify('eth_subscription', { subscription: id, result });
-    let listener: ((b: AcceptedEvmBlock) => void) | undefined;
-    let pending: ((h: Uint8Array) => void) | undefined;
-    switch (kind) {
-      case 'newHeads':
-        listener = (b) => send(headJson(b));
-        break;
-      case 'logs': {
-        const c = decodeCriteria(arg);
-        listener = (b) => {
-          for (const log of logsOf(b, c)) send(log);
-        };
-        break;
-      }
-      case 'newPendingTransactions': {
-        const full = arg === true;
-        pending = (h) => {
-          const p = chain.pool.get(hex(h));
-          send(full && p ? formatTx(p.tx, p.from, undefined) : hex(h));
-        };
-        break;
-      }
-      case 'syncing':
-        queueMicrotask(() => send(false));
-        break;
-      default:
-        throw new RpcError(`no "${kind}" subscription in eth namespace`, -32601);
-    }
-    if (listener) chain.on('block', listener);
-    if (pending) chain.on('pendingTx', pending);
-    const stop = () => {
-      if (listener) chain.off('block', listener);
-      if (pending) chain.off('pendingTx', pending);
-    };
-    subscriptions.set(id, stop);
-    ctx.onClose(() => {
-      stop();
-      subscriptions.delete(id);
-    });
+    // The notification's params as geth writes them, around a result encoded once for everyone.
+    const head = `{"subscription":${goMarshal(id)},"result":`;
+    const s = subscriber(kind, arg, (result) => notify('eth_subscription', new RawJson(`${head}${result}}`)));
+    subscriptionsOf(ctx, ctx.onClose).set(id, s ? filters.subscribe(s) : nothingToStop);
     return id;
   };
-  const subscriptions = new Map<string, () => void>();
   return {
     name: 'eth',
     methods: {
       getLogs: method(positional([criteria]), async ([c]) => filters.logs(c as Criteria)),
-      newFilter: method(positional([criteria]), ([c]) => filters.add({ kind: 'logs', criteria: c as Criteria, logs: [], seen: Date.now() })),
-      newBlockFilter: method(positional([]), () => filters.add({ kind: 'blocks', hashes: [], seen: Date.now() })),
-      newPendingTransactionFilter: method(positional([boolean], 0), () => filters.add({ kind: 'pending', hashes: [], seen: Date.now() })),
+      newFilter: method(positional([criteria]), ([c]) => filters.add({ kind: 'logs', criteria: c as Criteria })),
+      newBlockFilter: method(positional([]), () => filters.add({ kind: 'blocks' })),
+      newPendingTransactionFilter: method(positional([boolean], 0), () => filters.add({ kind: 'pending' })),
       getFilterChanges: method(positional([text]), ([id]) => {
-        const f = filters.get(id as string);
-        if (!f) throw filterErrors.notFound();
-        f.seen = Date.now();
-        if (f.kind === 'logs') return f.logs.splice(0);
-        return f.hashes.splice(0);
+        const changes = filters.poll(id as string);
+        if (!changes) throw filterErrors.notFound();
+        return changes;
       }),
       getFilterLogs: method(positional([text]), async ([id]) => {
-        const f = filters.get(id as string);
-        if (f?.kind !== 'logs') throw filterErrors.notFound();
-        return filters.logs(f.criteria);
+        const c = filters.criteriaOf(id as string);
+        if (!c) throw filterErrors.notFound();
+        return filters.logs(c);
       }),
       uninstallFilter: method(positional([text]), ([id]) => filters.remove(id as string)),
       subscribe: method(positional([text, raw], 1), ([kind, arg], ctx) => subscribe(ctx, kind as string, arg as JsonValue | undefined)),
-      unsubscribe: method(positional([text]), ([id]) => {
-        const stop = subscriptions.get(id as string);
-        if (!stop) return false;
+      unsubscribe: method(positional([text]), ([id], ctx) => {
+        const subs = connections.get(ctx);
+        const stop = subs?.get(id as string);
+        if (!stop) throw filterErrors.subscriptionNotFound();
         stop();
-        subscriptions.delete(id as string);
+        subs!.delete(id as string);
         return true;
       }),
     },
