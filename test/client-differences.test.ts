@@ -1,15 +1,15 @@
 // Issue 26: differences real clients found between the emulator and coreth, Subnet-EVM, avalanchego
 // and Anvil, each asserted with the real node's texts.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
-import { createPublicClient, createWalletClient, defineChain, hexToBytes, http } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, hexToBytes, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, callError, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { call, callError, rpc, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { startEmulator } from '../src/index.js';
 import { banner } from '../src/banner.js';
 import { EWOQ_PRIVATE_KEY } from '../src/vms/avm/testaccounts.js';
@@ -200,5 +200,100 @@ describe('item 8: the banner serves EVM developers too', () => {
 
   it("ewoq's EVM address constant is the one its key gives", () => {
     expect(Buffer.from(evmAddressOf(EWOQ_PRIVATE_KEY)).toString('hex')).toBe(Buffer.from(EWOQ_EVM_ADDRESS).toString('hex'));
+  });
+});
+
+describe('item 7: dev state edits without a block, as Anvil and Hardhat', () => {
+  const WHO = '0x7777777777777777777777777777777777777777';
+  const clientsOf = (url: string, id: number) => {
+    const chain = defineChain({ id, name: 'evm', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    return {
+      test: createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 }),
+      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+    };
+  };
+
+  it("viem's test client: snapshot → setBalance → mine 3 → before + 3, the edit in the next block's state root, undone by revert", async () => {
+    const node = await startTestNode({ dbType: 'memdb', dev: true, l1: [MYL1] });
+    try {
+      for (const [alias, id] of [
+        ['C', 43112],
+        ['myl1', 99999],
+      ] as const) {
+        const url = `${node.uri}/ext/bc/${alias}/rpc`;
+        const { test, client } = clientsOf(url, id);
+        const before = await client.getBlock();
+        const snapshot = await test.snapshot();
+        await test.setBalance({ address: WHO, value: 123n });
+        await test.setNonce({ address: WHO, nonce: 4 });
+        await test.setStorageAt({ address: WHO, index: 1, value: `0x${'00'.repeat(31)}09` });
+        // Seen at once at latest and pending; no block, and the head's header is untouched.
+        expect(await client.getBalance({ address: WHO })).toBe(123n);
+        expect(await client.getBalance({ address: WHO, blockTag: 'pending' })).toBe(123n);
+        expect(await client.getTransactionCount({ address: WHO })).toBe(4);
+        const head = await client.getBlock();
+        expect(head.number).toBe(before.number);
+        expect(head.stateRoot).toBe(before.stateRoot);
+        await test.mine({ blocks: 3 });
+        const next = await client.getBlock({ blockNumber: before.number + 1n });
+        expect(await client.getBlockNumber()).toBe(before.number + 3n);
+        // The next block's state root includes the edit: a proof against it finds the balance.
+        const proof = (await rpc(url, 'eth_getProof', [WHO, ['0x1'], `0x${next.number.toString(16)}`])).json.result;
+        expect(hex(keccak256(hexToBytes(proof.accountProof[0])))).toBe(next.stateRoot);
+        const leaf = RLP.decode((await verifyMerkleProof(hexToBytes(WHO), proof.accountProof.map(hexToBytes), { useKeyHashing: true }))!) as Uint8Array[];
+        expect([hex(leaf[0]!), hex(leaf[1]!)]).toEqual(['0x04', '0x7b']);
+        expect(proof.storageProof[0].value).toBe('0x9');
+        await test.revert({ id: snapshot });
+        expect(await client.getBalance({ address: WHO })).toBe(0n);
+        expect(await client.getBlockNumber()).toBe(before.number);
+      }
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('an edit is kept across a restart on LevelDB with no block made, and a tx built on it is traced from the edited state', async () => {
+    const dataDir = tempDir('emu-edits-');
+    const url = (n: TestNode) => `${n.uri}/ext/bc/C/rpc`;
+    let node = await startTestNode({ dataDir, dev: true });
+    const { test, client } = clientsOf(url(node), 43112);
+    const height = await client.getBlockNumber();
+    await test.setBalance({ address: WHO, value: 10n ** 18n });
+    await node.stop();
+    node = await startTestNode({ dataDir, dev: true });
+    try {
+      const again = clientsOf(url(node), 43112);
+      expect(await again.client.getBalance({ address: WHO })).toBe(10n ** 18n);
+      expect(await again.client.getBlockNumber()).toBe(height);
+      // Spent by an impersonated send: the block is built on the edited state, and replays from it.
+      await again.test.impersonateAccount({ address: WHO });
+      const hash = (await rpc(url(node), 'eth_sendTransaction', [{ from: WHO, to: WHO, value: '0x5' }])).json.result;
+      const receipt = await again.client.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe('success');
+      const trace = (await rpc(url(node), 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).json.result;
+      expect(BigInt(trace[WHO.toLowerCase()].balance)).toBe(10n ** 18n);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
+describe('item 7: an acknowledged edit survives kill -9 (LevelDB)', () => {
+  it('anvil_setBalance answered, the process killed at once: the balance is there after the restart', async () => {
+    const dir = tempDir('emu-edit-kill-');
+    let node = await spawnNode(['--dev', '--http-port=0', `--data-dir=${dir}`], dir);
+    try {
+      const who = '0x7777777777777777777777777777777777777777';
+      const reply = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_setBalance', [who, '0x1234']);
+      expect(reply.json.result).toBeNull();
+      node.child.kill('SIGKILL');
+      await node.exited;
+      rmSync(join(dir, 'process.json'), { force: true });
+      node = await spawnNode(['--dev', '--http-port=0', `--data-dir=${dir}`], dir);
+      expect((await rpc(`${node.uri}/ext/bc/C/rpc`, 'eth_getBalance', [who, 'latest'])).json.result).toBe('0x1234');
+    } finally {
+      node.child.kill('SIGKILL');
+      await node.exited;
+    }
   });
 });

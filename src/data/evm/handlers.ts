@@ -150,7 +150,7 @@ export function evmHandlers(d: EvmDeps): Record<string, DataHandler> {
         if (!found) throw notFound(`block ${n} not found`);
         block = found;
       }
-      const account = await s.evm.account(who, block.header.stateRoot);
+      const account = await s.evm.account(who, s.evm.stateRootOf(block));
       // No price feed offline: price and balanceValue are left out.
       return { nativeTokenBalance: { ...nativeToken(s), chainId: String(s.evm.chainId), balance: String(account?.balance ?? 0n) } };
     },

@@ -216,7 +216,7 @@ async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas:
     if (err instanceof PoolError) throw new CallFailure(err.message, -32000);
     throw err;
   }
-  return chain.withState(h.stateRoot, async (vm) => {
+  return chain.withState(chain.stateRootOf(block), async (vm) => {
     await applyOverrides(vm, overrides);
     const exec = callContext(chain, block, m.noBaseFee);
     if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
@@ -250,7 +250,7 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
   if (feeCap > 0n && args.from) {
-    const account = await chain.account(args.from, block.header.stateRoot);
+    const account = await chain.account(args.from, chain.stateRootOf(block));
     let available = account?.balance ?? 0n;
     const value = args.value ?? 0n;
     if (value > 0n) {
@@ -263,7 +263,7 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
   // A plain transfer to an account without code costs exactly 21,000 (gasestimator's short cut).
   if (args.to && (args.data ?? new Uint8Array()).length === 0 && !overrides) {
-    const code = await chain.withState(block.header.stateRoot, (vm) => vm.stateManager.getCode(new Address(args.to!)));
+    const code = await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(new Address(args.to!)));
     if (code.length === 0 && hi >= 21_000n) return 21_000n;
   }
   const run = (gas: bigint) => execute(chain, block, args, gas, overrides);

@@ -39,7 +39,7 @@ import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules
 import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
-import { bumped, effectivePrice, effectiveTip, feeCaps, POOL_CAPACITY, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
+import { effectivePrice, effectiveTip, feeCaps, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
 import type { EvmLog, TxRecord } from './records.js';
 import { chainCommon } from './rules.js';
 import { ChainStore, type StoredBlock } from './store.js';
@@ -127,8 +127,29 @@ interface Events {
 const RETRY_MS = 1000;
 /** RPCTxFeeCap: 100 AVAX. */
 const TX_FEE_CAP = 100n * 10n ** 18n;
+/** legacypool's evictionInterval: how often idle senders' queued txs are looked for (reads and sends look too). */
+const EVICTION_INTERVAL_MS = 60_000;
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/**
+ * Tickets taken in arrival order, each section running once those before it have: admissions check
+ * and journal concurrently, and reach the pool in the order they arrived, whatever order their
+ * journal writes finish in. (A sender's batch in nonce order then never looks gapped to the pool's
+ * queue cap.)
+ */
+class Turns {
+  private tail: Promise<void> = Promise.resolve();
+  take(): { ready: Promise<void>; release: () => void } {
+    const ready = this.tail;
+    let done!: () => void;
+    this.tail = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    // A turn that ends early still lets the next one go only after the turns before it.
+    return { ready, release: () => void ready.then(done) };
+  }
+}
 
 /** Serializes async sections (the reader VM runs one read at a time). */
 class Lock {
@@ -200,14 +221,20 @@ const KEPT_INTERNAL_BLOCKS = 1024;
  */
 const SEND_SPACING_MS = 50;
 
+/** The dev-state key of the head's edited root: the head's hash, then the root. */
+const EDITED_ROOT_KEY = new Uint8Array([0]);
+
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;
   readonly nodes: NodeStore;
-  readonly pool = new TxPool();
+  readonly pool: TxPool;
   private readonly journal: Database;
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
   private readonly senders: Database;
+  /** The head's state root with dev state edits (anvil_setBalance, …) applied, and the head it is for. */
+  private readonly devState: Database;
   private readonly readLock = new Lock();
+  private readonly admissions = new Turns();
   private builder!: VM;
   private reader!: VM;
   private readerRoot = '';
@@ -239,6 +266,11 @@ export class EvmChain extends EventEmitter<Events> {
     this.nodes = new NodeStore(db.prefix('nodes'));
     this.journal = db.prefix('pool');
     this.senders = db.prefix('pool-senders');
+    this.devState = db.prefix('dev-state');
+    // Heartbeats on the node's clock, so that emulator.advanceClock ages queued txs as it ages blocks.
+    this.pool = new TxPool(() => opts.clock.nowNs());
+    this.evictTimer = setInterval(() => void this.expireQueued(), EVICTION_INTERVAL_MS);
+    this.evictTimer.unref();
   }
 
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
@@ -313,7 +345,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** What the state after `block` sets for its child: the fee config and the coinbase. */
   rulesAt(block: StoredBlock): Promise<ChainRules> {
-    return this.withState(block.header.stateRoot, (vm) => this.rulesAfter(vm.stateManager as MerkleStateManager, block.header.time));
+    return this.withState(this.stateRootOf(block), (vm) => this.rulesAfter(vm.stateManager as MerkleStateManager, block.header.time));
   }
 
   /** Whether any period of the tx allow list is configured: only then do admission and building read roles. */
@@ -355,10 +387,12 @@ export class EvmChain extends EventEmitter<Events> {
       this.head = head;
       this.genesis = genesis;
     }
-    this.builder = await this.newVM(stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 50_000));
+    await this.loadEditedRoot();
+    const root = this.stateRootOf(this.head);
+    this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 50_000));
     // The reader's caches are emptied at each new head: small, so emptying them is cheap.
-    this.reader = await this.newVM(stateAt(this.nodes, this.common, this.head.header.stateRoot, multiCoin, 2_000, new TrieMemo(20_000)));
-    this.readerRoot = hex(this.head.header.stateRoot);
+    this.reader = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 2_000, new TrieMemo(20_000)));
+    this.readerRoot = hex(root);
     this.headRules = await this.rulesAt(this.head);
     await this.reloadJournal();
   }
@@ -411,7 +445,7 @@ export class EvmChain extends EventEmitter<Events> {
     });
   }
 
-  async account(address: Uint8Array, root: Uint8Array = this.head.header.stateRoot): Promise<Account | undefined> {
+  async account(address: Uint8Array, root: Uint8Array = this.stateRootOf(this.head)): Promise<Account | undefined> {
     return this.withState(root, (vm) => vm.stateManager.getAccount(new Address(address)));
   }
 
@@ -453,11 +487,12 @@ export class EvmChain extends EventEmitter<Events> {
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
     if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
-    const p = await this.admit(bytes, tx, sender !== undefined, true);
-    this.emit('pendingTx', p.hash);
+    const { hash, promoted } = await this.admit(bytes, tx, sender !== undefined, true);
+    // As geth's pool announces txs: once they are pending (a queued tx when its gap is filled).
+    for (const p of promoted) this.emit('pendingTx', p.hash);
     // Automine off (evm_setAutomine false, interval mining): the tx waits for the next mined block.
     if (this.automine) this.buildSoon();
-    return p.hash;
+    return hash;
   }
 
   /** When the last block round ended (performance.now()). */
@@ -492,11 +527,14 @@ export class EvmChain extends EventEmitter<Events> {
    * so far has finished (built its block, or found nothing it could build). What reads wait for.
    */
   settled(): Promise<void> | undefined {
+    // A read sees no queued tx past its lifetime (geth drops them on a timer; the clock may have jumped).
+    const expiring = this.expireQueued();
     // A read does not wait for more sends to gather.
     if (this.soon) this.buildWaiting();
-    if (this.completed >= this.requested) return undefined;
+    if (this.completed >= this.requested) return expiring;
     const round = this.requested;
-    return new Promise<void>((resolve) => this.waiters.push({ round, resolve }));
+    const built = new Promise<void>((resolve) => this.waiters.push({ round, resolve }));
+    return expiring ? Promise.all([expiring, built]).then(() => undefined) : built;
   }
 
   /** Takes a tx out of the journal (and its sender, if impersonated). */
@@ -505,8 +543,63 @@ export class EvmChain extends EventEmitter<Events> {
     if (impersonated) await this.senders.del(hash);
   }
 
+  /** Takes txs that left the pool out of the journal, so that a restart does not bring them back. */
+  private async forgetAll(txs: readonly PoolTx[]): Promise<void> {
+    for (const p of txs) await this.forget(p.hash, p.impersonated);
+  }
+
+  private evictTimer: NodeJS.Timeout;
+
+  /** Drops the queued txs of senders idle past the pool's lifetime; undefined if there were none. */
+  private expireQueued(): Promise<void> | undefined {
+    const gone = this.pool.expire();
+    return gone.length > 0 ? this.forgetAll(gone) : undefined;
+  }
+
+  /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
+  private poolBaseFee(): bigint {
+    if (this.nextBaseFee !== undefined) return this.nextBaseFee;
+    const parent = this.head.header;
+    const now = BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
+    const timeMs = now > headerMillis(parent) ? now : headerMillis(parent);
+    return this.opts.flavor.nextFees(parent, timeMs, this.headRules).baseFee;
+  }
+
   /** Checks a tx against the pool and the head's state and adds it; with `journal`, durably first. */
-  private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false, journal = false): Promise<PoolTx> {
+  private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false, journal = false): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
+    // Taken before the first await: the arrival order.
+    const turn = this.admissions.take();
+    try {
+      await this.expireQueued();
+      const { entry, stateNonce } = await this.validate(bytes, tx, impersonated);
+      const poolBaseFee = () => this.poolBaseFee();
+      // Asked before the journal write, so that a refused tx costs none.
+      const early = this.pool.refusal(entry, poolBaseFee);
+      if (early) throw new PoolError(early);
+      if (journal) {
+        // In the journal before the pool: a block round can only take (and unjournal) a journaled tx.
+        if (impersonated) await this.senders.put(entry.hash, entry.from);
+        await this.journal.put(entry.hash, bytes);
+      }
+      await turn.ready;
+      // The pool may have changed while the journal was written: add checks again.
+      const added = this.pool.add(entry, stateNonce, poolBaseFee);
+      turn.release();
+      await this.forgetAll(added.replaced ? [...added.removed, added.replaced] : added.removed);
+      if (added.error !== undefined) {
+        // Unless a concurrent send of the same tx took the place, its journal entry goes.
+        if (journal && !this.pool.has(entry.hashHex)) await this.forget(entry.hash, impersonated);
+        throw new PoolError(added.error);
+      }
+      if (added.promoted.length > 0) this.waitingSince ??= Date.now();
+      return { hash: entry.hash, promoted: added.promoted };
+    } finally {
+      turn.release();
+    }
+  }
+
+  /** geth's checks of a tx against the head's rules and state, in geth's order: the tx as the pool takes it. */
+  private async validate(bytes: Uint8Array, tx: TypedTransaction, impersonated: boolean): Promise<{ entry: NewPoolTx; stateNonce: bigint }> {
     // The hash of the bytes as sent: they are the tx's encoding (decoded strictly, they re-encode to
     // themselves), and hashing them saves encoding the tx again.
     const hash = keccak256(bytes);
@@ -543,37 +636,25 @@ export class EvmChain extends EventEmitter<Events> {
     // Subnet-EVM's tx allow list comes after the nonce and balance checks, under the head's rules.
     if (
       this.hasTxAllowList &&
-      !(await this.withState(this.head.header.stateRoot, (vm) =>
+      !(await this.withState(this.stateRootOf(this.head), (vm) =>
         txAllowed(vm.stateManager as MerkleStateManager, this.opts.precompiles, this.head.header.time, from),
       ))
     ) {
       throw new PoolError(poolErrors.notAllowListed(checksum()));
     }
-    const refusal = () => {
-      if (this.pool.has(hashHex)) return poolErrors.alreadyKnown();
-      const old = this.pool.sameNonce(fromText, tx.nonce);
-      if (old && !bumped(old, { feeCap, tipCap })) return poolErrors.replacementUnderpriced();
-      if (!old && this.pool.size >= POOL_CAPACITY) return poolErrors.full();
-      return undefined;
+    const entry: NewPoolTx = {
+      tx,
+      bytes,
+      hash,
+      hashHex,
+      from: from.bytes,
+      fromHex: fromText,
+      nonce: tx.nonce,
+      feeCap,
+      tipCap,
+      ...(impersonated ? { impersonated } : {}),
     };
-    const early = refusal();
-    if (early) throw new PoolError(early);
-    if (journal) {
-      // In the journal before the pool: a block round can only take (and unjournal) a journaled tx.
-      if (impersonated) await this.senders.put(hash, from.bytes);
-      await this.journal.put(hash, bytes);
-      // A concurrent send may have taken the place meanwhile: then this entry goes (unless it is the same tx's).
-      const late = refusal();
-      if (late) {
-        if (!this.pool.has(hashHex)) await this.forget(hash, impersonated);
-        throw new PoolError(late);
-      }
-    }
-    const entry = { tx, bytes, hash, hashHex, from: from.bytes, fromHex: fromText, nonce: tx.nonce, feeCap, tipCap, ...(impersonated ? { impersonated } : {}) };
-    const replaced = this.pool.add(entry);
-    if (replaced) await this.forget(replaced.hash, replaced.impersonated);
-    this.waitingSince ??= Date.now();
-    return this.pool.get(hashHex)!;
+    return { entry, stateNonce: account.nonce };
   }
 
   // --- Block building ------------------------------------------------------------------------
@@ -667,8 +748,7 @@ export class EvmChain extends EventEmitter<Events> {
   async dropTransaction(hash: Uint8Array): Promise<boolean> {
     const p = this.pool.get(bytesToHex(hash));
     if (!p) return false;
-    this.pool.remove(p);
-    await this.forget(p.hash, p.impersonated);
+    await this.forgetAll(this.pool.remove(p));
     return true;
   }
 
@@ -677,16 +757,86 @@ export class EvmChain extends EventEmitter<Events> {
     for (const p of this.pool.all()) await this.dropTransaction(p.hash);
   }
 
-  /** State edits (anvil_setBalance, …) the next block applies before its txs. */
-  private devEdits: Array<(sm: MerkleStateManager) => Promise<void>> = [];
+  /** State edits (anvil_setBalance, …) waiting for the next round to apply them, with their callers. */
+  private devEdits: Array<{ edit: (sm: MerkleStateManager) => Promise<void>; done: (err?: Error) => void }> = [];
+  /** The head's state with the dev edits made since it was built; undefined when there are none. */
+  private editedRoot: Uint8Array | undefined;
 
   /**
-   * Applies a state edit in a block of its own (empty but for the edit), so that the header's state
-   * root covers it and reads at `latest` see it at once.
+   * The state root reads of `block` use: for the head, its state with the dev edits made since (what
+   * Anvil's and Hardhat's `latest` and `pending` see), else the header's.
    */
-  async editState(edit: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
-    this.devEdits.push(edit);
-    await this.mine(1);
+  stateRootOf(block: StoredBlock): Uint8Array {
+    const head = block === this.head || Buffer.compare(block.hash, this.head.hash) === 0;
+    return this.editedRoot && head ? this.editedRoot : block.header.stateRoot;
+  }
+
+  /**
+   * anvil_setBalance, setNonce, setCode, setStorageAt: the edit changes the head's state without a
+   * block, as in Anvil and Hardhat (the block number stays; the next block's state root includes
+   * it). It is applied in the build loop, so never during a block's execution, and written durably
+   * before this resolves: the edit's trie nodes and the edited root, for this head, in one batch.
+   */
+  editState(edit: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.devEdits.push({ edit, done: (err) => (err ? reject(err) : resolve()) });
+      void this.buildNow();
+    });
+  }
+
+  /** The state `block` was built on: its parent's, with the dev edits made on the parent since. */
+  async builtOn(block: StoredBlock, parent: StoredBlock): Promise<Uint8Array> {
+    return (await this.devState.get(block.hash)) ?? parent.header.stateRoot;
+  }
+
+  /** The edited root kept for the current head, if any (an edit made before a restart or a revert). */
+  private async loadEditedRoot(): Promise<void> {
+    const kept = await this.devState.get(EDITED_ROOT_KEY);
+    this.editedRoot = kept && Buffer.from(kept.subarray(0, 32)).equals(Buffer.from(this.head.hash)) ? kept.slice(32) : undefined;
+  }
+
+  /** Applies the waiting edits and tells their callers how it went; a failure is theirs, not the round's. */
+  private async applyEdits(): Promise<void> {
+    const edits = this.devEdits.splice(0);
+    if (edits.length === 0) return;
+    try {
+      await this.writeEdits(edits.map((e) => e.edit));
+    } catch (err) {
+      for (const e of edits) e.done(err as Error);
+      return;
+    }
+    for (const e of edits) e.done();
+  }
+
+  /** Applies edits on the builder's state (at the head's edited root) and writes them in one batch. */
+  private async writeEdits(edits: Array<(sm: MerkleStateManager) => Promise<void>>): Promise<void> {
+    const sm = countedState(this.builder);
+    const base = sm.depth;
+    sm.checkpoint();
+    let root: Uint8Array;
+    try {
+      for (const edit of edits) await edit(sm);
+      await sm.commit();
+      root = await sm.getStateRoot();
+    } catch (err) {
+      await sm.unwindTo(base);
+      throw err;
+    }
+    const batch = new WriteBatch();
+    const settled = this.nodes.flushInto(batch);
+    batch.put(this.devState, EDITED_ROOT_KEY, Buffer.concat([this.head.hash, root]));
+    const rules = await this.rulesAfter(this.builder.stateManager as MerkleStateManager, this.head.header.time);
+    try {
+      await this.db.write(batch);
+    } catch (err) {
+      this.nodes.unflushed();
+      await sm.setStateRoot(this.stateRootOf(this.head));
+      throw err;
+    }
+    settled();
+    this.editedRoot = root;
+    // An edit of a precompile's storage (the fee manager's config, the reward address) governs the next block.
+    this.headRules = rules;
   }
 
   /** Builds `count` blocks, empty when no tx waits, `interval` seconds apart after the first. */
@@ -711,6 +861,11 @@ export class EvmChain extends EventEmitter<Events> {
     return this.pool.size > 0 || (this.extension?.hasPending() ?? false) || this.blocksToMine > 0;
   }
 
+  /** Whether a block is owed now (what the health check times): queued txs wait for their gaps, not for a block. */
+  private get hasRunnable(): boolean {
+    return this.pool.stats().pending > 0 || (this.extension?.hasPending() ?? false) || this.blocksToMine > 0;
+  }
+
   /** The extension has something new to build: it waits from now (for the health check) until a round takes it. */
   extensionPending(): Promise<void> {
     this.waitingSince ??= Date.now();
@@ -732,6 +887,7 @@ export class EvmChain extends EventEmitter<Events> {
       while (this.completed < this.requested && !this.closed) {
         const covers = this.requested;
         try {
+          await this.applyEdits();
           await this.buildBlock();
           this.lastBuildError = undefined;
         } catch (err) {
@@ -802,18 +958,24 @@ export class EvmChain extends EventEmitter<Events> {
     const internal: InternalTx[][] = [];
     let gasUsed = 0n;
     let content: ExtensionContent | undefined;
-    const edits = this.devEdits;
     const base = sm.depth;
     sm.checkpoint();
     try {
       await this.applyUpgrades(sm, parent.header.time, time, number);
-      for (const edit of edits) await edit(sm);
       // Each sender's runnable txs in nonce order; across senders the best tip first (geth's
       // TransactionsByPriceAndNonce), ties by arrival.
-      const queues: PoolTx[][] = [];
+      // The pool's reorg at this state (geth's reset): stale txs go, queued ones that can run are
+      // promoted, the caps apply, idle senders' queued txs expire.
+      dropped.push(...this.pool.expire());
+      const senders: Array<{ from: string; nonce: bigint }> = [];
       for (const from of this.pool.senders()) {
         const nonce = (await sm.getAccount(createAddressFromString(from)))?.nonce ?? 0n;
-        for (const p of this.pool.prune(from, nonce)) dropped.push(p);
+        dropped.push(...this.pool.reset(from, nonce));
+        senders.push({ from, nonce });
+      }
+      dropped.push(...this.pool.truncate());
+      const queues: PoolTx[][] = [];
+      for (const { from, nonce } of senders) {
         const run = this.pool.executable(from, nonce);
         if (run.length > 0) queues.push(run);
       }
@@ -882,17 +1044,17 @@ export class EvmChain extends EventEmitter<Events> {
       await sm.unwindTo(base);
       throw err;
     }
-    for (const p of dropped) {
-      this.pool.remove(p);
-      await this.forget(p.hash, p.impersonated);
-    }
+    // Those still in the pool could not run here: they leave it (a pending one's successors wait in the queue).
+    for (const p of dropped) this.pool.remove(p);
+    await this.forgetAll(dropped);
     if (included.length === 0 && !content && this.blocksToMine === 0) {
-      if (!this.hasWork) this.waitingSince = undefined;
+      if (!this.hasRunnable) this.waitingSince = undefined;
       return;
     }
+    let superseded: PoolTx[];
     try {
       const stateRoot = await sm.getStateRoot();
-      const records = await this.commitBlock(
+      const committed = await this.commitBlock(
         parent,
         {
           number,
@@ -908,6 +1070,8 @@ export class EvmChain extends EventEmitter<Events> {
         included,
         results,
       );
+      const { records } = committed;
+      superseded = committed.superseded;
       if (this.internalRecorder) {
         this.builtByBlock.set(hex(this.head.hash), { txs: included.map((p) => p.tx), internal, records });
         // A follower that fell this far behind decodes and runs the older blocks' txs again instead.
@@ -916,14 +1080,15 @@ export class EvmChain extends EventEmitter<Events> {
       if (this.blocksToMine > 0) this.blocksToMine--;
       this.nextTimestamp = undefined;
       this.nextBaseFee = undefined;
-      this.devEdits = this.devEdits.slice(edits.length);
     } catch (err) {
-      // Nothing was written: the builder's state goes back to the head's, the txs stay pending.
+      // Nothing was written: the builder's state goes back to the head's (with its edits), the txs stay pending.
       content?.abandoned();
       this.nodes.unflushed();
-      await sm.setStateRoot(this.head.header.stateRoot);
+      await sm.setStateRoot(this.stateRootOf(this.head));
       throw err;
     }
+    // After the block's write: a failure here is the journal's, and a restart drops a stale entry anyway (nonce too low).
+    await this.forgetAll(superseded);
   }
 
   private async commitBlock(
@@ -941,7 +1106,7 @@ export class EvmChain extends EventEmitter<Events> {
     },
     included: PoolTx[],
     results: RunTxResult[],
-  ): Promise<TxRecord[]> {
+  ): Promise<{ records: TxRecord[]; superseded: PoolTx[] }> {
     const records: TxRecord[] = [];
     const receipts: Uint8Array[] = [];
     const bloom = new Bloom();
@@ -1008,20 +1173,28 @@ export class EvmChain extends EventEmitter<Events> {
       batch.del(this.journal, p.hash);
       if (p.impersonated) batch.del(this.senders, p.hash);
     }
+    // The block's state root includes the edits made on its parent; replaying it (a trace) starts there.
+    if (this.editedRoot) {
+      batch.del(this.devState, EDITED_ROOT_KEY);
+      batch.put(this.devState, block.hash, this.editedRoot);
+    }
     await b.content?.write(batch, block);
     const announce = await this.opts.acceptance?.prepare({ id: block.hash, parentID: parent.hash, height: b.number, timestamp: b.time, bytes }, batch);
     const nextRules = await this.rulesAfter(this.builder.stateManager as MerkleStateManager, b.time);
     await this.db.write(batch);
     settled();
     this.head = block;
+    this.editedRoot = undefined;
     this.headRules = nextRules;
     this.store.remember(block);
-    for (const p of included) this.pool.remove(p);
+    // A same-nonce replacement that arrived while the block was built leaves with the included tx.
+    const inBlock = new Set(included);
+    const superseded = included.flatMap((p) => this.pool.included(p)).filter((p) => !inBlock.has(p));
     b.content?.accepted();
-    this.waitingSince = this.hasWork ? Date.now() : undefined;
+    this.waitingSince = this.hasRunnable ? Date.now() : undefined;
     announce?.();
     this.emit('block', { block, txs: included.map((p) => p.tx), records });
-    return records;
+    return { records, superseded };
   }
 
   async close(): Promise<void> {
@@ -1029,6 +1202,7 @@ export class EvmChain extends EventEmitter<Events> {
     clearTimeout(this.soon);
     if (this.retry) clearTimeout(this.retry);
     if (this.intervalTimer) clearInterval(this.intervalTimer);
+    clearInterval(this.evictTimer);
     await this.loop;
     for (const w of this.waiters.splice(0)) w.resolve();
   }

@@ -112,7 +112,8 @@ async function traceBlock(chain: EvmChain, block: StoredBlock, config: TraceConf
   const parent = await chain.store.block(block.header.parentHash);
   if (!parent) throw debugErrors.blockNotFound(hex(block.header.parentHash));
   const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
-  const vm = await scratchVM(env, parent.header.stateRoot);
+  // The state the block was built on: its parent's, with the dev state edits made on it (if any).
+  const vm = await scratchVM(env, await chain.builtOn(block, parent));
   const txs = blockTxs(chain, block);
   const records = await chain.store.txRecords(block.hash);
   const out: unknown[] = [];
@@ -181,7 +182,7 @@ export function debugService(chain: EvmChain): ServiceDef {
         wrap(async () => {
           const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as never);
           const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
-          const vm = await scratchVM(env, block.header.stateRoot);
+          const vm = await scratchVM(env, chain.stateRootOf(block));
           const m = callMessage(chain, args as never, block);
           const from = m.from.bytes;
           return runOne(env, vm, block, m.tx, from, traceConfig(cfg as JsonValue | undefined), true, m.noBaseFee ? 0n : (block.header.baseFee ?? 0n));

@@ -2,7 +2,8 @@
 // client and Hardhat helpers call them: evm_mine / anvil_mine (blocks, empty when no tx waits),
 // evm_increaseTime and evm_setNextBlockTimestamp (this chain's block time only; the node's clock,
 // emulator.advanceClock, moves every chain's), and anvil_setBalance, setNonce, setCode and
-// setStorageAt, each applied in a block of its own so the header's state root stays honest.
+// setStorageAt, which change the head's state without a block (latest and pending see them; the next
+// block's state root includes them), as Anvil's and Hardhat's do.
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
@@ -121,7 +122,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     setNext(ts as bigint);
     return null;
   });
-  // State edits, each in a block of its own (see EvmChain.editState).
+  // State edits, without a block (see EvmChain.editState).
   const account = async (sm: Parameters<Parameters<EvmChain['editState']>[0]>[0], a: Uint8Array) => {
     const addr = new Address(a);
     return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };

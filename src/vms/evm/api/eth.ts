@@ -49,7 +49,7 @@ export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;
   const state = async (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => {
     const block = await blockOf(chain, ref);
-    return { block, root: block.header.stateRoot, addr: new Address(addr) };
+    return { block, root: chain.stateRootOf(block), addr: new Address(addr) };
   };
   const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
     full

@@ -66,7 +66,8 @@ async function storageProofs(vm: VM, addr: Address, account: Account | undefined
 export async function getProof(chain: EvmChain, block: StoredBlock, address: Uint8Array, keyTexts: string[]) {
   // Every key is decoded before any state is read, as geth does.
   const keys = keyTexts.map(decodeStorageKey);
-  return chain.withState(block.header.stateRoot, async (vm) => {
+  // The head with its dev state edits, as every read of it (chain.stateRootOf).
+  return chain.withState(chain.stateRootOf(block), async (vm) => {
     const addr = new Address(address);
     const account = await vm.stateManager.getAccount(addr);
     const storageProof = await storageProofs(vm, addr, account, keys);

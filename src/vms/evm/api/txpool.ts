@@ -1,5 +1,7 @@
 // txpool_* (geth's TxPoolAPI, off unless the chain config or --dev enables it): the pool's pending
-// (runnable now) and queued (behind a nonce gap) txs by sender and nonce.
+// and queued txs by sender and nonce, as geth's pool classes them. Pending means runnable by nonce
+// (from the account's nonce on, without a gap), whatever the fee: a tx whose fee cap is under the
+// next base fee is pending, and waits there until the fee falls. Queued txs wait behind a gap.
 import { toChecksumAddress } from '@ethereumjs/util';
 import { method, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
@@ -8,21 +10,21 @@ import type { PoolTx } from '../pool.js';
 import { address } from './fields.js';
 import { formatTx, qty } from './format.js';
 
+type Split = 'pending' | 'queued';
+
 export function txpoolService(chain: EvmChain): ServiceDef {
-  const split = async () => {
-    const nonces = new Map<string, bigint>();
-    for (const from of chain.pool.senders()) nonces.set(from, (await chain.account(Buffer.from(from.slice(2), 'hex')))?.nonce ?? 0n);
-    return chain.pool.content((from) => nonces.get(from) ?? 0n);
-  };
-  const group = (m: Map<string, PoolTx[]>, f: (p: PoolTx) => unknown) => {
+  /** Each side of the pool by checksummed sender, then by nonce (a decimal string, as geth's fmt.Sprint). */
+  const grouped = (side: Split, f: (p: PoolTx) => unknown) => {
     const out: Record<string, Record<string, unknown>> = {};
-    for (const [from, txs] of m) {
-      const byNonce: Record<string, unknown> = {};
-      for (const p of txs) byNonce[p.nonce.toString()] = f(p);
-      out[toChecksumAddress(from)] = byNonce;
+    for (const [from, txs] of chain.pool.content()) {
+      if (txs[side].length === 0) continue;
+      out[toChecksumAddress(from)] = byNonce(txs[side], f);
     }
     return out;
   };
+  const byNonce = (txs: PoolTx[], f: (p: PoolTx) => unknown) => Object.fromEntries(txs.map((p) => [p.nonce.toString(), f(p)]));
+  const full = (p: PoolTx) => formatTx(p.tx, p.from, undefined);
+  // geth's inspect: "<to>: <value> wei + <gas> gas × <gas price> wei", a dynamic-fee tx's gas price being its fee cap.
   const summary = (p: PoolTx) => {
     const to = p.tx.to ? toChecksumAddress(p.tx.to.toString()) : 'contract creation';
     return `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${p.feeCap} wei`;
@@ -30,27 +32,16 @@ export function txpoolService(chain: EvmChain): ServiceDef {
   return {
     name: 'txpool',
     methods: {
-      content: method(positional([]), async () => {
-        const { pending, queued } = await split();
-        const f = (p: PoolTx) => formatTx(p.tx, p.from, undefined);
-        return { pending: group(pending, f), queued: group(queued, f) };
+      content: method(positional([]), () => ({ pending: grouped('pending', full), queued: grouped('queued', full) })),
+      contentFrom: method(positional([address]), ([a]) => {
+        const txs = chain.pool.content().get(`0x${Buffer.from(a as Uint8Array).toString('hex')}`);
+        return { pending: byNonce(txs?.pending ?? [], full), queued: byNonce(txs?.queued ?? [], full) };
       }),
-      contentFrom: method(positional([address]), async ([a]) => {
-        const { pending, queued } = await split();
-        const key = `0x${Buffer.from(a as Uint8Array).toString('hex')}`;
-        const f = (p: PoolTx) => formatTx(p.tx, p.from, undefined);
-        const pick = (m: Map<string, PoolTx[]>) => Object.fromEntries((m.get(key) ?? []).map((p) => [p.nonce.toString(), f(p)]));
-        return { pending: pick(pending), queued: pick(queued) };
+      status: method(positional([]), () => {
+        const { pending, queued } = chain.pool.stats();
+        return { pending: qty(pending), queued: qty(queued) };
       }),
-      status: method(positional([]), async () => {
-        const { pending, queued } = await split();
-        const count = (m: Map<string, PoolTx[]>) => [...m.values()].reduce((n, txs) => n + txs.length, 0);
-        return { pending: qty(count(pending)), queued: qty(count(queued)) };
-      }),
-      inspect: method(positional([]), async () => {
-        const { pending, queued } = await split();
-        return { pending: group(pending, summary), queued: group(queued, summary) };
-      }),
+      inspect: method(positional([]), () => ({ pending: grouped('pending', summary), queued: grouped('queued', summary) })),
     },
   };
 }

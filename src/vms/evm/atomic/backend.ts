@@ -67,7 +67,7 @@ export class AtomicBackend implements BlockExtension {
     const head = this.chain.head;
     const baseFee = this.chain.flavor.nextFees(head.header, BigInt(unixMillis(this.clock)), this.chain.headRules).baseFee;
     await verifySemantics(tx, this.params, baseFee, this.read);
-    await this.chain.withState(head.header.stateRoot, (vm) => transferState(tx, vm.stateManager as MerkleStateManager));
+    await this.chain.withState(this.chain.stateRootOf(head), (vm) => transferState(tx, vm.stateManager as MerkleStateManager));
   }
 
   /** getAtomicTx's lookup: accepted (with its height), in the mempool, or unknown. */
