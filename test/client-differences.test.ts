@@ -297,3 +297,81 @@ describe('item 7: an acknowledged edit survives kill -9 (LevelDB)', () => {
     }
   });
 });
+
+describe('items 3 and 4: calls from an address with code, and eth_createAccessList', () => {
+  let node: TestNode;
+  let C: string;
+  // A returns 42; B calls back its caller and returns what it answered; S reads slot 1 and D's balance.
+  const A = '0x00000000000000000000000000000000000000a1';
+  const B = '0x00000000000000000000000000000000000000b2';
+  const S = '0x00000000000000000000000000000000000000c3';
+  const D = '0x00000000000000000000000000000000000000d4';
+  // E answers EXTCODESIZE(CALLER).
+  const E = '0x00000000000000000000000000000000000000e4';
+  const word42 = `0x${'00'.repeat(31)}2a`;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [MYL1] });
+    C = `${node.uri}/ext/bc/C/rpc`;
+    for (const url of [C, `${node.uri}/ext/bc/myl1/rpc`]) {
+      await rpc(url, 'anvil_setCode', [A, '0x602a60005260206000f3']);
+      // Funded: eth_createAccessList's defaults price the run, and buyGas charges the sender as in geth.
+      await rpc(url, 'anvil_setBalance', [A, '0x56bc75e2d63100000']);
+      await rpc(url, 'anvil_setCode', [B, '0x60206000600060006000335af15060206000f3']);
+      await rpc(url, 'anvil_setCode', [E, '0x333b60005260206000f3']);
+      await rpc(url, 'anvil_setCode', [S, `0x6001545073${D.slice(2)}315060026000fd`.replace('60026000fd', '00')]);
+    }
+  });
+  afterAll(() => node.stop());
+
+  it('eth_call, eth_estimateGas, eth_createAccessList and debug_traceCall run from a contract as geth runs them (no EOA check); a callback finds its code', async () => {
+    for (const url of [C, `${node.uri}/ext/bc/myl1/rpc`]) {
+      const called = (await rpc(url, 'eth_call', [{ from: A, to: B }, 'latest'])).json;
+      expect(called, JSON.stringify(called)).toEqual({ jsonrpc: '2.0', id: 1, result: word42 });
+      expect((await rpc(url, 'eth_estimateGas', [{ from: A, to: B }])).json.result).toMatch(/^0x[0-9a-f]+$/);
+      const trace = (await rpc(url, 'debug_traceCall', [{ from: A, to: B }, 'latest', { tracer: 'callTracer' }])).json.result;
+      expect(trace).toMatchObject({ from: A, to: B, output: word42, calls: [{ from: B, to: A, output: word42 }] });
+      const list = (await rpc(url, 'eth_createAccessList', [{ from: A, to: B }])).json.result;
+      expect(list.accessList).toEqual([]);
+      // The sender's code is there as the call runs: EXTCODESIZE(caller) inside it sees A's 10 bytes.
+      expect(BigInt((await rpc(url, 'eth_call', [{ from: A, to: E }, 'latest'])).json.result)).toBe(10n);
+    }
+  });
+
+  it("eth_createAccessList lists the slots and addresses touched, not the sender, the recipient's address alone or precompiles, with the gas a tx carrying it uses", async () => {
+    const from = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    const reply = (await rpc(C, 'eth_createAccessList', [{ from, to: S }, 'latest'])).json;
+    const result = reply.result;
+    expect(Object.keys(result ?? {}), JSON.stringify(reply)).toEqual(['accessList', 'gasUsed']);
+    expect(result.accessList).toEqual([
+      { address: S, storageKeys: [`0x${'00'.repeat(31)}01`] },
+      { address: D, storageKeys: [] },
+    ]);
+    // A tx carrying that list uses exactly the gas reported.
+    const chain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [C] } } });
+    const wallet = createWalletClient({ chain, transport: http(C), account: privateKeyToAccount(EWOQ_KEY) });
+    const client = createPublicClient({ chain, transport: http(C), cacheTime: 0 });
+    const viaViem = await client.createAccessList({ account: from, to: S });
+    expect(viaViem.gasUsed).toBe(BigInt(result.gasUsed));
+    const hash = await wallet.sendTransaction({ to: S, accessList: viaViem.accessList, gas: 100_000n });
+    expect((await client.waitForTransactionReceipt({ hash })).gasUsed).toBe(BigInt(result.gasUsed));
+  });
+
+  it("a failing run reports the EVM's error beside the list; refusals and bad args get coreth's texts", async () => {
+    const reverting = '0x00000000000000000000000000000000000000e5';
+    await rpc(C, 'anvil_setCode', [reverting, '0x600160015560006000fd']);
+    const reply = (await rpc(C, 'eth_createAccessList', [{ from: A, to: reverting }])).json;
+    const result = reply.result;
+    expect(result, JSON.stringify(reply)).toEqual({
+      accessList: [{ address: reverting, storageKeys: [`0x${'00'.repeat(31)}01`] }],
+      error: 'execution reverted',
+      gasUsed: result.gasUsed,
+    });
+    expect((await rpc(C, 'eth_createAccessList', [{ from: A }])).json.error).toEqual({ code: -32000, message: 'contract creation without any data provided' });
+    const poor = (await rpc(C, 'eth_createAccessList', [{ from: '0x0000000000000000000000000000000000000bad', to: S, maxFeePerGas: '0x3b9aca00' }])).json.error;
+    expect(poor.message).toMatch(
+      /^failed to apply transaction: 0x[0-9a-f]{64} err: insufficient funds for gas \* price \+ value: address 0x0000000000000000000000000000000000000Bad have 0 want 50000000000000000$/,
+    );
+    const past = (await rpc(C, 'eth_createAccessList', [{ from: A, to: S }, '0xffff'])).json.error;
+    expect(past).toEqual({ code: -32000, message: 'cannot query unfinalized data' });
+  });
+});

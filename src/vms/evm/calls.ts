@@ -2,15 +2,16 @@
 // message built from TransactionArgs with RPCGasCap 50M, a zero base fee when no price is given
 // (NoBaseFee), state overrides, and the estimator's binary search with its optimistic first guess.
 import type { Block } from '@ethereumjs/block';
-import type { EVMError } from '@ethereumjs/evm';
-import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
+import type { EVM, EVMError } from '@ethereumjs/evm';
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToBigInt, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
-import { execBlock, gethError } from './execution.js';
+import { execBlock, gethError, paced, skippingSenderCheck } from './execution.js';
 import { PoolError } from './pool.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
+import { Pacer } from './trace/index.js';
 
 /** RPCGasCap */
 export const RPC_GAS_CAP = 50_000_000n;
@@ -92,49 +93,118 @@ export interface Message {
   from: Address;
   gas: bigint;
   feeCap: bigint;
+  value: bigint;
   noBaseFee: boolean;
 }
 
-function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint): Message {
+/**
+ * What coreth's state transition refuses before it runs a message (core.ApplyMessage's error, in
+ * its text). eth_call answers it as `err: <text> (supplied gas N)`, eth_estimateGas as `failed
+ * with N gas: <text>` (an intrinsic gas refusal only tells the estimator to try more gas), and
+ * debug_traceCall as `tracing failed: <text>`.
+ */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    /** ErrIntrinsicGas: the gas limit is below what the message costs before it runs. */
+    readonly intrinsic = false,
+  ) {
+    super(message);
+  }
+}
+
+/** params.MaxInitCodeSize (EIP-3860, Durango on): what a create message may carry. */
+const MAX_INITCODE_SIZE = 49_152;
+const U256_LIMIT = 1n << 256n;
+
+/** ToMessage's own refusal, answered as it is (before any state is read). */
+function checkFeeFields(args: CallArgs): void {
   if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
     throw new CallFailure('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified', -32000);
   }
+}
+
+/**
+ * The message ToMessage builds from the args. The fee checks of coreth's preCheck and buyGas's
+ * 256-bit limit come first, because the tx object refuses these values itself with texts of its own.
+ */
+function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint): Message {
+  checkFeeFields(args);
   const from = new Address(args.from ?? new Uint8Array(20));
+  const value = args.value ?? 0n;
+  const legacy = args.gasPrice !== undefined;
+  let feeCap = legacy ? args.gasPrice! : (args.maxFeePerGas ?? 0n);
+  const tip = legacy ? feeCap : (args.maxPriorityFeePerGas ?? 0n);
+  const priced = feeCap > 0n || tip > 0n;
+  if (!legacy && priced && args.maxFeePerGas === undefined) feeCap = tip + baseFee * 2n;
+  refuseFees(from, { feeCap, tip, priced }, gas, value, baseFee);
   const common = chain.common;
-  const base = { nonce: args.nonce ?? 0n, gasLimit: gas, to: args.to, value: args.value ?? 0n, data: args.data ?? new Uint8Array() };
+  // The init code limit is checked in its place among the refusals (refuseState), not by the tx object.
+  const opts = { common, freeze: false, allowUnlimitedInitCodeSize: true };
+  const base = { nonce: args.nonce ?? 0n, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array() };
+  const accessList = (args.accessList ?? []).map((a) => [a.address, a.storageKeys] as [Uint8Array, Uint8Array[]]);
   let tx: TypedTransaction;
-  let feeCap: bigint;
-  let priced: boolean;
-  if (args.gasPrice !== undefined) {
-    feeCap = args.gasPrice;
-    priced = feeCap > 0n;
-    tx = createLegacyTx({ ...base, gasPrice: feeCap }, { common, freeze: false });
+  if (legacy) {
+    // ToMessage keeps an access list whatever the fee fields: a legacy-priced call with one is a 2930 tx.
+    tx = args.accessList ? createAccessList2930Tx({ ...base, gasPrice: feeCap, accessList }, opts) : createLegacyTx({ ...base, gasPrice: feeCap }, opts);
   } else {
-    feeCap = args.maxFeePerGas ?? 0n;
-    const tip = args.maxPriorityFeePerGas ?? 0n;
-    priced = feeCap > 0n || tip > 0n;
-    if (priced && args.maxFeePerGas === undefined) feeCap = tip + baseFee * 2n;
-    if (tip > feeCap)
-      throw new CallFailure(
-        `max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
-        -32000,
-      );
-    tx = createFeeMarket1559Tx(
-      {
-        ...base,
-        maxFeePerGas: feeCap,
-        maxPriorityFeePerGas: tip,
-        accessList: (args.accessList ?? []).map((a) => [a.address, a.storageKeys] as [Uint8Array, Uint8Array[]]),
-      },
-      { common, freeze: false },
-    );
+    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, opts);
   }
   // The call is nobody's signed tx: its sender is whoever the caller names.
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
-  return { tx, from, gas, feeCap, noBaseFee: !priced };
+  return { tx, from, gas, feeCap, value, noBaseFee: !priced };
 }
 
-async function applyOverrides(vm: VM, overrides: Map<string, StateOverride> | undefined): Promise<void> {
+/**
+ * preCheck's fee checks (skipped for a call with no fee fields, as NoBaseFee has it) and buyGas's
+ * refusal of a cost past 256 bits, which need no state.
+ */
+function refuseFees(from: Address, fees: { feeCap: bigint; tip: bigint; priced: boolean }, gas: bigint, value: bigint, baseFee: bigint): void {
+  const address = toChecksumAddress(from.toString());
+  if (fees.priced) {
+    if (fees.tip > fees.feeCap)
+      throw new Refusal(
+        `max priority fee per gas higher than max fee per gas: address ${address}, maxPriorityFeePerGas: ${fees.tip}, maxFeePerGas: ${fees.feeCap}`,
+      );
+    if (fees.feeCap < baseFee)
+      throw new Refusal(`max fee per gas less than block base fee: address ${address}, maxFeePerGas: ${fees.feeCap}, baseFee: ${baseFee}`);
+  }
+  if (gas * fees.feeCap + value >= U256_LIMIT)
+    throw new Refusal(`insufficient funds for gas * price + value: address ${address} required balance exceeds 256 bits`);
+}
+
+/** The rest, in TransitionDb's order: buyGas's balance check, the intrinsic gas, the init code limit. */
+async function refuseState(vm: VM, m: Message): Promise<void> {
+  const want = m.gas * m.feeCap + m.value;
+  const have = (await vm.stateManager.getAccount(m.from))?.balance ?? 0n;
+  if (have < want) throw new Refusal(`insufficient funds for gas * price + value: address ${toChecksumAddress(m.from.toString())} have ${have} want ${want}`);
+  const intrinsic = m.tx.getIntrinsicGas();
+  if (m.gas < intrinsic) throw new Refusal(`intrinsic gas too low: have ${m.gas}, want ${intrinsic}`, true);
+  if (!m.tx.to && m.tx.data.length > MAX_INITCODE_SIZE)
+    throw new Refusal(`max initcode size exceeded: code size ${m.tx.data.length} limit ${MAX_INITCODE_SIZE}`);
+}
+
+/**
+ * The message's warp predicates (Subnet-EVM's, read for their intrinsic gas): a malformed one
+ * fails IntrinsicGas, which the state transition refuses.
+ */
+function predicatesOf(chain: EvmChain, m: Message): ReturnType<EvmChain['readWarpPredicates']> {
+  try {
+    return chain.readWarpPredicates(m.tx);
+  } catch (err) {
+    if (err instanceof PoolError) throw new Refusal(err.message);
+    throw err;
+  }
+}
+
+/** Checks the message as coreth's state transition would before running it on `vm`'s state (debug_traceCall). */
+export async function checkMessage(chain: EvmChain, vm: VM, m: Message): Promise<void> {
+  predicatesOf(chain, m);
+  await refuseState(vm, m);
+}
+
+/** State overrides on `vm`'s state, as eth_call and debug_traceCall apply them. */
+export async function applyOverrides(vm: VM, overrides: Map<string, StateOverride> | undefined): Promise<void> {
   if (!overrides) return;
   const sm = vm.stateManager;
   for (const [address, o] of overrides) {
@@ -150,31 +220,18 @@ async function applyOverrides(vm: VM, overrides: Map<string, StateOverride> | un
   }
 }
 
-/** geth's texts for what runTx refuses before executing. */
-function preCheckError(err: Error, m: Message, balance: () => Promise<bigint>, want: bigint): Promise<CallFailure> | CallFailure {
-  const text = err.message;
-  if (text.includes("doesn't have enough funds")) {
-    return balance().then(
-      (have) =>
-        new CallFailure(`insufficient funds for gas * price + value: address ${toChecksumAddress(m.from.toString())} have ${have} want ${want}`, -32000),
-    );
-  }
-  const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text);
-  if (intrinsic) return new CallFailure(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`, -32000);
-  const baseFee = /is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
-  if (baseFee)
-    return new CallFailure(
-      `max fee per gas less than block base fee: address ${toChecksumAddress(m.from.toString())}, maxFeePerGas: ${m.feeCap}, baseFee: ${baseFee[1]}`,
-      -32000,
-    );
-  if (text.includes('EIP-3607')) return new CallFailure(`sender not an eoa: address ${toChecksumAddress(m.from.toString())}`, -32000);
-  return new CallFailure(text.replace(/ \(.*$/s, ''), -32000);
+/**
+ * What runTx still refuses after refuseFees and refuseState, should any slip through: the engine's
+ * text, trimmed of ethereumjs's debug suffix. (EIP-3607's sender with code is not checked for calls,
+ * as geth's SkipAccountChecks: skippingSenderCheck.)
+ */
+function engineRefusal(err: Error): Refusal {
+  return new Refusal(err.message.replace(/ \(.*$/s, ''));
 }
 
-/** The message eth_call would run on `block` (for debug_traceCall). */
+/** The message eth_call would run on `block` (for debug_traceCall); throws Refusal as ApplyMessage would. */
 export function callMessage(chain: EvmChain, args: CallArgs, block: StoredBlock): Message {
-  const gas = args.gas === undefined || args.gas > RPC_GAS_CAP || args.gas === 0n ? RPC_GAS_CAP : args.gas;
-  return message(chain, args, gas, block.header.baseFee ?? 0n);
+  return message(chain, args, callGas(args), block.header.baseFee ?? 0n);
 }
 
 /** Per block, the context its calls run in, with and without its base fee: the same for every call on it. */
@@ -202,40 +259,90 @@ function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean): B
   return exec;
 }
 
-/** Runs the message on `block`'s state (its successor's context, as geth's pending-less eth_call does on `block`). */
-async function execute(chain: EvmChain, block: StoredBlock, args: CallArgs, gas: bigint, overrides?: Map<string, StateOverride>): Promise<RunTxResult> {
+/** RPCEVMTimeout (ethconfig's default): how long eth_call may run; coreth then answers its text. */
+const RPC_EVM_TIMEOUT_MS = 5_000;
+const callTimeout = () => new CallFailure(`execution aborted (timeout = ${RPC_EVM_TIMEOUT_MS / 1000}s)`, -32000);
+
+/**
+ * Runs the message on `block`'s state (its successor's context, as geth's pending-less eth_call
+ * does on `block`), on the chain's reader, paced by `pacer`: sliced, and aborted past its deadline.
+ */
+async function execute(
+  chain: EvmChain,
+  block: StoredBlock,
+  args: CallArgs,
+  gas: bigint,
+  pacer: Pacer,
+  overrides?: Map<string, StateOverride>,
+  observe?: (vm: VM) => () => void,
+): Promise<RunTxResult> {
   const h = block.header;
   const baseFee = h.baseFee ?? 0n;
   const m = message(chain, args, gas, baseFee);
   // Warp predicates in a call's access list are read (and cost their gas) but not verified: with no
   // block's results, a call sees every one as valid, as subnet-evm's eth_call does.
-  let predicates: ReturnType<EvmChain['readWarpPredicates']>;
-  try {
-    predicates = chain.readWarpPredicates(m.tx);
-  } catch (err) {
-    if (err instanceof PoolError) throw new CallFailure(err.message, -32000);
-    throw err;
-  }
+  const predicates = predicatesOf(chain, m);
   return chain.withState(chain.stateRootOf(block), async (vm) => {
     await applyOverrides(vm, overrides);
+    await refuseState(vm, m);
     const exec = callContext(chain, block, m.noBaseFee);
     if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
+    const detach = observe?.(vm);
     try {
-      return await runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
+      return await skippingSenderCheck(vm, m.from, () =>
+        paced(vm, pacer, () => runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true })),
+      );
     } catch (err) {
-      const want = gas * m.feeCap + (args.value ?? 0n);
-      throw await preCheckError(err as Error, m, async () => (await vm.stateManager.getAccount(m.from))?.balance ?? 0n, want);
+      // The reader outlives the call: what a run thrown out of left behind goes with it (withState
+      // unwinds its state's checkpoints).
+      dropTransientStorage(vm);
+      if (err instanceof CallFailure) throw err; // the timeout
+      throw engineRefusal(err as Error);
     } finally {
+      detach?.();
       setRunningPredicates(vm.evm, undefined);
     }
   });
 }
 
+/**
+ * One run of `args` on `block` as eth_call runs it (5 s at most), with `observe` attached to the
+ * reader's VM meanwhile (eth_createAccessList's tracer); refusals are Refusals.
+ */
+export function observedRun(chain: EvmChain, block: StoredBlock, args: CallArgs, observe: (vm: VM) => () => void): Promise<RunTxResult> {
+  return execute(chain, block, args, callGas(args), new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), undefined, observe);
+}
+
+/**
+ * The transient storage of a run that threw: ethereumjs clears it when the tx's frame ends, which
+ * never happened, and each open frame left a checkpoint. They are reverted (revert refuses once
+ * none is left) and the storage emptied, so that the reader's next call starts without them.
+ */
+function dropTransientStorage(vm: VM): void {
+  const storage = (vm.evm as EVM).transientStorage;
+  for (;;) {
+    try {
+      storage.revert();
+    } catch {
+      break;
+    }
+  }
+  storage.clear();
+}
+
+/** ToMessage's gas: the caller's, within RPCGasCap (none or 0: the cap). */
+const callGas = (args: CallArgs) => (args.gas === undefined || args.gas > RPC_GAS_CAP || args.gas === 0n ? RPC_GAS_CAP : args.gas);
+
 /** eth_call: the return data, or the call's failure. */
 export async function call(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<Uint8Array> {
-  const gas = args.gas === undefined || args.gas > RPC_GAS_CAP || args.gas === 0n ? RPC_GAS_CAP : args.gas;
-  const r = await execute(chain, block, args, gas, overrides);
-  return outcome(r);
+  const gas = callGas(args);
+  try {
+    return outcome(await execute(chain, block, args, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides));
+  } catch (err) {
+    // doCall: `err: %w (supplied gas %d)` around whatever ApplyMessage refused.
+    if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
+    throw err;
+  }
 }
 
 function outcome(r: RunTxResult): Uint8Array {
@@ -245,12 +352,31 @@ function outcome(r: RunTxResult): Uint8Array {
   throw new CallFailure(gethError(err)!, -32000);
 }
 
+/**
+ * One of the estimator's runs (gasestimator's execute): the result, or undefined when coreth would
+ * refuse the message for its intrinsic gas (the estimator then tries more). Any other refusal
+ * is the answer: `failed with N gas: <text>`.
+ */
+async function estimateRun(chain: EvmChain, block: StoredBlock, args: CallArgs, gas: bigint, overrides?: Map<string, StateOverride>) {
+  try {
+    // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
+    return await execute(chain, block, args, gas, new Pacer(), overrides);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    if (err.intrinsic) return undefined;
+    throw new CallFailure(`failed with ${gas} gas: ${err.message}`, -32000);
+  }
+}
+
 /** eth_estimateGas */
 export async function estimateGas(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<bigint> {
+  // DoEstimateGas builds the message before it estimates anything.
+  checkFeeFields(args);
   let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
-  if (feeCap > 0n && args.from) {
-    const account = await chain.account(args.from, chain.stateRootOf(block));
+  if (feeCap > 0n) {
+    // The message's sender: the zero address when none is named.
+    const account = await chain.account(args.from ?? new Uint8Array(20), chain.stateRootOf(block));
     let available = account?.balance ?? 0n;
     const value = args.value ?? 0n;
     if (value > 0n) {
@@ -261,16 +387,23 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
     if (hi > allowance) hi = allowance;
   }
   if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
-  // A plain transfer to an account without code costs exactly 21,000 (gasestimator's short cut).
-  if (args.to && (args.data ?? new Uint8Array()).length === 0 && !overrides) {
-    const code = await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(new Address(args.to!)));
-    if (code.length === 0 && hi >= 21_000n) return 21_000n;
+  const run = (gas: bigint) => estimateRun(chain, block, args, gas, overrides);
+  // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
+  if (args.to && (args.data ?? new Uint8Array()).length === 0) {
+    const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
+      await applyOverrides(vm, overrides);
+      return vm.stateManager.getCode(new Address(args.to!));
+    });
+    if (code.length === 0) {
+      const plain = await run(21_000n).catch((err: unknown) => {
+        if (err instanceof CallFailure) return undefined; // refused at 21,000: estimated as any other call
+        throw err;
+      });
+      if (plain && !plain.execResult.exceptionError) return 21_000n;
+    }
   }
-  const run = (gas: bigint) => execute(chain, block, args, gas, overrides);
-  const first = await run(hi).catch((err) => {
-    if (err instanceof CallFailure && /^intrinsic gas too low/.test(err.message)) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
-    throw err;
-  });
+  const first = await run(hi);
+  if (!first) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
   if (first.execResult.exceptionError) {
     const text = gethError(first.execResult.exceptionError as EVMError);
     if (text === 'execution reverted') throw revertError(first.execResult.returnValue);
@@ -278,12 +411,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
     throw new CallFailure(text!, -32000);
   }
   const fails = async (gas: bigint) => {
-    try {
-      return !!(await run(gas)).execResult.exceptionError;
-    } catch (err) {
-      if (err instanceof CallFailure && /^intrinsic gas too low/.test(err.message)) return true;
-      throw err;
-    }
+    const r = await run(gas);
+    return !r || !!r.execResult.exceptionError;
   };
   let lo = first.totalGasSpent - 1n;
   const optimistic = ((first.totalGasSpent + 2300n) * 64n) / 63n;

@@ -16,7 +16,8 @@ import { type Database, WriteBatch } from '../../storage/db.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { headerMillis, MAX_BLOCK_TIME } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
-import { countedState, creditBaseFee, execBlock, execVM, stateAt } from './execution.js';
+import { countedState, creditBaseFee, execBlock, execVM, paced, stateAt } from './execution.js';
+import { Pacer } from './trace/index.js';
 import { type GenesisJson, type GenesisRules, genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { activatePrecompile, deactivatePrecompile, type PrecompileConfig } from './precompiles/config.js';
 import type { StateUpgrade } from './upgrades.js';
@@ -959,6 +960,7 @@ export class EvmChain extends EventEmitter<Events> {
     let gasUsed = 0n;
     let content: ExtensionContent | undefined;
     const base = sm.depth;
+    const pacer = new Pacer();
     sm.checkpoint();
     try {
       await this.applyUpgrades(sm, parent.header.time, time, number);
@@ -1014,7 +1016,10 @@ export class EvmChain extends EventEmitter<Events> {
         if (predicates && invalid) setRunningPredicates(vm.evm, { ...predicates, invalid });
         try {
           this.internalRecorder?.start();
-          result = await runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
+          // Sliced, never aborted: a long tx does not hold the node's other requests while its block is built.
+          result = await paced(vm, pacer, () =>
+            runTx(vm, { tx: p.tx, block: exec, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true }),
+          );
         } catch {
           // No longer valid against this state (its funds went elsewhere): geth drops it. What it
           // changed goes, whatever checkpoints the throw left open.

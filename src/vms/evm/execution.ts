@@ -4,11 +4,11 @@
 // that revert, and the fee credit coreth makes (the whole fee to the coinbase, nothing burned).
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { type CustomPrecompile, EVMError, type ExecResult } from '@ethereumjs/evm';
-import { gethError as frameError } from './trace/index.js';
+import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, getOpcodesForHF, type Message, paramsEVM } from '@ethereumjs/evm';
+import { gethError as frameError, type Pacer } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, equalsBytes, ValueEncoding } from '@ethereumjs/util';
+import { Account, Address, equalsBytes, generateAddress, KECCAK256_NULL, ValueEncoding } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
@@ -151,7 +151,87 @@ export class ReaderStateManager extends CountedStateManager {
 /** The state manager of a VM made by execVM over stateAt. */
 export const countedState = (vm: VM): CountedStateManager => vm.stateManager as CountedStateManager;
 
+/** crypto.CreateAddress: a create's address from its sender and nonce (the nonce as RLP's minimal bytes). */
+export function createdAddress(from: Uint8Array, nonce: bigint): Uint8Array {
+  const digits = nonce.toString(16);
+  return generateAddress(from, nonce === 0n ? new Uint8Array() : Buffer.from(digits.padStart(digits.length + (digits.length % 2), '0'), 'hex'));
+}
+
+/** Where a VM's pacing points find the pacer of the run under way; without one they only run. */
+interface PaceSlot {
+  pacer?: Pacer;
+}
+
+const paceSlots = new WeakMap<VM, PaceSlot>();
+
+/**
+ * Runs `fn` (a runTx on `vm`) with `pacer` answering the VM's pacing points: the run is sliced and,
+ * past the pacer's deadline, aborted with its error. An aborted run leaves checkpoints open in the
+ * state manager and entries in the EVM's transient storage: the caller discards the VM, or unwinds
+ * it (chain.ts withState) and clears them (calls.ts).
+ */
+export async function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Promise<T> {
+  const slot = paceSlots.get(vm);
+  if (!slot) throw new Error('paced: the VM was not made by execVM');
+  const outer = slot.pacer;
+  slot.pacer = pacer;
+  try {
+    return await fn();
+  } finally {
+    slot.pacer = outer;
+  }
+}
+
+type CustomOpcodes = NonNullable<EVMOpts['customOpcodes']>;
+type OpcodeEntry = ReturnType<typeof getOpcodesForHF>['opcodeMap'][number];
+
+const JUMP = 0x56;
+const JUMPI = 0x57;
+/** ethereumjs's own JUMP and JUMPI, per chain's common (their table needs the EVM's gas params). */
+const jumpEntries = new WeakMap<Common, OpcodeEntry[]>();
+
+function ownJumps(common: Common): OpcodeEntry[] {
+  let entries = jumpEntries.get(common);
+  if (!entries) {
+    const withParams = common.copy();
+    withParams.updateParams(paramsEVM);
+    const { opcodeMap } = getOpcodesForHF(withParams);
+    entries = [opcodeMap[JUMP]!, opcodeMap[JUMPI]!];
+    jumpEntries.set(common, entries);
+  }
+  return entries;
+}
+
+/**
+ * JUMP and JUMPI as ethereumjs runs them, each then a pacing point: a run can only go on for long
+ * by looping (a jump) or by calling (a message, see pacedMessages). As custom opcodes they are
+ * async, so the interpreter awaits what the pacer answers: one microtask per jump when no pacer is
+ * set, within the noise of a run.
+ */
+function pacedJumps(common: Common, slot: PaceSlot): CustomOpcodes {
+  return ownJumps(common).map(({ opcodeInfo, opHandler }) => ({
+    opcode: opcodeInfo.code,
+    opcodeName: opcodeInfo.name,
+    baseFee: opcodeInfo.fee,
+    logicFunction: (runState, c) => {
+      const ran = opHandler(runState, c);
+      // ethereumjs's JUMP and JUMPI are synchronous; were one not, its work would come first.
+      return ran instanceof Promise ? ran.then(() => slot.pacer?.tick()) : slot.pacer?.tick();
+    },
+  }));
+}
+
+/** Each message a pacing point too (a two-argument listener, which ethereumjs awaits; a throw aborts). */
+function pacedMessages(vm: VM, slot: PaceSlot): void {
+  vm.evm.events?.on('beforeMessage', (_message: Message, resolve?: (result?: unknown) => void) => {
+    const pause = slot.pacer?.tick();
+    if (pause) void pause.then(() => resolve?.());
+    else resolve?.();
+  });
+}
+
 export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes, precompiles: ChainPrecompiles): Promise<VM> {
+  const slot: PaceSlot = {};
   const blockchain = {
     async getBlock(n: number) {
       const hash = (await hashes(BigInt(n))) ?? new Uint8Array(32);
@@ -167,8 +247,10 @@ export async function execVM(common: Common, stateManager: MerkleStateManager, h
     stateManager,
     // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
     blockchain: blockchain as any,
-    evmOpts: { customPrecompiles: [kzgPrecompile(common), ...precompiles.custom] },
+    evmOpts: { customPrecompiles: [kzgPrecompile(common), ...precompiles.custom], customOpcodes: pacedJumps(common, slot) },
   });
+  pacedMessages(vm, slot);
+  paceSlots.set(vm, slot);
   installPrecompiles(vm.evm, precompiles.stateful, precompiles.warp);
   dropRefunds(vm.common);
   return vm;
@@ -211,4 +293,43 @@ export async function creditBaseFee(vm: VM, gasUsed: bigint, baseFee: bigint, co
 /** geth's text for an EVM error, as receipts, calls and traces give it (core/vm/errors.go; the tracers' table). */
 export function gethError(err: EVMError | undefined): string | undefined {
   return err && frameError(err).text;
+}
+
+/**
+ * Runs `fn` (a runTx of a call on `vm`) without EIP-3607's check that the sender has no code, as
+ * geth skips it for calls (SkipAccountChecks): simulating a call from a contract or a multisig is
+ * common, and ethereumjs always refuses it. The sender's code hash is hidden from runTx's check
+ * and put back as the call's first message starts, before any code runs (a callback to the sender
+ * finds its code), and again once the run ends, whatever happened. Only for a VM whose state is
+ * thrown away or unwound after (the reader under withState, a trace's scratch VM).
+ */
+export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Promise<T>): Promise<T> {
+  const sm = vm.stateManager;
+  const account = await sm.getAccount(from);
+  if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return fn();
+  const codeHash = account.codeHash;
+  account.codeHash = KECCAK256_NULL;
+  await sm.putAccount(from, account);
+  const restore = async () => {
+    const now = await sm.getAccount(from);
+    if (!now || !equalsBytes(now.codeHash, KECCAK256_NULL)) return;
+    now.codeHash = codeHash;
+    await sm.putAccount(from, now);
+  };
+  const events = vm.evm.events!;
+  const onFirstMessage = (_m: Message, resolve?: (result?: unknown) => void) => {
+    events.off('beforeMessage', onFirstMessage);
+    restore().then(
+      () => resolve?.(),
+      () => resolve?.(),
+    );
+  };
+  // ethereumjs awaits every beforeMessage listener before the message runs.
+  events.on('beforeMessage', onFirstMessage);
+  try {
+    return await fn();
+  } finally {
+    events.off('beforeMessage', onFirstMessage);
+    await restore();
+  }
 }

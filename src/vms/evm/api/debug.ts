@@ -1,36 +1,77 @@
 // debug_trace* (coreth's eth/tracers API, on when the chain config or --dev enables it): a block is
 // re-executed from its parent's state on a scratch layer, with a tracer attached around the txs
 // asked for; traceCall runs a message on a block's state as eth_call does.
-import { generateAddress, Address } from '@ethereumjs/util';
+//
+// One trace must not hold the node: every run is paced (trace/pacer.ts), so other requests are
+// answered while a long tx is replayed or traced, and a struct log's JSON is written in slices too.
+// A traced tx stops at its timeout (the config's, else coreth's defaultTraceTimeout): its run is
+// thrown out of half-way through the tx, on a VM over the trace's own scratch layer, which is
+// dropped with the request; the chain's builder and reader never run a trace.
+import { Address } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { runTx, type VM } from '@ethereumjs/vm';
-import type { JsonObject, JsonValue } from '../../../encoding/gojson.js';
+import { goMarshal, type JsonObject, RawJson } from '../../../encoding/gojson.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { CallFailure, callMessage } from '../calls.js';
+import type { Field } from '../../../rpc/schema.js';
+import { applyOverrides, CallFailure, type CallArgs, callMessage, checkMessage, type Message, Refusal, type StateOverride } from '../calls.js';
 import { type EvmChain, withSender } from '../chain.js';
-import { creditBaseFee, execBlock, gethError, stateAt } from '../execution.js';
+import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pool.js';
 import type { StoredBlock } from '../store.js';
-import { createTracer, type StateReader, type TraceConfig, TracerError } from '../trace/index.js';
+import {
+  checkTraceConfig,
+  createTracer,
+  decodeTraceConfig,
+  Pacer,
+  type StateReader,
+  StructLogs,
+  type TraceCallConfig,
+  type TraceConfig,
+  TracerError,
+} from '../trace/index.js';
 import { blockOf } from './blocks.js';
-import { blockNumber, blockRef, callArgs, hash, raw } from './fields.js';
+import { type BlockRef, blockNumber, blockRef, callArgs, hash, stateOverrides } from './fields.js';
 import { hex } from './format.js';
 import { blockTxs, findTx } from './reads.js';
+
+/** coreth's defaultTraceTimeout (eth/tracers/api.go): how long a traced tx runs when the config names no timeout. */
+export const DEFAULT_TRACE_TIMEOUT_MS = 5_000;
 
 export const debugErrors = {
   txNotFound: () => new RpcError('transaction not found'),
   genesis: () => new RpcError('genesis is not traceable'),
   blockNotFound: (what: string) => new RpcError(`block ${what} not found`),
+  /** TraceCall on "pending". */
+  pending: () => new RpcError('tracing on top of pending is not supported'),
+  /** StateAtTransaction, for TraceCallConfig.TxIndex. */
+  noTxInGenesis: () => new RpcError('no transaction in genesis'),
+  txIndexOutOfRange: (index: bigint, block: Uint8Array) => new RpcError(`transaction index ${index} out of range for block ${hex(block)}`),
+  /** ApplyMessage's refusal of a traced call (traceTx). */
+  tracingFailed: (reason: string) => new RpcError(`tracing failed: ${reason}`),
+  blockOverrides: () => new RpcError('blockOverrides are not supported by the emulator'),
 };
 
-function traceConfig(v: JsonValue | undefined): TraceConfig | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new RpcError('invalid trace config');
-  return v as JsonObject as unknown as TraceConfig;
+/** debug_traceCall's options, decoded. */
+interface CallTraceOptions extends TraceConfig {
+  stateOverrides?: Map<string, StateOverride>;
+  blockOverrides?: JsonObject;
+  txIndex?: bigint;
 }
+
+/** The config argument: json.Unmarshal into tracers.TraceConfig, with coreth's texts. */
+const traceConfig: Field<TraceConfig | undefined> = { decode: (v) => decodeTraceConfig(v, 'TraceConfig'), zero: () => undefined };
+
+/** debug_traceCall's: tracers.TraceCallConfig, whose state overrides decode as eth_call's do. */
+const traceCallConfig: Field<CallTraceOptions | undefined> = {
+  decode(v) {
+    const { stateOverrides: overrides, ...config } = decodeTraceConfig(v, 'TraceCallConfig') as TraceCallConfig;
+    return { ...config, stateOverrides: overrides === undefined ? undefined : stateOverrides.decode(overrides) };
+  },
+  zero: () => undefined,
+};
 
 const reader = (vm: VM): StateReader => ({
   getAccount: async (a) => {
@@ -44,6 +85,8 @@ const reader = (vm: VM): StateReader => ({
 interface TraceEnv {
   chain: EvmChain;
   store: ScratchStore;
+  /** The timeout of a traced tx whose config names none; none: it runs to its end. */
+  timeoutMs?: number;
 }
 
 /** A VM over a scratch layer at `root`. */
@@ -51,51 +94,64 @@ async function scratchVM(env: TraceEnv, root: Uint8Array): Promise<VM> {
   return env.chain.newVM(stateAt(env.store, env.chain.common, root, env.chain.flavor.multiCoin));
 }
 
-/** Runs one tx (traced or not) on `vm`, with coreth's fee credit; returns the trace when traced. */
-async function runOne(
+function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint) {
+  const h = block.header;
+  return execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
+}
+
+/** Runs a tx of the block that is not traced (one before the traced one), sliced, with coreth's fee credit. */
+async function replay(env: TraceEnv, vm: VM, block: StoredBlock, tx: TypedTransaction, baseFee: bigint): Promise<void> {
+  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
+  const exec = blockContext(env, block, baseFee);
+  const r = await paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
+}
+
+/**
+ * Runs `tx` under the tracer `config` asks for and answers its result. `check` runs once the tracer
+ * exists and before the tx does (a call's refusals come after the tracer's own errors, as in traceTx).
+ */
+async function traceOne(
   env: TraceEnv,
   vm: VM,
   block: StoredBlock,
   tx: TypedTransaction,
   from: Uint8Array,
   config: TraceConfig | undefined,
-  traced: boolean,
   baseFee: bigint,
-) {
-  const h = block.header;
-  const exec = execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
-  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
-  if (!traced) {
-    const r = await runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
-    await creditBaseFee(vm, r.totalGasSpent, baseFee, h.coinbase);
-    return undefined;
-  }
+  check?: () => Promise<void>,
+): Promise<unknown> {
   const sm = vm.stateManager;
   const preRoot = await sm.getStateRoot();
-  const gasPrice = effectivePrice(feeCaps(tx), baseFee);
-  const tracer = createTracer(config, {
-    from,
-    to: tx.to?.bytes,
-    value: tx.value,
-    gasLimit: tx.gasLimit,
-    gasPrice,
-    input: tx.data,
-    created: tx.to
-      ? undefined
-      : generateAddress(
-          from,
-          tx.nonce === 0n ? new Uint8Array() : Buffer.from(tx.nonce.toString(16).padStart(2 * Math.ceil(tx.nonce.toString(16).length / 2), '0'), 'hex'),
-        ),
-    coinbase: h.coinbase,
-  });
+  const tracer = createTracer(
+    config,
+    {
+      from,
+      to: tx.to?.bytes,
+      value: tx.value,
+      gasLimit: tx.gasLimit,
+      gasPrice: effectivePrice(feeCaps(tx), baseFee),
+      input: tx.data,
+      created: tx.to ? undefined : createdAddress(from, tx.nonce),
+      coinbase: block.header.coinbase,
+    },
+    env.timeoutMs,
+  );
+  await check?.();
+  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
+  const exec = blockContext(env, block, baseFee);
+  // The tracer paces the run itself, at every step, and throws its timeout out of runTx.
   tracer.attach(vm.evm);
   let r: Awaited<ReturnType<typeof runTx>>;
   try {
-    r = await runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
+    const run = () =>
+      runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
+    // A call (the one that comes with its checks) may come from an address with code, as in geth.
+    r = await (check ? skippingSenderCheck(vm, new Address(from), run) : run());
   } finally {
     tracer.detach(vm.evm);
   }
-  await creditBaseFee(vm, r.totalGasSpent, baseFee, h.coinbase);
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
   const postRoot = await sm.getStateRoot();
   const pre = await scratchVM(env, preRoot);
   const post = await scratchVM(env, postRoot);
@@ -106,31 +162,39 @@ async function runOne(
   );
 }
 
-/** Re-executes `block` and traces the txs `which` selects. */
-async function traceBlock(chain: EvmChain, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean): Promise<unknown[]> {
-  if (block.header.number === 0n) throw debugErrors.genesis();
-  const parent = await chain.store.block(block.header.parentHash);
+/** The parent's state in a scratch VM: where re-executing `block` starts. */
+async function parentVM(env: TraceEnv, block: StoredBlock): Promise<VM> {
+  const parent = await env.chain.store.block(block.header.parentHash);
   if (!parent) throw debugErrors.blockNotFound(hex(block.header.parentHash));
-  const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
   // The state the block was built on: its parent's, with the dev state edits made on it (if any).
-  const vm = await scratchVM(env, await chain.builtOn(block, parent));
-  const txs = blockTxs(chain, block);
-  const records = await chain.store.txRecords(block.hash);
-  const out: unknown[] = [];
+  return scratchVM(env, await env.chain.builtOn(block, parent));
+}
+
+/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
+async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
+  if (block.header.number === 0n) throw debugErrors.genesis();
+  const vm = await parentVM(env, block);
+  const txs = blockTxs(env.chain, block);
+  const records = await env.chain.store.txRecords(block.hash);
+  const baseFee = block.header.baseFee ?? 0n;
+  const out: Array<{ txHash: string; result: unknown }> = [];
   let last = -1;
-  for (let i = txs.length - 1; i >= 0; i--) if (which(i)) last = last < 0 ? i : last;
+  for (let i = 0; i < txs.length; i++) if (which(i)) last = i;
   for (let i = 0; i <= last; i++) {
+    const tx = txs[i]!;
     // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
-    withSender(txs[i]!, new Address(records[i]!.from));
-    const result = await runOne(env, vm, block, txs[i]!, records[i]!.from, config, which(i), block.header.baseFee ?? 0n);
-    if (which(i)) out.push({ txHash: hex(txs[i]!.hash()), result });
+    withSender(tx, new Address(records[i]!.from));
+    if (!which(i)) await replay(env, vm, block, tx, baseFee);
+    else out.push({ txHash: hex(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
   }
   return out;
 }
 
 /** The callTracer's frames of the txs of `block` that `which` selects: what indexers read internal txs from. */
 export function callTraces(chain: EvmChain, block: StoredBlock, which: (i: number) => boolean): Promise<Array<{ txHash: string; result: CallFrameJson }>> {
-  return traceBlock(chain, block, { tracer: 'callTracer' }, which) as Promise<Array<{ txHash: string; result: CallFrameJson }>>;
+  // The node's own work: no timeout, only slices of the event loop.
+  const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
+  return traceBlock(env, block, { tracer: 'callTracer' }, which) as Promise<Array<{ txHash: string; result: CallFrameJson }>>;
 }
 
 /** One frame of geth's callTracer, as JSON. */
@@ -147,6 +211,27 @@ export interface CallFrameJson {
   calls?: CallFrameJson[];
 }
 
+/** A tracer's result as JSON text: a struct log written in slices of the event loop, anything else as Go marshals it. */
+function resultJson(result: unknown, pacer: Pacer): Promise<string> | string {
+  return result instanceof StructLogs ? result.json(pacer) : goMarshal(result);
+}
+
+/** One trace's reply, already JSON (a struct log may be tens of MiB). */
+async function traceReply(result: unknown): Promise<RawJson> {
+  return new RawJson(await resultJson(result, new Pacer()));
+}
+
+/** A block's traces as []txTraceResult, already JSON. */
+async function blockReply(results: Array<{ txHash: string; result: unknown }>): Promise<RawJson> {
+  const pacer = new Pacer();
+  let text = '[';
+  for (const [i, r] of results.entries()) {
+    // Concatenation, not join: long parts make a rope, copied once when the reply is sent.
+    text += `${i > 0 ? ',' : ''}{"txHash":"${r.txHash}","result":${await resultJson(r.result, pacer)}}`;
+  }
+  return new RawJson(`${text}]`);
+}
+
 function wrap<T>(fn: () => Promise<T>): Promise<T> {
   return fn().catch((err) => {
     if (err instanceof TracerError) throw new RpcError(err.message);
@@ -155,38 +240,81 @@ function wrap<T>(fn: () => Promise<T>): Promise<T> {
   });
 }
 
+/** The state debug_traceCall runs on: the block's, or with TxIndex, that before the block's tx at that index (StateAtTransaction). */
+async function callStateVM(env: TraceEnv, block: StoredBlock, txIndex: bigint | undefined): Promise<VM> {
+  if (txIndex === undefined) return scratchVM(env, env.chain.stateRootOf(block));
+  if (block.header.number === 0n) throw debugErrors.noTxInGenesis();
+  const vm = await parentVM(env, block);
+  const txs = blockTxs(env.chain, block);
+  // coreth converts the hexutil.Uint to a Go int: past 2^63 it is negative, and never found.
+  const index = BigInt.asIntN(64, txIndex);
+  if (index === 0n && txs.length === 0) return vm;
+  const records = await env.chain.store.txRecords(block.hash);
+  const baseFee = block.header.baseFee ?? 0n;
+  for (let i = 0; i < txs.length; i++) {
+    if (BigInt(i) === index) return vm;
+    await replay(env, vm, block, withSender(txs[i]!, new Address(records[i]!.from)), baseFee);
+  }
+  throw debugErrors.txIndexOutOfRange(index, block.hash);
+}
+
+/** ethapi.BlockOverrides' fields; the emulator applies none of them. */
+const BLOCK_OVERRIDES = ['number', 'difficulty', 'time', 'gaslimit', 'coinbase', 'basefee', 'blobbasefee'];
+
+/** coreth's TraceCall: the block's state (TxIndex), the overrides, the message, then the traced run. */
+async function traceCall(chain: EvmChain, args: CallArgs, ref: BlockRef, options: CallTraceOptions | undefined): Promise<RawJson> {
+  if ('tag' in ref && ref.tag === 'pending') throw debugErrors.pending();
+  const block = await blockOf(chain, ref);
+  const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes), timeoutMs: DEFAULT_TRACE_TIMEOUT_MS };
+  const vm = await callStateVM(env, block, options?.txIndex);
+  const overridden = Object.entries(options?.blockOverrides ?? {}).some(([k, v]) => v !== null && BLOCK_OVERRIDES.includes(k.toUpperCase().toLowerCase()));
+  if (overridden) throw debugErrors.blockOverrides();
+  await applyOverrides(vm, options?.stateOverrides);
+  // ToMessage's own errors are answered as they are; ApplyMessage's only after the tracer's, with "tracing failed".
+  let m: Message;
+  try {
+    m = callMessage(chain, args, block);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    checkTraceConfig(options);
+    throw debugErrors.tracingFailed(err.message);
+  }
+  const baseFee = m.noBaseFee ? 0n : (block.header.baseFee ?? 0n);
+  const refused = async () => {
+    try {
+      await checkMessage(chain, vm, m);
+    } catch (err) {
+      if (err instanceof Refusal) throw debugErrors.tracingFailed(err.message);
+      throw err;
+    }
+  };
+  return traceReply(await traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused));
+}
+
 export function debugService(chain: EvmChain): ServiceDef {
-  const byBlock = (block: StoredBlock, cfg: JsonValue | undefined) => wrap(() => traceBlock(chain, block, traceConfig(cfg), () => true));
+  const rpcEnv = (): TraceEnv => ({ chain, store: new ScratchStore(chain.nodes), timeoutMs: DEFAULT_TRACE_TIMEOUT_MS });
+  const byBlock = (block: StoredBlock, config: TraceConfig | undefined) => wrap(async () => blockReply(await traceBlock(rpcEnv(), block, config, () => true)));
   return {
     name: 'debug',
     methods: {
-      traceTransaction: method(positional([hash, raw], 1), ([h, cfg]) =>
+      traceTransaction: method(positional([hash, traceConfig], 1), ([h, config]) =>
         wrap(async () => {
           const found = await findTx(chain, h as Uint8Array);
           if (!found) throw debugErrors.txNotFound();
-          const [one] = (await traceBlock(chain, found.block, traceConfig(cfg as JsonValue | undefined), (i) => i === found.index)) as Array<{
-            result: unknown;
-          }>;
-          return one!.result;
+          const [one] = await traceBlock(rpcEnv(), found.block, config as TraceConfig | undefined, (i) => i === found.index);
+          return traceReply(one!.result);
         }),
       ),
-      traceBlockByNumber: method(positional([blockNumber, raw], 1), async ([tag, cfg]) =>
-        byBlock(await blockOf(chain, { tag: tag as never }), cfg as JsonValue | undefined),
+      traceBlockByNumber: method(positional([blockNumber, traceConfig], 1), async ([tag, config]) =>
+        byBlock(await blockOf(chain, { tag: tag as never }), config as TraceConfig | undefined),
       ),
-      traceBlockByHash: method(positional([hash, raw], 1), async ([h, cfg]) => {
+      traceBlockByHash: method(positional([hash, traceConfig], 1), async ([h, config]) => {
         const block = await chain.store.block(h as Uint8Array);
         if (!block) throw debugErrors.blockNotFound(hex(h as Uint8Array));
-        return byBlock(block, cfg as JsonValue | undefined);
+        return byBlock(block, config as TraceConfig | undefined);
       }),
-      traceCall: method(positional([callArgs, blockRef, raw], 1), ([args, ref, cfg]) =>
-        wrap(async () => {
-          const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as never);
-          const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
-          const vm = await scratchVM(env, chain.stateRootOf(block));
-          const m = callMessage(chain, args as never, block);
-          const from = m.from.bytes;
-          return runOne(env, vm, block, m.tx, from, traceConfig(cfg as JsonValue | undefined), true, m.noBaseFee ? 0n : (block.header.baseFee ?? 0n));
-        }),
+      traceCall: method(positional([callArgs, blockRef, traceCallConfig], 1), ([args, ref, options]) =>
+        wrap(() => traceCall(chain, args as CallArgs, (ref ?? { tag: 'latest' }) as BlockRef, options as CallTraceOptions | undefined)),
       ),
     },
   };

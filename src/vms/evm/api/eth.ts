@@ -16,6 +16,7 @@ import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from './reads.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
+import { createAccessList } from '../accesslist.js';
 
 export interface EthDeps {
   chain: EvmChain;
@@ -118,6 +119,17 @@ export function ethService(d: EthDeps): ServiceDef {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
           return qty(await estimateGas(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
+        } catch (err) {
+          rethrow(err);
+        }
+      }),
+      createAccessList: method(positional([callArgs, blockRef], 1), async ([args, ref]) => {
+        const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
+        try {
+          return await createAccessList(chain, block, args as Parameters<typeof call>[2], {
+            tip: await d.gas.suggestTip(),
+            baseFee: chain.head.header.baseFee ?? 0n,
+          });
         } catch (err) {
           rethrow(err);
         }

@@ -1,7 +1,10 @@
-// How coreth reads a trace request, for its error texts: `timeout` through Go's time.ParseDuration,
+// How coreth reads a trace request, for its error texts: the config object through encoding/json
+// into tracers.TraceConfig (or TraceCallConfig), `timeout` through Go's time.ParseDuration,
 // tracerConfig through encoding/json into the tracer's config struct (case-insensitive keys, first
 // type error wins), and a tracer name it does not know through the JS tracer's goja evaluator
 // (eth/tracers/tracers.go: an unregistered name is compiled as JavaScript, `(` + name + `)`).
+import { goKind, type JsonObject, type JsonValue, RawNumber } from '../../../encoding/gojson.js';
+import type { TraceConfig } from './types.js';
 import { TracerError } from './types.js';
 
 const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
@@ -101,4 +104,187 @@ export function unknownTracer(name: string): TracerError {
   // goja: an undeclared identifier fails at its first load (pc 0), column 2 after the "(".
   if (/^[A-Za-z_$][\w$]*$/.test(name) && !JS_KEYWORDS.has(name)) return new TracerError(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`, 'unknown');
   return new TracerError('JavaScript tracers are not supported by the emulator', 'unsupported');
+}
+
+// --- The config object: json.Unmarshal into tracers.TraceConfig -------------------------------------
+
+/** A field's Go type, as encoding/json decodes into it. */
+type GoType =
+  | 'bool'
+  | 'int'
+  | 'uint64'
+  | 'string'
+  | 'json.RawMessage'
+  | 'params.ChainConfig'
+  | 'ethapi.StateOverride'
+  | 'ethapi.BlockOverrides'
+  | 'hexutil.Uint';
+
+interface GoField {
+  /** The name encoding/json matches keys against: the tag's, else the Go field's. */
+  name: string;
+  /** The field's path in UnmarshalTypeError (Go 1.24 names the embedded structs on the way). */
+  path: string;
+  type: GoType;
+}
+
+const field = (name: string, path: string, type: GoType): GoField => ({ name, path, type });
+
+/** tracers.TraceConfig: logger.Config embedded by pointer, then its own fields. */
+const TRACE_CONFIG: GoField[] = [
+  field('EnableMemory', 'Config.EnableMemory', 'bool'),
+  field('DisableStack', 'Config.DisableStack', 'bool'),
+  field('DisableStorage', 'Config.DisableStorage', 'bool'),
+  field('EnableReturnData', 'Config.EnableReturnData', 'bool'),
+  field('Debug', 'Config.Debug', 'bool'),
+  field('Limit', 'Config.Limit', 'int'),
+  field('overrides', 'Config.overrides', 'params.ChainConfig'),
+  field('Tracer', 'Tracer', 'string'),
+  field('Timeout', 'Timeout', 'string'),
+  field('Reexec', 'Reexec', 'uint64'),
+  field('TracerConfig', 'TracerConfig', 'json.RawMessage'),
+];
+
+/** tracers.TraceCallConfig: TraceConfig embedded, then the call's overrides and tx index. */
+const TRACE_CALL_CONFIG: GoField[] = [
+  ...TRACE_CONFIG.map((f) => ({ ...f, path: `TraceConfig.${f.path}` })),
+  field('StateOverrides', 'StateOverrides', 'ethapi.StateOverride'),
+  field('BlockOverrides', 'BlockOverrides', 'ethapi.BlockOverrides'),
+  field('TxIndex', 'TxIndex', 'hexutil.Uint'),
+];
+
+/** debug_traceCall's options: a TraceConfig with what TraceCallConfig adds, still as JSON where coreth decodes further. */
+export interface TraceCallConfig extends TraceConfig {
+  stateOverrides?: JsonValue;
+  blockOverrides?: JsonObject;
+  txIndex?: bigint;
+}
+
+/** Go's key matching: an exact name first, else one equal under Unicode case folding. */
+const fold = (s: string) => s.toUpperCase().toLowerCase();
+
+function findField(fields: GoField[], key: string): GoField | undefined {
+  return fields.find((f) => f.name === key) ?? fields.find((f) => fold(f.name) === fold(key));
+}
+
+/**
+ * json.Unmarshal of a debug_trace* config (the method's last argument) into coreth's struct:
+ * unknown keys are ignored, null leaves a field unset, a value of the wrong type is coreth's
+ * UnmarshalTypeError (the first one, decoding going on past it), and a custom unmarshaler's error
+ * (hexutil's) stops decoding at once. Throws the error's text.
+ */
+export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCallConfig'): TraceCallConfig {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber) {
+    throw new TracerError(`json: cannot unmarshal ${goKind(v)} into Go value of type tracers.${struct}`, 'config');
+  }
+  const fields = struct === 'TraceConfig' ? TRACE_CONFIG : TRACE_CALL_CONFIG;
+  const out: Record<string, unknown> = {};
+  let first: TracerError | undefined;
+  for (const [key, value] of Object.entries(v as JsonObject)) {
+    const f = findField(fields, key);
+    if (!f || value === null) continue;
+    try {
+      const decoded = decodeField(f, value);
+      if (decoded !== undefined) out[f.name] = decoded;
+    } catch (err) {
+      if (!(err instanceof TypeMismatch)) throw err;
+      const e = new TracerError(`json: cannot unmarshal ${err.value} into Go struct field ${struct}.${f.path} of type ${f.type}`, 'config');
+      if (err.stops) throw e;
+      first ??= e;
+    }
+  }
+  if (first) throw first;
+  return {
+    enableMemory: out.EnableMemory as boolean | undefined,
+    disableStack: out.DisableStack as boolean | undefined,
+    disableStorage: out.DisableStorage as boolean | undefined,
+    enableReturnData: out.EnableReturnData as boolean | undefined,
+    limit: out.Limit as number | undefined,
+    tracer: out.Tracer as string | undefined,
+    timeout: out.Timeout as string | undefined,
+    tracerConfig: out.TracerConfig,
+    stateOverrides: out.StateOverrides as JsonValue | undefined,
+    blockOverrides: out.BlockOverrides as JsonObject | undefined,
+    txIndex: out.TxIndex as bigint | undefined,
+  };
+}
+
+/** A value of the wrong type: its description in UnmarshalTypeError, and whether decoding stops there. */
+class TypeMismatch extends Error {
+  constructor(
+    readonly value: string,
+    readonly stops = false,
+  ) {
+    super(value);
+  }
+}
+
+/** The kind encoding/json names for a value that does not fit (numbers by their text where it tried to parse one). */
+const mismatch = (v: JsonValue) => new TypeMismatch(goKind(v));
+
+const INT64 = [-(1n << 63n), (1n << 63n) - 1n] as const;
+const UINT64 = [0n, (1n << 64n) - 1n] as const;
+
+/** strconv.ParseInt/ParseUint of a JSON number's text, as encoding/json decodes one into an integer. */
+function integer(v: RawNumber | number, [min, max]: readonly [bigint, bigint]): bigint {
+  const text = v instanceof RawNumber ? v.raw : String(v);
+  const n = /^-?\d+$/.test(text) ? BigInt(text) : undefined;
+  if (n === undefined || n < min || n > max) throw new TypeMismatch(`number ${text}`);
+  return n;
+}
+
+function decodeField(f: GoField, v: JsonValue): unknown {
+  const isNumber = typeof v === 'number' || v instanceof RawNumber;
+  switch (f.type) {
+    case 'bool':
+      if (typeof v !== 'boolean') throw mismatch(v);
+      return v;
+    case 'string':
+      if (typeof v !== 'string') throw mismatch(v);
+      return v;
+    case 'int':
+      if (!isNumber) throw mismatch(v);
+      return Number(integer(v, INT64));
+    case 'uint64':
+      if (!isNumber) throw mismatch(v);
+      return integer(v, UINT64);
+    case 'json.RawMessage':
+      return v; // kept as JSON: the tracer named decodes it
+    case 'params.ChainConfig':
+      return chainConfig(v);
+    case 'ethapi.StateOverride':
+    case 'ethapi.BlockOverrides':
+      if (typeof v !== 'object' || Array.isArray(v) || isNumber) throw mismatch(v);
+      return v;
+    case 'hexutil.Uint':
+      return hexUint(v);
+  }
+}
+
+/**
+ * params.ChainConfig's UnmarshalJSON (libevm, coreth's extras decoded from the same root): a
+ * value that is not an object fails in its first json.Unmarshal, wrapped in its text. The
+ * config only names fork overrides for a trace (logger.Config.Overrides), which coreth's
+ * debug_trace* methods other than the file tracers never read, so its fields are not checked.
+ */
+function chainConfig(v: JsonValue): JsonValue {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber)) return v;
+  throw new TracerError(
+    `decoding JSON into *params.ChainConfig: json: cannot unmarshal ${goKind(v)} into Go value of type params.chainConfigWithoutMethods`,
+    'config',
+  );
+}
+
+/** hexutil.Uint's UnmarshalJSON: a 0x string (empty: zero), its decError texts inside UnmarshalTypeError. */
+function hexUint(v: JsonValue): bigint {
+  if (typeof v !== 'string') throw new TypeMismatch('non-string', true);
+  if (v === '') return 0n;
+  const bad = (text: string) => new TypeMismatch(text, true);
+  if (!/^0[xX]/.test(v)) throw bad('hex string without 0x prefix');
+  const digits = v.slice(2);
+  if (digits === '') throw bad('hex string "0x"');
+  if (digits.length > 1 && digits[0] === '0') throw bad('hex number with leading zero digits');
+  if (digits.length > 16) throw bad('hex number > 64 bits');
+  if (!/^[0-9a-fA-F]+$/.test(digits)) throw bad('invalid hex string');
+  return BigInt(`0x${digits}`);
 }

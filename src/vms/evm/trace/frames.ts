@@ -4,8 +4,12 @@
 // calls it once more with the error instead. So each frame keeps its last step open, with the work
 // that depends on it having passed, until the next event shows how it went: another step or a
 // child message (it passed), or the frame's end with an error raised before CaptureState.
+//
+// Every event is also where a traced run shares the event loop and meets its timeout (pacer.ts):
+// the listeners are the two-argument kind, which ethereumjs awaits.
 import { EVMError, type EVMResult, type InterpreterStep, type Message } from '@ethereumjs/evm';
 import { type GethError, gethError, isCall, isCreate, op } from './opcodes.js';
+import { Pacer } from './pacer.js';
 import { type StateReader, type TraceableEVM, type TraceResult, type TraceTxInfo, TracerError, type TxTracer } from './types.js';
 
 const EMPTY = new Uint8Array();
@@ -16,6 +20,8 @@ export interface Step {
   /** Work to do once the op is known to have passed geth's checks (dropped when it did not). */
   effects: Array<() => void>;
   settled?: boolean;
+  /** Where a tracer recorded the step (the struct logger's entry), if it did. */
+  entry?: number;
 }
 
 export interface Frame {
@@ -37,39 +43,31 @@ export abstract class FrameTracker implements TxTracer {
   protected readonly frames: Frame[] = [];
   /** geth's text for the error that ended the tx's own frame, once it ended. */
   private topError?: string;
-  private interrupted = false;
   private failure: unknown;
-  private stopAt = Number.POSITIVE_INFINITY;
+  /** Slices the traced execution and enforces its timeout; set again when attached to a run. */
+  private pacer = new Pacer();
   private readonly onStep: Listener<InterpreterStep>;
   private readonly onBefore: Listener<Message>;
   private readonly onAfter: Listener<EVMResult>;
 
   constructor(
     protected readonly tx: TraceTxInfo,
+    /** geth's TraceConfig.Timeout, in ms; none: the trace runs as long as it takes. */
     private readonly timeoutMs?: number,
   ) {
-    // Two-argument listeners are awaited by ethereumjs, so reading state inside one is safe.
-    const wrap =
-      <T>(fn: (data: T) => Promise<void>): Listener<T> =>
-      (data, resolve) => {
-        fn.call(this, data)
-          .catch((e: unknown) => {
-            this.failure ??= e;
-          })
-          .finally(() => resolve?.());
-      };
-    this.onStep = wrap(this.handleStep);
-    this.onBefore = wrap(this.handleBefore);
-    this.onAfter = wrap(this.handleAfter);
+    this.onStep = this.listener(this.handleStep);
+    this.onBefore = this.listener(this.handleBefore);
+    this.onAfter = this.listener(this.handleAfter);
   }
 
   attach(evm: TraceableEVM): void {
     const events = evm.events;
     if (!events) throw new TracerError('the EVM has no event emitter to trace', 'unsupported');
+    // The deadline starts with the run, as geth's context.WithTimeout does right before ApplyMessage.
+    this.pacer = new Pacer(this.timeoutMs, () => new TracerError('execution timeout', 'timeout'));
     events.on('step', this.onStep);
     events.on('beforeMessage', this.onBefore);
     events.on('afterMessage', this.onAfter);
-    if (this.timeoutMs !== undefined) this.stopAt = Date.now() + this.timeoutMs;
   }
 
   detach(evm: TraceableEVM): void {
@@ -78,17 +76,44 @@ export abstract class FrameTracker implements TxTracer {
     evm.events?.off('afterMessage', this.onAfter);
   }
 
+  /**
+   * A two-argument listener, which ethereumjs awaits: reading state inside one is safe, and so is
+   * pausing there for the rest of the node. The pacer is asked first and synchronously: once the
+   * timeout has passed it throws, which rejects ethereumjs's emit and so aborts the execution
+   * (geth's tracer.Stop and evm.Cancel), instead of tracing on to the end as if nothing happened.
+   */
+  private listener<T>(fn: (data: T) => Promise<void> | undefined): Listener<T> {
+    return (data, resolve) => {
+      const pause = this.pacer.tick();
+      const done = () => {
+        if (pause) void pause.then(() => resolve?.());
+        else resolve?.();
+      };
+      let work: Promise<void> | undefined;
+      try {
+        work = fn.call(this, data);
+      } catch (e) {
+        this.failure ??= e;
+      }
+      if (!work) return done();
+      work.then(done, (e: unknown) => {
+        this.failure ??= e;
+        done();
+      });
+    };
+  }
+
   async finish(result: TraceResult, pre: StateReader, post: StateReader): Promise<unknown> {
     if (this.failure !== undefined) throw this.failure;
-    // geth's Stop(errors.New("execution timeout")): every tracer's GetResult then fails with it.
-    if (this.interrupted) throw new TracerError('execution timeout', 'timeout');
     // The observed text is the precise one (stack counts, the invalid op's name); the engine's is the fallback.
     return this.result({ ...result, error: this.topError ?? result.error }, pre, post);
   }
 
   protected abstract result(result: TraceResult, pre: StateReader, post: StateReader): Promise<unknown>;
   /** A step that geth would log (CaptureState); queue on `step.effects` what needs it to pass. */
-  protected async step(_ev: InterpreterStep, _frame: Frame, _step: Step): Promise<void> {}
+  protected step(_ev: InterpreterStep, _frame: Frame, _step: Step): Promise<void> | undefined {
+    return undefined;
+  }
   /** CaptureStart / CaptureEnter. */
   protected enter(_frame: Frame, _parent: Frame | undefined): void {}
   /** CaptureEnd / CaptureExit, with the frame's last step settled. */
@@ -96,21 +121,16 @@ export abstract class FrameTracker implements TxTracer {
   /** The frame's last op failed before geth's CaptureState: geth logs it once, with this error. */
   protected stepFailed(_frame: Frame, _step: Step, _error: string): void {}
 
-  private async handleStep(ev: InterpreterStep): Promise<void> {
-    if (this.interrupted) return;
-    if (Date.now() > this.stopAt) {
-      this.interrupted = true;
-      return;
-    }
+  private handleStep(ev: InterpreterStep): Promise<void> | undefined {
     const frame = this.frames.at(-1);
-    if (!frame) return; // attached mid-message: nothing to hang the step on
+    if (!frame) return undefined; // attached mid-message: nothing to hang the step on
     this.settle(frame);
     const step: Step = { code: ev.opcode.code, stackLen: ev.stack.length, effects: [] };
     frame.last = step;
-    await this.step(ev, frame, step);
+    return this.step(ev, frame, step);
   }
 
-  private async handleBefore(msg: Message): Promise<void> {
+  private handleBefore(msg: Message): undefined {
     const parent = this.frames.at(-1);
     // The op that opens a child message has passed its checks; its code is the frame's type.
     const opener = parent?.last && !parent.last.settled ? parent.last.code : undefined;
@@ -119,24 +139,25 @@ export abstract class FrameTracker implements TxTracer {
     // Copies: a nested call's data is a view of the caller's memory, which later ops overwrite.
     const frame: Frame = { depth: msg.depth, type, message: msg, input: msg.data.slice(), returnData: EMPTY };
     this.frames.push(frame);
-    if (!this.interrupted) this.enter(frame, parent);
+    this.enter(frame, parent);
+    return undefined;
   }
 
-  private async handleAfter(res: EVMResult): Promise<void> {
+  private handleAfter(res: EVMResult): undefined {
     const frame = this.frames.pop();
-    if (!frame) return;
+    if (!frame) return undefined;
     const err = res.execResult.exceptionError;
     const last = frame.last && !frame.last.settled ? frame.last : undefined;
     const error = err ? gethError(err, last && { code: last.code, stackLen: last.stackLen }) : undefined;
     if (last && error?.beforeStep) {
       last.settled = true;
       last.effects = [];
-      if (!this.interrupted) this.stepFailed(frame, last, error.text);
+      this.stepFailed(frame, last, error.text);
     } else {
       this.settle(frame);
     }
     if (frame.depth === 0) this.topError = error?.text;
-    if (!this.interrupted) this.exit(frame, res, error);
+    this.exit(frame, res, error);
     // geth's opCall keeps any callee's output (empty on failure), opCreate only a revert's.
     const parent = this.frames.at(-1);
     if (parent) {
@@ -144,6 +165,7 @@ export abstract class FrameTracker implements TxTracer {
       const kept = isCreate(frame.type) ? reverted : !err || reverted;
       parent.returnData = kept ? res.execResult.returnValue.slice() : EMPTY;
     }
+    return undefined;
   }
 
   /** The frame's last step passed: run its queued work. A call or create op empties the return buffer. */

@@ -12,13 +12,26 @@ export { gethError } from './opcodes.js';
 export type { FailedStep, GethError } from './opcodes.js';
 export type { StateReader, TraceableEVM, TraceConfig, TraceResult, TracerName, TraceTxInfo, TxTracer } from './types.js';
 export { TracerError } from './types.js';
+export { decodeTraceConfig, type TraceCallConfig } from './config.js';
+export { StructLogs } from './struct-logger.js';
 
-/** Throws TracerError with coreth's text for an unknown tracer, a malformed tracerConfig or timeout. */
-export function createTracer(config: TraceConfig | undefined, tx: TraceTxInfo): TxTracer {
+/**
+ * Throws TracerError with coreth's text for an unknown tracer, a malformed tracerConfig or timeout.
+ * The tracer stops the traced run past its timeout: the config's, else `defaultTimeoutMs` (none:
+ * the run is only sliced, never stopped).
+ */
+export function createTracer(config: TraceConfig | undefined, tx: TraceTxInfo, defaultTimeoutMs?: number): TxTracer {
   const cfg = config ?? {};
   // api.go builds the tracer (reading tracerConfig) before it parses the timeout: errors come in that order.
   const build = chooseTracer(cfg, tx);
-  return build(cfg.timeout === undefined ? undefined : parseDuration(cfg.timeout));
+  return build(cfg.timeout === undefined ? defaultTimeoutMs : parseDuration(cfg.timeout));
+}
+
+/** What createTracer would throw for `config`, before there is a tx to trace (debug_traceCall's order). */
+export function checkTraceConfig(config: TraceConfig | undefined): void {
+  const cfg = config ?? {};
+  chooseTracer(cfg, { from: new Uint8Array(20), value: 0n, gasLimit: 0n, gasPrice: 0n, input: new Uint8Array(), coinbase: new Uint8Array(20) });
+  if (cfg.timeout !== undefined) parseDuration(cfg.timeout);
 }
 
 function chooseTracer(cfg: TraceConfig, tx: TraceTxInfo): (timeoutMs: number | undefined) => TxTracer {
@@ -41,3 +54,4 @@ function chooseTracer(cfg: TraceConfig, tx: TraceTxInfo): (timeoutMs: number | u
       throw unknownTracer(cfg.tracer);
   }
 }
+export { ExecutionAborted, Pacer } from './pacer.js';

@@ -9,13 +9,14 @@ export type TracerName = 'structLogger' | 'callTracer' | 'prestateTracer' | '4by
 /** debug_trace* options as coreth's TraceConfig takes them (logger.Config is embedded at the top level). */
 export interface TraceConfig {
   tracer?: string;
-  tracerConfig?: Record<string, unknown>;
+  /** TracerConfig (a json.RawMessage): the named tracer decodes it. */
+  tracerConfig?: unknown;
   enableMemory?: boolean;
   disableStack?: boolean;
   disableStorage?: boolean;
   enableReturnData?: boolean;
   limit?: number;
-  /** A Go duration ("5s", "300ms"); enforced only when given, see FrameTracker. */
+  /** A Go duration ("5s", "300ms"); without one, the caller's default (coreth's is 5 s). */
   timeout?: string;
 }
 
