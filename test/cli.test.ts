@@ -20,6 +20,8 @@ describe('a spawned node', () => {
     expect(text).toBe(JSON.stringify(context, null, 2));
     expect(statSync(node.contextFile).mode & 0o777).toBe(0o640);
     expect(await health(node.uri)).toBe(200);
+    // The banner follows the process context file (it reads ewoq's holdings from the chains' APIs).
+    for (let i = 0; i < 100 && !node.output().includes('Listening on'); i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 50));
     expect(node.output().trimEnd().split('\n').at(-1)).toBe(`Listening on ${node.uri}`);
 

@@ -6,8 +6,10 @@
 // --log-level=off`, temp --data-dir, uri read from process.json) and asked once; its response
 // bytes and content-type are captured. A bare node:http server, run in a child process like the
 // emulator, then reads and JSON.parse's every POST body and answers those captured bytes.
-// autocannon (in this process) loads the two servers in turn over ROUNDS rounds, after a short
-// warm-up of each; the table shows medians over the rounds.
+// autocannon (in this process) loads the servers in turn over ROUNDS rounds, after a short
+// warm-up of each; the table shows medians over the rounds. A second emulator, started with
+// --api-emulator-enabled=false --api-data-enabled=false, runs without the request journal (which
+// those two APIs read): its row shows what journaling every request costs.
 //
 // Usage:  npm run build && npm run bench:rpc       (DURATION=5 s, ROUNDS=6, WARMUP=1 s by default)
 //         e.g. DURATION=3 ROUNDS=1 npm run bench:rpc; PIN=0 to leave processes unpinned
@@ -49,6 +51,9 @@ async function main() {
     if (PIN) execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
   };
   pin(process.pid, 0);
+  // The request journal is on when either API that reads it is.
+  const NO_JOURNAL = ['--api-emulator-enabled=false', '--api-data-enabled=false'];
+  const NO_JOURNAL_NAME = 'no journal';
   const REQUESTS = [
     { name: 'health.health', path: '/ext/health', body: '{"jsonrpc":"2.0","id":1,"method":"health.health"}' },
     { name: 'info.getNetworkID', path: '/ext/info', body: '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}' },
@@ -75,10 +80,10 @@ async function main() {
   process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
 
   /** Spawns the emulator and resolves to its child process and uri (from <data-dir>/process.json). */
-  async function startEmulator() {
+  async function startEmulator(flags = []) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'avax-bench-rpc-'));
     tempDirs.add(dataDir);
-    const args = [CLI, '--http-port=0', `--data-dir=${dataDir}`, '--db-type=memdb', '--log-level=off'];
+    const args = [CLI, '--http-port=0', `--data-dir=${dataDir}`, '--db-type=memdb', '--log-level=off', ...flags];
     const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     pin(child.pid, 1);
     let output = '';
@@ -178,22 +183,25 @@ async function main() {
   try {
     for (const req of REQUESTS) {
       const emu = await startEmulator();
+      const quiet = await startEmulator(NO_JOURNAL);
       const { body, contentType } = await capture(emu.uri, req);
       const bare = await startBare(body, contentType);
       const servers = [
         ['emulator', emu.uri, emu.child.pid],
+        [NO_JOURNAL_NAME, quiet.uri, quiet.child.pid],
         ['bare node:http', bare.uri, bare.child.pid],
       ];
       if (WARMUP > 0) for (const [, uri] of servers) await load(uri, req, WARMUP);
-      const runs = { emulator: [], 'bare node:http': [] };
+      const runs = Object.fromEntries(servers.map(([name]) => [name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate the servers (and which goes first) so that drift affects both alike.
         const order = round % 2 ? [...servers].reverse() : servers;
         for (const [name, uri, pid] of order) runs[name].push(await load(uri, req, DURATION, pid));
       }
-      await Promise.all([stop(emu.child), stop(bare.child)]);
+      await Promise.all([stop(emu.child), stop(quiet.child), stop(bare.child)]);
 
       const e = summarize(runs.emulator);
+      const q = summarize(runs[NO_JOURNAL_NAME]);
       const b = summarize(runs['bare node:http']);
       // Each round pairs two runs taken seconds apart; the median of those ratios resists the
       // machine's drift better than a ratio of medians taken minutes apart.
@@ -209,11 +217,16 @@ async function main() {
         `  ${''.padEnd(16)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'CPU us/req'.padStart(13)}${'errors'.padStart(8)}${'non-2xx'.padStart(9)}`,
       );
       console.log(row('emulator', e));
+      console.log(row(NO_JOURNAL_NAME, q));
       console.log(row('bare node:http', b));
       console.log(
         `  ratio emulator / bare (median of rounds): ${(ratio * 100).toFixed(1)}%  -> ${pass ? 'PASS' : 'FAIL'}` +
           `  (per round: ${perRound.map((r) => `${(100 * r).toFixed(1)}%`).join(', ')}; ratio of median req/s ${((100 * e.rps) / b.rps).toFixed(1)}%;` +
           ` server CPU per request ${((100 * b.cpuUs) / e.cpuUs).toFixed(1)}% of the emulator's)`,
+      );
+      const quietRatio = median(runs[NO_JOURNAL_NAME].map((r, i) => r.requests.average / runs['bare node:http'][i].requests.average));
+      console.log(
+        `  without the journal: ${(quietRatio * 100).toFixed(1)}% of bare (median of rounds); journaling costs ${(e.cpuUs - q.cpuUs).toFixed(1)} us of CPU per request`,
       );
     }
     console.log(`\ntarget: emulator >= ${TARGET * 100}% of bare node:http (req/s, no errors or non-2xx) -> ${allPass ? 'PASS' : 'FAIL'}`);

@@ -8,7 +8,7 @@ import type { DataHandler } from './http.js';
 import type { PageTokens } from './pages.js';
 import { checkNetwork } from './primary/handlers.js';
 
-type Rec = JournalRecord & { seq: number };
+type Rec = JournalRecord;
 
 const DAY = 86_400;
 const INTERVALS: Record<string, { seconds: number; label: string }> = {
@@ -49,8 +49,8 @@ const chainOf = (route: string) => /^\/ext\/bc\/([^/]+)/.exec(route)?.[1];
 function groupValues(r: Rec, by: string | undefined): Array<string | number> {
   switch (by) {
     case 'rpcMethod': {
-      const calls = Journal.calls(r);
-      return calls.length > 0 ? calls.map((c) => c.method) : [''];
+      const methods = Journal.methods(r);
+      return methods.length > 0 ? [...methods] : [''];
     }
     case 'requestPath':
       return [r.route];
@@ -86,7 +86,7 @@ export function usageHandlers(journal: Journal, pages: () => Promise<PageTokens>
         if (params.requestPath !== undefined && r.route !== params.requestPath) return false;
         if (params.userAgent !== undefined && r.userAgent !== params.userAgent) return false;
         if ((params.country !== undefined && params.country !== 'XX') || (params.continent !== undefined && params.continent !== 'XX')) return false;
-        if (method !== undefined && !Journal.calls(r).some((c) => c.method === method)) return false;
+        if (method !== undefined && !Journal.methods(r).includes(method)) return false;
         return true;
       });
       const buckets = new Map<number, Map<string, { value: string | number; recs: Rec[] }>>();
@@ -154,7 +154,7 @@ export function usageHandlers(journal: Journal, pages: () => Promise<PageTokens>
         .reverse();
       const logs = matching.slice(0, size).map((r) => {
         const chain = chainOf(r.route);
-        const method = Journal.calls(r)[0]?.method;
+        const method = Journal.methods(r)[0];
         return {
           orgId,
           logId: String(r.seq),

@@ -25,6 +25,13 @@ export interface ParsedJson {
 }
 
 const MAX_DEPTH = 10000;
+/** V8 makes substrings this short as copies; longer ones point into their parent string. */
+const SHORT_VALUE = 13;
+/** After this many bytes of a string read one at a time, the rest of its plain run is skipped at once. */
+const LONG_RUN = 64;
+/** A run of bytes (as Latin-1 characters) that a JSON string holds as they are: no quote, backslash or control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what end the run
+const PLAIN_RUN = /[^"\\\x00-\x1f]*/y;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -118,42 +125,64 @@ function parseSlow(b: Uint8Array): ParsedJson {
   const memberSpans = new Map<string, [number, number]>();
   let memberStart = -1;
 
+  // One view of the whole body: values are decoded from it by offsets, not through a Buffer each.
+  const view = Buffer.from(b.buffer, b.byteOffset, n);
+  // Short ASCII values (most numbers and keys) are cut from the body read once as Latin-1: a
+  // substring that short is a copy in V8, where decoding each through Buffer crossed into C++ (a
+  // body of a million numbers took a second). Longer ones are decoded apart, as a substring of
+  // that length would keep the whole body alive for as long as the value lives.
+  let latin1: string | undefined;
+  const latin = (): string => {
+    latin1 ??= view.toString('latin1');
+    return latin1;
+  };
+  const ascii = (start: number, end: number): string => (end - start < SHORT_VALUE ? latin().slice(start, end) : view.toString('latin1', start, end));
+
   const readString = (): string => {
-    const start = ++i; // past the opening quote
+    const start = i + 1; // past the opening quote
+    // A local index: this loop runs once per byte of every string, and `i` lives in the closure.
+    let k = start;
     let escaped = false;
+    let high = 0; // every byte OR-ed: below 0x80, the string is ASCII
+    let checked = start; // where the plain run was last skipped
     for (;;) {
-      if (i >= n) throw unexpectedEOF();
-      const c = b[i]!;
+      if (k - checked >= LONG_RUN) {
+        // A long string (hex data, perhaps megabytes): its run of plain bytes is skipped by a
+        // regular expression over the Latin-1 text, which costs a fraction of this loop per byte.
+        PLAIN_RUN.lastIndex = k;
+        PLAIN_RUN.test(latin());
+        k = checked = PLAIN_RUN.lastIndex;
+        high |= 0x80; // not known to be ASCII: decoded as UTF-8, which is right for any bytes
+      }
+      if (k >= n) throw unexpectedEOF();
+      const c = b[k]!;
+      high |= c;
       if (c === 0x22) break;
       if (c < 0x20) throw syntaxError(c, 'in string literal');
       if (c === 0x5c) {
         escaped = true;
-        i++;
-        if (i >= n) throw unexpectedEOF();
-        const e = b[i]!;
+        k++;
+        if (k >= n) throw unexpectedEOF();
+        const e = b[k]!;
         if (e === 0x75) {
-          for (let k = 0; k < 4; k++) {
-            i++;
-            if (i >= n) throw unexpectedEOF();
-            if (!isHex(b[i]!)) throw syntaxError(b[i]!, 'in \\u hexadecimal character escape');
+          for (let h = 0; h < 4; h++) {
+            k++;
+            if (k >= n) throw unexpectedEOF();
+            if (!isHex(b[k]!)) throw syntaxError(b[k]!, 'in \\u hexadecimal character escape');
           }
         } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) {
           throw syntaxError(e, 'in string escape code');
         }
       }
-      i++;
+      k++;
     }
-    const raw = Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('utf8');
-    i++; // closing quote
+    const raw = high < 0x80 ? ascii(start, k) : view.toString('utf8', start, k);
+    i = k + 1; // past the closing quote
     return escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
   };
 
   const readNumber = (): RawNumber => {
     const start = i;
-    const atEnd = () => {
-      if (i >= n && stack.length > 0) throw unexpectedEOF();
-      return i >= n;
-    };
     if (b[i] === 0x2d) {
       i++;
       if (i >= n) throw unexpectedEOF();
@@ -175,7 +204,13 @@ function parseSlow(b: Uint8Array): ParsedJson {
       while (i < n && isDigit(b[i]!)) i++;
     }
     atEnd();
-    return new RawNumber(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
+    return new RawNumber(ascii(start, i));
+  };
+
+  /** Whether a number ends the input, which is only right at the top level. */
+  const atEnd = (): boolean => {
+    if (i >= n && stack.length > 0) throw unexpectedEOF();
+    return i >= n;
   };
 
   const readLiteral = (word: string, value: JsonValue): JsonValue => {
@@ -242,6 +277,7 @@ function parseSlow(b: Uint8Array): ParsedJson {
     for (;;) {
       const top = stack[stack.length - 1];
       if (!top) {
+        latin1 = undefined; // the raw() closure below keeps this scope, not a second copy of the body
         return {
           value,
           raw: (key) => {
@@ -295,28 +331,73 @@ export function goKind(v: JsonValue): string {
   return 'object';
 }
 
-/** json.Compact with HTML escaping, as Go's encoder writes a json.RawMessage. */
+/**
+ * json.Compact with HTML escaping, as Go's encoder writes a json.RawMessage, of a span that holds
+ * valid JSON. It works on the bytes, then decodes them once: whitespace, quotes and backslashes are
+ * ASCII, never part of a multi-byte UTF-8 sequence. (A body's params may be megabytes; building the
+ * text a character at a time cost seconds, most of it in the garbage collector.)
+ */
 export function compactRaw(b: Uint8Array, start: number, end: number): string {
-  const text = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
-  let out = '';
-  let inString = false;
-  for (let k = 0; k < text.length; k++) {
-    const ch = text[k]!;
-    if (inString) {
-      out += ch;
-      if (ch === '\\') {
-        out += text[++k] ?? '';
-        continue;
-      }
-      if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') continue;
-    if (ch === '"') inString = true;
-    out += ch;
-  }
-  return escapeHtml(out);
+  const view = Buffer.from(b.buffer, b.byteOffset, b.length);
+  const bytes = hasLayout(view, start, end) ? withoutLayout(view, start, end) : view.subarray(start, end);
+  const text = bytes.toString('utf8');
+  // A megabyte span is searched for the bytes of <, >, & and U+2028/9 (E2 80 A8/A9) before the text is.
+  if (bytes.length > 4096 && !HTML_UNSAFE_BYTES.some((c) => bytes.includes(c))) return text;
+  return escapeHtml(text);
 }
+
+/** Whether the span has whitespace outside its strings (what json.Compact drops). */
+function hasLayout(b: Buffer, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const c = b[k]!;
+    if (c === 0x22) k = stringEnd(b, k + 1, end) - 1;
+    else if (isSpace(c)) return true;
+  }
+  return false;
+}
+
+/** The span's bytes without the whitespace outside its strings. */
+function withoutLayout(b: Buffer, start: number, end: number): Buffer {
+  const out = Buffer.allocUnsafe(end - start);
+  let w = 0;
+  for (let k = start; k < end; ) {
+    const c = b[k]!;
+    if (c === 0x22) {
+      const stop = stringEnd(b, k + 1, end);
+      if (stop - k > LONG_RUN) w += b.copy(out, w, k, stop);
+      else while (k < stop) out[w++] = b[k++]!; // short: cheaper than a call into C++
+      k = stop;
+    } else {
+      if (!isSpace(c)) out[w++] = c;
+      k++;
+    }
+  }
+  return out.subarray(0, w);
+}
+
+/**
+ * Past the closing quote of the string whose contents start at `from`. Short strings are walked a
+ * byte at a time; past that, each quote is found by Buffer's native search and is the closing one
+ * if an even number of backslashes precede it (a string holds no backslash outside its escapes).
+ */
+function stringEnd(b: Buffer, from: number, end: number): number {
+  const near = Math.min(end, from + LONG_RUN);
+  let k = from;
+  for (; k < near; k++) {
+    const c = b[k]!;
+    if (c === 0x22) return k + 1;
+    if (c === 0x5c) k++;
+  }
+  for (let q = b.indexOf(0x22, k); q >= 0 && q < end; q = b.indexOf(0x22, q + 1)) {
+    let backslashes = 0;
+    while (b[q - 1 - backslashes] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+  }
+  return end;
+}
+
+/** The bytes of <, > and & and the lead byte of U+2028/9. */
+const HTML_UNSAFE_BYTES = [0x3c, 0x3e, 0x26, 0xe2];
 
 const HTML_UNSAFE = /[<>&\u2028\u2029]/;
 const HTML_UNSAFE_G = /[<>&\u2028\u2029]/g;

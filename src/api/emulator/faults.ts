@@ -70,16 +70,23 @@ export function faultMethods(faults: Faults, journal: Journal, health: Health, b
       return all();
     }),
     journal: method(
-      struct({ route: optional(string), method: optional(string), status: optional(uint32), after: optional(uint64), limit: optional(uint32) }),
-      (q) => ({
-        entries: journal.query({
+      struct({
+        route: optional(string),
+        method: optional(string),
+        status: optional(uint32),
+        after: optional(uint64),
+        before: optional(uint64),
+        limit: optional(uint32),
+      }),
+      (q) =>
+        journal.query({
           ...(q.route !== undefined ? { route: q.route } : {}),
           ...(q.method !== undefined ? { method: q.method } : {}),
           ...(q.status !== undefined ? { status: Number(q.status) } : {}),
           ...(q.after !== undefined ? { after: Number(q.after) } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
           ...(q.limit !== undefined ? { limit: Number(q.limit) } : {}),
         }),
-      }),
     ),
     clearJournal: method(struct({ route: optional(string) }), ({ route }) => {
       journal.clear(route);
