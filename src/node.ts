@@ -235,7 +235,7 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       else app(req, res);
     };
     const server = createHttpServer(listener);
-    const ws = acceptWebsockets(server, { match: (path) => core?.router.match(path) }, config.httpAllowedHosts);
+    const ws = acceptWebsockets(server, { match: (path) => core?.router.match(path) }, config.httpAllowedHosts, () => rebuilding);
     // A rebuilt core has new chains: subscriptions to the old ones end, as a restart ends them.
     sockets.endCurrent = () => ws.endCurrent();
     await new Promise<void>((resolve, reject) => {

@@ -203,3 +203,80 @@ describe('dev controls take the ranges Anvil takes; everything else is -32602 an
     }
   });
 });
+
+describe('what the fuzz of the EVM side found', () => {
+  let node: TestNode;
+  let c: string;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1 });
+    c = `${node.uri}/ext/bc/C/rpc`;
+  });
+  afterAll(() => node.stop());
+
+  it.each(['eth_constructor', 'eth___proto__', 'net_valueOf', 'eth_toString', 'debug_hasOwnProperty'])(
+    '%s is an unknown method (-32601), not a 500',
+    async (method) => {
+      const r = await rpc(c, method, []);
+      expect(r.status).toBe(200);
+      expect(r.json.error).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+    },
+  );
+
+  it("a call with nonce 2^64-1 runs (geth skips a call's nonce checks); eth_createAccessList refuses gas x price past 256 bits with its text", async () => {
+    const max = `0x${(2n ** 64n - 1n).toString(16)}`;
+    expect((await geth(c, 'eth_call', [{ to: '0x0000000000000000000000000000000000000004', data: '0x01', nonce: max }, 'latest'])).result).toBe('0x01');
+    const r = await geth(c, 'eth_createAccessList', [{ to: '0x0000000000000000000000000000000000000001', gas: '0x1c9c380', gasPrice: `0x7${'f'.repeat(63)}` }]);
+    expect(r.error?.code).toBe(-32000);
+    expect(r.error?.message).toMatch(
+      /^failed to apply transaction: 0x[0-9a-f]{64} err: insufficient funds for gas \* price \+ value: address 0x0000000000000000000000000000000000000000 required balance exceeds 256 bits$/,
+    );
+  });
+
+  it('after evm_setNextBlockTimestamp in the future, later blocks go on from that time (as Anvil): heavy txs keep being mined', async () => {
+    const [from] = (await geth(c, 'eth_accounts')).result;
+    const head = (await geth(c, 'eth_getBlockByNumber', ['latest', false])).result;
+    const future = BigInt(head.timestamp) + 1_000_000n;
+    expect((await geth(c, 'evm_setNextBlockTimestamp', [`0x${future.toString(16)}`])).result).toBeNull();
+    // 12 txs of about 1M gas each: more than a block's capacity, refilled as block time passes.
+    const hashes: string[] = [];
+    for (let i = 0; i < 12; i++) hashes.push((await geth(c, 'eth_sendTransaction', [{ from, to: from, data: `0x${'ff'.repeat(60_000)}` }])).result);
+    let mined = 0;
+    for (let i = 0; i < 150 && mined < hashes.length; i++) {
+      mined = 0;
+      for (const h of hashes) if ((await geth(c, 'eth_getTransactionReceipt', [h])).result) mined++;
+      if (mined < hashes.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(mined).toBe(hashes.length);
+    const last = (await geth(c, 'eth_getBlockByNumber', ['latest', false])).result;
+    expect(BigInt(last.timestamp)).toBeGreaterThanOrEqual(future);
+  }, 30_000);
+
+  it('a state path with a NUL byte gets its own error, which names no directory', async () => {
+    const r = await callError(`${node.uri}/ext/emulator`, 'emulator.dumpState', { path: 'a\u0000b' });
+    expect(r.message).toBe('path must not contain a NUL byte');
+  });
+
+  it('websockets: an upgrade during a revert waits for it (no 404); the old connections are told 1012 (service restart)', async () => {
+    const { WebSocket } = await import('ws');
+    const wsUrl = `${node.uri.replace('http', 'ws')}/ext/bc/C/ws`;
+    const old = new WebSocket(wsUrl);
+    await new Promise((r) => old.once('open', r));
+    const closed = new Promise<number>((r) => old.once('close', (code) => r(code)));
+    const id = (await geth(c, 'evm_snapshot')).result;
+    const reverting = geth(c, 'evm_revert', [id]);
+    const during = Array.from({ length: 5 }, () => {
+      const ws = new WebSocket(wsUrl);
+      return new Promise<string>((resolve) => {
+        ws.once('open', () => {
+          resolve('open');
+          ws.close();
+        });
+        ws.once('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+        ws.once('error', (err) => resolve(err.message));
+      });
+    });
+    expect((await reverting).result).toBe(true);
+    expect(await Promise.all(during)).toEqual(['open', 'open', 'open', 'open', 'open']);
+    expect(await closed).toBe(1012);
+  });
+});

@@ -42,7 +42,10 @@ export function positional(fields: Field<unknown>[], required = fields.length): 
 function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): MethodDef | undefined {
   const sep = name.indexOf('_');
   if (sep < 0) return undefined;
-  return services.get(name.slice(0, sep))?.methods[name.slice(sep + 1)];
+  const methods = services.get(name.slice(0, sep))?.methods;
+  const method = name.slice(sep + 1);
+  // Own methods only: `eth_constructor` or `eth___proto__` must not find Object.prototype's.
+  return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
 }
 
 async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<string | null> {

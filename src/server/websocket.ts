@@ -33,7 +33,27 @@ function refuse(socket: Duplex, status: number, reason: string, body: string): v
   );
 }
 
-export function acceptWebsockets(server: http.Server, router: Pick<Router, 'match'>, allowedHosts: string[]): Websockets {
+/** RFC 6455's 1012, Service Restart: what a client is told when the node's core is rebuilt under it. */
+const SERVICE_RESTART = 1012;
+/** How long a client told to go may take to close before its socket is destroyed. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Tells a client the node restarts its service (a revert, a load), and destroys its socket if it does not close. */
+function restart(client: import('ws').WebSocket): void {
+  client.close(SERVICE_RESTART);
+  setTimeout(() => client.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/**
+ * `ready`: while the node rebuilds its core (a revert, a load), a promise of its end; upgrades
+ * wait for it, as HTTP requests do, rather than find no route.
+ */
+export function acceptWebsockets(
+  server: http.Server,
+  router: Pick<Router, 'match'>,
+  allowedHosts: string[],
+  ready: () => Promise<void> | undefined = () => undefined,
+): Websockets {
   // ws is loaded with the first upgrade: most nodes never see one, and it costs start-up time.
   let wss: Promise<WebSocketServer> | undefined;
   // require, not import(): see storage/db.ts.
@@ -43,8 +63,7 @@ export function acceptWebsockets(server: http.Server, router: Pick<Router, 'matc
       return new Server({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
     }));
   const hostOk = hostAllowed(allowedHosts);
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (!hostOk(req.headers.host ?? '')) return refuse(socket, 403, 'Forbidden', 'invalid host specified\n');
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
@@ -65,13 +84,19 @@ export function acceptWebsockets(server: http.Server, router: Pick<Router, 'matc
         }),
       () => socket.destroy(),
     );
+  };
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const rebuilding = ready();
+    if (rebuilding) void rebuilding.then(() => upgrade(req, socket, head));
+    else upgrade(req, socket, head);
   });
   return {
     endCurrent() {
       const current = wss?.then((server) => [...server.clients]);
       return () => {
         void current?.then((clients) => {
-          for (const client of clients) client.terminate();
+          for (const client of clients) restart(client);
         });
       };
     },

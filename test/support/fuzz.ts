@@ -1,14 +1,19 @@
-// A seeded, bounded fuzzer of the node's HTTP/JSON-RPC surface (test/fuzz.test.ts drives it).
+// A seeded, bounded fuzzer of the node's HTTP/JSON-RPC and websocket surface (test/fuzz.test.ts
+// drives it).
 //
 // Every request is generated from its own PRNG, seeded by (seed, index): request i of a run is the
 // same bytes whatever ran before it, so `FUZZ_SEED=<seed> FUZZ_REPLAY=<i>` regenerates it. The
 // node's state can still make a replayed request behave differently (aliases added earlier, the
-// wallet queue), so a report names the family and a summary of what was sent as well.
+// wallet queue), so a report names the family and a summary of what was sent as well. A few things
+// are filled in only when a request is sent, from what the run has seen: a valid EVM tx is signed
+// with the sender's pending nonce then, and `$FILTER`, `$SUB`, `$PAGE` and `$DUMP` stand for the
+// last filter ID, subscription ID and page token the node gave, and the dump taken after the setup.
 //
 // Families (see FAMILIES): well-formed calls of every method, wrong param types, odd envelopes,
 // deep nesting, long strings, bad bytes, odd HTTP (methods, content types, headers), odd paths,
-// the GET endpoints, mutated signed txs, hostile admin arguments. The profilers and stacktrace
-// run only at scheduled indices (SCHEDULED), so they never dominate a run.
+// the GET endpoints, mutated signed txs, hostile admin arguments; the EVM chains' JSON-RPC
+// (fuzz-evm.ts), the Data and Metrics APIs (fuzz-rest.ts) and websockets (fuzz-ws.ts). The
+// profilers and stacktrace run only at scheduled indices (SCHEDULED), so they never dominate a run.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -17,6 +22,7 @@ import { parseTx, txOutputs } from '../../src/vms/avm/codec/index.js';
 import { addressOfPrivateKey, addressOfPublicKey, txHash } from '../../src/vms/avm/verify/index.js';
 import type { SignedTx, TransferableInput, UTXO } from '../../src/vms/avm/types.js';
 import { encodeCB58 } from '../../src/encoding/cb58.js';
+import { fundingTx, testAccounts } from '../../src/vms/avm/testaccounts.js';
 import {
   AVAX,
   AVAX_ID,
@@ -34,113 +40,35 @@ import {
   sign,
   sortOuts,
   utf8,
+  X,
   X_ID,
 } from './xwallet.js';
+import {
+  decodeKey,
+  type Entry,
+  FAMILIES,
+  type Family,
+  type FuzzRequest,
+  gethReplyError,
+  JSON_CT,
+  member,
+  objText,
+  type Problem,
+  type ProblemKind,
+  PROBLEM_KINDS,
+  q,
+  Rng,
+  rpcObjectError,
+  snippet,
+} from './fuzz-core.js';
+import { EVM_CHAINS, EVM_RPC_PATHS, evmCall, evmDev, evmEnvelope, evmParams, evmTx, sendRawBody, signTemplate, TEST0_EVM } from './fuzz-evm.js';
+import { dataApi, metricsApi, restBodyError } from './fuzz-rest.js';
+import { runWsSession, wsSession, type WsOutcome } from './fuzz-ws.js';
 
+export { FAMILIES, type Family, type FuzzRequest, PROBLEM_KINDS, type Problem, type ProblemKind, Rng } from './fuzz-core.js';
+export { seedFromEnv } from './fuzz-core.js';
 export { EWOQ_ADDR, FEE } from './xwallet.js';
 import { formatAddress } from '../../src/vms/components/avax/address.js';
-
-// =============================================================================================
-// PRNG: splitmix32 seeding xoshiro128**.
-
-function splitmix32(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x9e3779b9) | 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
-
-export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(seed: number, stream = 0) {
-    const sm = splitmix32((seed ^ Math.imul(stream + 1, 0x9e3779b1)) | 0);
-    sm();
-    this.a = sm() | 1;
-    this.b = sm();
-    this.c = sm();
-    this.d = sm();
-  }
-
-  u32(): number {
-    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
-    const t = this.b << 9;
-    this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
-    this.a ^= this.d;
-    this.c ^= t;
-    this.d = rotl(this.d, 11);
-    return result;
-  }
-
-  float(): number {
-    return this.u32() / 4294967296;
-  }
-
-  /** 0 <= x < n */
-  int(n: number): number {
-    return Math.floor(this.float() * n);
-  }
-
-  /** lo <= x <= hi */
-  range(lo: number, hi: number): number {
-    return lo + this.int(hi - lo + 1);
-  }
-
-  /** Log-uniform integer in [lo, hi]. */
-  logInt(lo: number, hi: number): number {
-    return Math.min(hi, Math.floor(Math.exp(Math.log(lo) + this.float() * (Math.log(hi + 1) - Math.log(lo)))));
-  }
-
-  chance(p: number): boolean {
-    return this.float() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-
-  weighted<T>(items: ReadonlyArray<readonly [T, number]>): T {
-    const total = items.reduce((s, [, w]) => s + w, 0);
-    let x = this.float() * total;
-    for (const [item, w] of items) {
-      x -= w;
-      if (x < 0) return item;
-    }
-    return items[items.length - 1]![0];
-  }
-
-  bytes(n: number): Buffer {
-    const out = Buffer.allocUnsafe(n);
-    let i = 0;
-    for (; i + 4 <= n; i += 4) out.writeUInt32LE(this.u32(), i);
-    for (; i < n; i++) out[i] = this.u32() & 0xff;
-    return out;
-  }
-}
-
-function rotl(x: number, k: number): number {
-  return (x << k) | (x >>> (32 - k));
-}
-
-/** FUZZ_SEED (decimal, 0x-hex, or any text, hashed) or the fixed default. */
-export function seedFromEnv(env: NodeJS.ProcessEnv, fallback = 20261122): number {
-  const text = env.FUZZ_SEED?.trim();
-  if (!text) return fallback;
-  if (/^\d+$/.test(text)) return Number(BigInt(text) & 0xffffffffn);
-  if (/^0x[0-9a-f]+$/i.test(text)) return Number(BigInt(text) & 0xffffffffn);
-  let h = 0x811c9dc5;
-  for (const ch of Buffer.from(text, 'utf8')) h = Math.imul(h ^ ch, 0x01000193);
-  return h >>> 0;
-}
 
 // =============================================================================================
 // The local network: IDs, keys, addresses.
@@ -191,9 +119,18 @@ export interface Setup {
 
 let setupMemo: Setup | undefined;
 
+/** The test accounts the fuzzed node funds (--test-accounts): its X-Chain block 1 spends ewoq's genesis UTXO. */
+export const TEST_ACCOUNTS = 2;
+
+/** ewoq's AVAX on the X-Chain once the node has funded the test accounts: the change of its funding tx. */
+function startCoin(): UTXO {
+  const funding = fundingTx({ networkID: 12345, chainID: X, avaxAssetID: AVAX, txFee: FEE }, GENESIS_UTXO, testAccounts(TEST_ACCOUNTS));
+  return ewoqChange(funding);
+}
+
 export function setup(): Setup {
   if (setupMemo) return setupMemo;
-  const pay = payment(GENESIS_UTXO, 1_000_000_000n, OTHER, 'fuzz setup');
+  const pay = payment(startCoin(), 1_000_000_000n, OTHER, 'fuzz setup');
   const c1 = ewoqChange(pay);
   const asset = sign(
     {
@@ -470,29 +407,6 @@ export function mutatedTx(rng: Rng, fixtures: Fixture[]): { bytes: Buffer; what:
   // Never reached in practice; a byte that no tx starts with is always safe.
   return { bytes: Buffer.from([0xff]), what: 'fallback 0xff' };
 }
-
-// =============================================================================================
-// Raw JSON text: what is sent is text (or bytes), never a JS object, so duplicate keys, huge
-// numbers and lone surrogates survive.
-
-const q = (s: string): string => JSON.stringify(s);
-
-/** A raw JSON object member. `key` is a JSON string literal (maybe with escapes). */
-export interface Entry {
-  key: string;
-  value: string;
-}
-
-const member = (key: string, value: string): Entry => ({ key: q(key), value });
-const objText = (entries: Entry[]): string => `{${entries.map((e) => `${e.key}:${e.value}`).join(',')}}`;
-
-const decodeKey = (raw: string): string | undefined => {
-  try {
-    return JSON.parse(raw) as string;
-  } catch {
-    return undefined;
-  }
-};
 
 const SCALARS = [
   'null',
@@ -778,6 +692,22 @@ export const ENDPOINTS: EndpointDef[] = [
       isAccepted: { id: 'id' },
     },
   },
+  {
+    // proposervm's API on every chain under proposervm.
+    name: 'proposervm',
+    service: 'proposervm',
+    paths: ['/ext/bc/P/proposervm', '/ext/bc/X/proposervm', '/ext/bc/C/proposervm', '/ext/bc/myl1/proposervm'],
+    weight: 1,
+    methods: { getProposedHeight: {}, getCurrentEpoch: {} },
+  },
+  {
+    // The L1's validators (gorilla).
+    name: 'validators',
+    service: 'validators',
+    paths: ['/ext/bc/myl1/validators'],
+    weight: 1,
+    methods: { getCurrentValidators: { nodeIDs: 'nodeIDs' } },
+  },
 ];
 
 /** Methods that cost a lot (profiles) or write outside the temp dirs: run only at scheduled indices. */
@@ -786,7 +716,19 @@ export const RARE = new Set(['admin.startCPUProfiler', 'admin.memoryProfile', 'a
 /** Every JSON-RPC route the node serves (exact paths; the query string does not count). */
 export const RPC_PATHS = new Set(ENDPOINTS.flatMap((e) => e.paths));
 /** Every route the node serves, for alias take-over detection. */
-export const KNOWN_PATHS = new Set([...RPC_PATHS, '/ext/health/health', '/ext/health/readiness', '/ext/health/liveness', '/ext/metrics']);
+export const KNOWN_PATHS = new Set([
+  ...RPC_PATHS,
+  '/ext/health/health',
+  '/ext/health/readiness',
+  '/ext/health/liveness',
+  '/ext/metrics',
+  // The EVM chains' roots (their /rpc, /ws, /avax, /validators live under them).
+  '/ext/bc/C',
+  '/ext/C',
+  '/ext/bc/evm',
+  `/ext/bc/${C_ID}`,
+  '/ext/bc/myl1',
+]);
 const REST_PATHS = ['/ext/health', '/ext/health/health', '/ext/health/readiness', '/ext/health/liveness', '/ext/metrics'];
 
 const endpointByName = (name: string) => ENDPOINTS.find((e) => e.name === name)!;
@@ -826,6 +768,7 @@ const CHAINS = [
   'bc/X',
   'Y',
   '11111111111111111111111111111111LpoYZ',
+  'myl1',
   '..',
   '/',
   'X\u0000',
@@ -1221,21 +1164,6 @@ function wrongFor(rng: Rng, kind: Kind): string {
 // =============================================================================================
 // Requests.
 
-export const FAMILIES = [
-  'rpc-call',
-  'param-types',
-  'envelope',
-  'deep-nesting',
-  'long-strings',
-  'bad-bytes',
-  'http',
-  'paths',
-  'rest',
-  'tx-mutation',
-  'admin-hostile',
-] as const;
-export type Family = (typeof FAMILIES)[number];
-
 const FAMILY_WEIGHTS: ReadonlyArray<readonly [Family, number]> = [
   ['rpc-call', 20],
   ['param-types', 13],
@@ -1248,35 +1176,17 @@ const FAMILY_WEIGHTS: ReadonlyArray<readonly [Family, number]> = [
   ['rest', 5],
   ['tx-mutation', 11],
   ['admin-hostile', 5],
+  // The EVM chains, the Data and Metrics APIs, websockets: a quarter of the requests (the suite's
+  // 3,000 then take about as long as the node's own APIs alone did; about 60 websocket sessions).
+  ['evm-call', 8],
+  ['evm-params', 7],
+  ['evm-envelope', 4],
+  ['evm-tx', 4],
+  ['evm-dev', 2],
+  ['data-api', 3],
+  ['metrics-api', 2],
+  ['ws', 3],
 ];
-
-export interface FuzzRequest {
-  index: number;
-  family: Family;
-  /** A short description for reports. */
-  note: string;
-  method: string;
-  /** The raw request target. */
-  path: string;
-  headers: Record<string, string>;
-  body?: Buffer;
-  /** Send the body in pieces (Transfer-Encoding: chunked). */
-  chunked?: boolean;
-  /** The envelope's effective id is non-null (true), null or absent (false), or unknowable (undefined). */
-  hasId?: boolean;
-  /** The effective JSON-RPC method, when known. */
-  rpcMethod?: string;
-  /** The effective id's raw JSON, when it is known and non-null: the reply must echo it. */
-  idRaw?: string;
-  /** The server may close the connection before it reads the whole body (bodies over its limit). */
-  mayReset?: boolean;
-  /** Force the JSON-RPC expectation on or off (odd Host headers, route headers). */
-  expectRpc?: boolean;
-  /** admin.alias / admin.aliasChain: the route this alias would occupy. */
-  aliasRoute?: string;
-}
-
-const JSON_CT = { 'content-type': 'application/json' };
 
 interface Call {
   method: string;
@@ -2257,6 +2167,14 @@ const GENERATORS: Record<Family, (ctx: Ctx) => FuzzRequest> = {
   rest: restEndpoints,
   'tx-mutation': txMutation,
   'admin-hostile': adminHostile,
+  'evm-call': ({ index, rng }) => evmCall(index, rng),
+  'evm-params': ({ index, rng }) => evmParams(index, rng),
+  'evm-envelope': ({ index, rng }) => evmEnvelope(index, rng),
+  'evm-tx': ({ index, rng }) => evmTx(index, rng),
+  'evm-dev': ({ index, rng }) => evmDev(index, rng),
+  'data-api': ({ index, rng }) => dataApi(index, rng),
+  'metrics-api': ({ index, rng }) => metricsApi(index, rng),
+  ws: ({ index, rng }) => wsSession(index, rng),
 };
 
 /** The costly admin methods, run (for real) only at these indices: [method, period, offset]. */
@@ -2358,29 +2276,20 @@ export function send(base: URL, agent: http.Agent, r: FuzzRequest, timeoutMs: nu
   });
 }
 
-export type ProblemKind = '5xx' | 'hang' | 'invalid-reply' | 'connection' | 'tx-accepted';
-
-export interface Problem {
-  kind: ProblemKind;
-  index: number;
-  family: Family;
-  note: string;
-  detail: string;
-}
-
 /** The JSON-RPC expectation: a POST of JSON to a JSON-RPC route, without the oddities that answer before it. */
 export function expectsRpc(r: FuzzRequest): boolean {
   if (r.expectRpc !== undefined) return r.expectRpc;
   if (r.method !== 'POST') return false;
   const q = r.path.indexOf('?');
-  if (!RPC_PATHS.has(q < 0 ? r.path : r.path.slice(0, q))) return false;
+  const path = q < 0 ? r.path : r.path.slice(0, q);
+  if (r.dialect === 'geth' ? !EVM_RPC_PATHS.has(path) : !RPC_PATHS.has(path)) return false;
   const ct = r.headers['content-type'];
   if (ct === undefined) return false;
   const semi = ct.indexOf(';');
-  return (semi < 0 ? ct : ct.slice(0, semi)).toLowerCase() === 'application/json';
+  return (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }
 
-/** jsonrpc "2.0", exactly one of result/error, an error with a numeric code and a string message, an id member. */
+/** A gorilla reply: one JSON-RPC 2.0 object. */
 export function rpcReplyError(text: string): string | undefined {
   let v: unknown;
   try {
@@ -2388,18 +2297,7 @@ export function rpcReplyError(text: string): string | undefined {
   } catch (err) {
     return `not JSON: ${(err as Error).message}`;
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-  const o = v as Record<string, unknown>;
-  if (o.jsonrpc !== '2.0') return `jsonrpc is ${JSON.stringify(o.jsonrpc)}`;
-  if ('result' in o === 'error' in o) return 'needs exactly one of result and error';
-  if (!('id' in o)) return 'no id member';
-  if ('error' in o) {
-    const e = o.error as Record<string, unknown> | null;
-    if (e === null || typeof e !== 'object' || Array.isArray(e)) return 'error is not an object';
-    if (typeof e.code !== 'number' || !Number.isInteger(e.code)) return `error code ${JSON.stringify(e.code)}`;
-    if (typeof e.message !== 'string') return 'error message is not a string';
-  }
-  return undefined;
+  return rpcObjectError(v);
 }
 
 /** The reply to a request with a known id echoes it (JSON-equal), unless the body did not parse (-32700, id null). */
@@ -2407,6 +2305,7 @@ function idEchoError(r: FuzzRequest, text: string): string | undefined {
   if (r.idRaw === undefined || r.idRaw.length > 4096) return undefined;
   try {
     const reply = JSON.parse(text) as { id?: unknown; error?: { code?: unknown } };
+    if (Array.isArray(reply)) return undefined;
     if (reply.error?.code === -32700) return undefined;
     const want = JSON.stringify(JSON.parse(r.idRaw));
     const got = JSON.stringify(reply.id);
@@ -2427,30 +2326,80 @@ function isHealthReport(r: FuzzRequest, o: Outcome): boolean {
   }
 }
 
-const snippet = (b: Buffer | undefined): string => {
-  const s = (b ?? Buffer.alloc(0)).subarray(0, 200).toString('utf8').replace(/\s+/g, ' ');
-  return b && b.length > 200 ? `${s}... (${b.length} bytes)` : s;
-};
+/** README: aggregateSignatures answers a failed aggregation with icm-services' 500 (`failed to aggregate signatures. error: …`). */
+export function isDocumented500(r: FuzzRequest, o: Outcome): boolean {
+  return (
+    r.restApi === 'data' && o.status === 500 && r.path.includes('/aggregateSignatures') && /failed to aggregate signatures/.test(o.body?.toString('utf8') ?? '')
+  );
+}
 
 export function judge(r: FuzzRequest, o: Outcome): Problem[] {
   const p = (kind: ProblemKind, detail: string): Problem => ({ kind, index: r.index, family: r.family, note: r.note, detail });
   if (o.timedOut) return [p('hang', `no answer within the per-request timeout (${Math.round(o.ms)} ms)`)];
   if (o.status === undefined) return r.mayReset ? [] : [p('connection', o.error ?? 'no status')];
-  if (o.status >= 500 && !(o.status === 503 && isHealthReport(r, o))) return [p('5xx', `HTTP ${o.status}: ${snippet(o.body)}`)];
+  if (o.status >= 500 && !(o.status === 503 && isHealthReport(r, o)) && !isDocumented500(r, o)) return [p('5xx', `HTTP ${o.status}: ${snippet(o.body)}`)];
   if (o.error && !r.mayReset) return [p('connection', `${o.error} after HTTP ${o.status}`)];
   const problems: Problem[] = [];
+  // The Data and Metrics APIs' own routes (a path elsewhere, /V1 say, is the node's plain 404).
+  if (r.restApi && /^\/v[12](\/|\?|$)/.test(r.path) && o.status >= 400 && o.status < 500 && r.method !== 'HEAD') {
+    const bad = restBodyError(o.status, o.body?.toString('utf8') ?? '');
+    if (bad) problems.push(p('rest-body', `${bad}: ${snippet(o.body)}`));
+  }
   if (expectsRpc(r)) {
     const text = o.body?.toString('utf8') ?? '';
+    // A body over the 4 MiB limit is refused with 413 before it is parsed.
+    if (o.status === 413 && (r.mayReset || (r.body?.length ?? 0) > 4 * 1024 * 1024)) return problems;
     if (o.status !== 200) problems.push(p('invalid-reply', `HTTP ${o.status} from a JSON-RPC route: ${snippet(o.body)}`));
     else if (text === '') {
       if (r.hasId === true) problems.push(p('invalid-reply', 'empty body for a request with an id'));
     } else {
-      const bad = rpcReplyError(text) ?? idEchoError(r, text);
+      const bad = (r.dialect === 'geth' ? gethReplyError(text) : rpcReplyError(text)) ?? idEchoError(r, text);
       if (bad) problems.push(p('invalid-reply', `${bad}: ${snippet(o.body)}`));
       else if (r.rpcMethod === 'avm.issueTx' && r.family === 'tx-mutation' && X_PATHS.includes(r.path) && text.includes('"result"')) {
         problems.push(p('tx-accepted', `avm.issueTx accepted a mutated tx: ${snippet(o.body)}`));
+      } else if (r.mutatedEvmTx !== undefined && /"result"\s*:\s*"0x/.test(text)) {
+        problems.push(p('tx-accepted', `eth_sendRawTransaction accepted a mutated or foreign tx ${r.mutatedEvmTx}: ${snippet(o.body)}`));
       }
     }
+  }
+  return problems;
+}
+
+/** The close codes a session may see when the node closes it while it is being answered (a whole-node revert or load ends every websocket). */
+const CLOSED_WHILE_ANSWERING = new Set<number | 'none' | undefined>([undefined, 1001, 1012]);
+
+export function judgeWs(r: FuzzRequest, o: WsOutcome): Problem[] {
+  const s = r.ws!;
+  const p = (kind: ProblemKind, detail: string): Problem => ({ kind, index: r.index, family: r.family, note: r.note, detail });
+  const problems: Problem[] = [];
+  for (const bad of o.invalid.slice(0, 3)) problems.push(p('invalid-reply', bad));
+  if (o.status === undefined) {
+    problems.push(
+      o.timedOut
+        ? p('ws-hang', `no answer to the handshake within ${Math.round(o.ms)} ms`)
+        : p('connection', `the handshake got no answer (${o.error ?? 'closed'})`),
+    );
+    return problems;
+  }
+  if (o.status >= 500) return [...problems, p('5xx', `the handshake got HTTP ${o.status}`)];
+  if (s.refused) {
+    if (o.status === 101) problems.push(p('ws-protocol', 'an invalid handshake was upgraded'));
+    else if (o.status < 400) problems.push(p('ws-protocol', `the handshake got HTTP ${o.status}`));
+    return problems;
+  }
+  if (o.status !== 101) return [...problems, p('ws-protocol', `the handshake got HTTP ${o.status}, not 101`)];
+  if (s.closeCodes) {
+    if (o.timedOut && o.closeCode === undefined && !o.ended)
+      problems.push(p('ws-hang', `neither answered nor closed within ${Math.round(o.ms)} ms (${o.replies}/${o.expected} answers)`));
+    else if (typeof o.closeCode === 'number' && !s.closeCodes.includes(o.closeCode))
+      problems.push(p('ws-protocol', `closed with ${o.closeCode}, RFC 6455 says ${s.closeCodes.join(' or ')}`));
+    return problems;
+  }
+  if (o.replies < o.expected) {
+    if (o.timedOut && o.closeCode === undefined && !o.ended)
+      problems.push(p('ws-hang', `${o.replies} of ${o.expected} answers within ${Math.round(o.ms)} ms, and not closed`));
+    else if (!CLOSED_WHILE_ANSWERING.has(o.closeCode))
+      problems.push(p('ws-protocol', `closed with ${o.closeCode} after ${o.replies} of ${o.expected} answers`));
   }
   return problems;
 }
@@ -2465,6 +2414,10 @@ export interface RunOptions {
   concurrency: number;
   timeoutMs: number;
   fixtures: Fixture[];
+  /** The node's dump after the setup (hex): what `$DUMP` stands for. */
+  dump?: string;
+  /** Send only the requests of these families (the others are generated and skipped: indices keep their requests). */
+  families?: ReadonlySet<string>;
   /** Stop early (the node died, too many hangs). */
   shouldStop?: () => string | undefined;
   onResult?: (r: FuzzRequest, o: Outcome, problems: Problem[]) => void;
@@ -2473,6 +2426,8 @@ export interface RunOptions {
 export interface RunStats {
   sent: number;
   perFamily: Record<string, number>;
+  /** The time the requests of each family took, in all (ms). */
+  msPerFamily: Record<string, number>;
   statuses: Record<string, number>;
   problems: Problem[];
   counts: Record<ProblemKind, number>;
@@ -2484,9 +2439,35 @@ export interface RunStats {
   /** JSON-RPC replies judged (valid shape), and among them ids compared with the request's. */
   rpcReplies: number;
   idsCompared: number;
+  /** Valid EVM txs: sent, accepted (a hash back), refused with the reason; hashes of some accepted ones per chain. */
+  evmValid: { sent: number; accepted: number; refused: Record<string, number>; hashes: Array<{ chain: string; hash: string }> };
+  /** Mutated and foreign EVM txs sent, and some of their hashes (never to be mined). */
+  evmMutated: { sent: number; hashes: Array<{ chain: string; hash: string }> };
+  /** Websocket sessions: frames and messages written, close codes seen per case, sessions the node closed while answering. */
+  ws: { sessions: number; framesSent: number; closeCodes: Record<string, Record<string, number>>; closedWhileAnswering: number };
+  /** Data API 500s the README documents (aggregateSignatures' failed aggregations). */
+  documented500: number;
+  /** When admin.memoryProfile ran (Date.now() from, to): V8's heap snapshot stops the node for its whole length. */
+  heapSnapshots: Array<[number, number]>;
   stoppedEarly?: string;
   ms: number;
   slowest: Array<{ index: number; ms: number; note: string }>;
+}
+
+const FILTER_METHODS = /"method":"eth_new(Block|PendingTransaction)?Filter"/;
+
+/** A per-key mutex: the valid txs of one chain are signed and sent one at a time (their nonces follow one another). */
+class Lanes {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    this.tails.set(
+      key,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
 }
 
 export async function runFuzz(o: RunOptions): Promise<RunStats> {
@@ -2495,19 +2476,90 @@ export async function runFuzz(o: RunOptions): Promise<RunStats> {
   const stats: RunStats = {
     sent: 0,
     perFamily: Object.fromEntries(FAMILIES.map((f) => [f, 0])),
+    msPerFamily: Object.fromEntries(FAMILIES.map((f) => [f, 0])),
     statuses: {},
     problems: [],
-    counts: { '5xx': 0, hang: 0, 'invalid-reply': 0, connection: 0, 'tx-accepted': 0 },
+    counts: Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>,
     aliasesOnKnownRoutes: [],
     retried: [],
     walletTxIDs: [],
     rpcReplies: 0,
     idsCompared: 0,
+    evmValid: { sent: 0, accepted: 0, refused: {}, hashes: [] },
+    evmMutated: { sent: 0, hashes: [] },
+    ws: { sessions: 0, framesSent: 0, closeCodes: {}, closedWhileAnswering: 0 },
+    documented500: 0,
+    heapSnapshots: [],
     ms: 0,
     slowest: [],
   };
+  const lanes = new Lanes();
+  const lastFilter = new Map<string, string>();
+  const lastPage = new Map<string, string>();
+  const chainOf = (path: string) => (path.includes('/myl1/') ? 'myl1' : 'C');
+  const restKey = (path: string) => path.split('?')[0]!;
+
+  /** Fills in what only the run knows ($FILTER, $PAGE, $DUMP). */
+  const materialize = (r: FuzzRequest): FuzzRequest => {
+    let out = r;
+    if (r.body?.includes('"$')) {
+      let text = r.body.toString('utf8');
+      text = text.replaceAll('"$FILTER"', JSON.stringify(lastFilter.get(chainOf(r.path)) ?? '0x0'));
+      text = text.replaceAll('"$DUMP"', JSON.stringify(o.dump ?? '0x'));
+      out = { ...r, body: Buffer.from(text, 'utf8') };
+    }
+    if (r.path.includes('$PAGE')) out = { ...out, path: r.path.replaceAll('$PAGE', encodeURIComponent(lastPage.get(restKey(r.path)) ?? 'none')) };
+    return out;
+  };
+
+  /** A valid EVM tx: the sender's pending nonce now, signed, sent; one at a time per chain. */
+  const sendValidTx = (r: FuzzRequest): Promise<{ sent: FuzzRequest; outcome: Outcome }> =>
+    lanes.run(r.evmTx!.chain, async () => {
+      const t = r.evmTx!;
+      const path = EVM_CHAINS[t.chain].paths[0]!;
+      const nonceReq: FuzzRequest = {
+        ...r,
+        body: Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionCount","params":["${TEST0_EVM}","pending"]}`),
+        path,
+      };
+      const got = await send(base, agent, nonceReq, o.timeoutMs);
+      let nonce = 0;
+      try {
+        nonce = Number(BigInt((JSON.parse(got.body?.toString('utf8') ?? '') as { result: string }).result));
+      } catch {
+        /* the send below reports what is wrong */
+      }
+      const raw = await signTemplate(t, nonce);
+      const sent: FuzzRequest = { ...r, path, body: sendRawBody(raw, r.idRaw ?? '1') };
+      const outcome = await send(base, agent, sent, o.timeoutMs);
+      stats.evmValid.sent++;
+      const text = outcome.body?.toString('utf8') ?? '';
+      const m = /"result":"(0x[0-9a-f]{64})"/.exec(text);
+      if (m) {
+        stats.evmValid.accepted++;
+        if (stats.evmValid.hashes.length < 400) stats.evmValid.hashes.push({ chain: t.chain, hash: m[1]! });
+      } else {
+        const reason = (/"message":"([^"]{0,200})/.exec(text)?.[1] ?? (outcome.timedOut ? 'timeout' : `HTTP ${outcome.status ?? outcome.error}`))
+          .replace(/0x[0-9a-f]{6,}/gi, '0x…')
+          .replace(/\d{4,}/g, 'N');
+        stats.evmValid.refused[reason] = (stats.evmValid.refused[reason] ?? 0) + 1;
+      }
+      return { sent, outcome };
+    });
+
   const iter = (typeof o.indices === 'number' ? Array.from({ length: o.indices }, (_, i) => i) : [...o.indices])[Symbol.iterator]();
   const t0 = performance.now();
+  const record = (r: FuzzRequest, ms: number) => {
+    stats.msPerFamily[r.family] = (stats.msPerFamily[r.family] ?? 0) + ms;
+    stats.slowest.push({ index: r.index, ms, note: `${r.family}: ${r.note.slice(0, 80)}` });
+    if (stats.slowest.length > 40) stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
+  };
+  const count = (problems: Problem[]) => {
+    for (const p of problems) {
+      stats.counts[p.kind]++;
+      if (stats.problems.length < 200) stats.problems.push(p);
+    }
+  };
   const worker = async () => {
     for (;;) {
       if (stats.stoppedEarly) return;
@@ -2518,10 +2570,41 @@ export async function runFuzz(o: RunOptions): Promise<RunStats> {
       }
       const next = iter.next();
       if (next.done) return;
-      const r = generate(o.seed, next.value, o.fixtures);
+      const generated = generate(o.seed, next.value, o.fixtures);
+      if (o.families && !o.families.has(generated.family)) continue;
       stats.sent++;
-      stats.perFamily[r.family] = (stats.perFamily[r.family] ?? 0) + 1;
-      const outcome = await send(base, agent, r, o.timeoutMs);
+      stats.perFamily[generated.family] = (stats.perFamily[generated.family] ?? 0) + 1;
+      if (generated.ws) {
+        const wo = await runWsSession(base, generated.ws, o.timeoutMs);
+        stats.ws.sessions++;
+        stats.ws.framesSent += wo.framesSent;
+        const key = generated.ws.kind.replace(/text frame of \d+ bytes/, 'text frame over 4 MiB');
+        const codes = stats.ws.closeCodes[key] ?? {};
+        stats.ws.closeCodes[key] = codes;
+        const code = wo.status !== 101 ? `HTTP ${wo.status ?? '-'}` : wo.closeCode !== undefined ? String(wo.closeCode) : wo.ended ? 'dropped' : 'open';
+        codes[code] = (codes[code] ?? 0) + 1;
+        if (!generated.ws.closeCodes && wo.status === 101 && wo.replies < wo.expected && (wo.closeCode !== undefined || wo.ended))
+          stats.ws.closedWhileAnswering++;
+        const status = wo.timedOut ? 'timeout' : `ws ${code}`;
+        stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+        const problems = judgeWs(generated, wo);
+        count(problems);
+        record(generated, wo.ms);
+        o.onResult?.(generated, { status: wo.status, ms: wo.ms, timedOut: wo.timedOut, body: Buffer.from(JSON.stringify(wo)) }, problems);
+        continue;
+      }
+      let r: FuzzRequest;
+      let outcome: Outcome;
+      const startedAt = Date.now();
+      if (generated.evmTx) {
+        ({ sent: r, outcome } = await sendValidTx(generated));
+      } else {
+        r = materialize(generated);
+        // A body over the 4 MiB limit: the node answers 413 and may close before it has read it all.
+        if ((r.body?.length ?? 0) > 4 * 1024 * 1024) r = { ...r, mayReset: true };
+        outcome = await send(base, agent, r, o.timeoutMs);
+      }
+      if (r.rpcMethod === 'admin.memoryProfile') stats.heapSnapshots.push([startedAt, Date.now()]);
       const key = outcome.timedOut ? 'timeout' : outcome.status === undefined ? `error ${outcome.error}` : String(outcome.status);
       stats.statuses[key] = (stats.statuses[key] ?? 0) + 1;
       let problems = judge(r, outcome);
@@ -2531,23 +2614,33 @@ export async function runFuzz(o: RunOptions): Promise<RunStats> {
         const again = await send(base, new http.Agent({ keepAlive: false }), r, o.timeoutMs);
         problems = judge(r, again).map((p) => (p.kind === 'connection' ? { ...p, detail: `${p.detail} (also on a fresh connection)` } : p));
       }
-      for (const p of problems) {
-        stats.counts[p.kind]++;
-        if (stats.problems.length < 200) stats.problems.push(p);
-      }
-      if (expectsRpc(r) && outcome.status === 200 && (outcome.body?.length ?? 0) > 0) {
+      count(problems);
+      if (isDocumented500(r, outcome)) stats.documented500++;
+      const text = outcome.status === 200 ? (outcome.body?.toString('utf8') ?? '') : '';
+      if (expectsRpc(r) && outcome.status === 200 && text.length > 0) {
         stats.rpcReplies++;
-        if (r.idRaw !== undefined && r.idRaw.length <= 4096 && !outcome.body!.includes('"code":-32700')) stats.idsCompared++;
+        if (r.idRaw !== undefined && r.idRaw.length <= 4096 && !text.includes('"code":-32700')) stats.idsCompared++;
       }
-      if (r.aliasRoute && KNOWN_PATHS.has(r.aliasRoute) && outcome.status === 200 && /"result"\s*:/.test(outcome.body?.toString('utf8') ?? '')) {
+      if (r.aliasRoute && KNOWN_PATHS.has(r.aliasRoute) && outcome.status === 200 && /"result"\s*:/.test(text)) {
         stats.aliasesOnKnownRoutes.push({ index: r.index, route: r.aliasRoute });
       }
       if (r.rpcMethod === 'wallet.issueTx' && outcome.status === 200 && stats.walletTxIDs.length < 300) {
-        const m = /"txID":"([1-9A-HJ-NP-Za-km-z]+)"/.exec(outcome.body?.toString('utf8') ?? '');
+        const m = /"txID":"([1-9A-HJ-NP-Za-km-z]+)"/.exec(text);
         if (m) stats.walletTxIDs.push(m[1]!);
       }
-      stats.slowest.push({ index: r.index, ms: outcome.ms, note: `${r.family}: ${r.note.slice(0, 80)}` });
-      if (stats.slowest.length > 40) stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
+      if (r.mutatedEvmTx !== undefined) {
+        stats.evmMutated.sent++;
+        if (stats.evmMutated.hashes.length < 400) stats.evmMutated.hashes.push({ chain: chainOf(r.path), hash: r.mutatedEvmTx });
+      }
+      if (r.dialect === 'geth' && text.length < 200 && FILTER_METHODS.test(r.body?.toString('utf8') ?? '')) {
+        const m = /"result":"(0x[0-9a-f]+)"/.exec(text);
+        if (m) lastFilter.set(chainOf(r.path), m[1]!);
+      }
+      if (r.restApi && text.includes('"nextPageToken"')) {
+        const m = /"nextPageToken":"([^"]+)"/.exec(text);
+        if (m) lastPage.set(restKey(r.path), m[1]!);
+      }
+      record(r, outcome.ms);
       o.onResult?.(r, outcome, problems);
     }
   };
@@ -2577,6 +2670,17 @@ export function readMemory(pid: number): Memory | undefined {
 }
 
 export const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
+
+/** The CPU time a process has used (user + system), in seconds, from /proc (clock ticks of 10 ms). */
+export function readCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 // =============================================================================================
 // After the run: every route still serves its own API (admin.alias/aliasChain never take a path).
@@ -2628,5 +2732,40 @@ export async function probeRoutes(uri: string, timeoutMs = 10_000): Promise<stri
   await rpc('/ext/health', 'health.liveness', {}, (r) => typeof r.result?.checks === 'object');
   for (const p of ['/ext/health', '/ext/health/health', '/ext/health/readiness', '/ext/health/liveness']) await get(p, isReport);
   await get('/ext/metrics', (t) => t.includes('process_resident_memory_bytes'));
+  // The EVM chains (geth's dialect), the C-Chain's avax API, the L1's validators, the Data and Metrics APIs, websockets.
+  for (const chain of Object.values(EVM_CHAINS)) {
+    for (const p of chain.paths) {
+      try {
+        const { status, text } = await fetchText(p, { method: 'POST', headers: JSON_CT, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+        const want = `0x${chain.chainId.toString(16)}`;
+        if (status !== 200 || (JSON.parse(text) as { result?: string }).result !== want)
+          failures.push(`${p} eth_chainId: HTTP ${status} ${text.slice(0, 160)}`);
+      } catch (err) {
+        failures.push(`${p} eth_chainId: ${(err as Error).message}`);
+      }
+    }
+    for (const path of chain.ws) {
+      const o = await runWsSession(
+        new URL(uri),
+        { path, handshake: {}, steps: [{ message: '{"jsonrpc":"2.0","id":7,"method":"eth_chainId","params":[]}', replies: 1 }], kind: 'probe' },
+        timeoutMs,
+      );
+      if (o.status !== 101 || o.replies !== 1 || o.invalid.length > 0) failures.push(`${path}: ${JSON.stringify(o).slice(0, 200)}`);
+    }
+  }
+  await rpc('/ext/bc/C/avax', 'avax.getAtomicTxStatus', { txID: X_ID }, (r) => r.result?.status === 'Unknown');
+  await rpc('/ext/bc/myl1/validators', 'validators.getCurrentValidators', {}, (r) => Array.isArray(r.result?.validators));
+  const rest = async (path: string, ok: (v: any) => boolean) => {
+    try {
+      const { status, text } = await fetchText(path);
+      if (status !== 200 || !ok(JSON.parse(text))) failures.push(`GET ${path}: HTTP ${status} ${text.slice(0, 160)}`);
+    } catch (err) {
+      failures.push(`GET ${path}: ${(err as Error).message}`);
+    }
+  };
+  await rest('/v1/chains/43112', (v) => v.chainId === '43112');
+  await rest('/v1/chains/99999/transactions?pageSize=1', (v) => Array.isArray(v.transactions));
+  await rest('/v2/chains/43112/metrics/txCount', (v) => Array.isArray(v.results));
+  await rest('/v1/avg_tps/99999', (v) => Array.isArray(v.results));
   return failures;
 }

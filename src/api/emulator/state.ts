@@ -12,6 +12,7 @@ import { confinedPath, OutsideDirError, writeFileAtomic } from '../../storage/fi
 
 const errors = serviceErrors({
   noPath: () => 'path is required',
+  nulInPath: () => 'path must not contain a NUL byte',
   outside: (path: string, dir: string) => `path ${path} is outside the state directory ${dir}`,
   unreadable: (path: string, why: string) => `couldn't read state file ${path}: ${why}`,
   unwritable: (path: string, why: string) => `couldn't write state file ${path}: ${why}`,
@@ -22,6 +23,8 @@ export function stateMethods(states: NodeStates, stateDir: string) {
   /** The file a caller's path names, under the state directory. */
   const fileOf = async (path: string): Promise<string> => {
     if (path === '') throw errors.noPath();
+    // No file system takes a NUL in a name (Node would throw its own text, naming the directory).
+    if (path.includes('\0')) throw errors.nulInPath();
     try {
       return await confinedPath(stateDir, path);
     } catch (err) {

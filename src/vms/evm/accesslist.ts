@@ -4,11 +4,12 @@
 // recipient (or the created address) and the precompiles. The answer is the list, the gas the last
 // run used and, if that run failed, the EVM's error.
 import type { InterpreterStep } from '@ethereumjs/evm';
-import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
+import { RLP } from '@ethereumjs/rlp';
 import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, observedRun, RPC_GAS_CAP, Refusal } from './calls.js';
 import type { EvmChain } from './chain.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { createdAddress, gethError } from './execution.js';
 import type { StoredBlock } from './store.js';
 
@@ -77,18 +78,34 @@ const listOf = (t: Touched) => [...t].map(([address, slots]) => ({ address, stor
 const argsListOf = (t: Touched): CallArgs['accessList'] =>
   [...t].map(([a, slots]) => ({ address: Buffer.from(a.slice(2), 'hex'), storageKeys: [...slots].map((k) => Buffer.from(k.slice(2), 'hex')) }));
 
-/** args.toTransaction().Hash() of the filled-in args: the unsigned tx, with V = R = S = 0. */
+/** A quantity as RLP takes it: minimal big-endian bytes, none for 0. */
+const rlpQuantity = (n: bigint | undefined) => {
+  if (!n) return new Uint8Array();
+  const digits = n.toString(16);
+  return Buffer.from(digits.padStart(digits.length + (digits.length % 2), '0'), 'hex');
+};
+
+/**
+ * args.toTransaction().Hash() of the filled-in args: the unsigned tx, V = R = S = 0, hashed as geth
+ * hashes it. Encoded here rather than through a tx object, which refuses the values geth takes in
+ * this error's text (a nonce of 2^64-1, gas x price past 256 bits).
+ */
 function unsignedHash(chain: EvmChain, args: CallArgs): string {
-  const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
-  const base = { nonce: args.nonce, gasLimit: args.gas, to: args.to, value: args.value ?? 0n, data: args.data ?? new Uint8Array(), v: 0n, r: 0n, s: 0n };
-  const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
-  const tx =
-    args.maxFeePerGas !== undefined
-      ? createFeeMarket1559Tx({ ...base, maxFeePerGas: args.maxFeePerGas, maxPriorityFeePerGas: args.maxPriorityFeePerGas, accessList }, common)
-      : args.accessList
-        ? createAccessList2930Tx({ ...base, gasPrice: args.gasPrice, accessList }, common)
-        : createLegacyTx({ ...base, gasPrice: args.gasPrice }, common);
-  return hex(tx.hash());
+  const q = rlpQuantity;
+  const tail = [args.gas, args.to ?? new Uint8Array(), args.value ?? 0n, args.data ?? new Uint8Array()].map((v) =>
+    typeof v === 'bigint' || v === undefined ? q(v) : v,
+  );
+  const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys]);
+  const zeros = [q(0n), q(0n), q(0n)];
+  if (args.maxFeePerGas !== undefined) {
+    const fields = [q(chain.chainId), q(args.nonce), q(args.maxPriorityFeePerGas), q(args.maxFeePerGas), ...tail, accessList, ...zeros];
+    return hex(keccak256(Buffer.concat([Buffer.from([2]), RLP.encode(fields)])));
+  }
+  if (args.accessList) {
+    const fields = [q(chain.chainId), q(args.nonce), q(args.gasPrice), ...tail, accessList, ...zeros];
+    return hex(keccak256(Buffer.concat([Buffer.from([1]), RLP.encode(fields)])));
+  }
+  return hex(keccak256(RLP.encode([q(args.nonce), q(args.gasPrice), ...tail, ...zeros])));
 }
 
 /** setDefaults for a call that need not be precise: fees, nonce, value; the gas is the cap (the run's). */

@@ -116,6 +116,8 @@ export class Refusal extends Error {
 /** params.MaxInitCodeSize (EIP-3860, Durango on): what a create message may carry. */
 const MAX_INITCODE_SIZE = 49_152;
 const U256_LIMIT = 1n << 256n;
+/** EIP-2681: a tx's nonce is below 2^64-1. */
+const MAX_TX_NONCE = 2n ** 64n - 1n;
 
 /** ToMessage's own refusal, answered as it is (before any state is read). */
 function checkFeeFields(args: CallArgs): void {
@@ -141,7 +143,10 @@ function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint):
   const common = chain.common;
   // The init code limit is checked in its place among the refusals (refuseState), not by the tx object.
   const opts = { common, freeze: false, allowUnlimitedInitCodeSize: true };
-  const base = { nonce: args.nonce ?? 0n, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array() };
+  // A call's nonce is never checked (SkipNonceChecks) and its creates take the state's: ethereumjs
+  // refuses 2^64-1 in a tx object, which geth runs as any other (the tx keeps 0 for it then).
+  const nonce = args.nonce !== undefined && args.nonce < MAX_TX_NONCE ? args.nonce : 0n;
+  const base = { nonce, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array() };
   const accessList = (args.accessList ?? []).map((a) => [a.address, a.storageKeys] as [Uint8Array, Uint8Array[]]);
   let tx: TypedTransaction;
   if (legacy) {

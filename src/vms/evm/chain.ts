@@ -1083,6 +1083,9 @@ export class EvmChain extends EventEmitter<Events> {
         if (this.builtByBlock.size > KEPT_INTERNAL_BLOCKS) this.builtByBlock.delete(this.builtByBlock.keys().next().value!);
       }
       if (this.blocksToMine > 0) this.blocksToMine--;
+      // As Anvil's exact timestamp: later blocks go on from it (the offset follows), rather than
+      // wait, at the head's time, for the clock to catch up (with ACP-176's capacity refilled by time).
+      if (this.nextTimestamp !== undefined) this.timeOffset = this.nextTimestamp - this.clockSeconds();
       this.nextTimestamp = undefined;
       this.nextBaseFee = undefined;
     } catch (err) {
