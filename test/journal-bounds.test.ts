@@ -199,10 +199,13 @@ describe('the caps and filters once the rings have wrapped', () => {
       return process.memoryUsage().arrayBuffers / 2 ** 20;
     };
     const body = largeBody(1, 59 * 1024);
+    // From an empty journal: what the earlier tests left (and the body budget would drop) is not measured.
+    await call(E, 'emulator.clearJournal', {});
     const before = held();
     await sendAll(Array.from({ length: 3 * JOURNAL_PER_ROUTE }, () => ({ path: '/ext/bc/P', body: body.replace('info.getNetworkID', 'platform.getHeight') })));
-    // 1,000 bodies of 59 KiB are kept (58 MiB); all 3,000 would be 173 MiB.
-    expect(held() - before).toBeLessThan(100);
+    // 1,000 bodies of 59 KiB are kept (58 MiB); all 3,000 would be 173 MiB (the 64 MiB body budget
+    // bounds it too; the margin is for buffers of requests not collected yet).
+    expect(held() - before).toBeLessThan(110);
     // The route's newest 1,000 are still there: paging back from the newest ends at the 1,000th.
     const newest = (await call(E, 'emulator.journal', { route: '/ext/bc/P', limit: 1 })).entries[0].seq;
     const oldest = await call(E, 'emulator.journal', { route: '/ext/bc/P', before: newest - (JOURNAL_PER_ROUTE - 2), limit: 5 });
