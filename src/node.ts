@@ -95,6 +95,8 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 
     // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
     const profiler = config.apiAdminEnabled ? new Profiler(config.profileDir) : undefined;
+    // Go samples the heap from the start; so does the admin profiler, for admin.memoryProfile.
+    profiler?.startSampling();
     if (profiler) cleanups.push(() => profiler.close());
     const clock = new TravelClock();
     let core: Core | undefined;

@@ -1,14 +1,17 @@
 // The admin profiler (avalanchego utils/profiler) over what Node offers: a V8 CPU profile
-// (cpu.profile, loadable in Chrome DevTools), a V8 heap snapshot taken after a full GC
-// (mem.profile), and for lock.profile, since one JS thread has no mutexes, the closest honest
+// (cpu.profile, loadable in Chrome DevTools), V8's sampling heap profile of the memory in use
+// (mem.profile, as Go's heap profile is a sampled one: a full heap snapshot would stop the node for
+// seconds on a large heap), and for lock.profile, since one JS thread has no mutexes, the closest honest
 // signal of contention: how long callbacks waited for the event loop (a delay histogram) since the
 // previous lock profile.
 import { mkdir } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import { getHeapSnapshot } from 'node:v8';
-import { streamFileAtomic, writeFileAtomic } from '../../storage/files.js';
+import { writeFileAtomic } from '../../storage/files.js';
+
+/** V8's sampling interval, in bytes allocated between samples (its default; Go's MemProfileRate is 512 KiB). */
+const HEAP_SAMPLING_BYTES = 32 * 1024;
 
 export class ProfilerError extends Error {}
 
@@ -26,9 +29,27 @@ export class Profiler {
   private delaySince = Date.now();
   private utilization = performance.eventLoopUtilization();
 
+  /** The session sampling the heap since the profiler exists, as Go's runtime samples from the start. */
+  private heap: Promise<Session | undefined> | undefined;
+
   constructor(private readonly dir: string) {
     this.delay = monitorEventLoopDelay({ resolution: 10 });
     this.delay.enable();
+  }
+
+  private sampling(): Promise<Session | undefined> {
+    this.heap ??= (async () => {
+      const session = new Session();
+      session.connect();
+      await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_BYTES });
+      return session;
+    })().catch(() => undefined);
+    return this.heap;
+  }
+
+  /** Starts sampling the heap now, so that a later memory profile covers what was allocated since. */
+  startSampling(): void {
+    void this.sampling();
   }
 
   private async ensureDir(): Promise<void> {
@@ -76,7 +97,10 @@ export class Profiler {
   memory(): Promise<void> {
     return this.serialized(async () => {
       await this.ensureDir();
-      await streamFileAtomic(join(this.dir, 'mem.profile'), getHeapSnapshot());
+      const session = await this.sampling();
+      if (!session) throw new ProfilerError('the heap sampler could not start');
+      const { profile } = await session.post('HeapProfiler.getSamplingProfile');
+      await writeFileAtomic(join(this.dir, 'mem.profile'), JSON.stringify(profile));
     });
   }
 
@@ -123,6 +147,12 @@ export class Profiler {
 
   private async closeNow(): Promise<void> {
     this.delay.disable();
+    const heap = await this.heap;
+    this.heap = undefined;
+    if (heap) {
+      await heap.post('HeapProfiler.stopSampling').catch(() => undefined);
+      heap.disconnect();
+    }
     if (this.cpu) {
       const session = this.cpu;
       this.cpu = undefined;
