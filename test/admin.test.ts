@@ -1,7 +1,7 @@
 // Admin API (/ext/admin) through HTTP, as avalanchego 1.14.2 serves it with --api-admin-enabled=true.
 // Errors of the admin service are HTTP 200 JSON-RPC errors with code -32000 and data null.
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { base58 } from '@scure/base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
