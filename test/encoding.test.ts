@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58, idFromString, EMPTY_ID } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
-import { formatDuration, formatRFC3339Nano, parseDuration } from '../src/encoding/time.js';
+import { formatDuration, formatRFC3339Nano, monthStart, parseDuration, weekStart } from '../src/encoding/time.js';
 import { parseGoJson, type RawNumber } from '../src/encoding/gojson.js';
 import { stopVertexId, xGenesisBlock } from '../src/vms/avm/genesis.js';
 import { FX_IDS, VM_IDS, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
@@ -103,5 +103,35 @@ describe('log levels', () => {
     expect(enabled('INFO', 'TRACE')).toBe(true);
     expect(enabled('FATAL', 'OFF')).toBe(false);
     expect(() => parseLevel('loud')).toThrow('unknown log level: "loud"');
+  });
+});
+
+describe('calendar buckets (weeks from Monday, months from the 1st) past what a JS Date holds', () => {
+  it('agree with Date over its range, Monday and the first at 0:00 UTC', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const t = Math.floor((next() * 1.2 - 0.2) * 8.6e12);
+      const d = new Date(t * 1000);
+      const day = t - (((t % 86_400) + 86_400) % 86_400);
+      expect(weekStart(t)).toBe(day - ((new Date(day * 1000).getUTCDay() + 6) % 7) * 86_400);
+      // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+      const first = new Date(0);
+      first.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth(), 1);
+      expect(monthStart(t)).toBe(first.getTime() / 1000);
+    }
+  });
+
+  it('stay whole numbers up to the latest block time a header holds (2^64-1 ms)', () => {
+    for (const t of [8.64e12 + 1, 1e15, Number((2n ** 64n - 1n) / 1000n)]) {
+      expect(Number.isSafeInteger(weekStart(t)) || Number.isInteger(weekStart(t))).toBe(true);
+      expect(Number.isInteger(monthStart(t))).toBe(true);
+      expect(monthStart(t)).toBeLessThanOrEqual(t);
+      expect(t - weekStart(t)).toBeLessThan(7 * 86_400 + 1);
+      expect(() => BigInt(monthStart(t))).not.toThrow();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, post, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { startEmulator } from '../src/index.js';
 
 const MAX_TIME = (2n ** 64n - 1n) / 1000n;
 const EVIL = 'http://evil.example';
@@ -250,6 +251,30 @@ describe('what the fuzz of the EVM side found', () => {
     const last = (await geth(c, 'eth_getBlockByNumber', ['latest', false])).result;
     expect(BigInt(last.timestamp)).toBeGreaterThanOrEqual(future);
   }, 30_000);
+
+  it('a state edit racing a revert is answered (applied, or refused as not applied), never left hanging', async () => {
+    for (let i = 0; i < 5; i++) {
+      const id = (await geth(c, 'evm_snapshot')).result;
+      const [edit, revert] = await Promise.all([
+        geth(c, 'anvil_setBalance', ['0x00000000000000000000000000000000000000f1', '0x1']),
+        geth(c, 'evm_revert', [id]),
+      ]);
+      expect(revert.result).toBe(true);
+      if (edit.error)
+        expect(edit.error).toEqual({ code: -32000, message: 'the state edit was not applied: the chain was closed (the node was reverted, loaded or reset)' });
+      else expect(edit.result).toBeNull();
+    }
+  });
+
+  it('an edit still waiting when its chain closes (a revert rebuilds the node under it) is refused, not left hanging', async () => {
+    const started = await startEmulator({ httpPort: 0, dbType: 'memdb', dev: true, logLevel: 'off', dataDir: tempDir() });
+    const chain = started.node.cChain;
+    const edit = chain.editState(async () => {});
+    const closing = chain.close();
+    await expect(edit).rejects.toThrow('the state edit was not applied: the chain was closed (the node was reverted, loaded or reset)');
+    await closing;
+    await started.stop();
+  });
 
   it('a state path with a NUL byte gets its own error, which names no directory', async () => {
     const r = await callError(`${node.uri}/ext/emulator`, 'emulator.dumpState', { path: 'a\u0000b' });

@@ -7,6 +7,7 @@ import { badRequest } from './errors.js';
 import type { DataHandler } from './http.js';
 import type { PageTokens } from './pages.js';
 import { checkNetwork } from './primary/handlers.js';
+import { monthStart, weekStart } from '../encoding/time.js';
 
 type Rec = JournalRecord;
 
@@ -27,13 +28,8 @@ const isRpc = (r: Rec) => r.route.startsWith('/ext/') && !r.route.startsWith('/e
 function bucket(t: number, interval: string): number {
   if (interval === 'hourly') return t - (t % 3600);
   if (interval === 'daily') return dayStart(t);
-  if (interval === 'weekly') {
-    const d = dayStart(t);
-    const weekday = (new Date(d * 1000).getUTCDay() + 6) % 7;
-    return d - weekday * DAY;
-  }
-  const date = new Date(t * 1000);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
+  if (interval === 'weekly') return weekStart(t);
+  return monthStart(t);
 }
 
 function median(xs: number[]): number {

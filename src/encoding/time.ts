@@ -94,3 +94,44 @@ function fixed(value: bigint, scale: bigint): string {
   const digits = String(scale).length - 1;
   return `${whole}.${String(frac).padStart(digits, '0').replace(/0+$/, '')}`;
 }
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Unix days to a proleptic Gregorian (year, month 1-12): Howard Hinnant's civil_from_days, exact
+ * far past what a JS Date holds (year 275760), as block times may be (a dev control sets them up to
+ * 2^64-1 ms).
+ */
+function civil(days: number): { year: number; month: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month };
+}
+
+/** The unix day of a (year, month, day): Hinnant's days_from_civil. */
+function daysFrom(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+/** The unix second of 0:00 UTC on the Monday of the week of unix second `t`. */
+export function weekStart(t: number): number {
+  const days = Math.floor(t / DAY_SECONDS);
+  // 1970-01-01 was a Thursday: 3 days after a Monday.
+  const sinceMonday = (((days + 3) % 7) + 7) % 7;
+  return (days - sinceMonday) * DAY_SECONDS;
+}
+
+/** The unix second of 0:00 UTC on the first of the month of unix second `t`. */
+export function monthStart(t: number): number {
+  const { year, month } = civil(Math.floor(t / DAY_SECONDS));
+  return daysFrom(year, month, 1) * DAY_SECONDS;
+}

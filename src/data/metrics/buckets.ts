@@ -1,5 +1,7 @@
 // The Metrics API's time buckets, as its contract aligns them: hours and days from 0:00 UTC, weeks
 // from Monday, months from the first of the month.
+import { monthStart, weekStart } from '../../encoding/time.js';
+
 export type Interval = 'hour' | 'day' | 'week' | 'month';
 export const INTERVALS: Interval[] = ['hour', 'day', 'week', 'month'];
 export const INTERVAL_CODE: Record<Interval, number> = { hour: 0x68, day: 0x64, week: 0x77, month: 0x6d };
@@ -12,13 +14,9 @@ export function bucketOf(t: number, interval: Interval): number {
       return t - (t % 3600);
     case 'day':
       return t - (t % DAY);
-    case 'week': {
-      const d = t - (t % DAY);
-      return d - ((new Date(d * 1000).getUTCDay() + 6) % 7) * DAY;
-    }
-    case 'month': {
-      const date = new Date(t * 1000);
-      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
-    }
+    case 'week':
+      return weekStart(t);
+    case 'month':
+      return monthStart(t);
   }
 }

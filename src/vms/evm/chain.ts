@@ -1213,5 +1213,7 @@ export class EvmChain extends EventEmitter<Events> {
     clearInterval(this.evictTimer);
     await this.loop;
     for (const w of this.waiters.splice(0)) w.resolve();
+    // Edits that came after the last round (a revert or a load rebuilds the node under them) are not applied.
+    for (const e of this.devEdits.splice(0)) e.done(new Error('the state edit was not applied: the chain was closed (the node was reverted, loaded or reset)'));
   }
 }

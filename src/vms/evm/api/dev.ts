@@ -122,13 +122,20 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     setNext(ts as bigint);
     return null;
   });
-  // State edits, without a block (see EvmChain.editState).
+  // State edits, without a block (see EvmChain.editState); one that cannot be applied is the caller's error.
+  const edit = async (fn: Parameters<EvmChain['editState']>[0]) => {
+    try {
+      await chain.editState(fn);
+    } catch (err) {
+      throw new RpcError((err as Error).message);
+    }
+  };
   const account = async (sm: Parameters<Parameters<EvmChain['editState']>[0]>[0], a: Uint8Array) => {
     const addr = new Address(a);
     return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
   };
   const setBalance = method(positional([address, u256]), async ([a, balance]) => {
-    await chain.editState(async (sm) => {
+    await edit(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       acc.balance = balance as bigint;
       await sm.putAccount(addr, acc);
@@ -136,7 +143,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
   const setNonce = method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
-    await chain.editState(async (sm) => {
+    await edit(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       acc.nonce = nonce as bigint;
       await sm.putAccount(addr, acc);
@@ -144,7 +151,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
   const setCode = method(positional([address, bytes]), async ([a, code]) => {
-    await chain.editState(async (sm) => {
+    await edit(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       await sm.putAccount(addr, acc);
       await sm.putCode(addr, code as Uint8Array);
@@ -152,7 +159,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
   const setStorageAt = method(positional([address, u256, hash]), async ([a, slot, value]) => {
-    await chain.editState(async (sm) => {
+    await edit(async (sm) => {
       const { addr, acc } = await account(sm, a as Uint8Array);
       await sm.putAccount(addr, acc);
       await sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array));
