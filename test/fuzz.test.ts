@@ -127,7 +127,7 @@ function knownBug(p: Problem): string | undefined {
     return 'a websocket upgrade while a whole-node revert or load rebuilds the core -> 404 (src/server/websocket.ts)';
   if (p.kind === 'ws-protocol' && p.detail.includes('closed with 1011'))
     return 'a websocket call of a method named after an Object.prototype member -> close 1011 internal error (src/rpc/geth.ts findMethod)';
-  if (p.kind === 'hang' && p.note.includes('admin.memoryProfile')) return "V8's heap snapshot stops the node for its whole length (admin.memoryProfile)";
+  if (p.kind === 'hang' && p.note.includes('admin.memoryProfile')) return 'admin.memoryProfile stops the node for a full garbage collection';
   return undefined;
 }
 

@@ -25,7 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, cpuSeconds, envIntOf, loadDist, pct, processUri, serveBareReply } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, hasTaskset, loadDist, pct, processUri, serveBareReply } from './common.mjs';
 
 if (process.argv[2] === '--bare-server') serveBareReply();
 else await main();
@@ -246,13 +246,4 @@ async function rssMiB(pid) {
 
 function fmt(x, width) {
   return (Number.isFinite(x) ? x.toFixed(1) : '-').padStart(width);
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,6 @@
 // What the benchmarks share: where the built emulator is (with a clear stop when it has not been
 // built), integer settings from the environment, percentiles and a process's CPU time.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -159,4 +160,14 @@ export async function timeMetricQueries(request, uri, chainId, queries) {
     }
   }
   return rows;
+}
+
+/** Whether taskset is there to pin the measured processes to their own cores. */
+export function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -87,7 +87,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { getCreateAddress, id as keccakText, keccak256, Wallet } from 'ethers';
-import { CLI, cpuSeconds, envIntOf, freePort, pct, ROOT, serveBareReply } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, freePort, hasTaskset, pct, ROOT, serveBareReply } from './common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 // CHAIN=C (default): the C-Chain; CHAIN=l1: the Subnet-EVM L1 of fixtures/myl1.json (chain ID 99999,
@@ -1204,14 +1204,5 @@ async function main() {
     }
     if (sides.some((s) => Object.values(s.results.logs?.queries ?? {}).some((q) => q.wrong)))
       console.log("   ('!' after a getLogs figure: some replies had the wrong number of logs; see section 5)");
-  }
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }

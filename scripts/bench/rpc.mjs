@@ -21,7 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuSeconds, serveBareReply } from './common.mjs';
+import { cpuSeconds, hasTaskset, serveBareReply } from './common.mjs';
 import { fileURLToPath } from 'node:url';
 
 // --- Child mode: the bare node:http server (started by the main mode below through fork()). ---
@@ -234,14 +234,5 @@ async function main() {
     console.error(`bench:rpc failed: ${err.stack ?? err}`);
   } finally {
     await cleanup();
-  }
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -287,3 +287,29 @@ export const snippet = (b: Buffer | undefined): string => {
   const s = (b ?? Buffer.alloc(0)).subarray(0, 200).toString('utf8').replace(/\s+/g, ' ');
   return b && b.length > 200 ? `${s}... (${b.length} bytes)` : s;
 };
+
+/** JSON-RPC ids of every JSON type, for the envelopes of every dialect. */
+export const ID_VALUES = [
+  '1',
+  '0',
+  '-1',
+  '1.5',
+  '1e400',
+  '18446744073709551616',
+  '"1"',
+  '""',
+  '"x"',
+  'true',
+  'false',
+  '[]',
+  '[1]',
+  '{}',
+  '{"a":1}',
+  '[null]',
+  '"\\u0000"',
+  '"\\ud800"',
+  '{"__proto__":{"x":1}}',
+  '9007199254740993',
+  '-0',
+  '"😀"',
+];

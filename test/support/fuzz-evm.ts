@@ -30,7 +30,19 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, getContractAddress, hexToBytes, keccak256, parseTransaction, serializeTransaction, type Hex, type TransactionSerializable } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testAccounts } from '../../src/vms/avm/testaccounts.js';
-import { type Entry, type EvmChainName, type EvmTxTemplate, type Family, type FuzzRequest, JSON_CT, member, objText, q, type Rng } from './fuzz-core.js';
+import {
+  type Entry,
+  type EvmChainName,
+  type EvmTxTemplate,
+  type Family,
+  type FuzzRequest,
+  ID_VALUES,
+  JSON_CT,
+  member,
+  objText,
+  q,
+  type Rng,
+} from './fuzz-core.js';
 
 // =============================================================================================
 // Keys, accounts, chains.
@@ -1191,26 +1203,6 @@ interface GethCall {
   idRaw?: string;
   method: string;
 }
-
-const ID_VALUES = [
-  '1',
-  '0',
-  '-1',
-  '1.5',
-  '1e400',
-  '18446744073709551616',
-  '"1"',
-  '""',
-  '"x"',
-  '"😀"',
-  '"\\u0000"',
-  '9007199254740993',
-  'true',
-  '[]',
-  '{}',
-  '[1]',
-  '{"a":1}',
-];
 
 function idText(rng: Rng): string {
   return rng.chance(0.85) ? String(rng.int(1_000_000)) : rng.pick(ID_VALUES);

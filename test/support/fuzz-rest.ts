@@ -5,6 +5,7 @@
 // chain IDs and networks, odd path segments and methods. These are REST: judged as no 5xx for a
 // client's mistake, a 4xx with the Data API's error body ({"message", "statusCode", "error"}), and
 // no hang.
+import { readFileSync } from 'node:fs';
 import { type FuzzRequest, JSON_CT, q, type Rng } from './fuzz-core.js';
 import { EWOQ_EVM, LOG_ADDRESS, TEST0_EVM, TEST1_EVM } from './fuzz-evm.js';
 
@@ -357,25 +358,9 @@ const DATA_OPS: Record<string, RestOp> = {
   },
 };
 
-const METRIC_NAMES = [
-  'activeAddresses',
-  'activeSenders',
-  'cumulativeTxCount',
-  'cumulativeAddresses',
-  'cumulativeContracts',
-  'cumulativeDeployers',
-  'contracts',
-  'deployers',
-  'gasUsed',
-  'txCount',
-  'avgGps',
-  'maxGps',
-  'avgTps',
-  'maxTps',
-  'avgGasPrice',
-  'maxGasPrice',
-  'feesPaid',
-];
+/** The metrics the Metrics API names (its contract's ChainMetric). */
+const METRIC_NAMES: string[] = JSON.parse(readFileSync(new URL('../../contracts/metrics-api.json', import.meta.url), 'utf8')).components.schemas.ChainMetric
+  .enum;
 
 const METRICS_OPS: Record<string, RestOp> = {
   getEvmChainMetrics: {

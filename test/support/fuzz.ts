@@ -50,6 +50,7 @@ import {
   type Family,
   type FuzzRequest,
   gethReplyError,
+  ID_VALUES,
   JSON_CT,
   member,
   objText,
@@ -482,32 +483,6 @@ export function jsonValue(rng: Rng, depth = 2): string {
     ),
   );
 }
-
-/** ID values every JSON type. */
-const ID_VALUES = [
-  '1',
-  '0',
-  '-1',
-  '1.5',
-  '1e400',
-  '18446744073709551616',
-  '"1"',
-  '""',
-  '"x"',
-  'true',
-  'false',
-  '[]',
-  '[1]',
-  '{}',
-  '{"a":1}',
-  '[null]',
-  '"\\u0000"',
-  '"\\ud800"',
-  '{"__proto__":{"x":1}}',
-  '9007199254740993',
-  '-0',
-  '"😀"',
-];
 
 // =============================================================================================
 // Endpoints, methods and their parameter kinds.

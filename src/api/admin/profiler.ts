@@ -99,6 +99,8 @@ export class Profiler {
       await this.ensureDir();
       const session = await this.sampling();
       if (!session) throw new ProfilerError('the heap sampler could not start');
+      // avalanchego's profiler runs runtime.GC() first, so that the profile shows what is kept.
+      await session.post('HeapProfiler.collectGarbage');
       const { profile } = await session.post('HeapProfiler.getSamplingProfile');
       await writeFileAtomic(join(this.dir, 'mem.profile'), JSON.stringify(profile));
     });
