@@ -3,7 +3,7 @@
 // PrivateKey-… for avalanchejs and the wallet APIs; 0x addresses and hex keys for ethers, viem,
 // Foundry and Hardhat), and the local network's public ewoq key with what it holds, read from the
 // node's own APIs so the figures are the ones a client will see.
-import { toChecksumAddress } from '@ethereumjs/util';
+import { bytesToHex as hexOf, toChecksumAddress } from '@ethereumjs/util';
 import { LOCAL_NODE } from './chains/ids.js';
 import { NODE_VERSION } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
@@ -11,8 +11,6 @@ import type { RunningNode } from './node.js';
 import { formatAddress } from './vms/components/avax/address.js';
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
 import { EWOQ_EVM_ADDRESS, evmAddressOf, TEST_ACCOUNT_WEI } from './vms/evm/testaccounts.js';
-
-const hexOf = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** An amount with its decimals (9 for nAVAX, 18 for wei), thousands grouped, trailing zeros dropped. */
 export function formatAmount(amount: bigint, decimals: number): string {

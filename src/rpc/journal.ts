@@ -30,14 +30,18 @@ export const JOURNAL_REPLY_BYTES = 4 * 1024 * 1024;
 /** Where a JSON-RPC endpoint leaves the body it read, for the journal (requests are read once). */
 export const REQUEST_BODY = Symbol('request body');
 
-/** A request as the server saw it, with its bodies whole: the journal keeps what it needs of them. */
-export interface JournalInput {
+/** What the journal records of every request: the request line and how it was answered. */
+interface RequestFacts {
   time: bigint;
   route: string;
   httpMethod: string;
   status: number;
   durationMs: number;
   userAgent: string;
+}
+
+/** A request as the server saw it, with its bodies whole: the journal keeps what it needs of them. */
+export interface JournalInput extends RequestFacts {
   /** The client's address and the Host it asked for (the Data API's request logs). */
   ipAddress?: string;
   host?: string;
@@ -46,14 +50,8 @@ export interface JournalInput {
 }
 
 /** A kept record: the bodies up to JOURNAL_BODY_BYTES each, decoded only when the journal is read. */
-export interface JournalRecord {
+export interface JournalRecord extends RequestFacts {
   seq: number;
-  time: bigint;
-  route: string;
-  httpMethod: string;
-  status: number;
-  durationMs: number;
-  userAgent: string;
   ipAddress: string;
   host: string;
   request: Uint8Array;

@@ -5,16 +5,14 @@
 // run used and, if that run failed, the EVM's error.
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { RLP } from '@ethereumjs/rlp';
-import { Address } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, bytesToHex as hex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { type CallArgs, CallFailure, observedRun, RPC_GAS_CAP, Refusal } from './calls.js';
+import { type CallArgs, CallFailure, callGas, checkFeeFields, observedRun, Refusal } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { createdAddress, gethError } from './execution.js';
+import { word } from './trace/util.js';
 import type { StoredBlock } from './store.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const word = (v: bigint) => v.toString(16).padStart(64, '0').slice(-64);
 
 /** Addresses in their first-touched order, each with its slots in theirs (geth's map has no order). */
 type Touched = Map<string, Set<string>>;
@@ -78,20 +76,14 @@ const listOf = (t: Touched) => [...t].map(([address, slots]) => ({ address, stor
 const argsListOf = (t: Touched): CallArgs['accessList'] =>
   [...t].map(([a, slots]) => ({ address: Buffer.from(a.slice(2), 'hex'), storageKeys: [...slots].map((k) => Buffer.from(k.slice(2), 'hex')) }));
 
-/** A quantity as RLP takes it: minimal big-endian bytes, none for 0. */
-const rlpQuantity = (n: bigint | undefined) => {
-  if (!n) return new Uint8Array();
-  const digits = n.toString(16);
-  return Buffer.from(digits.padStart(digits.length + (digits.length % 2), '0'), 'hex');
-};
-
 /**
  * args.toTransaction().Hash() of the filled-in args: the unsigned tx, V = R = S = 0, hashed as geth
  * hashes it. Encoded here rather than through a tx object, which refuses the values geth takes in
  * this error's text (a nonce of 2^64-1, gas x price past 256 bits).
  */
 function unsignedHash(chain: EvmChain, args: CallArgs): string {
-  const q = rlpQuantity;
+  // A quantity as RLP takes it: minimal big-endian bytes, none for 0.
+  const q = (n: bigint | undefined) => bigIntToUnpaddedBytes(n ?? 0n);
   const tail = [args.gas, args.to ?? new Uint8Array(), args.value ?? 0n, args.data ?? new Uint8Array()].map((v) =>
     typeof v === 'bigint' || v === undefined ? q(v) : v,
   );
@@ -110,11 +102,9 @@ function unsignedHash(chain: EvmChain, args: CallArgs): string {
 
 /** setDefaults for a call that need not be precise: fees, nonce, value; the gas is the cap (the run's). */
 async function withDefaults(chain: EvmChain, args: CallArgs, fees: FeeDefaults): Promise<CallArgs & { nonce: bigint }> {
-  if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
-    throw new CallFailure('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified', -32000);
-  }
+  checkFeeFields(args);
   // No gas given: the RPC gas cap, as setDefaults does when estimating is not needed.
-  const out = { ...args, gas: args.gas === undefined || args.gas === 0n || args.gas > RPC_GAS_CAP ? RPC_GAS_CAP : args.gas };
+  const out = { ...args, gas: callGas(args) };
   if (args.gasPrice === undefined) {
     out.maxPriorityFeePerGas = args.maxPriorityFeePerGas ?? fees.tip;
     out.maxFeePerGas = args.maxFeePerGas ?? out.maxPriorityFeePerGas + 2n * fees.baseFee;

@@ -120,7 +120,7 @@ const U256_LIMIT = 1n << 256n;
 const MAX_TX_NONCE = 2n ** 64n - 1n;
 
 /** ToMessage's own refusal, answered as it is (before any state is read). */
-function checkFeeFields(args: CallArgs): void {
+export function checkFeeFields(args: CallArgs): void {
   if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
     throw new CallFailure('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified', -32000);
   }
@@ -336,7 +336,7 @@ function dropTransientStorage(vm: VM): void {
 }
 
 /** ToMessage's gas: the caller's, within RPCGasCap (none or 0: the cap). */
-const callGas = (args: CallArgs) => (args.gas === undefined || args.gas > RPC_GAS_CAP || args.gas === 0n ? RPC_GAS_CAP : args.gas);
+export const callGas = (args: CallArgs) => (args.gas === undefined || args.gas > RPC_GAS_CAP || args.gas === 0n ? RPC_GAS_CAP : args.gas);
 
 /** eth_call: the return data, or the call's failure. */
 export async function call(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<Uint8Array> {

@@ -559,11 +559,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
   private poolBaseFee(): bigint {
-    if (this.nextBaseFee !== undefined) return this.nextBaseFee;
-    const parent = this.head.header;
-    const now = BigInt(unixMillis(this.opts.clock)) + this.timeOffset * 1000n;
-    const timeMs = now > headerMillis(parent) ? now : headerMillis(parent);
-    return this.opts.flavor.nextFees(parent, timeMs, this.headRules).baseFee;
+    return this.nextBaseFee ?? this.opts.flavor.nextFees(this.head.header, this.nextBlockMillis(), this.headRules).baseFee;
   }
 
   /** Checks a tx against the pool and the head's state and adds it; with `journal`, durably first. */

@@ -8,7 +8,7 @@ import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, getOpco
 import { gethError as frameError, type Pacer } from './trace/index.js';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, equalsBytes, generateAddress, KECCAK256_NULL, ValueEncoding } from '@ethereumjs/util';
+import { Account, Address, bigIntToUnpaddedBytes, equalsBytes, generateAddress, KECCAK256_NULL, ValueEncoding } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
@@ -153,8 +153,7 @@ export const countedState = (vm: VM): CountedStateManager => vm.stateManager as 
 
 /** crypto.CreateAddress: a create's address from its sender and nonce (the nonce as RLP's minimal bytes). */
 export function createdAddress(from: Uint8Array, nonce: bigint): Uint8Array {
-  const digits = nonce.toString(16);
-  return generateAddress(from, nonce === 0n ? new Uint8Array() : Buffer.from(digits.padStart(digits.length + (digits.length % 2), '0'), 'hex'));
+  return generateAddress(from, bigIntToUnpaddedBytes(nonce));
 }
 
 /** Where a VM's pacing points find the pacer of the run under way; without one they only run. */

@@ -283,7 +283,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         devKeys: config.devKeys ?? [],
         accountsApi: config.dev || chainConfig.apis.includes('internal-account'),
       });
-      const ethFilters = filterService(chain, filters);
+      const ethFilters = filterService(filters);
       const services: ServiceDef[] = [];
       if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...ethFilters.methods, ...rules.extras(chain, gas) } });
       if (on.has('net')) services.push(netService(chain.chainId));

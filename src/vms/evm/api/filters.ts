@@ -386,7 +386,7 @@ function subscriber(kind: string, arg: JsonValue | undefined, send: (resultJson:
 const nothingToStop = (): void => undefined;
 
 /** The eth_ filter and subscription methods; they reach the chain through `filters` (`_chain` is the factory's). */
-export function filterService(_chain: EvmChain, filters: FilterSystem): ServiceDef {
+export function filterService(filters: FilterSystem): ServiceDef {
   // Each connection's subscriptions by ID: as in geth they are the connection's own (another
   // connection cannot end them) and all end when it closes.
   const connections = new WeakMap<CallContext, Map<string, () => void>>();

@@ -3,7 +3,7 @@
 // shapes: keys echoed as given when 32 bytes long, else as quantities; values as quantities; a key
 // of an account without storage gets an empty proof.
 import { createMerkleProof, type MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { type Account, Address } from '@ethereumjs/util';
+import { type Account, Address, bytesToBigInt } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { RpcError } from '../../../rpc/method.js';
 import type { EvmChain } from '../chain.js';
@@ -34,7 +34,7 @@ export function decodeStorageKey(text: string): { key: Uint8Array; length: numbe
 }
 
 /** A quantity from big-endian bytes (0x0 for none). */
-const quantityOf = (b: Uint8Array) => qty(b.length === 0 ? 0n : BigInt(hex(b)));
+const quantityOf = (b: Uint8Array) => qty(bytesToBigInt(b));
 
 /** The state manager's tries, which it keeps private: the account trie and an account's storage trie. */
 interface Tries {
