@@ -23,7 +23,7 @@ import { Aliaser } from './chains/aliases.js';
 import type { TravelClock } from './chains/clock.js';
 import { clockMethods } from './api/emulator/clock.js';
 import { stateMethods } from './api/emulator/state.js';
-import type { NodeStates } from './chains/states.js';
+import type { NodeStates, Rewindable } from './chains/states.js';
 import { faultMethods } from './api/emulator/faults.js';
 import { type Faults, withFaults } from './rpc/faults.js';
 import type { BlockStalls } from './chains/stalls.js';
@@ -144,6 +144,8 @@ export interface Core {
   cChain: EvmChain;
   accounts: TestAccount[];
   l1s: L1Info[];
+  /** What follows the store back to a snapshot in place (evm_revert without a rebuild). */
+  rewindables(): Rewindable[];
   close(): Promise<void>;
 }
 
@@ -489,6 +491,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
       cChain,
       accounts,
       l1s: l1Chains,
+      rewindables: () => [...manager.rewindables(), indexer.rewindable(), ...(data ? [data.rewindable()] : [])],
       close: cleanup,
     };
   } catch (err) {

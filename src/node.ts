@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Profiler } from './api/admin/profiler.js';
 import { TravelClock } from './chains/clock.js';
 import type { ChainManager } from './chains/manager.js';
-import type { NodeStates } from './chains/states.js';
+import { type NodeStates, rewind } from './chains/states.js';
 import { BlockStalls } from './chains/stalls.js';
 import { VmRegistry } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
@@ -30,6 +30,7 @@ import { openDatabase, type Database } from './storage/db.js';
 import { writeFileAtomic } from './storage/files.js';
 import { checkLayout, ROOT_KEYS } from './storage/keys.js';
 import { decodeState, encodeState, type NodeState, StateError } from './storage/state.js';
+import { spaceOfBytes } from './storage/undo.js';
 
 export { StartError } from './core.js';
 
@@ -57,9 +58,6 @@ function checkPluginDir(config: NodeConfig): void {
     throw new StartError(`plugin dir is not a directory: "${dir}"`);
   }
 }
-
-/** Snapshots kept at once (each is the whole store in memory); beyond it the oldest is dropped. */
-const MAX_SNAPSHOTS = 64;
 
 /** A fresh store gets the layout stamp and the running-node marker, as at start-up. */
 async function stampStore(db: Database, config: NodeConfig): Promise<void> {
@@ -123,77 +121,101 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
     core = await buildCore(shell);
     cleanups.push(() => core?.close());
 
-    /**
-     * Closes the core, lets `change` rewrite the store, and builds the core again on what it left. The
-     * EVM chains' dev settings (automine, interval mining, impersonation, ...) carry over, as Anvil's
-     * outlive its reverts, unless `fresh` (a reset).
-     */
-    async function rebuild(change: () => Promise<void>, fresh = false): Promise<void> {
+    /** Runs `fn` while new requests wait (and after any change under way): the node's state changes under them. */
+    async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
       while (rebuilding) await rebuilding;
       let done!: () => void;
       rebuilding = new Promise<void>((resolve) => {
         done = resolve;
       });
       try {
-        const old = core!;
-        const healthFaults = old.health.activeFaults();
-        const dev = new Map<string, DevSettings>();
-        for (const c of old.manager.chains()) if (!fresh && 'evm' in c.vm) dev.set(c.id, (c.vm as EvmChainVM).evm.devSettings());
-        // What to go back to if the changed store cannot be built on (a foreign dump, say).
-        const before = await db.everything();
-        const offset = clock.offsetNs;
-        core = undefined;
-        // The old core's websocket clients are ended once this rebuild has answered (its own caller may be one).
-        const endSockets = sockets.endCurrent();
-        await old.close();
-        try {
-          await change();
-          core = await buildCore({ ...shell, healthFaults });
-        } catch (err) {
-          main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
-          await db.replaceEverything(before);
-          clock.offsetNs = offset;
-          core = await buildCore({ ...shell, healthFaults });
-          throw err;
-        } finally {
-          setTimeout(endSockets, 100).unref();
-        }
-        for (const c of core.manager.chains()) {
-          const settings = dev.get(c.id);
-          if (settings && 'evm' in c.vm) (c.vm as EvmChainVM).evm.applyDevSettings(settings);
-        }
+        return await fn();
       } finally {
         rebuilding = undefined;
         done();
       }
     }
 
+    /**
+     * Closes the core, lets `change` rewrite the store, and builds the core again on what it left
+     * (within `exclusive`). The EVM chains' dev settings (automine, interval mining, impersonation,
+     * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset).
+     */
+    async function rebuild(change: () => Promise<void>, fresh = false): Promise<void> {
+      const old = core!;
+      const healthFaults = old.health.activeFaults();
+      const dev = new Map<string, DevSettings>();
+      for (const c of old.manager.chains()) if (!fresh && 'evm' in c.vm) dev.set(c.id, (c.vm as EvmChainVM).evm.devSettings());
+      // What to go back to if the changed store cannot be built on (a foreign dump, say).
+      const before = await db.everything();
+      const offset = clock.offsetNs;
+      core = undefined;
+      // The old core's websocket clients are ended once this rebuild has answered (its own caller may be one).
+      const endSockets = sockets.endCurrent();
+      await old.close();
+      try {
+        await change();
+        core = await buildCore({ ...shell, healthFaults });
+      } catch (err) {
+        main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
+        await db.replaceEverything(before);
+        clock.offsetNs = offset;
+        core = await buildCore({ ...shell, healthFaults });
+        throw err;
+      } finally {
+        setTimeout(endSockets, 100).unref();
+      }
+      for (const c of core.manager.chains()) {
+        const settings = dev.get(c.id);
+        if (settings && 'evm' in c.vm) (c.vm as EvmChainVM).evm.applyDevSettings(settings);
+      }
+    }
+
+    /**
+     * Snapshots are marks in the store's undo log (storage/undo.ts), with the node clock's offset:
+     * taking one costs nothing, and going back writes what changed since and has the parts that read
+     * it reload (chains/states.ts rewind); only a change a part cannot follow rebuilds the core.
+     */
     function nodeStates(): NodeStates {
-      const snapshots = new Map<bigint, NodeState>();
+      const offsets = new Map<bigint, bigint>();
       let nextId = 0n;
+      const neutral = new Set(Object.values(ROOT_KEYS).map(spaceOfBytes));
       const capture = async (): Promise<NodeState> => ({ networkId: config.networkId, clockOffsetNs: clock.offsetNs, entries: await db.everything() });
-      const restore = (state: NodeState) =>
-        rebuild(async () => {
-          await db.replaceEverything(state.entries);
-          clock.offsetNs = state.clockOffsetNs;
-        });
+      const forgetSnapshots = async () => {
+        offsets.clear();
+        await db.undo.clear();
+      };
       return {
         async snapshot() {
           while (rebuilding) await rebuilding;
           const id = nextId++;
-          snapshots.set(id, await capture());
-          // Each snapshot is a copy of the store in memory: the oldest go beyond a bound.
-          for (const k of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(k);
+          offsets.set(id, clock.offsetNs);
+          await db.undo.mark(id);
+          // The undo log drops the oldest snapshots past its bounds: their offsets go too.
+          const held = new Set(db.undo.ids());
+          for (const k of offsets.keys()) if (!held.has(k)) offsets.delete(k);
           return id;
         },
-        async revert(id) {
-          const state = snapshots.get(id);
-          if (!state) return false;
-          // One-shot, as Anvil's: this snapshot and every later one are used up.
-          for (const k of [...snapshots.keys()]) if (k >= id) snapshots.delete(k);
-          main.info('reverting the node to a snapshot', { id: String(id) });
-          await restore(state);
-          return true;
+        revert(id) {
+          return exclusive(async () => {
+            const offset = offsets.get(id);
+            if (offset === undefined) return false;
+            // One-shot, as Anvil's: this snapshot and every later one are used up.
+            for (const k of [...offsets.keys()]) if (k >= id) offsets.delete(k);
+            main.info('reverting the node to a snapshot', { id: String(id) });
+            const { outcome, release } = await rewind(db.undo, id, core!.rewindables(), neutral);
+            try {
+              if (outcome === 'unknown') return false;
+              clock.offsetNs = offset;
+              if (outcome === 'rebuild') await rebuild(async () => {});
+              // As after a rebuild, the websocket clients connected before the revert are told 1012 (their
+              // subscriptions followed blocks that are gone), once the revert has answered.
+              else setTimeout(sockets.endCurrent(), 100).unref();
+            } finally {
+              release();
+            }
+            return true;
+          });
         },
         async dump() {
           while (rebuilding) await rebuilding;
@@ -205,7 +227,13 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
             throw new StateError(`the state is of network ${state.networkId}, this node runs network ${config.networkId}`);
           main.info('loading a dumped state', { entries: state.entries.length });
           try {
-            await restore(state);
+            // Snapshots outlive a load, as Anvil's: the undo log records the replaced store (within its bounds).
+            await exclusive(() =>
+              rebuild(async () => {
+                await db.replaceEverything(state.entries);
+                clock.offsetNs = state.clockOffsetNs;
+              }),
+            );
           } catch (err) {
             // The node went back to the state it had: the dump is what was wrong.
             throw new StateError(`the node cannot run on it (${(err as Error).message}); it kept its own state`);
@@ -213,12 +241,14 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
         },
         async reset() {
           main.info('resetting the node to genesis');
-          await rebuild(async () => {
-            await db.replaceEverything([]);
-            await stampStore(db, config);
-            clock.offsetNs = 0n;
-          }, true);
-          snapshots.clear();
+          await exclusive(async () => {
+            await forgetSnapshots();
+            await rebuild(async () => {
+              await db.replaceEverything([]);
+              await stampStore(db, config);
+              clock.offsetNs = 0n;
+            }, true);
+          });
         },
       };
     }

@@ -11,6 +11,7 @@ import type { CheckFn, CheckOutcome } from '../health/worker.js';
 import type { LogFactory, Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import { chainDatabase, proposerDatabase, vmDatabase } from '../storage/keys.js';
+import type { Rewindable } from './states.js';
 import { type Acceptance, type AcceptedStream, chainAcceptance } from './acceptance.js';
 import type { Aliaser } from './aliases.js';
 import type { Clock } from './clock.js';
@@ -79,6 +80,13 @@ export interface ChainVM {
    * block before this, as avalanchego's VMs wait for SetState(NormalOp).
    */
   start?(): void;
+  /**
+   * While the node goes back to a snapshot without rebuilding (evm_revert): stops writing, and
+   * resolves to what lets it go on. A VM without `hold` and `reload` is rebuilt with the node.
+   */
+  hold?(): Promise<() => void>;
+  /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot. */
+  reload?(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -272,6 +280,24 @@ export class ChainManager {
   /** Created chains, in creation order. */
   chains(): Chain[] {
     return [...this.created.values()];
+  }
+
+  /** The chains whose VMs can follow the store back to a snapshot in place (chains/states.ts). */
+  rewindables(): Rewindable[] {
+    const out: Rewindable[] = [];
+    for (const chain of this.created.values()) {
+      const { vm, proposer } = chain;
+      if (!vm.hold || !vm.reload) continue;
+      out.push({
+        prefixes: [chainDatabase(this.deps.root, chain.chainID).keyPrefix],
+        hold: () => vm.hold!(),
+        async reload() {
+          await proposer?.load();
+          return vm.reload!();
+        },
+      });
+    }
+    return out;
   }
 
   /** A created chain by ID or alias. */

@@ -117,6 +117,8 @@ export class ProposerVM {
 
   async load(): Promise<void> {
     const raw = await this.db.get(LAST_KEY);
+    // Read again after a revert: a chain that had not forked at the snapshot has no last block.
+    this.last = undefined;
     if (!raw) return;
     const b = Buffer.from(raw);
     const hasEpoch = b.length > 56;

@@ -2,6 +2,7 @@
 // the node's URI so an SDK's serverURL is simply the node: the operations of the hosted API's
 // contract that this version answers, from the chains' stores and the followers' indexes.
 import type { AcceptedStream } from '../chains/acceptance.js';
+import type { Rewindable } from '../chains/states.js';
 import type { Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import type { EvmChain } from '../vms/evm/chain.js';
@@ -83,6 +84,27 @@ export class DataApi {
     const follower = new EvmFollower(this.db.prefix(`evm/${c.blockchainID}`), c.evm, this.log, this.db.prefix('icm'), c.blockchainID);
     this.sources.push({ ...c, follower });
     follower.wake();
+  }
+
+  /** The Data API follows the store back to a snapshot: its followers stop, forget what they held, and go on from their cursors. */
+  rewindable(): Rewindable {
+    let releases: Array<() => void> = [];
+    return {
+      prefixes: [this.db.keyPrefix],
+      hold: async () => {
+        releases = [];
+        for (const s of this.sources) releases.push(await s.follower.hold());
+        return () => {
+          for (const release of releases.splice(0)) release();
+        };
+      },
+      reload: async () => {
+        for (const s of this.sources) s.follower.forget();
+        // Page tokens are signed with a secret kept in the store, which may be younger than the snapshot.
+        this.pages = undefined;
+        return true;
+      },
+    };
   }
 
   /** Waits until every follower has reached its chain's head. */

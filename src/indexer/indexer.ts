@@ -5,6 +5,7 @@
 //
 // It is an acceptor of the accepted-block stream: each block of an indexed chain is indexed in the
 // block's own batch. It knows chains only by ID, alias and kind, never by VM.
+import type { Rewindable } from '../chains/states.js';
 import type { AcceptedBlock, BlockAcceptor } from '../chains/acceptance.js';
 import type { Clock } from '../chains/clock.js';
 import type { Logger } from '../logging/logger.js';
@@ -85,6 +86,19 @@ export class Indexer implements BlockAcceptor {
       log.info('created new index', { nextAcceptedIndex: Number(index.size) });
     }
     return opened;
+  }
+
+  /** The index follows the store back to a snapshot: its writes ride in the chains' batches, so only its counts are read again. */
+  rewindable(): Rewindable {
+    return {
+      prefixes: [this.db.keyPrefix],
+      hold: async () => () => {},
+      reload: async () => {
+        this.pending.clear();
+        for (const index of this.indexes.values()) await index.open();
+        return true;
+      },
+    };
   }
 
   get(alias: string, kind: IndexKind): ContainerIndex | undefined {

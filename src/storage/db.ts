@@ -7,10 +7,11 @@ import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Level } from 'level';
 import type { MemoryLevel } from 'memory-level';
+import { UndoLog } from './undo.js';
 
-export type Bytes = Uint8Array;
+import type { BatchOp, Bytes } from './ops.js';
 
-export type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes };
+export type { BatchOp, Bytes } from './ops.js';
 
 export interface Range {
   gte?: Bytes;
@@ -51,6 +52,8 @@ export interface Database {
   /** Makes `entries` the store's whole content in one atomic write (the root only). */
   replaceEverything(entries: Array<[Bytes, Bytes]>): Promise<void>;
   readonly status: string;
+  /** The store's undo log (whole-node snapshots): every database of one store shares it. */
+  readonly undo: UndoLog;
   /** Closes the store (only the root's close does anything). */
   close(): Promise<void>;
 }
@@ -99,6 +102,7 @@ class PrefixedDatabase implements Database {
     readonly kind: 'leveldb' | 'memdb',
     readonly path: string | undefined,
     readonly keyPrefix: Bytes,
+    readonly undo: UndoLog,
   ) {}
 
   get status(): string {
@@ -113,17 +117,18 @@ class PrefixedDatabase implements Database {
   getMany(keys: Bytes[]) {
     return keys.length === 0 ? Promise.resolve([]) : (this.store as Level<Bytes, Bytes>).getMany(keys.map((k) => this.key(k)));
   }
+  // Every write goes through the undo log, which records what it overwrites while a snapshot is held.
   put(key: Bytes, value: Bytes) {
-    return this.store.put(this.key(key), value);
+    return this.undo.write([{ type: 'put', key: this.key(key), value }]);
   }
   del(key: Bytes) {
-    return this.store.del(this.key(key));
+    return this.undo.write([{ type: 'del', key: this.key(key) }]);
   }
   async batch(ops: BatchOp[]): Promise<void> {
-    await (this.store as Level<Bytes, Bytes>).batch(this.keyPrefix.length === 0 ? ops : ops.map((op) => ({ ...op, key: this.key(op.key) })));
+    await this.undo.write(this.keyPrefix.length === 0 ? ops : ops.map((op) => ({ ...op, key: this.key(op.key) })));
   }
   async write(batch: WriteBatch): Promise<void> {
-    if (batch.size > 0) await (this.store as Level<Bytes, Bytes>).batch(batch.ops);
+    if (batch.size > 0) await this.undo.write(batch.ops);
   }
   /** `r` in the store's keys: bounds under this database's prefix, and the prefix's own range where a side is open. */
   private range(r: Range): Range {
@@ -147,7 +152,7 @@ class PrefixedDatabase implements Database {
   }
   prefix(name: Bytes | string): Database {
     const hashed = sha256(typeof name === 'string' ? Buffer.from(name, 'utf8') : name);
-    return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed));
+    return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed), this.undo);
   }
   private root(what: string): void {
     if (this.keyPrefix.length !== 0) throw new DatabaseError(`${what} is for the root database only`);
@@ -165,7 +170,7 @@ class PrefixedDatabase implements Database {
       if (!keep.has(Buffer.from(key).toString('hex'))) ops.push({ type: 'del', key });
     }
     for (const [key, value] of entries) ops.push({ type: 'put', key, value });
-    await (this.store as Level<Bytes, Bytes>).batch(ops);
+    await this.undo.write(ops);
   }
   close(): Promise<void> {
     return this.keyPrefix.length === 0 ? this.store.close() : Promise.resolve();
@@ -196,7 +201,7 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
     const { MemoryLevel } = lazyRequire('memory-level') as typeof import('memory-level');
     const db = new MemoryLevel<Bytes, Bytes>({ storeEncoding: 'utf8', keyEncoding: BYTES_AS_LATIN1, valueEncoding: BYTES_AS_LATIN1 });
     await db.open();
-    return new PrefixedDatabase(db, 'memdb', undefined, EMPTY);
+    return new PrefixedDatabase(db, 'memdb', undefined, EMPTY, undoLogOf(db));
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
   const { Level } = lazyRequire('level') as typeof import('level');
@@ -213,5 +218,11 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
     }
     throw new DatabaseError(`couldn't open database ${path}: ${cause?.message ?? (err as Error).message}`);
   }
-  return new PrefixedDatabase(db, 'leveldb', path, EMPTY);
+  return new PrefixedDatabase(db, 'leveldb', path, EMPTY, undoLogOf(db));
 }
+
+const undoLogOf = (db: AbstractDb) =>
+  new UndoLog({
+    getMany: (keys) => (db as Level<Bytes, Bytes>).getMany(keys),
+    batch: (ops) => (db as Level<Bytes, Bytes>).batch(ops),
+  });

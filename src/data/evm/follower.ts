@@ -120,7 +120,7 @@ export class EvmFollower {
 
   /** Indexes up to the chain's head: a moment from now, at once with `now`, or after the run under way. */
   wake(now = false): void {
-    if (this.closed) return;
+    if (this.closed || this.held) return;
     if (!now && !this.running) {
       this.delayed ??= setTimeout(() => {
         this.delayed = undefined;
@@ -145,7 +145,7 @@ export class EvmFollower {
           this.log.error('the Data API follower failed; it retries with the next block', { error: (err as Error).message });
           return;
         }
-      } while (this.again && !this.closed);
+      } while (this.again && !this.closed && !this.held);
     })().finally(() => {
       this.running = undefined;
     });
@@ -171,6 +171,26 @@ export class EvmFollower {
     }
   }
 
+  /** While the node goes back to a snapshot: no run starts, and the one under way stops at its next write. */
+  private held = false;
+
+  /** Stops following (see `held`) and resolves to what starts it again. */
+  async hold(): Promise<() => void> {
+    this.held = true;
+    if (this.delayed) clearTimeout(this.delayed);
+    this.delayed = undefined;
+    while (this.running) await this.running;
+    return () => {
+      this.held = false;
+      this.wake();
+    };
+  }
+
+  /** Forgets what the metrics index keeps in memory between blocks: the store went back to a snapshot. */
+  forget(): void {
+    this.metricsMemory.reset();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.delayed) clearTimeout(this.delayed);
@@ -179,7 +199,7 @@ export class EvmFollower {
 
   private async catchUp(): Promise<void> {
     let n = (await this.cursor()) + 1n;
-    while (n <= this.chain.head.header.number && !this.closed) {
+    while (n <= this.chain.head.header.number && !this.closed && !this.held) {
       const batch = new WriteBatch();
       const metrics = new PendingView(this.metrics, batch);
       const last = this.chain.head.header.number;

@@ -228,7 +228,8 @@ const EDITED_ROOT_KEY = new Uint8Array([0]);
 export class EvmChain extends EventEmitter<Events> {
   readonly store: ChainStore;
   readonly nodes: NodeStore;
-  readonly pool: TxPool;
+  /** Replaced, not emptied, when the chain reloads (a revert): a round under way keeps the one it read. */
+  pool: TxPool;
   private readonly journal: Database;
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
   private readonly senders: Database;
@@ -483,6 +484,17 @@ export class EvmChain extends EventEmitter<Events> {
    * after a send finds the tx mined, while sends that follow one another share blocks.
    */
   async sendRawTransaction(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
+    while (this.held) await this.held;
+    if (this.closed) throw new Error('the chain was closed (the node was reverted, loaded or reset)');
+    this.admitting++;
+    try {
+      return await this.send(bytes, sender);
+    } finally {
+      this.admitting--;
+    }
+  }
+
+  private async send(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
     const tx = decodeTx(bytes, this.common);
     if (sender) withSender(tx, sender);
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
@@ -882,16 +894,12 @@ export class EvmChain extends EventEmitter<Events> {
     await new Promise((r) => setImmediate(r));
     try {
       while (this.completed < this.requested && !this.closed) {
+        while (this.held) await this.held;
+        if (this.closed) break;
         const covers = this.requested;
-        try {
-          await this.applyEdits();
-          await this.buildBlock();
-          this.lastBuildError = undefined;
-        } catch (err) {
-          this.lastBuildError = err as Error;
-          this.emit('buildFailed', err as Error);
-          this.scheduleRetry();
-        }
+        this.building = this.round();
+        await this.building;
+        this.building = undefined;
         this.completed = covers;
         this.lastRoundEnd = performance.now();
         const done = this.waiters.filter((w) => w.round <= covers);
@@ -901,6 +909,79 @@ export class EvmChain extends EventEmitter<Events> {
     } finally {
       this.loop = undefined;
     }
+  }
+
+  /** One round: the waiting state edits, then a block; a failure is reported and retried, not thrown. */
+  private async round(): Promise<void> {
+    try {
+      await this.applyEdits();
+      await this.buildBlock();
+      this.lastBuildError = undefined;
+    } catch (err) {
+      this.lastBuildError = err as Error;
+      this.emit('buildFailed', err as Error);
+      this.scheduleRetry();
+    }
+  }
+
+  // --- Going back to a snapshot (evm_revert) ---------------------------------------------------
+
+  /** While the node goes back to a snapshot: what rounds and sends wait for. */
+  private held: Promise<void> | undefined;
+  /** The round under way, if any. */
+  private building: Promise<void> | undefined;
+  /** Sends being admitted. */
+  private admitting = 0;
+
+  /**
+   * Stops the chain writing (the round and the sends under way finish; later ones wait) and
+   * resolves to what lets it go on: the node is going back to a snapshot under it.
+   */
+  async hold(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = this.held;
+    this.held = before ? Promise.all([before, held]).then(() => undefined) : held;
+    const mine = this.held;
+    const unhold = () => {
+      if (this.held === mine) this.held = undefined;
+      if (this.unhold === unhold) this.unhold = undefined;
+      release();
+    };
+    // Closing a held chain (the node is rebuilt instead) lets what waits on it end.
+    this.unhold = unhold;
+    while (this.building) await this.building;
+    while (this.admitting > 0) await new Promise((r) => setImmediate(r));
+    await this.readLock.run(async () => {});
+    return unhold;
+  }
+
+  /** Lets the latest hold go (what `close` calls). */
+  private unhold: (() => void) | undefined;
+
+  /**
+   * After the store went back to a snapshot (while held): the head, its state, its rules and the
+   * pool (from the journal) as the store now has them, as a restart would read them.
+   */
+  async reload(): Promise<void> {
+    this.store.forget();
+    const headHash = await this.store.head();
+    const head = headHash && (await this.store.block(headHash));
+    if (!head) throw new Error('the head block is missing from the database');
+    this.head = head;
+    await this.loadEditedRoot();
+    await countedState(this.builder).setStateRoot(this.stateRootOf(head));
+    // The reader moves to the head's state at its next read.
+    await this.readLock.run(async () => {
+      this.readerRoot = '';
+    });
+    this.headRules = await this.rulesAt(head);
+    this.pool = new TxPool(() => this.opts.clock.nowNs());
+    this.waitingSince = undefined;
+    this.lastBuildError = undefined;
+    await this.reloadJournal();
   }
 
   /** Another round in `delayMs` (sooner replaces later): after a failure, or for capacity or fees to come back. */
@@ -1203,6 +1284,7 @@ export class EvmChain extends EventEmitter<Events> {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unhold?.();
     clearTimeout(this.soon);
     if (this.retry) clearTimeout(this.retry);
     if (this.intervalTimer) clearInterval(this.intervalTimer);

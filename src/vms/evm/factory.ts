@@ -369,6 +369,13 @@ export function evmFactory(config: EvmConfig): VmFactory {
         genesisTimestamp: chain.genesis.header.time,
         handlers,
         start: () => chain.start(),
+        hold: () => chain.hold(),
+        async reload() {
+          // coreth's atomic mempool lives in memory only: with a tx in it, the node is rebuilt (as a restart drops it).
+          if (chain.extension?.hasPending()) return false;
+          await chain.reload();
+          return true;
+        },
         consensus() {
           const since = chain.waitingSince;
           return {

@@ -106,6 +106,12 @@ export class ChainStore {
     batch.put(this.meta, HEAD, hash);
   }
 
+  /** Forgets the blocks and records kept at hand: the store went back to a snapshot, which may not hold them. */
+  forget(): void {
+    this.cache.clear();
+    this.recordsCache.clear();
+  }
+
   /** Called once the batch committed: keeps the block at hand for reads. */
   remember(block: StoredBlock): void {
     if (this.cache.size >= BLOCK_CACHE) this.cache.delete(this.cache.keys().next().value!);

@@ -1,0 +1,182 @@
+// evm_snapshot/evm_revert without rebuilding the node: the store's undo log puts back what changed
+// since the snapshot, and the chains, the index and the Data API reload what they keep in memory.
+// Each test checks the in-place path was the one taken (the node's chain objects and an eth filter
+// outlive the revert, as in Anvil) and that the node is exactly as it was: C, an L1, the index, the
+// Data API, the pool, state edits; nested snapshots; a revert while requests are in flight; LevelDB
+// across a restart. A revert that X, P or shared memory took part in rebuilds (node-state.test.ts).
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
+import type { RunningNode } from '../src/node.js';
+import { call, rpc, tempDir } from './helpers.js';
+
+const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+const EWOQ = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const TO = '0x4444444444444444444444444444444444444444';
+
+const clients = (url: string, id: number) => {
+  const chain = defineChain({ id, name: 'evm', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  return {
+    test: createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 }),
+    client: createPublicClient({ chain, transport: http(url), cacheTime: 0, pollingInterval: 5 }),
+    wallet: createWalletClient({ chain, transport: http(url), account: privateKeyToAccount(EWOQ) }),
+  };
+};
+
+async function start(options: Record<string, unknown> = {}) {
+  const dataDir = (options.dataDir as string | undefined) ?? tempDir();
+  const started = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir, dev: true, testAccounts: 1, l1: [FIXTURE], indexEnabled: true, ...options });
+  return { ...started, dataDir };
+}
+
+/** What C, the L1, the C-Chain's index and the Data API show. */
+async function view(uri: string, node: RunningNode) {
+  const c = clients(`${uri}/ext/bc/C/rpc`, 43112).client;
+  const l1 = clients(`${uri}/ext/bc/myl1/rpc`, 99999).client;
+  // The Data API answers once its followers reached the heads.
+  const latest = await fetch(`${uri}/v1/chains/43112/transactions?pageSize=1&status=success`).then((r) => r.json() as Promise<any>);
+  const mine = await fetch(`${uri}/v1/chains/43112/addresses/${TO}/transactions?pageSize=50`).then((r) => r.json() as Promise<any>);
+  const head = await c.getBlock();
+  return {
+    cHeight: head.number,
+    cHash: head.hash,
+    cBalance: await c.getBalance({ address: TO }),
+    cNonce: await c.getTransactionCount({ address: privateKeyToAccount(EWOQ).address, blockTag: 'pending' }),
+    l1Height: await l1.getBlockNumber(),
+    l1Balance: await l1.getBalance({ address: TO }),
+    cIndexed: (await call(`${uri}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' })).index as string,
+    dataLatest: latest.transactions[0]?.txHash as string | undefined,
+    dataToTxs: mine.transactions.length as number,
+    pending: node.cChain.pool.size,
+  };
+}
+
+async function send(uri: string, path: string, id: number, value: bigint) {
+  const { wallet, client } = clients(`${uri}/ext/bc/${path}/rpc`, id);
+  await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: TO, value }) });
+}
+
+describe('evm_revert in place', () => {
+  let emu: Awaited<ReturnType<typeof start>>;
+  let uri: string;
+  beforeAll(async () => {
+    emu = await start();
+    uri = emu.uri;
+  });
+  afterAll(() => emu.stop());
+
+  it('takes C, the L1, the index, the Data API, state edits and the pool back, and keeps the chains and filters', async () => {
+    const { test } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    const chain = emu.node.cChain;
+    const filter = (await rpc(`${uri}/ext/bc/C/rpc`, 'eth_newBlockFilter', [])).json.result;
+    const before = await view(uri, emu.node);
+    const id = await test.snapshot();
+    await send(uri, 'C', 43112, 5n);
+    await send(uri, 'myl1', 99999, 6n);
+    await test.setBalance({ address: '0x6666666666666666666666666666666666666666', value: 10n });
+    // A tx that cannot run yet (a nonce gap) waits in the pool.
+    const { wallet } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    await wallet.sendTransaction({ to: TO, value: 1n, nonce: before.cNonce + 5 });
+    const after = await view(uri, emu.node);
+    expect(after.cHeight).toBe(before.cHeight + 1n);
+    expect(after.l1Height).toBe(before.l1Height + 1n);
+    expect(after.cIndexed).not.toBe(before.cIndexed);
+    expect(after.pending).toBe(1);
+    expect(after.dataToTxs).toBe(before.dataToTxs + 1);
+    expect(after.dataLatest).not.toBe(before.dataLatest);
+
+    await test.revert({ id });
+    expect(await view(uri, emu.node)).toEqual(before);
+    expect(await clients(`${uri}/ext/bc/C/rpc`, 43112).client.getBalance({ address: '0x6666666666666666666666666666666666666666' })).toBe(0n);
+    // In place: the same chain object, and the filter made before the snapshot still answers.
+    expect(emu.node.cChain).toBe(chain);
+    expect((await rpc(`${uri}/ext/bc/C/rpc`, 'eth_getFilterChanges', [filter])).json.result).toEqual(expect.any(Array));
+    // The reverted chain goes on: the same tx again gets the same block number, with the restored head as parent.
+    await send(uri, 'C', 43112, 5n);
+    const next = await clients(`${uri}/ext/bc/C/rpc`, 43112).client.getBlock();
+    expect(next.number).toBe(before.cHeight + 1n);
+    expect(next.parentHash).toBe(before.cHash);
+    expect((await call(`${uri}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' })).index).toBe(String(Number(before.cIndexed) + 1));
+  });
+
+  it('nested snapshots: ids are one-shot, and a revert uses up every later one', async () => {
+    const { test, client } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    const start = await client.getBalance({ address: TO });
+    const s0 = await test.snapshot();
+    await send(uri, 'C', 43112, 1n);
+    const s1 = await test.snapshot();
+    await send(uri, 'C', 43112, 2n);
+    const s2 = await test.snapshot();
+    await send(uri, 'C', 43112, 4n);
+    expect(await client.getBalance({ address: TO })).toBe(start + 7n);
+    await test.revert({ id: s1 });
+    expect(await client.getBalance({ address: TO })).toBe(start + 1n);
+    expect((await rpc(`${uri}/ext/bc/C/rpc`, 'evm_revert', [s2])).json.result).toBe(false);
+    expect((await rpc(`${uri}/ext/bc/C/rpc`, 'evm_revert', [s1])).json.result).toBe(false);
+    await send(uri, 'C', 43112, 8n);
+    await test.revert({ id: s0 });
+    expect(await client.getBalance({ address: TO })).toBe(start);
+    // loadFixture's loop: revert, snapshot again, change, many times over.
+    let id = await test.snapshot();
+    for (let i = 0; i < 20; i++) {
+      await send(uri, 'C', 43112, 1n);
+      await test.revert({ id });
+      id = await test.snapshot();
+    }
+    expect(await client.getBalance({ address: TO })).toBe(start);
+  });
+
+  it('a revert while sends, reads and mining are in flight: all answered, and the node is back at the snapshot', async () => {
+    const url = `${uri}/ext/bc/C/rpc`;
+    const { test, client } = clients(url, 43112);
+    const before = await view(uri, emu.node);
+    const id = await test.snapshot();
+    const { wallet } = clients(url, 43112);
+    let nonce = before.cNonce;
+    const sends = Array.from({ length: 10 }, () => wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce++ }));
+    const reads = Array.from({ length: 20 }, (_, i) => (i % 2 ? client.getBalance({ address: TO }) : client.getBlockNumber()));
+    const mining = test.mine({ blocks: 3 });
+    await Promise.allSettled([...sends, ...reads, mining]);
+    const later = await test.snapshot();
+    const racing = [
+      ...Array.from({ length: 10 }, () => client.getBlockNumber()),
+      ...Array.from({ length: 5 }, () => wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce++ }).catch((e: Error) => e)),
+    ];
+    expect(await test.revert({ id: later }).then(() => true)).toBe(true);
+    const answered = await Promise.all(racing.map((p) => Promise.race([p.then(() => 'answered'), new Promise((r) => setTimeout(() => r('hung'), 10_000))])));
+    expect(answered.every((a) => a === 'answered')).toBe(true);
+    await test.revert({ id });
+    expect(await view(uri, emu.node)).toEqual(before);
+    // Every block up to the head links to its parent.
+    const head = await client.getBlock();
+    expect((await client.getBlock({ blockNumber: head.number - 1n })).hash).toBe(head.parentHash);
+  });
+});
+
+describe('evm_revert in place on LevelDB', () => {
+  it('is written to disk: a restart finds the reverted C-Chain, L1 and index', async () => {
+    const dataDir = tempDir();
+    const first = await start({ dataDir, dbType: 'leveldb' });
+    let before: Awaited<ReturnType<typeof view>>;
+    try {
+      before = await view(first.uri, first.node);
+      const { test } = clients(`${first.uri}/ext/bc/C/rpc`, 43112);
+      const id = await test.snapshot();
+      const chain = first.node.cChain;
+      await send(first.uri, 'C', 43112, parseEther('1'));
+      await send(first.uri, 'myl1', 99999, parseEther('1'));
+      await test.revert({ id });
+      expect(first.node.cChain).toBe(chain);
+      expect(await view(first.uri, first.node)).toEqual(before);
+    } finally {
+      await first.stop();
+    }
+    const again = await start({ dataDir, dbType: 'leveldb' });
+    try {
+      expect(await view(again.uri, again.node)).toEqual(before);
+    } finally {
+      await again.stop();
+    }
+  });
+});
