@@ -966,13 +966,14 @@ export class EvmChain extends EventEmitter<Events> {
    * pool (from the journal) as the store now has them, as a restart would read them.
    */
   async reload(): Promise<void> {
-    this.store.forget();
     const headHash = await this.store.head();
+    // Blocks kept at hand up to the restored head are still the chain's: only those above it went.
     const head = headHash && (await this.store.block(headHash));
     if (!head) throw new Error('the head block is missing from the database');
+    this.store.forgetAbove(head.header.number);
     this.head = head;
     await this.loadEditedRoot();
-    await countedState(this.builder).setStateRoot(this.stateRootOf(head));
+    await countedState(this.builder).moveTo(this.stateRootOf(head));
     // The reader moves to the head's state at its next read.
     await this.readLock.run(async () => {
       this.readerRoot = '';

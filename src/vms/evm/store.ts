@@ -106,9 +106,13 @@ export class ChainStore {
     batch.put(this.meta, HEAD, hash);
   }
 
-  /** Forgets the blocks and records kept at hand: the store went back to a snapshot, which may not hold them. */
-  forget(): void {
-    this.cache.clear();
+  /**
+   * Forgets the blocks kept at hand above `number` and every kept record: the store went back to a
+   * snapshot whose head is `number` (blocks are only ever added above the head, so those at or
+   * below it are the ones the snapshot has).
+   */
+  forgetAbove(number: bigint): void {
+    for (const [hash, block] of this.cache) if (block.header.number > number) this.cache.delete(hash);
     this.recordsCache.clear();
   }
 
