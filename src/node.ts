@@ -191,9 +191,12 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
           const id = nextId++;
           offsets.set(id, clock.offsetNs);
           await db.undo.mark(id);
-          // The undo log drops the oldest snapshots past its bounds: their offsets go too.
-          const held = new Set(db.undo.ids());
-          for (const k of offsets.keys()) if (!held.has(k)) offsets.delete(k);
+          // The undo log drops the oldest snapshots past its bounds: their offsets go too (ids only grow).
+          const oldest = db.undo.oldest() ?? nextId;
+          for (const k of offsets.keys()) {
+            if (k >= oldest) break;
+            offsets.delete(k);
+          }
           return id;
         },
         revert(id) {

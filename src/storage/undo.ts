@@ -63,9 +63,9 @@ export class UndoLog {
     return this.layers.length > 0;
   }
 
-  /** The snapshots held, oldest first. */
-  ids(): bigint[] {
-    return this.layers.map((l) => l.id);
+  /** The oldest snapshot held (the bounds drop the oldest first). */
+  oldest(): bigint | undefined {
+    return this.layers[0]?.id;
   }
 
   /** Runs `fn` after the writes and marks asked for before it. */

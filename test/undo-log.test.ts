@@ -1,0 +1,76 @@
+// The store's undo log (storage/undo.ts) on a real store: nested snapshots merge to the oldest
+// value of each key, a rollback is one atomic write that records nothing, the oldest snapshots go
+// first past the bounds, and writes that race a snapshot land wholly on one side of it.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/storage/db.js';
+import { UndoLog } from '../src/storage/undo.js';
+
+const b = (s: string) => new TextEncoder().encode(s);
+const text = (v: Uint8Array | undefined) => (v ? new TextDecoder().decode(v) : undefined);
+
+async function store() {
+  const db = await openDatabase('memdb', '');
+  const read = async (k: string) => text(await db.get(b(k)));
+  return { db, read };
+}
+
+describe('the undo log', () => {
+  it('puts back the values keys had at each snapshot, in one write, and uses up the later snapshots', async () => {
+    const { db, read } = await store();
+    await db.put(b('a'), b('a0'));
+    await db.undo.mark(0n);
+    await db.put(b('a'), b('a1'));
+    await db.put(b('b'), b('b1'));
+    await db.undo.mark(1n);
+    await db.batch([
+      { type: 'put', key: b('a'), value: b('a2') },
+      { type: 'del', key: b('b') },
+      { type: 'put', key: b('c'), value: b('c2') },
+    ]);
+    const back1 = await db.undo.take(1n);
+    await db.undo.restore(back1!);
+    expect([await read('a'), await read('b'), await read('c')]).toEqual(['a1', 'b1', undefined]);
+    // Snapshot 0 still holds, and the rollback to 1 was not recorded in it as a change.
+    await db.put(b('c'), b('c3'));
+    const back0 = await db.undo.take(0n);
+    expect(await db.undo.take(1n)).toBeUndefined();
+    await db.undo.restore(back0!);
+    expect([await read('a'), await read('b'), await read('c')]).toEqual(['a0', undefined, undefined]);
+    expect(db.undo.recording).toBe(false);
+    expect(await db.undo.take(0n)).toBeUndefined();
+    // A prefixed database's keys are recorded under its prefix.
+    const sub = db.prefix('sub');
+    await db.undo.mark(2n);
+    await sub.put(b('x'), b('x1'));
+    const back2 = await db.undo.take(2n);
+    expect(back2!.spaces.size).toBe(1);
+    await db.undo.restore(back2!);
+    expect(await sub.get(b('x'))).toBeUndefined();
+  });
+
+  it('drops the oldest snapshots past its byte or count bound', async () => {
+    const { db } = await store();
+    const undo = new UndoLog({ getMany: (keys) => db.getMany(keys), batch: (ops) => db.batch(ops) }, 10_000, 3);
+    await undo.write([{ type: 'put', key: b('k'), value: new Uint8Array(20_000) }]);
+    for (let i = 0n; i < 5n; i++) await undo.mark(i);
+    expect(undo.oldest()).toBe(2n);
+    // What the write overwrites (20,000 bytes) is past the byte bound: every snapshot goes, and writes are no longer recorded.
+    await undo.write([{ type: 'put', key: b('k'), value: new Uint8Array(20_000).fill(1) }]);
+    expect(undo.recording).toBe(false);
+    expect(await undo.take(4n)).toBeUndefined();
+    // The write itself landed.
+    expect((await db.get(b('k')))?.[0]).toBe(1);
+  });
+
+  it('a write racing a snapshot lands wholly on one side of it', async () => {
+    const { db, read } = await store();
+    await db.put(b('k'), b('v0'));
+    const writing = db.put(b('k'), b('v1'));
+    const marking = db.undo.mark(7n);
+    const after = db.put(b('k'), b('v2'));
+    await Promise.all([writing, marking, after]);
+    await db.undo.restore((await db.undo.take(7n))!);
+    // The mark came after the first write and before the second, as asked.
+    expect(await read('k')).toBe('v1');
+  });
+});
