@@ -3,26 +3,17 @@
 // Each test checks the in-place path was the one taken (the node's chain objects and an eth filter
 // outlive the revert, as in Anvil) and that the node is exactly as it was: C, an L1, the index, the
 // Data API, the pool, state edits; nested snapshots; a revert while requests are in flight; LevelDB
-// across a restart. A revert that X, P or shared memory took part in rebuilds (node-state.test.ts).
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem';
+// across a restart. A revert that X, P or shared memory took part in rebuilds the core instead: also
+// checked here across a LevelDB restart.
+import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
 import type { RunningNode } from '../src/node.js';
 import { call, rpc, tempDir } from './helpers.js';
+import { activity, EWOQ, evmClients, FIXTURE, view as wholeView } from './support/states.js';
 
-const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
-const EWOQ = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 const TO = '0x4444444444444444444444444444444444444444';
-
-const clients = (url: string, id: number) => {
-  const chain = defineChain({ id, name: 'evm', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  return {
-    test: createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 }),
-    client: createPublicClient({ chain, transport: http(url), cacheTime: 0, pollingInterval: 5 }),
-    wallet: createWalletClient({ chain, transport: http(url), account: privateKeyToAccount(EWOQ) }),
-  };
-};
 
 async function start(options: Record<string, unknown> = {}) {
   const dataDir = (options.dataDir as string | undefined) ?? tempDir();
@@ -32,8 +23,8 @@ async function start(options: Record<string, unknown> = {}) {
 
 /** What C, the L1, the C-Chain's index and the Data API show. */
 async function view(uri: string, node: RunningNode) {
-  const c = clients(`${uri}/ext/bc/C/rpc`, 43112).client;
-  const l1 = clients(`${uri}/ext/bc/myl1/rpc`, 99999).client;
+  const c = evmClients(`${uri}/ext/bc/C/rpc`, 43112).client;
+  const l1 = evmClients(`${uri}/ext/bc/myl1/rpc`, 99999).client;
   // The Data API answers once its followers reached the heads.
   const latest = await fetch(`${uri}/v1/chains/43112/transactions?pageSize=1&status=success`).then((r) => r.json() as Promise<any>);
   const mine = await fetch(`${uri}/v1/chains/43112/addresses/${TO}/transactions?pageSize=50`).then((r) => r.json() as Promise<any>);
@@ -53,7 +44,7 @@ async function view(uri: string, node: RunningNode) {
 }
 
 async function send(uri: string, path: string, id: number, value: bigint) {
-  const { wallet, client } = clients(`${uri}/ext/bc/${path}/rpc`, id);
+  const { wallet, client } = evmClients(`${uri}/ext/bc/${path}/rpc`, id);
   await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: TO, value }) });
 }
 
@@ -67,7 +58,7 @@ describe('evm_revert in place', () => {
   afterAll(() => emu.stop());
 
   it('takes C, the L1, the index, the Data API, state edits and the pool back, and keeps the chains and filters', async () => {
-    const { test } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    const { test } = evmClients(`${uri}/ext/bc/C/rpc`, 43112);
     const chain = emu.node.cChain;
     const filter = (await rpc(`${uri}/ext/bc/C/rpc`, 'eth_newBlockFilter', [])).json.result;
     const before = await view(uri, emu.node);
@@ -76,7 +67,7 @@ describe('evm_revert in place', () => {
     await send(uri, 'myl1', 99999, 6n);
     await test.setBalance({ address: '0x6666666666666666666666666666666666666666', value: 10n });
     // A tx that cannot run yet (a nonce gap) waits in the pool.
-    const { wallet } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    const { wallet } = evmClients(`${uri}/ext/bc/C/rpc`, 43112);
     await wallet.sendTransaction({ to: TO, value: 1n, nonce: before.cNonce + 5 });
     const after = await view(uri, emu.node);
     expect(after.cHeight).toBe(before.cHeight + 1n);
@@ -88,20 +79,20 @@ describe('evm_revert in place', () => {
 
     await test.revert({ id });
     expect(await view(uri, emu.node)).toEqual(before);
-    expect(await clients(`${uri}/ext/bc/C/rpc`, 43112).client.getBalance({ address: '0x6666666666666666666666666666666666666666' })).toBe(0n);
+    expect(await evmClients(`${uri}/ext/bc/C/rpc`, 43112).client.getBalance({ address: '0x6666666666666666666666666666666666666666' })).toBe(0n);
     // In place: the same chain object, and the filter made before the snapshot still answers.
     expect(emu.node.cChain).toBe(chain);
     expect((await rpc(`${uri}/ext/bc/C/rpc`, 'eth_getFilterChanges', [filter])).json.result).toEqual(expect.any(Array));
     // The reverted chain goes on: the same tx again gets the same block number, with the restored head as parent.
     await send(uri, 'C', 43112, 5n);
-    const next = await clients(`${uri}/ext/bc/C/rpc`, 43112).client.getBlock();
+    const next = await evmClients(`${uri}/ext/bc/C/rpc`, 43112).client.getBlock();
     expect(next.number).toBe(before.cHeight + 1n);
     expect(next.parentHash).toBe(before.cHash);
     expect((await call(`${uri}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' })).index).toBe(String(Number(before.cIndexed) + 1));
   });
 
   it('nested snapshots: ids are one-shot, and a revert uses up every later one', async () => {
-    const { test, client } = clients(`${uri}/ext/bc/C/rpc`, 43112);
+    const { test, client } = evmClients(`${uri}/ext/bc/C/rpc`, 43112);
     const start = await client.getBalance({ address: TO });
     const s0 = await test.snapshot();
     await send(uri, 'C', 43112, 1n);
@@ -129,10 +120,10 @@ describe('evm_revert in place', () => {
 
   it('a revert while sends, reads and mining are in flight: all answered, and the node is back at the snapshot', async () => {
     const url = `${uri}/ext/bc/C/rpc`;
-    const { test, client } = clients(url, 43112);
+    const { test, client } = evmClients(url, 43112);
     const before = await view(uri, emu.node);
     const id = await test.snapshot();
-    const { wallet } = clients(url, 43112);
+    const { wallet } = evmClients(url, 43112);
     let nonce = before.cNonce;
     const sends = Array.from({ length: 10 }, () => wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce++ }));
     const reads = Array.from({ length: 20 }, (_, i) => (i % 2 ? client.getBalance({ address: TO }) : client.getBlockNumber()));
@@ -161,7 +152,7 @@ describe('evm_revert in place on LevelDB', () => {
     let before: Awaited<ReturnType<typeof view>>;
     try {
       before = await view(first.uri, first.node);
-      const { test } = clients(`${first.uri}/ext/bc/C/rpc`, 43112);
+      const { test } = evmClients(`${first.uri}/ext/bc/C/rpc`, 43112);
       const id = await test.snapshot();
       const chain = first.node.cChain;
       await send(first.uri, 'C', 43112, parseEther('1'));
@@ -175,6 +166,32 @@ describe('evm_revert in place on LevelDB', () => {
     const again = await start({ dataDir, dbType: 'leveldb' });
     try {
       expect(await view(again.uri, again.node)).toEqual(before);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('a revert that X, P and shared memory took part in, on LevelDB', () => {
+  it('rebuilds the node on the restored store; a restart finds X, P, C, the L1, shared memory and the index as at the snapshot', async () => {
+    const dataDir = tempDir();
+    const first = await start({ dataDir, dbType: 'leveldb' });
+    let before: Awaited<ReturnType<typeof wholeView>>;
+    try {
+      before = await wholeView(first.uri);
+      const { id } = await call(`${first.uri}/ext/emulator`, 'emulator.snapshot', {});
+      await activity(first.uri);
+      const after = await wholeView(first.uri);
+      expect(after.atomic).toBe(1);
+      expect(after.xIndexed).not.toBe(before.xIndexed);
+      expect(await call(`${first.uri}/ext/emulator`, 'emulator.revert', { id })).toEqual({ reverted: true });
+      expect(await wholeView(first.uri)).toEqual(before);
+    } finally {
+      await first.stop();
+    }
+    const again = await start({ dataDir, dbType: 'leveldb' });
+    try {
+      expect(await wholeView(again.uri)).toEqual(before);
     } finally {
       await again.stop();
     }
