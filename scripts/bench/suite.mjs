@@ -47,6 +47,7 @@
 // Usage:  npm run build && npm run bench:suite       (= node scripts/bench/suite.mjs)
 //   TESTS=100  WARMUP=10 (per mix and server)  DB_TYPE=memdb|leveldb (the emulator's)
 //   ONLY=anvil,c,l1 (a subset of the servers; ratios need anvil)  ACCOUNT=local|node (see above)
+//   PROFILE_DIR=<dir> (the emulator runs with node --cpu-prof and writes its profile there)
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -64,6 +65,8 @@ const envInt = envIntOf('bench:suite');
 const TESTS = envInt('TESTS', 100);
 const WARMUP = envInt('WARMUP', 10, 0);
 const DB_TYPE = process.env.DB_TYPE || 'memdb';
+/** Where the emulator writes a CPU profile (node --cpu-prof) of its whole run; none when unset. */
+const PROFILE_DIR = process.env.PROFILE_DIR || '';
 const ACCOUNT = process.env.ACCOUNT || 'local';
 const ONLY = (process.env.ONLY || 'anvil,c,l1')
   .split(',')
@@ -304,7 +307,8 @@ async function stopServer(side) {
   const { child } = side;
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
+    // With PROFILE_DIR the emulator stops cleanly, so that node writes its CPU profile.
+    child.kill(PROFILE_DIR && side.emulator ? 'SIGINT' : 'SIGKILL');
     await exited;
   }
   children.delete(child);
@@ -348,11 +352,12 @@ async function startEmulator(chainArgs, chainPath, chainId) {
   if (!existsSync(CLI)) throw new Error('dist/ is missing; run npm run build first');
   const dir = await tempDir('bench-suite-emulator-');
   const accounts = ACCOUNT === 'node' ? ['--test-accounts=1'] : [];
-  const args = [CLI, '--dev', '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dir}`, '--log-level=off', ...accounts, ...chainArgs];
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const args = [...profile, CLI, '--dev', '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dir}`, '--log-level=off', ...accounts, ...chainArgs];
   const child = spawnChild(process.execPath, args, process.env);
   const url = `${await processUri(dir, 10)}${chainPath}`;
   await waitReady(url, child, 'the emulator');
-  return makeSide({ child, dir, url, chainId });
+  return makeSide({ child, dir, url, chainId, emulator: true });
 }
 
 /** Funds the sender (ACCOUNT) and adds side.client: viem wallet + public actions on side.url; side.requests counts the HTTP requests. */
