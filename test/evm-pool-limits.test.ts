@@ -372,9 +372,10 @@ describe('a fee cap under the next base fee, and a 0 tip (coreth: tx-pool-price-
       code: -32000,
       message: `transaction underpriced: address ${EWOQ} have gas fee cap (0) < pool minimum fee cap (1)`,
     });
+    // eth_sendTransaction never gets that far: setDefaults refuses a 0 gas price after London.
     expect(await callError(c, 'eth_sendTransaction', [{ from: account, to: SINK, value: '0x1', gasPrice: '0x0' }])).toEqual({
       code: -32000,
-      message: `transaction underpriced: address ${toChecksumAddress(account)} have gas fee cap (0) < pool minimum fee cap (1)`,
+      message: 'gasPrice must be non-zero after london fork',
     });
   });
 

@@ -10,13 +10,14 @@ import { CallFailure, call, estimateGas } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pool.js';
 import { blockAt, blockOf } from './blocks.js';
-import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, uint } from './fields.js';
+import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, hex, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from './reads.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';
+import type { TxArgs } from '../txargs.js';
 
 export interface EthDeps {
   chain: EvmChain;
@@ -123,13 +124,10 @@ export function ethService(d: EthDeps): ServiceDef {
           rethrow(err);
         }
       }),
-      createAccessList: method(positional([callArgs, blockRef], 1), async ([args, ref]) => {
+      createAccessList: method(positional([txArgs, blockRef], 1), async ([args, ref]) => {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
-          return await createAccessList(chain, block, args as Parameters<typeof call>[2], {
-            tip: await d.gas.suggestTip(),
-            baseFee: chain.head.header.baseFee ?? 0n,
-          });
+          return await createAccessList(chain, block, args as TxArgs, d.gas.feeSource());
         } catch (err) {
           rethrow(err);
         }

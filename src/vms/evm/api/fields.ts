@@ -3,6 +3,7 @@
 import { goKind, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { CallArgs, StateOverride } from '../calls.js';
+import type { TxArgs } from '../txargs.js';
 
 const kind = (v: JsonValue): string => (typeof v === 'string' ? 'string' : 'non-string');
 
@@ -149,38 +150,70 @@ function optionalIn<T>(o: JsonObject, key: string, f: Field<T>): T | undefined {
   return v === undefined || v === null ? undefined : f.decode(v);
 }
 
+/**
+ * ethapi.TransactionArgs as JSON decodes it. An access list's entries need both fields
+ * (types.AccessTuple's required `address` and `storageKeys`). "data" and "input" may disagree here:
+ * input wins, and the caller decides whether that is an error.
+ */
+function transactionArgs(v: JsonValue): TxArgs {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
+    return fail('json: cannot unmarshal non-object into Go value of type ethapi.TransactionArgs');
+  const o = v as JsonObject;
+  const data = optionalIn(o, 'data', bytes);
+  const input = optionalIn(o, 'input', bytes);
+  const accessList = o.accessList;
+  if (accessList !== undefined && accessList !== null && !Array.isArray(accessList))
+    fail(`json: cannot unmarshal ${goKind(accessList)} into Go struct field TransactionArgs.accessList of type types.AccessList`);
+  const args: TxArgs = {
+    from: optionalIn(o, 'from', address),
+    to: optionalIn(o, 'to', address),
+    gas: optionalIn(o, 'gas', uint64),
+    gasPrice: optionalIn(o, 'gasPrice', big),
+    maxFeePerGas: optionalIn(o, 'maxFeePerGas', big),
+    maxPriorityFeePerGas: optionalIn(o, 'maxPriorityFeePerGas', big),
+    value: optionalIn(o, 'value', big),
+    nonce: optionalIn(o, 'nonce', uint64),
+    data: input ?? data,
+    accessList: Array.isArray(accessList)
+      ? accessList.map((a) => {
+          if (a !== null && (typeof a !== 'object' || Array.isArray(a) || a instanceof RawNumber))
+            return fail(`json: cannot unmarshal ${goKind(a)} into Go value of type types.AccessTuple`);
+          const item = (a ?? {}) as JsonObject;
+          const keys = item.storageKeys;
+          if (keys !== undefined && keys !== null && !Array.isArray(keys))
+            return fail(`json: cannot unmarshal ${goKind(keys)} into Go struct field AccessTuple.storageKeys of type []common.Hash`);
+          if (item.address === undefined || item.address === null) return fail("missing required field 'address' for AccessTuple");
+          if (keys === undefined || keys === null) return fail("missing required field 'storageKeys' for AccessTuple");
+          return {
+            address: address.decode(item.address),
+            storageKeys: (item.storageKeys as JsonValue[]).map((k) => hash.decode(k)),
+          };
+        })
+      : undefined,
+  };
+  if (data && input && Buffer.compare(data, input) !== 0) args.conflictingInput = true;
+  return args;
+}
+
 /** ethapi.TransactionArgs, as eth_call and eth_estimateGas read it. */
 export const callArgs: Field<CallArgs> = {
   decode(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-      return fail('json: cannot unmarshal non-object into Go value of type ethapi.TransactionArgs');
-    const o = v as JsonObject;
-    const data = optionalIn(o, 'data', bytes);
-    const input = optionalIn(o, 'input', bytes);
-    if (data && input && Buffer.compare(data, input) !== 0) {
-      throw new ParamsError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
-    }
-    const accessList = o.accessList;
-    return {
-      from: optionalIn(o, 'from', address),
-      to: optionalIn(o, 'to', address),
-      gas: optionalIn(o, 'gas', uint64),
-      gasPrice: optionalIn(o, 'gasPrice', big),
-      maxFeePerGas: optionalIn(o, 'maxFeePerGas', big),
-      maxPriorityFeePerGas: optionalIn(o, 'maxPriorityFeePerGas', big),
-      value: optionalIn(o, 'value', big),
-      nonce: optionalIn(o, 'nonce', uint64),
-      data: input ?? data,
-      accessList: Array.isArray(accessList)
-        ? accessList.map((a) => {
-            const item = a as JsonObject;
-            return {
-              address: address.decode(item.address ?? null),
-              storageKeys: ((item.storageKeys as JsonValue[] | undefined) ?? []).map((k) => hash.decode(k)),
-            };
-          })
-        : undefined,
-    };
+    const { conflictingInput, ...args } = transactionArgs(v);
+    if (conflictingInput) throw new ParamsError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
+    return args;
+  },
+  zero: () => ({}),
+};
+
+/**
+ * ethapi.TransactionArgs, as setDefaults reads it (eth_fillTransaction, eth_sendTransaction,
+ * eth_createAccessList): with the chain ID, and "data" and "input" left for setDefaults to refuse.
+ */
+export const txArgs: Field<TxArgs> = {
+  decode(v) {
+    const args = transactionArgs(v);
+    const chainId = optionalIn(v as JsonObject, 'chainId', big);
+    return chainId === undefined ? args : { ...args, chainId };
   },
   zero: () => ({}),
 };

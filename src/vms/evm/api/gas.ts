@@ -8,6 +8,7 @@ import type { EvmChain } from '../chain.js';
 import { effectiveTip, feeCaps } from '../pool.js';
 import { nextBaseFee } from '../calls.js';
 import type { StoredBlock } from '../store.js';
+import { defaultsBaseFee, type FeeSource } from '../txargs.js';
 import { blockTxs } from './reads.js';
 import type { BlockTag } from './fields.js';
 import { qty } from './format.js';
@@ -32,6 +33,11 @@ export class GasOracle {
   nextBaseFee(): bigint {
     // anvil_setNextBlockBaseFeePerGas (--dev) sets it outright.
     return this.chain.nextBaseFee ?? nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
+  }
+
+  /** What setDefaults takes for fees (eth_fillTransaction, eth_sendTransaction, eth_createAccessList). */
+  feeSource(): FeeSource {
+    return { suggestTip: () => this.suggestTip(), baseFee: defaultsBaseFee(this.chain) };
   }
 
   async suggestTip(): Promise<bigint> {
