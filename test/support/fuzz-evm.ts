@@ -479,6 +479,7 @@ export const EVM_METHODS: Record<string, MethodSpec> = {
   eth_sendRawTransaction: m(['rawTx']),
   eth_accounts: m([], { cheap: true }),
   eth_sendTransaction: m(['sendArgs']),
+  eth_fillTransaction: m(['callArgs']),
   eth_getTransactionByHash: m(['hash'], { cheap: true }),
   eth_getRawTransactionByHash: m(['hash'], { cheap: true }),
   eth_getTransactionReceipt: m(['hash'], { cheap: true }),

@@ -1,5 +1,6 @@
 // The eth namespace of an EVM chain (internal/ethapi and eth/api, with Avalanche's eth_baseFee):
-// reads of accepted state and history, calls and estimates, and tx submission through the pool.
+// reads of accepted state and history, calls and estimates, txs filled in (eth_fillTransaction) and
+// tx submission through the pool.
 // What only coreth or only Subnet-EVM adds is in coreth.ts and subnetevm.ts.
 import { Address } from '@ethereumjs/util';
 import type { Clock } from '../../../chains/clock.js';
@@ -11,13 +12,13 @@ import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pool.js';
 import { blockAt, blockOf } from './blocks.js';
 import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
-import { formatBlock, formatHeader, formatReceipt, formatTx, hex, qty } from './format.js';
+import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, hex, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from './reads.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';
-import type { TxArgs } from '../txargs.js';
+import { encodeUnsigned, setDefaults, type TxArgs } from '../txargs.js';
 
 export interface EthDeps {
   chain: EvmChain;
@@ -128,6 +129,16 @@ export function ethService(d: EthDeps): ServiceDef {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
           return await createAccessList(chain, block, args as TxArgs, d.gas.feeSource());
+        } catch (err) {
+          rethrow(err);
+        }
+      }),
+      // TransactionAPI.FillTransaction: setDefaults (the estimate included), toTransaction, and the
+      // unsigned tx as {raw: MarshalBinary, tx: MarshalJSON}; nothing is signed or sent.
+      fillTransaction: method(positional([txArgs]), async ([args]) => {
+        try {
+          const filled = await setDefaults(chain, args as TxArgs, d.gas.feeSource());
+          return { raw: hex(encodeUnsigned(filled)), tx: formatUnsignedTx(filled) };
         } catch (err) {
           rethrow(err);
         }

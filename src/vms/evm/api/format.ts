@@ -5,6 +5,7 @@ import { Bloom } from '@ethereumjs/vm';
 import { effectivePrice, feeCaps } from '../pool.js';
 import type { TxRecord, EvmLog } from '../records.js';
 import type { StoredBlock } from '../store.js';
+import { type FilledArgs, txTypeOf, unsignedHash } from '../txargs.js';
 
 export const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 export const qty = (n: bigint | number): string => `0x${n.toString(16)}`;
@@ -47,6 +48,32 @@ export function formatTx(tx: TypedTransaction, from: Uint8Array, at: TxPosition 
   out.r = qty(tx.r ?? 0n);
   out.s = qty(tx.s ?? 0n);
   if (tx.type !== 0) out.yParity = qty(tx.v ?? 0n);
+  return out;
+}
+
+/**
+ * types.Transaction.MarshalJSON of toTransaction's unsigned tx (eth_fillTransaction's `tx`): not
+ * RPCTransaction's shape (no block fields, no from), the txJSON struct's field order, absent fee
+ * fields null, V = R = S = 0, and a legacy tx without a chain ID (V = 0 is not EIP-155).
+ */
+export function formatUnsignedTx(args: FilledArgs): Record<string, unknown> {
+  const type = txTypeOf(args);
+  const out: Record<string, unknown> = { type: qty(type) };
+  if (type !== 0) out.chainId = qty(args.chainId);
+  out.nonce = qty(args.nonce);
+  out.to = args.to ? hex(args.to) : null;
+  out.gas = qty(args.gas);
+  out.gasPrice = type === 2 ? null : qty(args.gasPrice ?? 0n);
+  out.maxPriorityFeePerGas = type === 2 ? qty(args.maxPriorityFeePerGas ?? 0n) : null;
+  out.maxFeePerGas = type === 2 ? qty(args.maxFeePerGas ?? 0n) : null;
+  out.value = qty(args.value);
+  out.input = hex(args.data ?? new Uint8Array());
+  if (type !== 0) out.accessList = (args.accessList ?? []).map((e) => ({ address: hex(e.address), storageKeys: e.storageKeys.map(hex) }));
+  out.v = '0x0';
+  out.r = '0x0';
+  out.s = '0x0';
+  if (type !== 0) out.yParity = '0x0';
+  out.hash = hex(unsignedHash(args));
   return out;
 }
 
