@@ -50,7 +50,7 @@
 //   PROFILE_DIR=<dir> (the emulator runs with node --cpu-prof and writes its profile there)
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +73,7 @@ const ONLY = (process.env.ONLY || 'anvil,c,l1')
   .map((s) => s.trim().toLowerCase())
   .filter(Boolean);
 const ANVIL = path.join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+const TOKEN_SOURCE = path.join(ROOT, 'test/fixtures/contracts/TestToken.sol');
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 const ALICE = '0x00000000000000000000000000000000000A11cE';
 const BOB = '0x0000000000000000000000000000000000000B0b';
@@ -91,45 +92,6 @@ function fail(message) {
 // --- Contracts -------------------------------------------------------------------------------------
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
-
-contract SuiteToken {
-  string public name = "Suite Token";
-  string public symbol = "SUITE";
-  uint8 public constant decimals = 18;
-  uint256 public totalSupply;
-  mapping(address => uint256) public balanceOf;
-  mapping(address => mapping(address => uint256)) public allowance;
-  event Transfer(address indexed from, address indexed to, uint256 value);
-  event Approval(address indexed owner, address indexed spender, uint256 value);
-
-  constructor(uint256 supply) {
-    totalSupply = supply;
-    balanceOf[msg.sender] = supply;
-    emit Transfer(address(0), msg.sender, supply);
-  }
-  function transfer(address to, uint256 value) external returns (bool) {
-    _move(msg.sender, to, value);
-    return true;
-  }
-  function approve(address spender, uint256 value) external returns (bool) {
-    allowance[msg.sender][spender] = value;
-    emit Approval(msg.sender, spender, value);
-    return true;
-  }
-  function transferFrom(address from, address to, uint256 value) external returns (bool) {
-    uint256 allowed = allowance[from][msg.sender];
-    require(allowed >= value, "allowance");
-    allowance[from][msg.sender] = allowed - value;
-    _move(from, to, value);
-    return true;
-  }
-  function _move(address from, address to, uint256 value) private {
-    require(balanceOf[from] >= value, "balance");
-    balanceOf[from] -= value;
-    balanceOf[to] += value;
-    emit Transfer(from, to, value);
-  }
-}
 
 contract SuiteNft {
   string public name = "Suite NFT";
@@ -165,13 +127,14 @@ contract SuiteNft {
 function compile() {
   const input = {
     language: 'Solidity',
-    sources: { 'Suite.sol': { content: SOURCE } },
+    // The ERC-20 is the client tests' own (test/fixtures/contracts/TestToken.sol).
+    sources: { 'Suite.sol': { content: SOURCE }, 'TestToken.sol': { content: readFileSync(TOKEN_SOURCE, 'utf8') } },
     settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(`solc:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const contracts = out.contracts['Suite.sol'];
+  const contracts = { ...out.contracts['Suite.sol'], ...out.contracts['TestToken.sol'] };
   return Object.fromEntries(Object.entries(contracts).map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]));
 }
 
@@ -179,11 +142,11 @@ function compile() {
 // A mix: fixture(client) deploys and answers the fixture (contract, abi, block); writes/reads/estimate
 // give the calls of one test; check(fx, reads, logs) throws when a result is not what it should be.
 function erc20Mix(c) {
-  const { abi } = c.SuiteToken;
+  const { abi } = c.TestToken;
   const call = (fx, functionName, args = []) => ({ address: fx.address, abi, functionName, args });
   return {
     name: 'Mix 1, ERC-20: transfer to Alice, transfer to Bob, balanceOf x2 + totalSupply + allowance + name, Transfer logs, estimateGas',
-    fixture: (client) => deploy(client, c.SuiteToken, [SUPPLY]),
+    fixture: (client) => deploy(client, c.TestToken, ['Suite Token', 'SUITE', SUPPLY]),
     writes: (fx) => [call(fx, 'transfer', [ALICE, 100n]), call(fx, 'transfer', [BOB, 50n])],
     reads: (fx) => [
       call(fx, 'balanceOf', [ALICE]),
