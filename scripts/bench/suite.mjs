@@ -3,7 +3,7 @@
 // in one run. It is a benchmark, not a test: it prints tests/s and the time of each phase of a test
 // (p50 and mean over TESTS tests) side by side, with each emulator chain's ratio to Anvil.
 //
-//   Mix 1 (ERC-20): a fixture deploys a small ERC-20 token (Solidity below, compiled here with the
+//   Mix 1 (ERC-20): a fixture deploys the client tests' ERC-20 (test/fixtures/contracts/TestToken.sol, compiled here with the
 //   npm solc, evmVersion cancun, optimizer on) and takes evm_snapshot. Each test does what Hardhat's
 //   loadFixture plus a typical token test do: evm_revert to the fixture's snapshot and evm_snapshot
 //   again; two token txs (transfer to Alice, transfer to Bob), each writeContract awaited with
