@@ -53,6 +53,11 @@ export interface EvmChainOptions {
   acceptance?: Acceptance;
   /** Whether block production is stalled (an emulator fault): txs are admitted, no block is built. */
   stalled?: () => boolean;
+  /**
+   * --dev: blocks are not paced by ACP-176's capacity. A block short of it is built at once, at a
+   * time just late enough for the capacity to have refilled (see EvmChain.blockTime).
+   */
+  dev?: boolean;
   /** The parsed genesis file. */
   genesis: GenesisJson;
   /** coreth's rules or Subnet-EVM's. */
@@ -985,6 +990,55 @@ export class EvmChain extends EventEmitter<Events> {
     await this.reloadJournal();
   }
 
+  /**
+   * --dev: when the next block built for txs is made, at the earliest (in ms): a tx or atomic tx
+   * found the capacity short, and this is when it will have refilled enough.
+   */
+  private capacityAt: bigint | undefined;
+
+  /**
+   * The next block's time and fees. Without --dev, the clock's time (nextBlockMillis); if ACP-176's
+   * capacity is below coreth's build floor then, the block waits (`waitMs`). With --dev the block is
+   * built now, time-travelling: its time is the latest of the clock's, the time a tx left over by
+   * the last block needs (capacityAt), and the time the capacity is back to the floor, so the header
+   * carries the fee state coreth computes for that time. evm_setNextBlockTimestamp's time is kept as
+   * given: the floor (the builder's rule, not a validity rule) is then waived, and the txs that do not
+   * fit wait for the next block.
+   */
+  private blockTime(parent: StoredBlock, rules: ChainRules): { timeMs: bigint; fees: NextFees } {
+    let timeMs = this.nextBlockMillis();
+    let fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    if (!this.opts.dev) return { timeMs, fees };
+    if (this.nextTimestamp !== undefined) return { timeMs, fees: { ...fees, waitMs: 0 } };
+    const cap = MAX_BLOCK_TIME * 1000n;
+    if (this.capacityAt !== undefined && this.capacityAt > timeMs && this.capacityAt <= cap) {
+      timeMs = this.capacityAt;
+      fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    }
+    // refillMs rounds up at the per-second rate: one step is enough, a few more cover rounding.
+    for (let i = 0; i < 4 && fees.waitMs > 0 && timeMs + BigInt(fees.waitMs) <= cap; i++) {
+      timeMs += BigInt(fees.waitMs);
+      fees = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    }
+    return { timeMs, fees };
+  }
+
+  /**
+   * A tx needing `needed` gas in all found the block's capacity `short` of it: without --dev, another
+   * round once it has refilled; with --dev, another round at once, whose block is made late enough
+   * for it (blockTime). A tx no block can hold at this gas limit waits as without --dev.
+   */
+  private awaitCapacity(fees: NextFees, timeMs: bigint, needed: bigint, short: bigint): void {
+    const ms = fees.refillMs(short);
+    if (!this.opts.dev || needed > fees.gasLimit) {
+      this.scheduleRetry(ms);
+      return;
+    }
+    const at = timeMs + BigInt(ms);
+    if (this.capacityAt === undefined || at > this.capacityAt) this.capacityAt = at;
+    void this.buildNow();
+  }
+
   /** Another round in `delayMs` (sooner replaces later): after a failure, or for capacity or fees to come back. */
   private scheduleRetry(delayMs = RETRY_MS): void {
     if (this.closed) return;
@@ -1009,9 +1063,8 @@ export class EvmChain extends EventEmitter<Events> {
       return;
     }
     const parent = this.head;
-    const timeMs = this.nextBlockMillis();
     const rules = this.headRules;
-    const computed = this.opts.flavor.nextFees(parent.header, timeMs, rules);
+    const { timeMs, fees: computed } = this.blockTime(parent, rules);
     // anvil_setNextBlockBaseFeePerGas: this block's base fee only; the header's fee state is the rules' own.
     const fees = this.nextBaseFee === undefined ? computed : { ...computed, baseFee: this.nextBaseFee };
     if (fees.waitMs > 0) {
@@ -1076,7 +1129,7 @@ export class EvmChain extends EventEmitter<Events> {
         }
         if (p.tx.gasLimit > fees.room - gasUsed) {
           // The block is full: the rest go in the next one (under ACP-176, once capacity is back).
-          this.scheduleRetry(fees.refillMs(p.tx.gasLimit - (fees.room - gasUsed)));
+          this.awaitCapacity(fees, timeMs, p.tx.gasLimit, p.tx.gasLimit - (fees.room - gasUsed));
           queues.splice(best, 1);
           continue;
         }
@@ -1119,7 +1172,7 @@ export class EvmChain extends EventEmitter<Events> {
       }
       // coreth's atomic txs come after the EVM txs, in what capacity they left.
       content = await this.extension?.assemble({ sm, baseFee: fees.baseFee, room: fees.room - gasUsed }, (gas) =>
-        this.scheduleRetry(gas === undefined ? undefined : fees.refillMs(gas)),
+        gas === undefined ? this.scheduleRetry() : this.awaitCapacity(fees, timeMs, fees.room - gasUsed + gas, gas),
       );
       await sm.commit();
     } catch (err) {
@@ -1161,6 +1214,7 @@ export class EvmChain extends EventEmitter<Events> {
         if (this.builtByBlock.size > KEPT_INTERNAL_BLOCKS) this.builtByBlock.delete(this.builtByBlock.keys().next().value!);
       }
       if (this.blocksToMine > 0) this.blocksToMine--;
+      if (this.capacityAt !== undefined && this.capacityAt <= timeMs) this.capacityAt = undefined;
       // As Anvil's exact timestamp: later blocks go on from it (the offset follows), rather than
       // wait, at the head's time, for the clock to catch up (with ACP-176's capacity refilled by time).
       if (this.nextTimestamp !== undefined) this.timeOffset = this.nextTimestamp - this.clockSeconds();

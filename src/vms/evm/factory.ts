@@ -255,6 +255,7 @@ export function evmFactory(config: EvmConfig): VmFactory {
         clock: ctx.clock,
         acceptance: ctx.acceptance,
         ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
+        ...(config.dev ? { dev: true } : {}),
         genesis: rules.genesis,
         flavor: rules.flavor,
         genesisRules: rules.genesisRules,
