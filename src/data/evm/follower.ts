@@ -3,9 +3,11 @@
 // internal transaction party, created contract), failed txs, internal transactions (from the
 // callTracer's frames) and how contracts were deployed. It keeps a cursor: it resumes after a
 // restart and backfills a chain that ran without it. The entries of the blocks it takes in one run
-// (up to BLOCKS_PER_WRITE) and the cursor are one write. Woken by each accepted block, it starts a
-// moment later (FOLLOW_DELAY_MS), so that under a steady stream of blocks one write covers several;
-// a query that must see the head (settled) starts it at once.
+// (up to BLOCKS_PER_WRITE) and the cursor are one write. Woken by each accepted block, it starts once
+// blocks have stopped coming for a moment (FOLLOW_QUIET_MS), or at the latest FOLLOW_MAX_DELAY_MS
+// after the first block it waits for: under a steady stream of blocks (a client sending tx after tx)
+// one run and few writes cover many blocks, indexed one at a time between the requests; a query
+// that must see the head (settled) starts it at once.
 import { knownKeccak } from '../../crypto/keccak.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
@@ -42,8 +44,17 @@ export interface Deployment {
 
 /** Blocks indexed in one write at most (a backfill of a long chain takes many writes). */
 const BLOCKS_PER_WRITE = 64;
-/** How long after a block the follower starts, unless a query needs it sooner. */
-const FOLLOW_DELAY_MS = 10;
+/**
+ * How long after the last block the follower starts, unless a query needs it sooner: longer than a
+ * sequential sender takes between its blocks (a send, its block, its receipt).
+ */
+const FOLLOW_QUIET_MS = 50;
+/**
+ * How long after the first block it waits for the follower starts at the latest, blocks still
+ * coming. A run's fixed cost (the cursor, the write: about as much as indexing a block) is then paid
+ * once per some dozen blocks of a sequential sender instead of once per one or two.
+ */
+const FOLLOW_MAX_DELAY_MS = 250;
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const bytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
@@ -117,15 +128,24 @@ export class EvmFollower {
   }
 
   private delayed: NodeJS.Timeout | undefined;
+  /** When the delayed run was first asked for (performance.now()). */
+  private delayedSince = 0;
 
-  /** Indexes up to the chain's head: a moment from now, at once with `now`, or after the run under way. */
+  /**
+   * Indexes up to the chain's head: once blocks stop coming for FOLLOW_QUIET_MS (within
+   * FOLLOW_MAX_DELAY_MS of the first), at once with `now`, or after the run under way.
+   */
   wake(now = false): void {
     if (this.closed || this.held) return;
     if (!now && !this.running) {
-      this.delayed ??= setTimeout(() => {
+      const t = performance.now();
+      if (this.delayed) clearTimeout(this.delayed);
+      else this.delayedSince = t;
+      const delay = Math.max(0, Math.min(FOLLOW_QUIET_MS, this.delayedSince + FOLLOW_MAX_DELAY_MS - t));
+      this.delayed = setTimeout(() => {
         this.delayed = undefined;
         this.wake(true);
-      }, FOLLOW_DELAY_MS);
+      }, delay);
       return;
     }
     if (this.delayed) {
@@ -136,18 +156,19 @@ export class EvmFollower {
       this.again = true;
       return;
     }
+    this.again = false;
     this.running = (async () => {
-      do {
-        this.again = false;
-        try {
-          await this.catchUp();
-        } catch (err) {
-          this.log.error('the Data API follower failed; it retries with the next block', { error: (err as Error).message });
-          return;
-        }
-      } while (this.again && !this.closed && !this.held);
-    })().finally(() => {
+      try {
+        await this.catchUp();
+        return true;
+      } catch (err) {
+        this.log.error('the Data API follower failed; it retries with the next block', { error: (err as Error).message });
+        return false;
+      }
+    })().then((ok) => {
       this.running = undefined;
+      // Blocks that came during the run: the next run waits for them to stop coming, as a first one does.
+      if (ok && this.again) this.wake();
     });
   }
 
@@ -205,7 +226,11 @@ export class EvmFollower {
       const last = this.chain.head.header.number;
       const from = n;
       try {
-        for (let taken = 0; n <= last && taken < BLOCKS_PER_WRITE; n++, taken++) await this.index(n, batch, metrics);
+        for (let taken = 0; n <= last && taken < BLOCKS_PER_WRITE; n++, taken++) {
+          // A block at a time: requests that arrive meanwhile are served between blocks.
+          if (taken > 0) await new Promise((r) => setImmediate(r));
+          await this.index(n, batch, metrics);
+        }
         const cursor = Buffer.alloc(8);
         cursor.writeBigInt64BE(n - 1n);
         batch.put(this.db, CURSOR, cursor);
