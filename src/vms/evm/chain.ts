@@ -37,13 +37,13 @@ import { WARP_ADDRESS_HEX } from './warp/message.js';
 import { predicateResultsBytes } from './warp/predicate.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';
-import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash } from './header.js';
+import { type BodyTx, type CorethHeader, EMPTY_UNCLES, encodeBlock, headerHash, sealBlock } from './header.js';
 import { NodeStore } from './nodes.js';
 import { TrieMemo } from './state.js';
 import { effectivePrice, effectiveTip, feeCaps, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE, TxPool } from './pool.js';
 import type { EvmLog, TxRecord } from './records.js';
 import { chainCommon } from './rules.js';
-import { ChainStore, type StoredBlock } from './store.js';
+import { ChainStore, decodedTxs, type StoredBlock } from './store.js';
 import { type InternalTx, InternalTxRecorder } from './trace/internal.js';
 import { recoverSender } from './sender.js';
 import { listRoot } from './trieroot.js';
@@ -1298,8 +1298,8 @@ export class EvmChain extends EventEmitter<Events> {
     };
     const body = included.map(bodyTx);
     const extData = b.content?.extData;
-    const bytes = encodeBlock(header, body, extData);
-    const block: StoredBlock = { header, hash: headerHash(header), body, size: bytes.length, ...(extData ? { extData } : {}) };
+    const { bytes, hash } = sealBlock(header, body, extData);
+    const block: StoredBlock = { header, hash, body, size: bytes.length, ...(extData ? { extData } : {}) };
     const batch = new WriteBatch();
     const settled = this.nodes.flushInto(batch);
     this.store.put(
@@ -1326,7 +1326,11 @@ export class EvmChain extends EventEmitter<Events> {
     this.head = block;
     this.editedRoot = undefined;
     this.headRules = nextRules;
-    this.store.remember(block);
+    this.store.remember(block, records);
+    decodedTxs.set(
+      block,
+      included.map((p) => p.tx),
+    );
     // A same-nonce replacement that arrived while the block was built leaves with the included tx.
     const inBlock = new Set(included);
     const superseded = included.flatMap((p) => this.pool.included(p)).filter((p) => !inBlock.has(p));

@@ -100,13 +100,40 @@ export const EMPTY_EXT_DATA_HASH = knownKeccak(RLP.encode(new Uint8Array()), '56
 /** A tx as a block body holds it: a legacy tx as its RLP list, a typed one as the string type ‖ payload. */
 export type BodyTx = Uint8Array | Uint8Array[];
 
+/** An RLP list of items already encoded: the list's prefix, then the items. */
+function rlpList(items: Uint8Array[]): Uint8Array {
+  const length = items.reduce((n, i) => n + i.length, 0);
+  const lengthBytes = length < 56 ? undefined : bigIntToUnpaddedBytes(BigInt(length));
+  const out = new Uint8Array(1 + (lengthBytes?.length ?? 0) + length);
+  out[0] = lengthBytes ? 0xf7 + lengthBytes.length : 0xc0 + length;
+  let at = 1;
+  if (lengthBytes) {
+    out.set(lengthBytes, at);
+    at += lengthBytes.length;
+  }
+  for (const i of items) {
+    out.set(i, at);
+    at += i.length;
+  }
+  return out;
+}
+
 /**
- * A block's RLP; `size` is its length. coreth: [header, txs, uncles, version (always 0), extData
- * (atomic txs, if any)]; Subnet-EVM: Ethereum's [header, txs, uncles].
+ * A block's RLP (`size` is its length) and its hash (the keccak of the header's RLP), the header
+ * encoded once. coreth: [header, txs, uncles, version (always 0), extData (atomic txs, if any)];
+ * Subnet-EVM: Ethereum's [header, txs, uncles].
  */
+export function sealBlock(h: CorethHeader, txs: BodyTx[], extData?: Uint8Array): { bytes: Uint8Array; hash: Uint8Array } {
+  const header = encodeHeader(h);
+  const rest = h.extDataHash
+    ? [RLP.encode(txs), RLP.encode([]), RLP.encode(new Uint8Array()), RLP.encode(extData ?? new Uint8Array())]
+    : [RLP.encode(txs), RLP.encode([])];
+  return { bytes: rlpList([header, ...rest]), hash: keccak256(header) };
+}
+
+/** A block's RLP (see sealBlock). */
 export function encodeBlock(h: CorethHeader, txs: BodyTx[], extData?: Uint8Array): Uint8Array {
-  const header = RLP.decode(encodeHeader(h)) as Uint8Array[];
-  return RLP.encode(h.extDataHash ? [header, txs, [], new Uint8Array(), extData ?? new Uint8Array()] : [header, txs, []]);
+  return sealBlock(h, txs, extData).bytes;
 }
 
 /** The header of a decoded header list (the inverse of encodeHeader). */

@@ -3,9 +3,10 @@
 // two log indexes (address -> heights, topic -> heights) so eth_getLogs over a long range reads only
 // the blocks that can match. Everything of one block is written in that block's batch.
 import { RLP } from '@ethereumjs/rlp';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
-import { type CorethHeader, decodeHeader, type HeaderLayout, headerHash } from './header.js';
+import { type CorethHeader, decodeHeader, type HeaderLayout } from './header.js';
 import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/message.js';
 import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
 
@@ -42,6 +43,12 @@ function sentWarpMessage(log: { address: Uint8Array; topics: Uint8Array[]; data:
   const length = Number(data.readBigUInt64BE(56));
   return { id: log.topics[2]!, unsigned: new Uint8Array(data.subarray(64, 64 + length)) };
 }
+/**
+ * A block's txs, decoded (api/reads.ts blockTxs), by the block object the store keeps: a block this
+ * process built gets the pool's txs at once, so the first read of it (a receipt) decodes nothing.
+ */
+export const decodedTxs = new WeakMap<StoredBlock, TypedTransaction[]>();
+
 const HEAD = Buffer.from('head');
 const BLOCK_CACHE = 2048;
 /** Blocks whose decoded tx records are kept. */
@@ -116,10 +123,16 @@ export class ChainStore {
     this.recordsCache.clear();
   }
 
-  /** Called once the batch committed: keeps the block at hand for reads. */
-  remember(block: StoredBlock): void {
+  /** Called once the batch committed: keeps the block (and the records it was built with) at hand for reads. */
+  remember(block: StoredBlock, records?: TxRecord[]): void {
     if (this.cache.size >= BLOCK_CACHE) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(hex(block.hash), block);
+    if (records) this.keepRecords(hex(block.hash), Object.freeze(records));
+  }
+
+  private keepRecords(key: string, records: readonly TxRecord[]): void {
+    if (this.recordsCache.size >= RECORDS_CACHE) this.recordsCache.delete(this.recordsCache.keys().next().value!);
+    this.recordsCache.set(key, records);
   }
 
   async hashAt(number: bigint): Promise<Uint8Array | undefined> {
@@ -134,7 +147,8 @@ export class ChainStore {
     const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>, unknown, unknown, Uint8Array?];
     const header = decodeHeader(fields[0], this.layout);
     const extData = fields[4];
-    const block: StoredBlock = { header, hash: headerHash(header), body: fields[1], size: bytes.length, ...(extData?.length ? { extData } : {}) };
+    // Stored under its hash: no need to encode the header again to learn it.
+    const block: StoredBlock = { header, hash, body: fields[1], size: bytes.length, ...(extData?.length ? { extData } : {}) };
     this.remember(block);
     return block;
   }
@@ -161,8 +175,7 @@ export class ChainStore {
     if (!bytes) return [];
     // A list reads a block's records once per tx it shows: each decode of a full block costs ~0.3 ms.
     const records = Object.freeze(decodeRecords(bytes));
-    if (this.recordsCache.size >= RECORDS_CACHE) this.recordsCache.delete(this.recordsCache.keys().next().value!);
-    this.recordsCache.set(key, records);
+    this.keepRecords(key, records);
     return records;
   }
 

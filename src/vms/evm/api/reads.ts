@@ -3,17 +3,15 @@
 import { createTxFromBlockBodyData, type TypedTransaction } from '@ethereumjs/tx';
 import type { EvmChain } from '../chain.js';
 import type { EvmLog, TxRecord } from '../records.js';
-import type { StoredBlock } from '../store.js';
+import { decodedTxs, type StoredBlock } from '../store.js';
 import { formatLog } from './format.js';
 
-const decoded = new WeakMap<StoredBlock, TypedTransaction[]>();
-
 export function blockTxs(chain: EvmChain, block: StoredBlock): TypedTransaction[] {
-  let txs = decoded.get(block);
+  let txs = decodedTxs.get(block);
   if (!txs) {
     // Not frozen: a replayed tx with warp predicates gets its intrinsic gas set (warp/receive.ts).
     txs = block.body.map((item) => createTxFromBlockBodyData(item, { common: chain.common, freeze: false }));
-    decoded.set(block, txs);
+    decodedTxs.set(block, txs);
   }
   return txs;
 }
