@@ -60,6 +60,30 @@ function pinParams(common: Common): void {
   };
 }
 
+/** The activated EIPs of a Common (its `_activatedEIPsCache`, a new array whenever it changes) as a set. */
+const eipSets = new WeakMap<readonly number[], Set<number>>();
+let lastEIPs: readonly number[] | undefined;
+let lastEIPSet = new Set<number>();
+
+/**
+ * Common.isActivatedEIP searches the array of some 60 activated EIPs, and the interpreter asks it
+ * several times per opcode (most often for EIPs that are not active, so through the whole array):
+ * a set of the same array answers the same. Copies of the Common (Object.assign) carry it.
+ */
+function isActivatedEIP(this: Common, eip: number): boolean {
+  const list = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
+  if (list !== lastEIPs) {
+    let set = eipSets.get(list);
+    if (!set) {
+      set = new Set(list);
+      eipSets.set(list, set);
+    }
+    lastEIPs = list;
+    lastEIPSet = set;
+  }
+  return lastEIPSet.has(eip);
+}
+
 /** The Common of an EVM chain with `chainId`. */
 export function chainCommon(chainId: bigint): Common {
   const hardforks = FORKS.map((name) => ({ name, block: 0 })) as Array<{ name: string; block: number | null; timestamp?: number }>;
@@ -70,6 +94,7 @@ export function chainCommon(chainId: bigint): Common {
     customCrypto: { ecrecover, keccak256 },
   });
   pinParams(common);
+  common.isActivatedEIP = isActivatedEIP;
   return common;
 }
 
