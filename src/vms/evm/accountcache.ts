@@ -5,7 +5,8 @@
 import { AccountCache, Caches, type CacheOpts, type CachesStateManagerOpts } from '@ethereumjs/statemanager';
 import { Account, type Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 
-const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version);
+/** A copy of `a` its holder may change. */
+export const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version);
 
 /** A cache entry holding its own copy of an account; `accountRLP` is what the base class reads. */
 export class AccountEntry {

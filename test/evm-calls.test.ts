@@ -1,0 +1,83 @@
+// eth_call and eth_estimateGas on the reader (src/vms/evm/calls.ts, execution.ts ReaderStateManager)
+// through HTTP, on a --dev C-Chain: what a call writes is read back within it and never seen by
+// the next, and calls asked at once get each its own answer, with and without state overrides.
+import { createFeeMarket1559Tx } from '@ethereumjs/tx';
+import { encodeFunctionData, parseAbi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainCommon } from '../src/vms/evm/rules.js';
+import { call, startTestNode, type TestNode } from './helpers.js';
+import { compileSources } from './support/solc.js';
+
+const SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Slots {
+  uint256 public a = 1;
+  uint256 public b = 2;
+  mapping(uint256 => uint256) public m;
+  function bump(uint256 x) external returns (uint256) { a += x; m[x] = a; return a * 1000 + m[x]; }
+  function clear() external { b = 0; }
+  function clearAndWork(uint256 n) external returns (uint256 acc) { b = 0; for (uint256 i = 0; i < n; i++) acc += i * i; }
+  function number() external view returns (uint256) { return block.number; }
+  function fail() external pure { revert("nope"); }
+}`;
+
+const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
+const abi = parseAbi([
+  'function a() view returns (uint256)',
+  'function bump(uint256 x) returns (uint256)',
+  'function clear()',
+  'function clearAndWork(uint256 n) returns (uint256)',
+  'function number() view returns (uint256)',
+  'function fail()',
+]);
+const data = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
+const word = (n: number | bigint) => `0x${BigInt(n).toString(16).padStart(64, '0')}`;
+
+describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
+  let node: TestNode;
+  let url: string;
+  let slots: string;
+  const ethCall = (input: string, ...rest: unknown[]) => call(url, 'eth_call', [{ from: EWOQ, to: slots, data: input }, 'latest', ...rest]);
+
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true });
+    url = `${node.uri}/ext/bc/C/rpc`;
+    const compiled = compileSources({ 'Slots.sol': SOURCE })['Slots.sol']!.Slots!;
+    const tx = createFeeMarket1559Tx(
+      { nonce: 0n, data: Buffer.from(compiled.bytecode.slice(2), 'hex'), gasLimit: 2_000_000n, maxFeePerGas: 300_000_000_000n, maxPriorityFeePerGas: 1n },
+      { common: chainCommon(43112n) },
+    ).sign(EWOQ_KEY);
+    const hash = await call(url, 'eth_sendRawTransaction', [`0x${Buffer.from(tx.serialize()).toString('hex')}`]);
+    const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
+    expect(receipt.status).toBe('0x1');
+    slots = receipt.contractAddress;
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('reads back what a call wrote within it, and the next call sees none of it', async () => {
+    // a = 1 + 5, m[5] = 6: 6 * 1000 + 6, twice: the first call's writes are gone.
+    expect(BigInt(await ethCall(data('bump', [5n])))).toBe(6006n);
+    expect(BigInt(await ethCall(data('bump', [5n])))).toBe(6006n);
+    expect(BigInt(await ethCall(data('bump', [7n])))).toBe(8008n);
+    expect(BigInt(await ethCall(data('a')))).toBe(1n);
+    const estimates = new Set<string>();
+    for (let i = 0; i < 3; i++) estimates.add(await call(url, 'eth_estimateGas', [{ from: EWOQ, to: slots, data: data('bump', [5n]) }]));
+    expect(estimates.size).toBe(1);
+  });
+
+  it('gives each of many calls asked at once its own answer, with and without overrides', async () => {
+    const asks = Array.from({ length: 60 }, (_, i) => {
+      const x = BigInt(i % 6);
+      const override = i % 3 === 0 ? { [slots]: { stateDiff: { [word(0)]: word(100) } } } : undefined;
+      const want = override ? (100n + x) * 1000n + 100n + x : (1n + x) * 1000n + 1n + x;
+      return { input: data('bump', [x]), override, want };
+    });
+    const answers = await Promise.all(asks.map((a) => (a.override ? ethCall(a.input, a.override) : ethCall(a.input))));
+    expect(answers.map((r) => BigInt(r))).toEqual(asks.map((a) => a.want));
+  });
+});
