@@ -127,10 +127,13 @@ export function checkFeeFields(args: CallArgs): void {
 }
 
 /**
- * The message ToMessage builds from the args. The fee checks of coreth's preCheck and buyGas's
- * 256-bit limit come first, because the tx object refuses these values itself with texts of its own.
+ * The messages ToMessage builds from the args, one per gas limit asked for (eth_call's one, the
+ * estimator's runs): the fee checks of coreth's preCheck and buyGas's 256-bit limit come first,
+ * because the tx object refuses these values itself with texts of its own. The tx is built once,
+ * for the first gas limit asked for, and given each later one (gasestimator's execute sets
+ * call.GasLimit the same way): building and validating it was a tenth of a call's CPU.
  */
-function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint): Message {
+function messages(chain: EvmChain, args: CallArgs, baseFee: bigint): (gas: bigint) => Message {
   checkFeeFields(args);
   const from = new Address(args.from ?? new Uint8Array(20));
   const value = args.value ?? 0n;
@@ -139,43 +142,64 @@ function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint):
   const tip = legacy ? feeCap : (args.maxPriorityFeePerGas ?? 0n);
   const priced = feeCap > 0n || tip > 0n;
   if (!legacy && priced && args.maxFeePerGas === undefined) feeCap = tip + baseFee * 2n;
-  refuseFees(from, { feeCap, tip, priced }, gas, value, baseFee);
-  const common = chain.common;
-  // The init code limit is checked in its place among the refusals (refuseState), not by the tx object.
-  const opts = { common, freeze: false, allowUnlimitedInitCodeSize: true };
-  // A call's nonce is never checked (SkipNonceChecks) and its creates take the state's: ethereumjs
-  // refuses 2^64-1 in a tx object, which geth runs as any other (the tx keeps 0 for it then).
-  const nonce = args.nonce !== undefined && args.nonce < MAX_TX_NONCE ? args.nonce : 0n;
-  const base = { nonce, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array() };
-  const accessList = (args.accessList ?? []).map((a) => [a.address, a.storageKeys] as [Uint8Array, Uint8Array[]]);
-  let tx: TypedTransaction;
-  if (legacy) {
-    // ToMessage keeps an access list whatever the fee fields: a legacy-priced call with one is a 2930 tx.
-    tx = args.accessList ? createAccessList2930Tx({ ...base, gasPrice: feeCap, accessList }, opts) : createLegacyTx({ ...base, gasPrice: feeCap }, opts);
-  } else {
-    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, opts);
-  }
-  // The call is nobody's signed tx: its sender is whoever the caller names.
-  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
-  return { tx, from, gas, feeCap, value, noBaseFee: !priced };
+  const fees = { feeCap, tip, priced };
+  let built: Message | undefined;
+  return (gas) => {
+    refuseFees(from, fees, gas, value, baseFee);
+    if (built) {
+      // Any gas limit refuseFees lets through is one the tx object accepts (its overflow check is the laxer).
+      (built.tx as { gasLimit: bigint }).gasLimit = gas;
+      built.gas = gas;
+      return built;
+    }
+    const common = chain.common;
+    // The init code limit is checked in its place among the refusals (refuseState), not by the tx object.
+    const opts = { common, freeze: false, allowUnlimitedInitCodeSize: true };
+    // A call's nonce is never checked (SkipNonceChecks) and its creates take the state's: ethereumjs
+    // refuses 2^64-1 in a tx object, which geth runs as any other (the tx keeps 0 for it then).
+    const nonce = args.nonce !== undefined && args.nonce < MAX_TX_NONCE ? args.nonce : 0n;
+    const to = args.to;
+    const data = args.data ?? new Uint8Array();
+    const accessList = (args.accessList ?? []).map((a) => [a.address, a.storageKeys] as [Uint8Array, Uint8Array[]]);
+    // The fields written out: a spread into a literal with more fields takes V8's slow path (fastframes.ts).
+    let tx: TypedTransaction;
+    if (legacy) {
+      // ToMessage keeps an access list whatever the fee fields: a legacy-priced call with one is a 2930 tx.
+      tx = args.accessList
+        ? createAccessList2930Tx({ nonce, gasLimit: gas, to, value, data, gasPrice: feeCap, accessList }, opts)
+        : createLegacyTx({ nonce, gasLimit: gas, to, value, data, gasPrice: feeCap }, opts);
+    } else {
+      tx = createFeeMarket1559Tx({ nonce, gasLimit: gas, to, value, data, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, opts);
+    }
+    // The call is nobody's signed tx: its sender is whoever the caller names.
+    Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
+    built = { tx, from, gas, feeCap, value, noBaseFee: !priced };
+    return built;
+  };
+}
+
+/** The message ToMessage builds from the args with `gas`. */
+function message(chain: EvmChain, args: CallArgs, gas: bigint, baseFee: bigint): Message {
+  return messages(chain, args, baseFee)(gas);
 }
 
 /**
  * preCheck's fee checks (skipped for a call with no fee fields, as NoBaseFee has it) and buyGas's
  * refusal of a cost past 256 bits, which need no state.
  */
-function refuseFees(from: Address, fees: { feeCap: bigint; tip: bigint; priced: boolean }, gas: bigint, value: bigint, baseFee: bigint): void {
-  const address = toChecksumAddress(from.toString());
+function refuseFees(from: Address, fees: Readonly<{ feeCap: bigint; tip: bigint; priced: boolean }>, gas: bigint, value: bigint, baseFee: bigint): void {
+  // Named only in a refusal: the checksum hashes the address.
+  const address = () => toChecksumAddress(from.toString());
   if (fees.priced) {
     if (fees.tip > fees.feeCap)
       throw new Refusal(
-        `max priority fee per gas higher than max fee per gas: address ${address}, maxPriorityFeePerGas: ${fees.tip}, maxFeePerGas: ${fees.feeCap}`,
+        `max priority fee per gas higher than max fee per gas: address ${address()}, maxPriorityFeePerGas: ${fees.tip}, maxFeePerGas: ${fees.feeCap}`,
       );
     if (fees.feeCap < baseFee)
-      throw new Refusal(`max fee per gas less than block base fee: address ${address}, maxFeePerGas: ${fees.feeCap}, baseFee: ${baseFee}`);
+      throw new Refusal(`max fee per gas less than block base fee: address ${address()}, maxFeePerGas: ${fees.feeCap}, baseFee: ${baseFee}`);
   }
   if (gas * fees.feeCap + value >= U256_LIMIT)
-    throw new Refusal(`insufficient funds for gas * price + value: address ${address} required balance exceeds 256 bits`);
+    throw new Refusal(`insufficient funds for gas * price + value: address ${address()} required balance exceeds 256 bits`);
 }
 
 /** The rest, in TransitionDb's order: buyGas's balance check, the intrinsic gas, the init code limit. */
@@ -269,21 +293,20 @@ const RPC_EVM_TIMEOUT_MS = 5_000;
 const callTimeout = () => new CallFailure(`execution aborted (timeout = ${RPC_EVM_TIMEOUT_MS / 1000}s)`, -32000);
 
 /**
- * Runs the message on `block`'s state (its successor's context, as geth's pending-less eth_call
- * does on `block`), on the chain's reader, paced by `pacer`: sliced, and aborted past its deadline.
+ * Runs the message `make` builds with `gas` on `block`'s state (its successor's context, as geth's
+ * pending-less eth_call does on `block`), on the chain's reader, paced by `pacer`: sliced, and
+ * aborted past its deadline.
  */
 async function execute(
   chain: EvmChain,
   block: StoredBlock,
-  args: CallArgs,
+  make: (gas: bigint) => Message,
   gas: bigint,
   pacer: Pacer,
   overrides?: Map<string, StateOverride>,
   observe?: (vm: VM) => () => void,
 ): Promise<RunTxResult> {
-  const h = block.header;
-  const baseFee = h.baseFee ?? 0n;
-  const m = message(chain, args, gas, baseFee);
+  const m = make(gas);
   // Warp predicates in a call's access list are read (and cost their gas) but not verified: with no
   // block's results, a call sees every one as valid, as subnet-evm's eth_call does.
   const predicates = predicatesOf(chain, m);
@@ -315,7 +338,8 @@ async function execute(
  * reader's VM meanwhile (eth_createAccessList's tracer); refusals are Refusals.
  */
 export function observedRun(chain: EvmChain, block: StoredBlock, args: CallArgs, observe: (vm: VM) => () => void): Promise<RunTxResult> {
-  return execute(chain, block, args, callGas(args), new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), undefined, observe);
+  const baseFee = block.header.baseFee ?? 0n;
+  return execute(chain, block, (gas) => message(chain, args, gas, baseFee), callGas(args), new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), undefined, observe);
 }
 
 /**
@@ -341,8 +365,9 @@ export const callGas = (args: CallArgs) => (args.gas === undefined || args.gas >
 /** eth_call: the return data, or the call's failure. */
 export async function call(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<Uint8Array> {
   const gas = callGas(args);
+  const baseFee = block.header.baseFee ?? 0n;
   try {
-    return outcome(await execute(chain, block, args, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides));
+    return outcome(await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides));
   } catch (err) {
     // doCall: `err: %w (supplied gas %d)` around whatever ApplyMessage refused.
     if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
@@ -362,10 +387,10 @@ function outcome(r: RunTxResult): Uint8Array {
  * refuse the message for its intrinsic gas (the estimator then tries more). Any other refusal
  * is the answer: `failed with N gas: <text>`.
  */
-async function estimateRun(chain: EvmChain, block: StoredBlock, args: CallArgs, gas: bigint, overrides?: Map<string, StateOverride>) {
+async function estimateRun(chain: EvmChain, block: StoredBlock, make: (gas: bigint) => Message, gas: bigint, overrides?: Map<string, StateOverride>) {
   try {
     // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
-    return await execute(chain, block, args, gas, new Pacer(), overrides);
+    return await execute(chain, block, make, gas, new Pacer(), overrides);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     if (err.intrinsic) return undefined;
@@ -392,7 +417,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
     if (hi > allowance) hi = allowance;
   }
   if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
-  const run = (gas: bigint) => estimateRun(chain, block, args, gas, overrides);
+  const make = messages(chain, args, block.header.baseFee ?? 0n);
+  const run = (gas: bigint) => estimateRun(chain, block, make, gas, overrides);
   // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
   if (args.to && (args.data ?? new Uint8Array()).length === 0) {
     const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
