@@ -1,11 +1,13 @@
 // eth_call and eth_estimateGas on the reader (src/vms/evm/calls.ts, execution.ts ReaderStateManager)
 // through HTTP, on a --dev C-Chain: what a call writes is read back within it and never seen by
-// the next, and calls asked at once get each its own answer, with and without state overrides.
+// the next; calls asked at once get each its own answer, with and without state overrides; and
+// the estimator's optimistic limit adds geth's RefundedGas, which coreth leaves at 0 since Apricot
+// Phase 1, not ethereumjs's refund counter.
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainCommon } from '../src/vms/evm/rules.js';
-import { call, startTestNode, type TestNode } from './helpers.js';
+import { call, rpc, startTestNode, type TestNode } from './helpers.js';
 import { compileSources } from './support/solc.js';
 
 const SOURCE = `
@@ -79,5 +81,36 @@ describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
     });
     const answers = await Promise.all(asks.map((a) => (a.override ? ethCall(a.input, a.override) : ethCall(a.input))));
     expect(answers.map((r) => BigInt(r))).toEqual(asks.map((a) => a.want));
+  });
+
+  it("estimates with geth's optimistic limit (UsedGas + RefundedGas + 2300) * 64 / 63, RefundedGas 0 as in coreth", async () => {
+    const args = { from: EWOQ, to: slots, data: data('clearAndWork', [40n]) };
+    const usedGas = BigInt((await call(url, 'debug_traceCall', [args, 'latest'])).gas);
+    const latest = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+    const cap = 50_000_000n;
+    const fails = async (gas: bigint) => (await rpc(url, 'eth_call', [{ ...args, gas: `0x${gas.toString(16)}` }, 'latest'])).json.error !== undefined;
+    // gasestimator.Estimate, its runs asked through eth_call (a limit fails or not).
+    const estimate = async (refunded: bigint) => {
+      let hi = BigInt(latest.gasLimit) < cap ? BigInt(latest.gasLimit) : cap;
+      let lo = usedGas - 1n;
+      const optimistic = ((usedGas + refunded + 2300n) * 64n) / 63n;
+      if (optimistic < hi) {
+        if (await fails(optimistic)) lo = optimistic;
+        else hi = optimistic;
+      }
+      while (lo + 1n < hi) {
+        if (Number(hi - lo) / Number(hi) < 0.015) break;
+        let mid = (hi + lo) / 2n;
+        if (mid > lo * 2n) mid = lo * 2n;
+        if (await fails(mid)) lo = mid;
+        else hi = mid;
+      }
+      return hi;
+    };
+    const coreth = await estimate(0n);
+    // ethereumjs's refund counter for clearing the slot (EIP-3529's 4,800), which coreth never pays.
+    const withCounter = await estimate(4800n);
+    expect(coreth).not.toBe(withCounter);
+    expect(BigInt(await call(url, 'eth_estimateGas', [args]))).toBe(coreth);
   });
 });

@@ -445,8 +445,13 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
     const r = await run(gas);
     return !r || !!r.execResult.exceptionError;
   };
-  let lo = first.totalGasSpent - 1n;
-  const optimistic = ((first.totalGasSpent + 2300n) * 64n) / 63n;
+  // geth's UsedGas is ethereumjs's totalGasSpent (net of the refund paid), and RefundedGas the refund
+  // paid: none, as coreth pays none since Apricot Phase 1 (nor Subnet-EVM; rules.ts dropRefunds),
+  // whatever ethereumjs's refund counter (gasRefund: 4,800 for a cleared slot) has summed.
+  const usedGas = first.totalGasSpent;
+  const refundedGas = 0n;
+  let lo = usedGas - 1n;
+  const optimistic = ((usedGas + refundedGas + 2300n) * 64n) / 63n;
   if (optimistic < hi) {
     if (await fails(optimistic)) lo = optimistic;
     else hi = optimistic;
