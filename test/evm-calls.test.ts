@@ -1,13 +1,14 @@
 // eth_call and eth_estimateGas on the reader (src/vms/evm/calls.ts, execution.ts ReaderStateManager)
 // through HTTP, on a --dev C-Chain: what a call writes is read back within it and never seen by
-// the next; calls asked at once get each its own answer, with and without state overrides; and
-// the estimator's optimistic limit adds geth's RefundedGas, which coreth leaves at 0 since Apricot
-// Phase 1, not ethereumjs's refund counter.
+// the next; answers kept for calls asked again follow every change of state (a block, a dev edit)
+// and never carry a state override over to a plain call; calls asked at once get each its own
+// answer; and the estimator's optimistic limit adds geth's RefundedGas, which coreth leaves at 0
+// since Apricot Phase 1, not ethereumjs's refund counter.
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainCommon } from '../src/vms/evm/rules.js';
-import { call, rpc, startTestNode, type TestNode } from './helpers.js';
+import { call, callError, rpc, startTestNode, type TestNode } from './helpers.js';
 import { compileSources } from './support/solc.js';
 
 const SOURCE = `
@@ -70,6 +71,25 @@ describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
     const estimates = new Set<string>();
     for (let i = 0; i < 3; i++) estimates.add(await call(url, 'eth_estimateGas', [{ from: EWOQ, to: slots, data: data('bump', [5n]) }]));
     expect(estimates.size).toBe(1);
+  });
+
+  it('answers a call asked again after each change of state: a dev edit, a block, an override that stays its own', async () => {
+    expect(BigInt(await ethCall(data('a')))).toBe(1n);
+    await call(url, 'anvil_setStorageAt', [slots, word(0), word(41)]);
+    expect(BigInt(await ethCall(data('a')))).toBe(41n);
+    expect(BigInt(await ethCall(data('a'), { [slots]: { stateDiff: { [word(0)]: word(99) } } }))).toBe(99n);
+    expect(BigInt(await ethCall(data('a')))).toBe(41n);
+    const before = BigInt(await ethCall(data('number')));
+    await call(url, 'evm_mine', []);
+    expect(BigInt(await ethCall(data('number')))).toBe(before + 1n);
+    await call(url, 'anvil_setStorageAt', [slots, word(0), word(1)]);
+    expect(BigInt(await ethCall(data('a')))).toBe(1n);
+    // A revert asked again is the same revert.
+    for (let i = 0; i < 2; i++) {
+      const err = await callError(url, 'eth_call', [{ to: slots, data: data('fail') }, 'latest']);
+      expect(err.message).toBe('execution reverted: nope');
+      expect(err.code).toBe(3);
+    }
   });
 
   it('gives each of many calls asked at once its own answer, with and without overrides', async () => {
