@@ -4,8 +4,6 @@
 // of set-code (type 4) txs, newPendingTransactions over the websocket, and debug_traceCall and
 // debug_traceBlockByNumber/ByHash over HTTP with --dev.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { RLP } from '@ethereumjs/rlp';
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { type Hex, parseEther } from 'viem';
@@ -13,6 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { post, startTestNode, type TestNode } from './helpers.js';
+import { corethHeaderHash } from './support/headers.js';
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -105,43 +104,7 @@ describe('C-Chain extras with --dev', () => {
       return (await eth(node, 'eth_getTransactionReceipt', [hash])).result;
     })();
     const b = (await eth(node, 'eth_getBlockByNumber', [receipt.blockNumber, false])).result;
-    const q = (h: string) =>
-      BigInt(h) === 0n
-        ? new Uint8Array()
-        : Buffer.from(
-            BigInt(h)
-              .toString(16)
-              .padStart(2 * Math.ceil(BigInt(h).toString(16).length / 2), '0'),
-            'hex',
-          );
-    const x = (h: string) => Buffer.from(h.slice(2), 'hex');
-    const fields = [
-      x(b.parentHash),
-      x(b.sha3Uncles),
-      x(b.miner),
-      x(b.stateRoot),
-      x(b.transactionsRoot),
-      x(b.receiptsRoot),
-      x(b.logsBloom),
-      q(b.difficulty),
-      q(b.number),
-      q(b.gasLimit),
-      q(b.gasUsed),
-      q(b.timestamp),
-      x(b.extraData),
-      x(b.mixHash),
-      x(b.nonce),
-      x(b.extDataHash),
-      q(b.baseFeePerGas),
-      q(b.extDataGasUsed),
-      q(b.blockGasCost),
-      q(b.blobGasUsed),
-      q(b.excessBlobGas),
-      x(b.parentBeaconBlockRoot),
-      q(b.timestampMilliseconds),
-      q(b.minDelayExcess),
-    ];
-    expect(`0x${Buffer.from(keccak_256(RLP.encode(fields))).toString('hex')}`).toBe(b.hash);
+    expect(corethHeaderHash(b)).toBe(b.hash);
   });
 
   it("answers coreth's eth_suggestPriceOptions and eth_getChainConfig", async () => {

@@ -5,15 +5,14 @@
 // base fee and gas limit, gasUsed within the capacity, and coreth's build floor met. Without --dev
 // the builder still waits for the capacity to refill, in real time.
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
-import { RLP } from '@ethereumjs/rlp';
 import { Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeGas, feeStateBytes, parseFeeState } from '../src/vms/evm/acp176.js';
 import { blockFees, canBuild } from '../src/vms/evm/fees.js';
 import type { CorethHeader } from '../src/vms/evm/header.js';
 import { chainCommon } from '../src/vms/evm/rules.js';
 import { post, startTestNode, type TestNode } from './helpers.js';
+import { corethHeaderHash } from './support/headers.js';
 
 const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
 const EWOQ = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
@@ -61,44 +60,8 @@ async function sendSequentially(uri: string, count: number): Promise<any[]> {
   return receipts;
 }
 
-const q = (h: string): Uint8Array => {
-  const n = BigInt(h);
-  if (n === 0n) return new Uint8Array();
-  const s = n.toString(16);
-  return Buffer.from(s.padStart(s.length + (s.length % 2), '0'), 'hex');
-};
 const x = (h: string) => Buffer.from(h.slice(2), 'hex');
-
-/** coreth's header hash, from the JSON a client reads. */
-function rehash(b: any): string {
-  const fields = [
-    x(b.parentHash),
-    x(b.sha3Uncles),
-    x(b.miner),
-    x(b.stateRoot),
-    x(b.transactionsRoot),
-    x(b.receiptsRoot),
-    x(b.logsBloom),
-    q(b.difficulty),
-    q(b.number),
-    q(b.gasLimit),
-    q(b.gasUsed),
-    q(b.timestamp),
-    x(b.extraData),
-    x(b.mixHash),
-    x(b.nonce),
-    x(b.extDataHash),
-    q(b.baseFeePerGas),
-    q(b.extDataGasUsed),
-    q(b.blockGasCost),
-    q(b.blobGasUsed),
-    q(b.excessBlobGas),
-    x(b.parentBeaconBlockRoot),
-    q(b.timestampMilliseconds),
-    q(b.minDelayExcess),
-  ];
-  return `0x${Buffer.from(keccak_256(RLP.encode(fields))).toString('hex')}`;
-}
+const rehash = corethHeaderHash;
 
 /** What the ACP-176 rules read of a header. */
 const feeHeader = (b: any): CorethHeader =>
