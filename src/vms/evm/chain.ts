@@ -978,7 +978,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.store.forgetAbove(head.header.number);
     this.head = head;
     await this.loadEditedRoot();
-    await countedState(this.builder).moveTo(this.stateRootOf(head));
+    await countedState(this.builder).setStateRoot(this.stateRootOf(head));
     // The reader moves to the head's state at its next read.
     await this.readLock.run(async () => {
       this.readerRoot = '';

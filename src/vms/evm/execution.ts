@@ -71,11 +71,9 @@ export function stateAt(
   // The reader's caches hold only what one call wrote, reverted when it ends (its memo keeps the
   // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.
   const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
-  const makeCaches = () => new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) });
-  const caches = cacheEntries > 0 ? makeCaches() : undefined;
-  const sm = memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
-  if (caches) sm.makeCaches = makeCaches;
-  return sm;
+  const caches =
+    cacheEntries > 0 ? new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
+  return memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
 }
 
 /**
@@ -109,25 +107,6 @@ export class CountedStateManager extends MerkleStateManager {
     const entry = this._caches?.account?.get(address);
     if (entry instanceof AccountEntry) return entry.copy();
     return super.getAccount(address);
-  }
-
-  /** Makes caches like those it started with (see `moveTo`). */
-  makeCaches: (() => ObjectCaches) | undefined;
-  private spare: ObjectCaches | undefined;
-
-  /**
-   * To `root` with empty caches, at once (a chain going back to a snapshot): fresh caches replace
-   * the old ones, since emptying an LRU cache walks arrays of its full size (0.5 ms at the builder's
-   * 50,000 entries); the next spare set is made when the event loop is free.
-   */
-  async moveTo(root: Uint8Array): Promise<void> {
-    if (!this.makeCaches) return this.setStateRoot(root);
-    await this.setStateRoot(root, false);
-    this._caches = this.spare ?? this.makeCaches();
-    this.spare = undefined;
-    setImmediate(() => {
-      this.spare ??= this.makeCaches?.();
-    });
   }
 
   /** Reverts every checkpoint opened above `depth`. */
