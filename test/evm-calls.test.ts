@@ -23,6 +23,7 @@ contract Slots {
   function clearAndWork(uint256 n) external returns (uint256 acc) { b = 0; for (uint256 i = 0; i < n; i++) acc += i * i; }
   function number() external view returns (uint256) { return block.number; }
   function fail() external pure { revert("nope"); }
+  function above(uint256 floor) external { require(gasleft() > floor, "low"); b = 3; }
 }`;
 
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -34,6 +35,7 @@ const abi = parseAbi([
   'function clearAndWork(uint256 n) returns (uint256)',
   'function number() view returns (uint256)',
   'function fail()',
+  'function above(uint256 floor)',
 ]);
 const data = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
 const word = (n: number | bigint) => `0x${BigInt(n).toString(16).padStart(64, '0')}`;
@@ -103,34 +105,48 @@ describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
     expect(answers.map((r) => BigInt(r))).toEqual(asks.map((a) => a.want));
   });
 
-  it("estimates with geth's optimistic limit (UsedGas + RefundedGas + 2300) * 64 / 63, RefundedGas 0 as in coreth", async () => {
-    const args = { from: EWOQ, to: slots, data: data('clearAndWork', [40n]) };
+  // gasestimator.Estimate, its runs asked through eth_call (a limit fails or not), for a refund counter.
+  const reference = async (args: Record<string, string>, refunded = 0n) => {
     const usedGas = BigInt((await call(url, 'debug_traceCall', [args, 'latest'])).gas);
     const latest = await call(url, 'eth_getBlockByNumber', ['latest', false]);
     const cap = 50_000_000n;
     const fails = async (gas: bigint) => (await rpc(url, 'eth_call', [{ ...args, gas: `0x${gas.toString(16)}` }, 'latest'])).json.error !== undefined;
-    // gasestimator.Estimate, its runs asked through eth_call (a limit fails or not).
-    const estimate = async (refunded: bigint) => {
-      let hi = BigInt(latest.gasLimit) < cap ? BigInt(latest.gasLimit) : cap;
-      let lo = usedGas - 1n;
-      const optimistic = ((usedGas + refunded + 2300n) * 64n) / 63n;
-      if (optimistic < hi) {
-        if (await fails(optimistic)) lo = optimistic;
-        else hi = optimistic;
-      }
-      while (lo + 1n < hi) {
-        if (Number(hi - lo) / Number(hi) < 0.015) break;
-        let mid = (hi + lo) / 2n;
-        if (mid > lo * 2n) mid = lo * 2n;
-        if (await fails(mid)) lo = mid;
-        else hi = mid;
-      }
-      return hi;
-    };
-    const coreth = await estimate(0n);
+    let hi = BigInt(latest.gasLimit) < cap ? BigInt(latest.gasLimit) : cap;
+    let lo = usedGas - 1n;
+    const optimistic = ((usedGas + refunded + 2300n) * 64n) / 63n;
+    if (optimistic < hi) {
+      if (await fails(optimistic)) lo = optimistic;
+      else hi = optimistic;
+    }
+    while (lo + 1n < hi) {
+      if (Number(hi - lo) / Number(hi) < 0.015) break;
+      let mid = (hi + lo) / 2n;
+      if (mid > lo * 2n) mid = lo * 2n;
+      if (await fails(mid)) lo = mid;
+      else hi = mid;
+    }
+    return hi;
+  };
+
+  it("estimates with geth's optimistic limit (UsedGas + RefundedGas + 2300) * 64 / 63, RefundedGas 0 as in coreth", async () => {
+    const args = { from: EWOQ, to: slots, data: data('clearAndWork', [40n]) };
+    const coreth = await reference(args);
     // ethereumjs's refund counter for clearing the slot (EIP-3529's 4,800), which coreth never pays.
-    const withCounter = await estimate(4800n);
+    const withCounter = await reference(args, 4800n);
     expect(coreth).not.toBe(withCounter);
     expect(BigInt(await call(url, 'eth_estimateGas', [args]))).toBe(coreth);
+  });
+
+  it("answers gasestimator's limit when a call needs more gas than it uses (the search run for real)", async () => {
+    // Uses ~30,000 but needs more than 200,000 left at the check: the limit the search reaches
+    // without running fails, so the estimator searches as gasestimator does.
+    const args = { from: EWOQ, to: slots, data: data('above', [200_000n]) };
+    const want = await reference(args);
+    expect(want).toBeGreaterThan(200_000n);
+    expect(BigInt(await call(url, 'eth_estimateGas', [args]))).toBe(want);
+    for (const n of [1n, 7n, 300n]) {
+      const work = { from: EWOQ, to: slots, data: data('clearAndWork', [n]) };
+      expect(BigInt(await call(url, 'eth_estimateGas', [work]))).toBe(await reference(work));
+    }
   });
 });

@@ -553,8 +553,25 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   // paid: none, as coreth pays none since Apricot Phase 1 (nor Subnet-EVM; rules.ts dropRefunds),
   // whatever ethereumjs's refund counter (gasRefund: 4,800 for a cleared slot) has summed.
   const usedGas = first.totalGasSpent;
+  const start = { lo: usedGas - 1n, hi };
+  // gasestimator's search only tries limits above lo = UsedGas - 1, so when every limit it tries
+  // succeeds it ends at a limit found without running anything. One run at that limit settles it:
+  // if it succeeds, so does every larger limit the search would have tried (the search itself
+  // assumes success is monotonic in the limit), and the answer is gasestimator's. Only when it
+  // fails is the search run for real, from the start.
+  const guess = await searchGas(start, async () => false);
+  if (guess === hi || !(await fails(guess))) return guess;
+  return searchGas(start, fails);
+}
+
+/**
+ * gasestimator's search between lo (fails) and hi (succeeds): its optimistic first guess at the gas
+ * used plus the call stipend and the 63/64 rule, then halving until within 1.5 % of hi.
+ */
+async function searchGas(range: { lo: bigint; hi: bigint }, fails: (gas: bigint) => Promise<boolean>): Promise<bigint> {
+  let { lo, hi } = range;
+  const usedGas = lo + 1n;
   const refundedGas = 0n;
-  let lo = usedGas - 1n;
   const optimistic = ((usedGas + refundedGas + 2300n) * 64n) / 63n;
   if (optimistic < hi) {
     if (await fails(optimistic)) lo = optimistic;
