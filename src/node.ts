@@ -188,6 +188,9 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
       return {
         async snapshot() {
           while (rebuilding) await rebuilding;
+          // Followers behind the head index what they owe first: a revert would otherwise undo it each time.
+          for (const part of core!.rewindables()) await part.settle?.();
+          while (rebuilding) await rebuilding;
           const id = nextId++;
           offsets.set(id, clock.offsetNs);
           await db.undo.mark(id);

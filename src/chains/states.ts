@@ -30,6 +30,11 @@ export interface Rewindable {
   hold(): Promise<() => void>;
   /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot. */
   reload(): Promise<boolean>;
+  /**
+   * Before a snapshot is taken: finishes the work already due on what the store holds (a follower
+   * behind the head), so that each revert to the snapshot does not find it undone and do it again.
+   */
+  settle?(): Promise<void>;
 }
 
 /** How going back to a snapshot in place went (see `rewind`). */

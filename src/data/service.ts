@@ -104,6 +104,7 @@ export class DataApi {
         this.pages = undefined;
         return true;
       },
+      settle: () => this.settled(),
     };
   }
 
