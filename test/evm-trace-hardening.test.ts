@@ -12,8 +12,9 @@
 import { spawn } from 'node:child_process';
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
 import { chainCommon } from '../src/vms/evm/rules.js';
-import { post, startTestNode, type TestNode } from './helpers.js';
+import { post, startTestNode, tempDir, type TestNode } from './helpers.js';
 
 const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -422,5 +423,42 @@ describe('debug_trace* and eth_call on long executions (issue 25)', () => {
         error(-32000, 'ReferenceError: nope is not defined at <eval>:1:2(0)'),
       );
     });
+  });
+});
+
+describe('a trace leaves nothing behind on the chain', () => {
+  it("each trace's VMs are its own: none is kept by a listener on the chain's Common", async () => {
+    const started = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir(), dbType: 'memdb', dev: true });
+    try {
+      const url = `${started.uri}/ext/bc/C/rpc`;
+      const result = async (method: string, params: unknown[]) => {
+        const r = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+        if (r.json.error) throw new Error(`${method}: ${r.json.error.message}`);
+        return r.json.result;
+      };
+      const send = async (nonce: bigint, data: string, to?: `0x${string}`) => {
+        const tx = createFeeMarket1559Tx(
+          { nonce, to, data: Buffer.from(data, 'hex'), gasLimit: 300_000n, maxFeePerGas: 300_000_000_000n, maxPriorityFeePerGas: 1n },
+          { common },
+        ).sign(EWOQ_KEY);
+        return result('eth_getTransactionReceipt', [await result('eth_sendRawTransaction', [`0x${Buffer.from(tx.serialize()).toString('hex')}`])]);
+      };
+      const loop = (await send(0n, deployer(LOOP))).contractAddress;
+      const run = await send(1n, word(10), loop);
+      expect(run.status).toBe('0x1');
+      // ethereumjs's EVM listens to its Common's hardfork changes, and never stops: a VM made on
+      // the chain's Common would stay reachable from it as long as the chain lives.
+      const chainCommon = started.node.cChain.common;
+      const listening = () => chainCommon.events.listenerCount('hardforkChanged');
+      const before = listening();
+      for (let i = 0; i < 5; i++) {
+        expect((await result('debug_traceTransaction', [run.transactionHash, { tracer: 'callTracer' }])).to).toBe(loop);
+        expect(await result('debug_traceBlockByNumber', [run.blockNumber, { tracer: 'prestateTracer' }])).toHaveLength(1);
+        expect((await result('debug_traceCall', [{ from: EWOQ, to: loop, data: `0x${word(3)}` }, 'latest', { txIndex: '0x0' }])).failed).toBe(false);
+      }
+      expect(listening()).toBe(before);
+    } finally {
+      await started.stop();
+    }
   });
 });

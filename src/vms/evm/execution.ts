@@ -277,7 +277,14 @@ function pacedMessages(vm: VM, slot: PaceSlot): void {
   });
 }
 
-export async function execVM(common: Common, stateManager: MerkleStateManager, hashes: BlockHashes, precompiles: ChainPrecompiles): Promise<VM> {
+/**
+ * A VM over `stateManager` with the chain's rules. It runs on its own copy of the chain's Common
+ * (the same rules and params): ethereumjs's EVM adds a `hardforkChanged` listener to the Common it
+ * is given and never removes it, so a VM made on the chain's own Common (a trace's, the Data API's
+ * follower's, every few requests) would be kept alive by it, with its state, for as long as the chain.
+ */
+export async function execVM(chainCommon: Common, stateManager: MerkleStateManager, hashes: BlockHashes, precompiles: ChainPrecompiles): Promise<VM> {
+  const common = chainCommon.copy();
   const slot: PaceSlot = {};
   const blockchain = {
     async getBlock(n: number) {
@@ -294,7 +301,7 @@ export async function execVM(common: Common, stateManager: MerkleStateManager, h
     stateManager,
     // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
     blockchain: blockchain as any,
-    evmOpts: { customPrecompiles: [kzgPrecompile(common), ...precompiles.custom], customOpcodes: pacedJumps(common, slot) },
+    evmOpts: { customPrecompiles: [kzgPrecompile(chainCommon), ...precompiles.custom], customOpcodes: pacedJumps(chainCommon, slot) },
   });
   pacedMessages(vm, slot);
   paceSlots.set(vm, slot);
