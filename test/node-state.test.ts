@@ -2,9 +2,11 @@
 // and the index (an X→C export in between is undone on both sides), a dump/load round trip into a
 // fresh node, a reset to genesis, and Anvil's evm_snapshot/evm_revert/anvil_dumpState/anvil_reset
 // through viem's test client, which act on the whole node too.
+import { constants } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
 import { activity, evmClients, FIXTURE, OPTIONS, view } from './support/states.js';
@@ -196,5 +198,23 @@ describe('without --dev', () => {
     } finally {
       await node.stop();
     }
+  });
+});
+
+describe('a dumped state over 43 MB zipped (decoded directly: through HTTP it is a 90 MB hex body)', () => {
+  it('is unzipped within the largest Buffer, not refused as "not gzip data"', async () => {
+    const { decodeState, encodeState, maxUnzipped } = await import('../src/storage/state.js');
+    // A valid dump of 45 MB zipped: its gzip stored, not compressed (level 0), made in a moment.
+    const state = { networkId: 12345, clockOffsetNs: -7n, entries: [[Uint8Array.of(1, 2), new Uint8Array(45_000_000).fill(9)] as [Uint8Array, Uint8Array]] };
+    const stored = gzipSync(gunzipSync(encodeState(state)), { level: 0 });
+    expect(stored.length).toBeGreaterThan(constants.MAX_LENGTH / 100);
+    const back = decodeState(stored);
+    expect(back.networkId).toBe(12345);
+    expect(back.clockOffsetNs).toBe(-7n);
+    expect(back.entries).toHaveLength(1);
+    expect(Buffer.from(back.entries[0]![1]).equals(Buffer.from(state.entries[0]![1]))).toBe(true);
+    // 100 times the zipped size would pass 4 GiB, a limit zlib refuses outright.
+    expect(maxUnzipped(50_000_000)).toBe(constants.MAX_LENGTH);
+    expect(maxUnzipped(1_000_000)).toBe(100_000_000);
   });
 });

@@ -1,6 +1,7 @@
 // The node's state as one value: every entry of the store, with the network it belongs to and the
 // node clock's offset. Snapshots keep it in memory; dumps write it gzipped, in a format of our own
 // (a dump is only read by this emulator): a magic, a version, then length-prefixed keys and values.
+import { constants } from 'node:buffer';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Bytes } from './db.js';
 
@@ -34,20 +35,27 @@ export function encodeState(state: NodeState): Uint8Array {
   return gzipSync(out);
 }
 
+/** The largest Buffer (4 GiB on 64-bit Node 20): zlib refuses a larger output limit, and no state past it can be read. */
+const MAX_BUFFER = constants.MAX_LENGTH;
+
 /**
  * How large a state may be unzipped: a dump's entries (trie nodes, hashes, signatures) compress a few
  * times at most, while a 4 MiB gzip bomb sent to anvil_loadState would unzip to 4 GiB. So at most 100
- * times the zipped size, and 64 MiB whatever the size.
+ * times the zipped size, and 64 MiB whatever the size; never past the largest Buffer (a dump over
+ * some 43 MB zipped would otherwise ask zlib for a limit it refuses).
  */
-const maxUnzipped = (zipped: number) => Math.max(64 * 1024 * 1024, zipped * 100);
+export const maxUnzipped = (zipped: number): number => Math.min(Math.max(64 * 1024 * 1024, zipped * 100), MAX_BUFFER);
 
 export function decodeState(gz: Uint8Array): NodeState {
+  const limit = maxUnzipped(gz.length);
   let raw: Buffer;
   try {
-    raw = gunzipSync(gz, { maxOutputLength: maxUnzipped(gz.length) });
+    raw = gunzipSync(gz, { maxOutputLength: limit });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      if (limit === MAX_BUFFER) throw new StateError(`the state unzips to over ${MAX_BUFFER} bytes, more than this emulator can read`);
       throw new StateError('not a state dumped by the emulator: it unzips to over 100 times its size');
+    }
     throw new StateError('not a state dumped by the emulator: not gzip data');
   }
   if (raw.length < MAGIC.length + 17 || !raw.subarray(0, MAGIC.length).equals(MAGIC)) throw new StateError('not a state dumped by the emulator');
