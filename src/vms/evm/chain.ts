@@ -199,6 +199,8 @@ export const bodyTx = (p: { tx: TypedTransaction; bytes: Uint8Array }): BodyTx =
 
 /** A block as the builder ran it (EvmChain.takeBuilt). */
 export interface BuiltBlock {
+  /** Its height: a revert forgets the blocks above the head it restores. */
+  number: bigint;
   txs: readonly TypedTransaction[];
   internal: InternalTx[][];
   /** The records the block's store entry holds (the follower need not decode them again). */
@@ -976,6 +978,9 @@ export class EvmChain extends EventEmitter<Events> {
     const head = headHash && (await this.store.block(headHash));
     if (!head) throw new Error('the head block is missing from the database');
     this.store.forgetAbove(head.header.number);
+    // So are the recorded runs of those blocks that the Data API's follower had not taken yet: they
+    // would only take memory (up to KEPT_INTERNAL_BLOCKS of them) until pushed out by new blocks.
+    for (const [key, built] of this.builtByBlock) if (built.number > head.header.number) this.builtByBlock.delete(key);
     this.head = head;
     await this.loadEditedRoot();
     await countedState(this.builder).setStateRoot(this.stateRootOf(head));
@@ -1209,7 +1214,7 @@ export class EvmChain extends EventEmitter<Events> {
       const { records } = committed;
       superseded = committed.superseded;
       if (this.internalRecorder) {
-        this.builtByBlock.set(hex(this.head.hash), { txs: included.map((p) => p.tx), internal, records });
+        this.builtByBlock.set(hex(this.head.hash), { number, txs: included.map((p) => p.tx), internal, records });
         // A follower that fell this far behind decodes and runs the older blocks' txs again instead.
         if (this.builtByBlock.size > KEPT_INTERNAL_BLOCKS) this.builtByBlock.delete(this.builtByBlock.keys().next().value!);
       }
