@@ -8,6 +8,7 @@ import { Address } from '@ethereumjs/util';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
 import { chainCommon } from '../src/vms/evm/rules.js';
 import { post, runCli, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 
@@ -163,12 +164,51 @@ describe('C-Chain (memdb)', () => {
       expect((await result(node.uri, 'eth_getTransactionReceipt', [hash]))?.status).toBe('0x1');
       expect(await result(node.uri, 'eth_getTransactionCount', [EWOQ, 'latest'])).toBe(`0x${nonce.toString(16)}`);
     }
-    // The same tx twice at once: the journal is written before the pool takes it, and only once.
-    const raw = transfer(nonce++);
+    // The same tx twice at once: admitted once. The other copy is "already known" while the first
+    // is in the pool; if the block with the first was built before the second was read (a loaded
+    // machine can deliver the two requests that far apart), it is refused as coreth refuses it once
+    // its pool has reset to that block: nonce too low.
+    const sent = nonce++;
+    const raw = transfer(sent);
     const both = await Promise.all([eth(node.uri, 'eth_sendRawTransaction', [raw]), eth(node.uri, 'eth_sendRawTransaction', [raw])]);
     expect(both.filter((r) => r.result).length).toBe(1);
-    expect(both.find((r) => r.error)?.error).toEqual({ code: -32000, message: 'already known' });
+    expect([
+      { code: -32000, message: 'already known' },
+      { code: -32000, message: `nonce too low: next nonce ${sent + 1n}, tx nonce ${sent}` },
+    ]).toContainEqual(both.find((r) => r.error)?.error);
     expect((await result(node.uri, 'eth_getTransactionReceipt', [both.find((r) => r.result).result])).status).toBe('0x1');
+  });
+
+  it('a copy checked before the block that took the first one is refused when it reaches the pool after it, as nonce too low', async () => {
+    // In-process, to hold each copy's journal write (between its checks and the pool) until told.
+    const started = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir(), dbType: 'memdb' });
+    const chain = started.node.cChain as unknown as { journal: { put(k: Uint8Array, v: Uint8Array): Promise<void> } };
+    const put = chain.journal.put.bind(chain.journal);
+    const held: Array<() => void> = [];
+    chain.journal.put = (k, v) => new Promise<void>((go) => held.push(go)).then(() => put(k, v));
+    const holding = async (n: number) => {
+      while (held.length < n) await new Promise((r) => setTimeout(r, 5));
+    };
+    try {
+      const nonce = BigInt(await result(started.uri, 'eth_getTransactionCount', [EWOQ, 'latest']));
+      const raw = transfer(nonce);
+      const first = eth(started.uri, 'eth_sendRawTransaction', [raw]);
+      await holding(1);
+      // The second copy passes the checks (the first is not in the pool yet) and waits on its write.
+      const second = eth(started.uri, 'eth_sendRawTransaction', [raw]);
+      await holding(2);
+      held[0]!();
+      const hash = (await first).result;
+      // The block with the first copy is built: its tx leaves the pool, the nonce moves on.
+      expect((await result(started.uri, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
+      held[1]!();
+      expect((await second).error).toEqual({ code: -32000, message: `nonce too low: next nonce ${nonce + 1n}, tx nonce ${nonce}` });
+      // Nothing of it waits in the pool: the next nonce is the one after the mined copy's.
+      expect(await result(started.uri, 'eth_getTransactionCount', [EWOQ, 'pending'])).toBe(`0x${(nonce + 1n).toString(16)}`);
+    } finally {
+      delete (chain.journal as { put?: unknown }).put;
+      await started.stop();
+    }
   });
 
   it('reverts: code 3 with data and reason, -32000 without data', async () => {

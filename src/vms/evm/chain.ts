@@ -587,7 +587,11 @@ export class EvmChain extends EventEmitter<Events> {
     const turn = this.admissions.take();
     try {
       await this.expireQueued();
-      const { entry, stateNonce } = await this.validate(bytes, tx, impersonated);
+      // The state the checks read (the head's, with its dev edits).
+      let checked = this.stateRootOf(this.head);
+      const validated = await this.validate(bytes, tx, impersonated);
+      const { entry } = validated;
+      let { stateNonce } = validated;
       const poolBaseFee = () => this.poolBaseFee();
       // Asked before the journal write, so that a refused tx costs none.
       const early = this.pool.refusal(entry, poolBaseFee);
@@ -598,6 +602,21 @@ export class EvmChain extends EventEmitter<Events> {
         await this.journal.put(entry.hash, bytes);
       }
       await turn.ready;
+      // legacypool adds under its lock, against the state of its last reset. A block built since
+      // the checks (during the journal write, the turns before this one) took its txs out of the
+      // pool and moved their senders' nonces on (a dev edit may have too): unless the pool holds
+      // this tx (already known, which add answers), the state checks run again on the new state,
+      // so that a tx whose nonce a block has just used (this very tx, sent twice at once) is
+      // refused as nonce too low instead of added against the nonce read before the block.
+      while (checked !== this.stateRootOf(this.head) && !this.pool.has(entry.hashHex)) {
+        checked = this.stateRootOf(this.head);
+        try {
+          stateNonce = await this.checkState(tx, entry.tx.getSenderAddress(), entry.feeCap);
+        } catch (err) {
+          if (journal && !this.pool.has(entry.hashHex)) await this.forget(entry.hash, impersonated);
+          throw err;
+        }
+      }
       // The pool may have changed while the journal was written: add checks again.
       const added = this.pool.add(entry, stateNonce, poolBaseFee);
       turn.release();
@@ -645,10 +664,7 @@ export class EvmChain extends EventEmitter<Events> {
     if (tx.gasLimit < intrinsic) throw new PoolError(poolErrors.intrinsicGas(checksum(), tx.gasLimit, intrinsic));
     const minFeeCap = this.opts.flavor.minFeeCap(this.headRules);
     if (feeCap < minFeeCap) throw new PoolError(poolErrors.feeCapTooLow(checksum(), feeCap, minFeeCap));
-    const account = (await this.account(from.bytes)) ?? new Account();
-    if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
-    const cost = tx.gasLimit * feeCap + tx.value;
-    if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
+    const stateNonce = await this.checkState(tx, from, feeCap);
     // Subnet-EVM's tx allow list comes after the nonce and balance checks, under the head's rules.
     if (
       this.hasTxAllowList &&
@@ -670,7 +686,16 @@ export class EvmChain extends EventEmitter<Events> {
       tipCap,
       ...(impersonated ? { impersonated } : {}),
     };
-    return { entry, stateNonce: account.nonce };
+    return { entry, stateNonce };
+  }
+
+  /** geth's checks of a tx against the head's state, nonce then balance: the sender's nonce there. */
+  private async checkState(tx: TypedTransaction, from: Address, feeCap: bigint): Promise<bigint> {
+    const account = (await this.account(from.bytes)) ?? new Account();
+    if (tx.nonce < account.nonce) throw new PoolError(poolErrors.nonceTooLow(account.nonce, tx.nonce));
+    const cost = tx.gasLimit * feeCap + tx.value;
+    if (account.balance < cost) throw new PoolError(poolErrors.insufficientFunds(account.balance, cost));
+    return account.nonce;
   }
 
   // --- Block building ------------------------------------------------------------------------
