@@ -192,7 +192,7 @@ export class EvmFollower {
     }
   }
 
-  /** While the node goes back to a snapshot: no run starts, and the one under way stops at its next write. */
+  /** While the node goes back to a snapshot: no run starts, and the one under way stops after its current block. */
   private held = false;
 
   /** Stops following (see `held`) and resolves to what starts it again. */
@@ -228,7 +228,11 @@ export class EvmFollower {
       try {
         for (let taken = 0; n <= last && taken < BLOCKS_PER_WRITE; n++, taken++) {
           // A block at a time: requests that arrive meanwhile are served between blocks.
-          if (taken > 0) await new Promise((r) => setImmediate(r));
+          if (taken > 0) {
+            await new Promise((r) => setImmediate(r));
+            // A revert waits for this run: it writes the blocks done so far and stops.
+            if (this.held) break;
+          }
           await this.index(n, batch, metrics);
         }
         const cursor = Buffer.alloc(8);
