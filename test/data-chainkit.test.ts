@@ -9,7 +9,7 @@ import { idFromString } from '../src/encoding/cb58.js';
 import { makeIcm } from './support/icm.js';
 import { fixture } from './support/solc.js';
 import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
-import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
+import { hashPayload, unsignedMessage } from '../src/vms/components/warp/message.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 

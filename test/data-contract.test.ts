@@ -15,8 +15,9 @@ import { testAccounts } from '../src/vms/avm/testaccounts.js';
 import { formatAddress } from '../src/vms/components/avax/address.js';
 
 const EWOQ_BECH32 = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
-import { hashPayload, unsignedMessage } from '../src/vms/evm/warp/message.js';
-import { LOCAL_STAKERS, publicKey, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
+import { publicKeyOf, verifyAggregate } from '../src/vms/components/warp/bls.js';
+import { hashPayload, unsignedMessage } from '../src/vms/components/warp/message.js';
+import { LOCAL_SIGNERS } from '../src/vms/components/warp/signers.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -482,7 +483,7 @@ describe("the Data API's signature aggregator", () => {
     expect(signed.subarray(0, unsigned.length).equals(Buffer.from(unsigned))).toBe(true);
     // One signer (the node, the L1's only validator): typeID 0, a one-byte bitset 0x01, a 96-byte signature.
     expect(signed.subarray(unsigned.length, unsigned.length + 9).toString('hex')).toBe('000000000000000101');
-    expect(verifyWarpSignature(unsigned, signed.subarray(unsigned.length + 9), [publicKey(LOCAL_STAKERS[0]!)])).toBe(true);
+    expect(verifyAggregate(unsigned, signed.subarray(unsigned.length + 9), [publicKeyOf(LOCAL_SIGNERS[0]!.secretKey)])).toBe(true);
     // As ABI-encoded SendWarpMessage log data, with 0x, the same.
     const word = (n: number) => n.toString(16).padStart(64, '0');
     const logData = `0x${word(32)}${word(unsigned.length)}${Buffer.from(unsigned).toString('hex')}${'00'.repeat((32 - (unsigned.length % 32)) % 32)}`;

@@ -12,7 +12,7 @@ import '../src/vms/evm/precompiles/feemanager.js';
 import '../src/vms/evm/precompiles/nativeminter.js';
 import '../src/vms/evm/precompiles/rewardmanager.js';
 import '../src/vms/evm/state.js';
-import '../src/vms/evm/warp/message.js';
+import '../src/vms/evm/warp/precompile.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

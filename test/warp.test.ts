@@ -23,9 +23,11 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58 } from '../src/encoding/cb58.js';
-import { addressedCall, bitset, unsignedMessage } from '../src/vms/evm/warp/message.js';
+import { publicKeyOf, sign, verifyAggregate } from '../src/vms/components/warp/bls.js';
+import { addressedCall, unsignedMessage } from '../src/vms/components/warp/message.js';
+import { bitset } from '../src/vms/components/warp/signature.js';
+import { LOCAL_SIGNERS } from '../src/vms/components/warp/signers.js';
 import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
-import { LOCAL_STAKERS, publicKey, signWarp, verifyWarpSignature } from '../src/vms/evm/warp/signers.js';
 import WebSocket from 'ws';
 import { post, rpc, type SpawnedNode, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';
@@ -84,7 +86,7 @@ describe('warp message bytes', () => {
     expect(hexOf(unsignedMessage(12345, chain, addressedCall(source, payload)))).toBe(`0000${hexOf(unsigned)}`);
     expect(hexOf(bitset([0, 1]))).toBe('03');
     expect(hexOf(bitset([8]))).toBe('0100');
-    expect(hexOf(publicKey(LOCAL_STAKERS[0]!))).toBe(LOCAL_NODE_KEY);
+    expect(hexOf(publicKeyOf(LOCAL_SIGNERS[0]!.secretKey))).toBe(LOCAL_NODE_KEY);
   });
 });
 
@@ -132,19 +134,19 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     expect((await call('warp_getMessage', [encodeCB58(id)])).result).toBe(`0x${hexOf(expected)}`);
     const signature = fromHex((await call('warp_getMessageSignature', [encodeCB58(id)])).result);
     expect(signature.length).toBe(96);
-    expect(verifyWarpSignature(expected, signature, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+    expect(verifyAggregate(expected, signature, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
     // The L1's own validator set is the node: signers bitset 0x01.
     const signed = fromHex((await call('warp_getMessageAggregateSignature', [encodeCB58(id), 67, ''])).result);
     expect(hexOf(signed.subarray(0, expected.length))).toBe(hexOf(expected));
     expect(hexOf(signed.subarray(expected.length, expected.length + 9))).toBe('000000000000000101');
-    expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+    expect(verifyAggregate(expected, signed.subarray(expected.length + 9), [fromHex(LOCAL_NODE_KEY)])).toBe(true);
     expect((await call('warp_getMessage', [encodeCB58(new Uint8Array(32).fill(1))])).error.message).toBe(
       `failed to get message ${encodeCB58(new Uint8Array(32).fill(1))} with error not found`,
     );
     // The block that sent it can be signed too (a Hash payload of the block hash).
     const blockSig = fromHex((await call('warp_getBlockSignature', [encodeCB58(fromHex(receipt.blockHash))])).result);
     const blockMessage = unsignedMessage(12345, decodeCB58(blockchainID), fromHex(`0000${'00000000'}${receipt.blockHash.slice(2)}`));
-    expect(verifyWarpSignature(blockMessage, blockSig, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
+    expect(verifyAggregate(blockMessage, blockSig, [fromHex(LOCAL_NODE_KEY)])).toBe(true);
   });
 
   it('aggregates the primary network’s five local stakers for a C-Chain message', async () => {
@@ -156,7 +158,8 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
         .result,
     );
     expect(hexOf(signed.subarray(expected.length, expected.length + 9))).toBe('00000000000000011f');
-    expect(verifyWarpSignature(expected, signed.subarray(expected.length + 9), LOCAL_STAKERS.map(publicKey))).toBe(true);
+    const stakers = LOCAL_SIGNERS.map((s) => publicKeyOf(s.secretKey));
+    expect(verifyAggregate(expected, signed.subarray(expected.length + 9), stakers)).toBe(true);
   });
 
   it('delivers a message from a Solidity sender on the L1 to a Solidity receiver on the C-Chain through the access list, verified against the L1 validator', async () => {
@@ -213,7 +216,7 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
 
     // A signature that does not verify: the tx is still included, and the contract reads (empty, false).
     const tampered = fromHex(signed);
-    tampered.set(signWarp(Uint8Array.of(1, 2, 3), LOCAL_STAKERS[0]!.secretKey), tampered.length - 96);
+    tampered.set(sign(Uint8Array.of(1, 2, 3), LOCAL_SIGNERS[0]!.secretKey), tampered.length - 96);
     const bad = await deliver(tampered);
     expect(bad.r.status).toBe('success');
     expect(bad.event.valid).toBe(false);
@@ -287,8 +290,8 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
     const unsigned = fromHex((await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessage', params: [id] }))).json.result);
     const bitsAndSig = signed.subarray(unsigned.length);
     const signers = bitsAndSig[8]!;
-    const onlineKeys = [LOCAL_STAKERS[0]!.secretKey, fromHex(KEY_A)].map((k) => publicKey({ nodeID: '', weight: 1n, secretKey: k }));
-    expect(verifyWarpSignature(unsigned, bitsAndSig.subarray(9), onlineKeys)).toBe(true);
+    const onlineKeys = [LOCAL_SIGNERS[0]!.secretKey, fromHex(KEY_A)].map(publicKeyOf);
+    expect(verifyAggregate(unsigned, bitsAndSig.subarray(9), onlineKeys)).toBe(true);
     expect([3, 5, 6]).toContain(signers); // two of the three, in canonical (public key) order
 
     // The C-Chain verifies it against the L1's set at the default quorum (67): 40 % is not enough.

@@ -7,11 +7,19 @@
 import { encodeCB58, idFromString } from '../encoding/cb58.js';
 import type { EvmChainVM } from '../vms/evm/factory.js';
 import { type WarpValidator, aggregate, QuorumError } from '../vms/evm/warp/signers.js';
-import { addressedCall, messageID, unsignedMessage } from '../vms/evm/warp/message.js';
+import {
+  addressedCall,
+  messageID,
+  parseAddressedCall,
+  parseSignedMessage,
+  parseUnsignedMessage,
+  type UnsignedMessage,
+  unsignedMessage,
+} from '../vms/components/warp/message.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { conversionID } from '../vms/platform/execute/l1.js';
-import { parseAddressedCall, parsePlatformMessage, parseWarpMessage } from '../vms/platform/warp.js';
-import { aggregateFor, parseUnsignedWarp, refusal, SigningError, type UnsignedWarp } from '../vms/platform/signing.js';
+import { parsePlatformMessage } from '../vms/platform/warp.js';
+import { aggregateFor, refusal, SigningError } from '../vms/platform/signing.js';
 import type { PChain } from '../vms/platform/vm.js';
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';
@@ -34,19 +42,19 @@ function hexBytes(text: unknown): Uint8Array | undefined {
 }
 
 /** utils.UnpackWarpMessage: ABI-encoded SendWarpMessage log data (offset ‖ length ‖ message), else a bare unsigned message. */
-function unpack(bytes: Uint8Array): { unsigned: Uint8Array; msg: UnsignedWarp } | undefined {
+function unpack(bytes: Uint8Array): { unsigned: Uint8Array; msg: UnsignedMessage } | undefined {
   const b = Buffer.from(bytes);
   if (b.length >= 64 && b.readBigUInt64BE(24) === 32n) {
     const length = Number(b.readBigUInt64BE(56));
     if (64 + length <= b.length) {
       const inner = new Uint8Array(b.subarray(64, 64 + length));
       try {
-        return { unsigned: inner, msg: parseUnsignedWarp(inner) };
+        return { unsigned: inner, msg: parseUnsignedMessage(inner) };
       } catch {}
     }
   }
   try {
-    return { unsigned: bytes, msg: parseUnsignedWarp(bytes) };
+    return { unsigned: bytes, msg: parseUnsignedMessage(bytes) };
   } catch {
     return undefined;
   }
@@ -66,7 +74,7 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
       }
       const p = s.pChain();
       const m = await messageOfTx(p, s.networkID, txID);
-      const why = refusal(p.state.ledger, s.networkID, parseUnsignedWarp(m.unsigned), m.justification);
+      const why = refusal(p.state.ledger, s.networkID, parseUnsignedMessage(m.unsigned), m.justification);
       if (why) throw failed(`failed to collect a threshold of signatures: validators refused the message: ${why}`);
       try {
         return { signedMessage: Buffer.from(aggregateFor(p.state.ledger, m.subnet, m.unsigned, 67)).toString('hex') };
@@ -158,9 +166,9 @@ async function messageOfTx(p: PChain, networkID: number, txID: Uint8Array): Prom
     return { unsigned: platform(payload), justification: u.subnetID, subnet: u.subnetID };
   }
   if (u.type === 36 || u.type === 37) {
-    const inner = parsePlatformMessage(parseAddressedCall(parseWarpMessage(u.message).payload).payload);
+    const inner = parsePlatformMessage(parseAddressedCall(parseSignedMessage(u.message).payload).payload);
     if (inner.type === 1) {
-      const validationID = sha256(parseAddressedCall(parseWarpMessage(u.message).payload).payload);
+      const validationID = sha256(parseAddressedCall(parseSignedMessage(u.message).payload).payload);
       return {
         unsigned: platform(Buffer.concat([Uint8Array.of(0, 0), u32(2), validationID, Uint8Array.of(1)])),
         justification: new Uint8Array(),
@@ -177,7 +185,7 @@ async function messageOfTx(p: PChain, networkID: number, txID: Uint8Array): Prom
 }
 
 /** A Hash payload (typeID 0) naming an accepted block of the chain: what getBlockSignature signs. */
-async function isBlockHash(vm: EvmChainVM, msg: UnsignedWarp): Promise<boolean> {
+async function isBlockHash(vm: EvmChainVM, msg: UnsignedMessage): Promise<boolean> {
   const p = Buffer.from(msg.payload);
   if (p.length !== 2 + 4 + 32 || p.readUInt32BE(2) !== 0) return false;
   return (await vm.evm.store.block(p.subarray(6))) !== undefined;

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { decodeCB58 } from '../encoding/cb58.js';
-import { proofOfPossession, publicKeyOf } from '../vms/platform/bls.js';
+import { proofOfPossession, publicKeyOf } from '../vms/components/warp/bls.js';
 import type { ConvertValidator } from '../vms/platform/types.js';
 import { EWOQ } from './platform.js';
 

@@ -33,7 +33,7 @@ import {
   type WarpReceiveContext,
   withPredicateGas,
 } from './warp/receive.js';
-import { WARP_ADDRESS_HEX } from './warp/message.js';
+import { WARP_ADDRESS_HEX } from './warp/precompile.js';
 import { predicateResultsBytes } from './warp/predicate.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type BaseRules, type ChainRules, rulesAfter } from './precompiles/rules.js';

@@ -13,8 +13,9 @@ import { hrpOf, LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';
 import { AtomicBackend } from './atomic/backend.js';
 import { avaxService } from './atomic/service.js';
 import { warpService } from './api/warp.js';
-import { WARP_ADDRESS_HEX } from './warp/message.js';
-import { LOCAL_STAKERS, publicKey, type WarpValidator } from './warp/signers.js';
+import { WARP_ADDRESS_HEX } from './warp/precompile.js';
+import { publicKeyOf } from '../components/warp/bls.js';
+import { type HeldValidator, LOCAL_STAKERS, type WarpValidator } from './warp/signers.js';
 import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { corethMethods } from './api/coreth.js';
@@ -90,11 +91,11 @@ interface ChainConfig {
   /** Subnet-EVM's feeRecipient: the coinbase of this node's blocks when the chain lets producers choose. */
   feeRecipient?: Uint8Array;
   /** emulator-validators (not a subnet-evm key): an L1's validators besides the node. */
-  validators: WarpValidator[];
+  validators: HeldValidator[];
 }
 
 /** An L1's emulator-validators as its chain config gives them (for the node's ConvertSubnetToL1Tx). */
-export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): WarpValidator[] => readChainConfig(config).validators;
+export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): HeldValidator[] => readChainConfig(config).validators;
 
 function readChainConfig(config: Uint8Array | undefined): ChainConfig {
   if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [] };
@@ -132,7 +133,7 @@ function readChainConfig(config: Uint8Array | undefined): ChainConfig {
  * "offline": false }]: validators of an L1 besides the node, each with its own BLS key, so that warp
  * quorums and weights can be tested. An offline one keeps its weight and signs nothing.
  */
-function readValidators(raw: unknown, text: string): WarpValidator[] {
+function readValidators(raw: unknown, text: string): HeldValidator[] {
   if (raw === undefined || raw === null) return [];
   const bad = (why: string) => new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: emulator-validators: ${why}`);
   if (!Array.isArray(raw)) throw bad('not an array');
@@ -143,7 +144,7 @@ function readValidators(raw: unknown, text: string): WarpValidator[] {
     if (typeof o.blsSecretKey !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(o.blsSecretKey)) throw bad(`[${i}].blsSecretKey must be 32 bytes of hex`);
     const secretKey = new Uint8Array(Buffer.from(o.blsSecretKey.replace(/^0x/i, ''), 'hex'));
     try {
-      publicKey({ nodeID: o.nodeID, weight: 1n, secretKey });
+      publicKeyOf(secretKey);
     } catch {
       throw bad(`[${i}].blsSecretKey is not a BLS12-381 secret key`);
     }
@@ -204,15 +205,16 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
 export function evmFactory(config: EvmConfig): VmFactory {
   /** BLS keys this process holds (the local stakers', the chain configs' emulator-validators), by public key. */
   // Public keys are derived on first use: a BLS scalar multiplication each, not worth paying at start-up.
-  const holders: WarpValidator[] = [...LOCAL_STAKERS];
-  let byKey: Map<string, WarpValidator> | undefined;
+  const holders: HeldValidator[] = [...LOCAL_STAKERS];
+  let byKey: Map<string, HeldValidator> | undefined;
+  const keyHex = (v: HeldValidator) => Buffer.from(publicKeyOf(v.secretKey)).toString('hex');
   const knownKeys = {
-    add(v: WarpValidator): void {
+    add(v: HeldValidator): void {
       holders.push(v);
-      byKey?.set(Buffer.from(publicKey(v)).toString('hex'), v);
+      byKey?.set(keyHex(v), v);
     },
-    get(pk: string): WarpValidator | undefined {
-      byKey ??= new Map(holders.map((v) => [Buffer.from(publicKey(v)).toString('hex'), v]));
+    get(pk: string): HeldValidator | undefined {
+      byKey ??= new Map(holders.map((v) => [keyHex(v), v]));
       return byKey.get(pk);
     },
   };
@@ -235,16 +237,16 @@ export function evmFactory(config: EvmConfig): VmFactory {
       const l1Set = [{ ...self!, weight: L1_VALIDATOR_WEIGHT }, ...chainConfig.validators];
       if (config.kind === 'subnet-evm') config.l1Validators.set(encodeCB58(ctx.subnetID), l1Set);
       for (const v of l1Set) knownKeys.add(v);
-      /** The P-Chain's set when it knows the subnet: active members that have keys, signing when this process holds their secret. */
+      /**
+       * The P-Chain's set when it knows the subnet, signing when this process holds a member's secret.
+       * As avalanchego's GetValidatorSet, inactive L1 validators and validators without a key keep
+       * their weight in the total and sign nothing.
+       */
       const fromP = (subnetID: string): WarpValidator[] | undefined =>
-        config.subnetValidators?.(decodeCB58(subnetID))?.flatMap((m) => {
-          if (!m.active || !m.publicKey) return [];
+        config.subnetValidators?.(decodeCB58(subnetID))?.map((m) => {
+          if (!m.active || !m.publicKey) return { nodeID: m.nodeID, weight: m.weight };
           const known = knownKeys.get(Buffer.from(m.publicKey).toString('hex'));
-          return [
-            known
-              ? { ...known, nodeID: m.nodeID, weight: m.weight }
-              : { nodeID: m.nodeID, weight: m.weight, secretKey: new Uint8Array(32), publicKey: m.publicKey, offline: true },
-          ];
+          return known ? { ...known, nodeID: m.nodeID, weight: m.weight } : { nodeID: m.nodeID, weight: m.weight, publicKey: m.publicKey };
         });
       const validatorsOf = (subnetID: string): WarpValidator[] =>
         fromP(subnetID) ?? (subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : (config.l1Validators.get(subnetID) ?? []));

@@ -7,7 +7,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import { type CorethHeader, decodeHeader, type HeaderLayout } from './header.js';
-import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/message.js';
+import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/precompile.js';
 import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
 
 export interface StoredBlock {

@@ -3,7 +3,8 @@
 // state as it stands once advanced to the block's time. Complexities follow complexity.go.
 import { calculatePrice } from '../components/gas.js';
 import type { BaseTxFields, FxValue, OwnersValue, Signer, TransferableInput, TransferableOutput, UnsignedTx } from './types.js';
-import { countSigners, parseWarpMessage } from './warp.js';
+import { parseSignedMessage } from '../components/warp/message.js';
+import { numSigners } from '../components/warp/signature.js';
 
 /** genesis.LocalParams' dynamic fee config (gas.Config). */
 export const FEE_CONFIG = {
@@ -78,7 +79,7 @@ function auth(a: FxValue): Dims {
 }
 
 function warp(message: Uint8Array): Dims {
-  const signers = countSigners(parseWarpMessage(message).signers);
+  const signers = numSigners(parseSignedMessage(message).signers);
   return [n(message.length), 23n, 0n, 1000n + 5n * n(signers)];
 }
 

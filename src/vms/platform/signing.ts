@@ -6,29 +6,17 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { u32 } from '../../encoding/bytes.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
-import { CodecError, unmarshal } from '../../encoding/packer.js';
-import { aggregateSignatures, canonicalSet, publicKeyOf, signMessage } from './bls.js';
+import { CodecError } from '../../encoding/packer.js';
+import { parseAddressedCall, type UnsignedMessage } from '../components/warp/message.js';
+import { AggregationError, aggregate } from '../components/warp/signature.js';
+import { localSecretKeyOf } from '../components/warp/signers.js';
 import type { Ledger } from './ledger.js';
-import { validatorSets } from './validators.js';
-import { parseAddressedCall, parsePlatformMessage } from './warp.js';
-
-/** The BLS secret keys of avalanchego's local stakers (staking/local/signer<N>.key). */
-export const LOCAL_SIGNER_KEYS = [1, 2, 3, 4, 5].map((i) => new Uint8Array(Buffer.from(`AvalancheLocalNetworkValidator0${i}`)));
+import { validatorSets, warpSet } from './validators.js';
+import { parsePlatformMessage } from './warp.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export class SigningError extends Error {}
-
-export interface UnsignedWarp {
-  networkID: number;
-  sourceChainID: Uint8Array;
-  payload: Uint8Array;
-  bytes: Uint8Array;
-}
-
-export function parseUnsignedWarp(bytes: Uint8Array): UnsignedWarp {
-  return unmarshal(bytes, (r) => ({ networkID: r.u32(), sourceChainID: r.fixed(32), payload: r.byteSlice(), bytes }));
-}
 
 /** L1ValidatorRegistrationJustification (protobuf): field 1 = SubnetIDIndex{1: subnet_id, 2: index}, field 2 = register message bytes. */
 function parseJustification(b: Uint8Array): { subnetID: Uint8Array; index: number } | { registerMessage: Uint8Array } {
@@ -74,7 +62,7 @@ function parseJustification(b: Uint8Array): { subnetID: Uint8Array; index: numbe
 }
 
 /** signatureRequestVerifier.Verify: why this node refuses to sign, or undefined. */
-export function refusal(ledger: Ledger, networkID: number, msg: UnsignedWarp, justification: Uint8Array): string | undefined {
+export function refusal(ledger: Ledger, networkID: number, msg: UnsignedMessage, justification: Uint8Array): string | undefined {
   if (msg.networkID !== networkID) return `wrong networkID: expected ${networkID} but got ${msg.networkID}`;
   if (!msg.sourceChainID.every((b) => b === 0)) return 'source chain is not the P-Chain';
   let payload: ReturnType<typeof parsePlatformMessage>;
@@ -128,19 +116,11 @@ export function refusal(ledger: Ledger, networkID: number, msg: UnsignedWarp, ju
  * signed message (BitSetSignature over the canonical set), or throws when they lack `quorum` percent.
  */
 export function aggregateFor(ledger: Ledger, signingSubnet: Uint8Array, unsigned: Uint8Array, quorum: number): Uint8Array {
-  const members = validatorSets(ledger)[hex(signingSubnet)] ?? [];
-  const { set, total } = canonicalSet(members.map((m) => ({ publicKey: m.publicKey ? Buffer.from(m.publicKey, 'hex') : undefined, weight: m.weight })));
-  const keys = new Map(LOCAL_SIGNER_KEYS.map((sk) => [hex(publicKeyOf(sk)), sk]));
-  const signing = set.map((v, i) => ({ v, i, sk: keys.get(hex(v.publicKey)) })).filter((s) => s.sk);
-  const weight = signing.reduce((sum, s) => sum + s.v.weight, 0n);
-  if (set.length === 0) throw new SigningError(`no validators for subnet ${encodeCB58(signingSubnet)}`);
-  if (signing.length === 0 || weight * 100n < total * BigInt(quorum)) {
-    throw new SigningError(`failed to collect a threshold of signatures: ${quorum}% of ${total} required, ${weight} signed`);
+  try {
+    return aggregate(unsigned, warpSet(validatorSets(ledger)[hex(signingSubnet)] ?? []), (v) => localSecretKeyOf(v.publicKey), BigInt(quorum));
+  } catch (err) {
+    if (!(err instanceof AggregationError)) throw err;
+    if (err.reason === 'no validators') throw new SigningError(`no validators for subnet ${encodeCB58(signingSubnet)}`);
+    throw new SigningError(`failed to collect a threshold of signatures: ${quorum}% of ${err.totalWeight} required, ${err.weight} signed`);
   }
-  let bits = 0n;
-  for (const s of signing) bits |= 1n << BigInt(s.i);
-  const bitHex = bits.toString(16);
-  const bitset = Buffer.from(bitHex.length % 2 ? `0${bitHex}` : bitHex, 'hex');
-  const signature = aggregateSignatures(signing.map((s) => signMessage(unsigned, s.sk!)));
-  return new Uint8Array(Buffer.concat([unsigned, u32(0), u32(bitset.length), bitset, signature]));
 }

@@ -2,6 +2,7 @@
 // primary network's validators with their delegators' weight added, a permissioned subnet's
 // validators (BLS keys taken from their primary-network entries), and an L1's active validators,
 // its inactive weight gathered under the empty node ID without a key.
+import { type CanonicalSet, canonicalSet } from '../components/warp/validators.js';
 import type { Hex, Ledger } from './ledger.js';
 
 export interface SetMember {
@@ -12,6 +13,11 @@ export interface SetMember {
 }
 
 export type ValidatorSets = Record<Hex, SetMember[]>;
+
+/** A validator set in warp's canonical order (GetCanonicalValidatorSet): what warp signatures index. */
+export function warpSet(members: SetMember[]): CanonicalSet<SetMember> {
+  return canonicalSet(members, (m) => (m.publicKey ? new Uint8Array(Buffer.from(m.publicKey, 'hex')) : undefined));
+}
 
 export function validatorSets(ledger: Ledger): ValidatorSets {
   const sets = new Map<Hex, Map<Hex, SetMember>>();

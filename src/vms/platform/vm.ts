@@ -7,7 +7,7 @@ import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
-import { verifyPoP } from './bls.js';
+import { verifyPoP } from '../components/warp/bls.js';
 import {
   buildGenesisBlock,
   buildOptionBlock,

@@ -1,50 +1,8 @@
-// Warp messages as the P-Chain reads them (vms/platformvm/warp): the signed message carried by
-// RegisterL1ValidatorTx and SetL1ValidatorWeightTx, its AddressedCall payload, and the messages
-// of vms/platformvm/warp/message. All in the linear codec, one u16 version in front.
-import { sha256 } from '@noble/hashes/sha2.js';
+// The P-Chain's own warp messages (vms/platformvm/warp/message), the AddressedCall payloads of the
+// messages RegisterL1ValidatorTx and SetL1ValidatorWeightTx carry and of those the P-Chain signs.
+// The linear codec, one u16 version in front; the warp message and its payloads are
+// src/vms/components/warp's.
 import { CodecError, type Reader, unmarshal } from '../../encoding/packer.js';
-
-export interface SignedWarp {
-  networkID: number;
-  sourceChainID: Uint8Array;
-  payload: Uint8Array;
-  /** The unsigned message's bytes (with version) and ID. */
-  unsigned: Uint8Array;
-  id: Uint8Array;
-  signers: Uint8Array;
-  signature: Uint8Array;
-}
-
-export function parseWarpMessage(bytes: Uint8Array): SignedWarp {
-  return unmarshal(bytes, (r) => {
-    const networkID = r.u32();
-    const sourceChainID = r.fixed(32);
-    const payload = r.byteSlice();
-    const unsignedEnd = r.offset;
-    const type = r.typeID();
-    if (type !== 0) throw new CodecError(`couldn't unmarshal interface: unknown type ID ${type}`);
-    const signers = r.byteSlice();
-    const signature = r.fixed(96);
-    const unsigned = bytes.slice(0, unsignedEnd);
-    return { networkID, sourceChainID, payload, unsigned, id: sha256(unsigned), signers, signature };
-  });
-}
-
-/** The number of set bits in a signer bitset (big-endian bytes). */
-export function countSigners(bits: Uint8Array): number {
-  let n = 0;
-  for (const b of bits) for (let v = b; v; v &= v - 1) n++;
-  return n;
-}
-
-/** payload.AddressedCall. */
-export function parseAddressedCall(bytes: Uint8Array): { sourceAddress: Uint8Array; payload: Uint8Array } {
-  return unmarshal(bytes, (r) => {
-    const type = r.typeID();
-    if (type !== 1) throw new CodecError(`couldn't unmarshal interface: unknown type ID ${type}`);
-    return { sourceAddress: r.byteSlice(), payload: r.byteSlice() };
-  });
-}
 
 export interface RegisterL1Validator {
   type: 1;

@@ -1,18 +1,15 @@
 // The P-Chain's check of the warp message an L1 validator tx carries (txs/executor/warp_verifier.go):
 // its network, then the source chain's subnet's validator set as the P-Chain holds it (an L1's
-// active validators with their keys), then the signature with a 67% quorum.
+// active validators with their keys, its inactive weight without one), then the signature over
+// that set's canonical order with a 67% quorum.
 import { encodeCB58 } from '../../encoding/cb58.js';
+import { parseSignedMessage, type SignedMessage } from '../components/warp/message.js';
+import { verifySignature } from '../components/warp/signature.js';
 import type { Ledger } from './ledger.js';
-import { verifyBitSetSignature } from './bls.js';
-import { parseWarpMessage } from './warp.js';
-import { validatorSets } from './validators.js';
+import { validatorSets, warpSet } from './validators.js';
 
-const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
-
-/** The validators that sign for `subnetID`, as the validator manager holds them now. */
-export function subnetValidators(ledger: Ledger, subnetID: string): Array<{ publicKey?: Uint8Array; weight: bigint }> {
-  return (validatorSets(ledger)[subnetID] ?? []).map((m) => ({ publicKey: m.publicKey ? bytes(m.publicKey) : undefined, weight: m.weight }));
-}
+/** The P-Chain's quorum for the messages its txs carry (WarpQuorumNumerator). */
+const QUORUM = 67n;
 
 /** Why the message fails, or undefined. */
 export function verifyWarpMessage(
@@ -20,9 +17,9 @@ export function verifyWarpMessage(
   ledger: Ledger,
   opts: { networkID: number; subnetOf(chainID: Uint8Array): Uint8Array | undefined },
 ): string | undefined {
-  let m: ReturnType<typeof parseWarpMessage>;
+  let m: SignedMessage;
   try {
-    m = parseWarpMessage(message);
+    m = parseSignedMessage(message);
   } catch (err) {
     return (err as Error).message;
   }
@@ -34,5 +31,5 @@ export function verifyWarpMessage(
   const id = encodeCB58(m.sourceChainID);
   if (subnet === undefined) return ledger.subnets.has(hexSource) ? `"${id}" is not a blockchain` : `problem retrieving blockchain "${id}": not found`;
   if (m.networkID !== opts.networkID) return 'wrong networkID';
-  return verifyBitSetSignature(m.unsigned, m.signers, m.signature, subnetValidators(ledger, subnet));
+  return verifySignature(m, warpSet(validatorSets(ledger)[subnet] ?? []), QUORUM);
 }

@@ -7,8 +7,9 @@ import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
-import { hashPayload, unsignedMessage } from '../warp/message.js';
-import { aggregate, QuorumError, signWarp, type WarpValidator } from '../warp/signers.js';
+import { sign } from '../../components/warp/bls.js';
+import { hashPayload, unsignedMessage } from '../../components/warp/message.js';
+import { aggregate, QuorumError, type WarpValidator } from '../warp/signers.js';
 import { goUint64 } from './fields.js';
 import { hex } from './format.js';
 
@@ -71,9 +72,9 @@ export function warpService(d: WarpDeps): ServiceDef {
     methods: {
       getMessage: method(positional([id]), async ([messageID]) => hex(await message(messageID as Uint8Array, 'message'))),
       getMessageSignature: method(positional([id]), async ([messageID]) =>
-        hex(signWarp(await message(messageID as Uint8Array, 'signature for message'), d.secretKey)),
+        hex(sign(await message(messageID as Uint8Array, 'signature for message'), d.secretKey)),
       ),
-      getBlockSignature: method(positional([id]), async ([blockID]) => hex(signWarp(await blockMessage(blockID as Uint8Array), d.secretKey))),
+      getBlockSignature: method(positional([id]), async ([blockID]) => hex(sign(await blockMessage(blockID as Uint8Array), d.secretKey))),
       getMessageAggregateSignature: method(positional([id, goUint64, subnet]), async ([messageID, quorum, subnetID]) =>
         aggregated(await message(messageID as Uint8Array, 'message'), BigInt(quorum as number), subnetID as string),
       ),

@@ -3,7 +3,8 @@
 // and logs it, for the node to sign once its block is accepted; getBlockchainID. Receiving
 // (getVerifiedWarpMessage, getVerifiedWarpBlockHash) answers from the running tx's warp predicates,
 // verified before it ran (warp/receive.ts): a verified message, or (empty, false).
-import { addressedCall, messageID, SEND_WARP_MESSAGE_TOPIC, unsignedMessage } from '../warp/message.js';
+import { addressedCall, messageID, unsignedMessage } from '../../components/warp/message.js';
+import { SEND_WARP_MESSAGE_TOPIC } from '../warp/precompile.js';
 import { runningPredicates } from '../warp/receive.js';
 import type { Call } from './contract.js';
 import { addressWord, logGas, PrecompileError, type PrecompileFunction, uintArg, wordOf } from './contract.js';

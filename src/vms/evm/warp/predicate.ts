@@ -4,7 +4,9 @@
 // Each costs intrinsic gas by its size and signers instead of the access list's usual gas, and is
 // verified before the tx runs; the failures are recorded in the block's extraData.
 import { u32 } from '../../../encoding/bytes.js';
-import { WarpFormatError } from './message.js';
+
+/** A predicate's bytes that are not a message. */
+export class WarpFormatError extends Error {}
 
 const DELIMITER = 0xff;
 

@@ -5,10 +5,12 @@
 import type { EVMInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { bitset, WARP_ADDRESS_HEX, WarpFormatError } from './message.js';
+import { CodecError } from '../../../encoding/packer.js';
+import { parsePayload, parseSignedMessage, type SignedMessage } from '../../components/warp/message.js';
+import { bitset, numSigners, verifySignature } from '../../components/warp/signature.js';
+import { WARP_ADDRESS_HEX } from './precompile.js';
 import { predicateBytes, warpPredicates } from './predicate.js';
-import type { WarpValidator } from './signers.js';
-import { parseSignedMessage, type SignedMessage, verificationError } from './verify.js';
+import { type WarpValidator, warpSet } from './signers.js';
 
 const PRIMARY_NETWORK = new Uint8Array(32);
 /** The P-Chain's ID: all zeros, like the primary network's. */
@@ -37,10 +39,21 @@ export interface WarpReceiveContext {
   requirePrimaryNetworkSigners: boolean;
 }
 
-/** A tx's warp predicates, parsed, with their chunk counts (for gas). */
+/** A tx's warp predicates, parsed, with their chunk and signer counts (for gas). */
 export interface TxPredicates {
   messages: SignedMessage[];
   chunks: number[];
+  signers: number[];
+}
+
+/** `run`, its codec error as PredicateGas wraps it. */
+function unpacked<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof CodecError) throw new PredicateError(`${what}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The warp predicates of a tx, or undefined without any; a malformed one is PredicateGas's error. */
@@ -48,35 +61,31 @@ export function readPredicates(tx: TypedTransaction): TxPredicates | undefined {
   const list = (tx as { accessList?: Array<[Uint8Array, Uint8Array[]]> }).accessList ?? [];
   const predicates = warpPredicates(list, WARP_ADDRESS_HEX);
   if (predicates.length === 0) return undefined;
-  const messages = predicates.map((chunks) => {
+  // PredicateGas's order: the predicate's bytes, the message, its payload, its signers.
+  const messages: SignedMessage[] = [];
+  const signers: number[] = [];
+  for (const chunks of predicates) {
     let bytes: Uint8Array;
     try {
       bytes = predicateBytes(chunks);
     } catch (err) {
       throw new PredicateError(`cannot unpack predicate bytes: ${(err as Error).message}`);
     }
-    try {
-      return parseSignedMessage(bytes);
-    } catch (err) {
-      if (err instanceof WarpFormatError) throw new PredicateError(`cannot unpack warp message: ${err.message}`);
-      throw err;
-    }
-  });
-  for (const m of messages) {
-    // payload.Parse: an AddressedCall (type 1) or a Hash (type 0).
-    const p = Buffer.from(m.payload);
-    if (p.length < 6 || p.readUInt16BE(0) !== 0 || p.readUInt32BE(2) > 1) throw new PredicateError('cannot unpack warp message payload: unknown payload');
+    const m = unpacked('cannot unpack warp message', () => parseSignedMessage(bytes));
+    unpacked('cannot unpack warp message payload', () => parsePayload(m.payload));
+    signers.push(unpacked('cannot fetch num signers from warp message', () => numSigners(m.signers)));
+    messages.push(m);
   }
-  return { messages, chunks: predicates.map((c) => c.length) };
+  return { messages, chunks: predicates.map((c) => c.length), signers };
 }
 
 /** The intrinsic gas of a tx with warp predicates: its own, with each predicate's gas instead of its access-list gas. */
 export function withPredicateGas(tx: TypedTransaction, p: TxPredicates): void {
   const base = tx.getIntrinsicGas.bind(tx);
   let delta = 0n;
-  p.messages.forEach((m, i) => {
-    const chunks = BigInt(p.chunks[i]!);
-    delta += VERIFY_BASE_GAS + PER_CHUNK_GAS * chunks + PER_SIGNER_GAS * BigInt(m.signerCount) - (ACCESS_ADDRESS_GAS + ACCESS_KEY_GAS * chunks);
+  p.chunks.forEach((n, i) => {
+    const chunks = BigInt(n);
+    delta += VERIFY_BASE_GAS + PER_CHUNK_GAS * chunks + PER_SIGNER_GAS * BigInt(p.signers[i]!) - (ACCESS_ADDRESS_GAS + ACCESS_KEY_GAS * chunks);
   });
   (tx as { getIntrinsicGas: () => bigint }).getIntrinsicGas = () => base() + delta;
 }
@@ -93,7 +102,7 @@ export function verifyPredicates(p: TxPredicates, ctx: WarpReceiveContext): Set<
     }
     const fromPrimary = Buffer.compare(Buffer.from(subnet), Buffer.from(PRIMARY_NETWORK)) === 0;
     if (fromPrimary && (!ctx.requirePrimaryNetworkSigners || Buffer.compare(Buffer.from(m.sourceChainID), Buffer.from(P_CHAIN)) === 0)) subnet = ctx.subnetID;
-    if (verificationError(m, ctx.networkID, ctx.validatorsOf(encodeCB58(subnet)), quorum) !== undefined) invalid.add(i);
+    if (m.networkID !== ctx.networkID || verifySignature(m, warpSet(ctx.validatorsOf(encodeCB58(subnet))), quorum) !== undefined) invalid.add(i);
   });
   return invalid;
 }

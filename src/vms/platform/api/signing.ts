@@ -6,7 +6,8 @@ import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method, RpcError } from '../../../rpc/method.js';
 import { string, struct, uint32 } from '../../../rpc/schema.js';
 import { CodecError } from '../../../encoding/packer.js';
-import { aggregateFor, parseUnsignedWarp, refusal, SigningError } from '../signing.js';
+import { parseUnsignedMessage, type UnsignedMessage } from '../../components/warp/message.js';
+import { aggregateFor, refusal, SigningError } from '../signing.js';
 import type { PChain } from '../vm.js';
 
 const bytesOfHex = (text: string, what: string): Uint8Array => {
@@ -21,9 +22,9 @@ export function signingMethods(vm: () => PChain, networkID: number) {
       struct({ message: string, justification: string, signingSubnetID: string, quorumPercentage: uint32 }),
       ({ message, justification, signingSubnetID, quorumPercentage }) => {
         const unsigned = bytesOfHex(message, 'message');
-        let msg: ReturnType<typeof parseUnsignedWarp>;
+        let msg: UnsignedMessage;
         try {
-          msg = parseUnsignedWarp(unsigned);
+          msg = parseUnsignedMessage(unsigned);
         } catch (err) {
           if (err instanceof CodecError) throw new RpcError(`failed to parse warp message: ${err.message}`);
           throw err;

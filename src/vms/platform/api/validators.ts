@@ -3,9 +3,8 @@
 import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method } from '../../../rpc/method.js';
 import { arrayOf, type Field, ParamsError, struct, uint16 } from '../../../rpc/schema.js';
-import { canonicalSet } from '../bls.js';
-import { validatorSets } from '../validators.js';
-import { bytesOf, cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
+import { validatorSets, warpSet } from '../validators.js';
+import { cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
 import type { L1ValidatorRecord, StakerRecord } from '../ledger.js';
 import { decodeCB58 } from '../../../encoding/cb58.js';
 
@@ -164,15 +163,14 @@ export function validatorMethods(d: PlatformDeps) {
         .map((k) => cb58(k))
         .sort()) {
         const members = sets[hexOf(idFromString(subnet))]!;
-        const { set, total } = canonicalSet(members.map((m) => ({ publicKey: m.publicKey ? bytesOf(m.publicKey) : undefined, weight: m.weight })));
-        const nodesOf = (pk: Uint8Array) =>
-          members
-            .filter((m) => m.publicKey === hexOf(pk))
-            .map((m) => nodeIDString(m.nodeID))
-            .sort();
+        const set = warpSet(members);
         out[subnet] = {
-          validators: set.map((v) => ({ publicKey: `0x${hexOf(v.publicKey)}`, weight: String(v.weight), nodeIDs: nodesOf(v.publicKey) })),
-          totalWeight: String(total),
+          validators: set.validators.map((v) => ({
+            publicKey: `0x${hexOf(v.publicKey)}`,
+            weight: String(v.weight),
+            nodeIDs: v.members.map((m) => nodeIDString(m.nodeID)).sort(),
+          })),
+          totalWeight: String(set.totalWeight),
         };
       }
       return { validatorSets: out };

@@ -8,7 +8,8 @@ import { verifyOwners } from '../../components/secp256k1fx/fx.js';
 import { CodecError } from '../../../encoding/packer.js';
 import type { L1ValidatorRecord, PChainOwner } from '../ledger.js';
 import type { SignedTx, TxOf, UTXO } from '../types.js';
-import { messageTypeName, parseAddressedCall, parsePlatformMessage, parseWarpMessage, type PlatformMessage } from '../warp.js';
+import { parseAddressedCall, parseSignedMessage } from '../../components/warp/message.js';
+import { messageTypeName, parsePlatformMessage, type PlatformMessage } from '../warp.js';
 import { verifyPermission } from './auth.js';
 import { verifyPoASubnetAuthorization } from './auth.js';
 import { fail, verifyBaseTx, verifyMemo, verifySpend, wrapped } from './base.js';
@@ -102,7 +103,7 @@ function carried<T extends PlatformMessage['type']>(
   message: Uint8Array,
   type: T,
 ): { msg: Extract<PlatformMessage, { type: T }>; source: Uint8Array; address: Uint8Array } {
-  const warp = parseWarpMessage(message);
+  const warp = parseSignedMessage(message);
   const call = parseAddressedCall(warp.payload);
   const msg = parsePlatformMessage(call.payload);
   if (msg.type !== type) throw new CodecError(`wrong payload type: ${messageTypeName(msg.type)}`);
@@ -142,7 +143,7 @@ export function registerL1Validator(tx: SignedTx, u: TxOf<36>, env: TxEnv): TxRe
   if (msg.expiry <= now) fail(`warp message expired at ${msg.expiry} and it is currently ${now}`);
   if (msg.expiry - now > EXPIRY_WINDOW)
     fail(`warp message not yet allowed because time is ${msg.expiry - now} seconds in the future but the limit is ${EXPIRY_WINDOW}`);
-  const payload = parseAddressedCall(parseWarpMessage(u.message).payload).payload;
+  const payload = parseAddressedCall(parseSignedMessage(u.message).payload).payload;
   const validationID = sha256(payload);
   const expiryKey = `${msg.expiry.toString(16).padStart(16, '0')}${hex(validationID)}`;
   if (env.ledger.expiries.has(expiryKey)) fail(`warp message already issued for validationID ${encodeCB58(validationID)}`);
