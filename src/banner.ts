@@ -7,7 +7,7 @@ import { bytesToHex as hexOf, toChecksumAddress } from '@ethereumjs/util';
 import { LOCAL_NODE } from './chains/ids.js';
 import { NODE_VERSION } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
-import type { RunningNode } from './node.js';
+import type { RunningNode } from './node/index.js';
 import { formatAddress } from './vms/components/avax/address.js';
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
 import { EWOQ_EVM_ADDRESS, evmAddressOf, TEST_ACCOUNT_WEI } from './vms/evm/testaccounts.js';

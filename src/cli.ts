@@ -4,7 +4,7 @@ import { loadConfig } from './config/load.js';
 import { FlagError } from './config/flags.js';
 import { NODE_VERSION } from './chains/vms.js';
 import { DATABASE_VERSION, RPC_PROTOCOL_VERSION } from './api/info/service.js';
-import { startNode, type RunningNode } from './node.js';
+import { startNode, type RunningNode } from './node/index.js';
 import { IndexerShutdown } from './indexer/indexer.js';
 import { banner } from './banner.js';
 

@@ -5,13 +5,13 @@
 //   await node.stop();
 import { loadConfig, type NodeOptions } from './config/load.js';
 import { FlagError } from './config/flags.js';
-import { startNode, type RunningNode } from './node.js';
+import { startNode, type RunningNode } from './node/index.js';
 
 export type { NodeOptions } from './config/load.js';
-export type { RunningNode } from './node.js';
+export type { RunningNode } from './node/index.js';
 export type { NodeConfig } from './config/load.js';
 export { FlagError } from './config/flags.js';
-export { StartError } from './node.js';
+export { StartError } from './node/index.js';
 export { IndexerShutdown } from './indexer/indexer.js';
 
 /**

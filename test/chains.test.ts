@@ -8,7 +8,7 @@ import { xGenesisBytes } from '../src/genesis/primary.js';
 import { VM_IDS } from '../src/chains/ids.js';
 import { encodeCB58 } from '../src/encoding/cb58.js';
 import { startEmulator } from '../src/index.js';
-import type { RunningNode } from '../src/node.js';
+import type { RunningNode } from '../src/node/index.js';
 import { call, callError, rpc, tempDir } from './helpers.js';
 import { Ewoq, OTHER, out, owners, utf8 } from './support/xwallet.js';
 

@@ -9,7 +9,7 @@ import { getAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
-import type { RunningNode } from '../src/node.js';
+import type { RunningNode } from '../src/node/index.js';
 import { call, rpc, tempDir } from './helpers.js';
 import { activity, EWOQ, evmClients, FIXTURE, view as wholeView } from './support/states.js';
 

@@ -119,12 +119,13 @@ export interface ChainContext {
   onResume?(fn: () => void): void;
 }
 
-export interface VmFactory {
+/** Makes the VM of each chain of one VM ID; `V` is what its chains' VMs offer besides ChainVM. */
+export interface VmFactory<V extends ChainVM = ChainVM> {
   /** A linearized DAG VM (the X-Chain) also has vertex and tx indexes. */
   readonly dag?: boolean;
   /** Whether its chains run under proposervm, which wraps and re-identifies their blocks. */
   readonly proposervm: boolean;
-  create(ctx: ChainContext): Promise<ChainVM>;
+  create(ctx: ChainContext): Promise<V>;
 }
 
 /** A created chain. */

@@ -202,7 +202,7 @@ function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig: ChainC
   };
 }
 
-export function evmFactory(config: EvmConfig): VmFactory {
+export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
   /** BLS keys this process holds (the local stakers', the chain configs' emulator-validators), by public key. */
   // Public keys are derived on first use: a BLS scalar multiplication each, not worth paying at start-up.
   const holders: HeldValidator[] = [...LOCAL_STAKERS];

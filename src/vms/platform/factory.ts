@@ -24,7 +24,7 @@ export interface PlatformChainVM extends ChainVM {
   readonly pChain: PChain;
 }
 
-export function platformFactory(config: PlatformConfig): VmFactory {
+export function platformFactory(config: PlatformConfig): VmFactory<PlatformChainVM> {
   return {
     proposervm: true,
     async create(ctx: ChainContext): Promise<PlatformChainVM> {

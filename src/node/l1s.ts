@@ -1,0 +1,80 @@
+// The chains of subnets at start-up: those the P-Chain already knows (sybil protection off: the node
+// runs them all), and the --l1 chains it does not, created as a real network creates them.
+import { LOCAL_NODE, VM_IDS } from '../chains/ids.js';
+import type { ChainManager } from '../chains/manager.js';
+import { decodeCB58, encodeCB58 } from '../encoding/cb58.js';
+import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, L1Error, readL1, VALIDATOR_MANAGER_ADDRESS } from '../genesis/l1.js';
+import { EWOQ_PRIVATE_KEY } from '../vms/avm/testaccounts.js';
+import { l1ValidatorsFromConfig } from '../vms/evm/factory.js';
+import type { CreatedChain } from '../vms/platform/execute/index.js';
+import { PWallet } from '../vms/platform/wallet.js';
+import type { SubnetChains } from './chains.js';
+import { readChainFile } from './files.js';
+import type { L1Info, Shell } from './shell.js';
+import type { NodeVMs } from './vms.js';
+
+const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
+const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+type SubnetIDs = { subnetID: Uint8Array; chainID: Uint8Array };
+
+/** Creates every subnet chain the P-Chain knows and every --l1 chain, and reports the L1s in --l1's order. */
+export async function createSubnetChains(shell: Shell, manager: ChainManager, vms: NodeVMs, subnets: SubnetChains): Promise<L1Info[]> {
+  const l1s: L1Definition[] = [];
+  for (const path of shell.config.l1) l1s.push(await readL1(path));
+  const created = new Map<string, SubnetIDs>();
+  await subnets.start(await knownChains(vms, l1s, subnets, created));
+  for (const l of l1s) if (!created.has(l.name)) created.set(l.name, await createL1(shell, vms, manager, subnets, l));
+  return l1s.map((l) => {
+    const ids = created.get(l.name)!;
+    const evm = vms.evmChain(encodeCB58(ids.chainID))!;
+    return { name: l.name, blockchainID: encodeCB58(ids.chainID), subnetID: encodeCB58(ids.subnetID), evmChainId: evm.evm.chainId };
+  });
+}
+
+/**
+ * The chains of every subnet the P-Chain knows, as avalanchego's initBlockchains creates them after
+ * the primary network's. An --l1 chain the P-Chain created on an earlier run (same name, same
+ * genesis) keeps its ID and gets its alias.
+ */
+async function knownChains(vms: NodeVMs, l1s: L1Definition[], subnets: SubnetChains, created: Map<string, SubnetIDs>): Promise<CreatedChain[]> {
+  const pChain = vms.pChain;
+  const chains: CreatedChain[] = [];
+  for (const [chainHex, rec] of pChain.state.ledger.chains) {
+    if (/^0+$/.test(rec.subnetID)) continue;
+    const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
+    if (tx?.unsigned.type !== 15) continue;
+    const c = { chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis };
+    const l1 = l1s.find((l) => l.chainName === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
+    if (l1 && !created.has(l1.name)) {
+      subnets.aliases.set(chainHex, [l1.name]);
+      subnets.strict.set(chainHex, l1.path);
+      created.set(l1.name, c);
+    }
+    chains.push(c);
+  }
+  return chains;
+}
+
+/** An --l1 chain: ewoq's CreateSubnetTx, CreateChainTx and ConvertSubnetToL1Tx (the node and the chain config's emulator-validators). */
+async function createL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subnets: SubnetChains, l: L1Definition): Promise<SubnetIDs> {
+  const wallet = new PWallet(vms.pChain, EWOQ_PRIVATE_KEY);
+  try {
+    const subnetID = await wallet.createSubnet();
+    const chainTx = await wallet.createChainTx(subnetID, l.chainName, decodeCB58(VM_IDS.subnetEvm), l.genesis);
+    subnets.aliases.set(hexOf(chainTx.id), [l.name]);
+    subnets.strict.set(hexOf(chainTx.id), l.path);
+    await wallet.issue(chainTx);
+    if (!manager.get(encodeCB58(chainTx.id))) throw new L1Error('the chain was not created');
+    const chainConfig = await readChainFile(shell.config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
+    await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
+      convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
+      ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
+    ]);
+    return { subnetID, chainID: chainTx.id };
+  } catch (err) {
+    // Whatever fails while the node sets up an --l1 chain is that flag's doing: the message names it.
+    const message = (err as Error).message;
+    throw message.startsWith('--l1=') ? err : new L1Error(`--l1=${l.path}: ${message}`);
+  }
+}

@@ -1,0 +1,78 @@
+// The core the shell currently serves, and how it is replaced: reverting, loading or resetting the
+// node's state closes the core, lets the store be rewritten, and builds the core again on it, as a
+// restart would, while new requests wait.
+import type { DevSettings } from '../vms/evm/chain.js';
+import { buildCore } from './core.js';
+import type { Core, Shell } from './shell.js';
+
+export class CoreSlot {
+  core: Core | undefined;
+  /** While the core is rebuilt (or the state changes in place): what new requests wait for. */
+  rebuilding: Promise<void> | undefined;
+  /** Ends the websocket clients of the core being replaced; returns what ends them (the server sets it). */
+  endSockets: () => () => void = () => () => {};
+
+  constructor(private readonly shell: Shell) {}
+
+  async build(): Promise<Core> {
+    this.core = await buildCore(this.shell);
+    return this.core;
+  }
+
+  /** The core, or a StartError-like failure while it is being rebuilt. */
+  current(): Core {
+    if (!this.core) throw new Error('the node is being rebuilt');
+    return this.core;
+  }
+
+  /** Runs `fn` while new requests wait (and after any change under way): the node's state changes under them. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.rebuilding) await this.rebuilding;
+    let done!: () => void;
+    this.rebuilding = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      return await fn();
+    } finally {
+      this.rebuilding = undefined;
+      done();
+    }
+  }
+
+  /**
+   * Closes the core, lets `change` rewrite the store, and builds the core again on what it left
+   * (within `exclusive`). The EVM chains' dev settings (automine, interval mining, impersonation,
+   * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset).
+   */
+  async rebuild(change: () => Promise<void>, fresh = false): Promise<void> {
+    const { db, clock, main } = this.shell;
+    const old = this.current();
+    const healthFaults = old.health.activeFaults();
+    const dev = new Map<string, DevSettings>();
+    if (!fresh) for (const c of old.evmChains()) dev.set(c.id, c.evm.devSettings());
+    // What to go back to if the changed store cannot be built on (a foreign dump, say).
+    const before = await db.everything();
+    const offset = clock.offsetNs;
+    this.core = undefined;
+    // The old core's websocket clients are ended once this rebuild has answered (its own caller may be one).
+    const endSockets = this.endSockets();
+    await old.close();
+    try {
+      await change();
+      this.core = await buildCore({ ...this.shell, healthFaults });
+    } catch (err) {
+      main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
+      await db.replaceEverything(before);
+      clock.offsetNs = offset;
+      this.core = await buildCore({ ...this.shell, healthFaults });
+      throw err;
+    } finally {
+      setTimeout(endSockets, 100).unref();
+    }
+    for (const c of this.core.evmChains()) {
+      const settings = dev.get(c.id);
+      if (settings) c.evm.applyDevSettings(settings);
+    }
+  }
+}
