@@ -1,7 +1,7 @@
 // The node's own APIs, each behind its --api-*-enabled flag: admin, info, health, metrics and the
 // emulator's controls.
 import { nodeConfigJson } from '../api/admin/config.js';
-import { Profiler } from '../api/admin/profiler.js';
+import type { Profiler } from '../api/admin/profiler.js';
 import { adminService } from '../api/admin/service.js';
 import { clockMethods } from '../api/emulator/clock.js';
 import { faultMethods } from '../api/emulator/faults.js';
@@ -32,17 +32,16 @@ export interface NodeRoutes {
 
 export function addNodeRoutes(r: NodeRoutes): void {
   const { config } = r.shell;
-  if (config.apiAdminEnabled) addAdmin(r);
+  // The shell made the profiler at start-up when admin is enabled (it watches the event loop from then).
+  if (config.apiAdminEnabled && r.shell.profiler) addAdmin(r, r.shell.profiler);
   if (config.apiInfoEnabled) addInfo(r);
   if (config.apiHealthEnabled) addHealth(r);
   if (config.apiMetricsEnabled) r.router.addRoute(metricsHandler(r.health, r.shell.startedAt), 'metrics');
   if (config.apiEmulatorEnabled) addEmulator(r);
 }
 
-function addAdmin({ shell, router, rpc, chainAliases, vms }: NodeRoutes): void {
+function addAdmin({ shell, router, rpc, chainAliases, vms }: NodeRoutes, profiler: Profiler): void {
   const { config, logs, db, vmAliases } = shell;
-  // The profiler watches event-loop delay from the start (for lock.profile): only when it can be asked for.
-  const profiler = shell.profiler ?? new Profiler(config.profileDir);
   const aliases = Object.keys(vmAliases).length > 0 ? vmAliases : null;
   const service = adminService({
     routes: router,
