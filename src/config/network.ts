@@ -2,7 +2,6 @@
 import { goQuote } from '../encoding/goquote.js';
 export const MAINNET_ID = 1;
 export const FUJI_ID = 5;
-export const LOCAL_ID = 12345;
 
 const NAMES: Record<number, string> = { 1: 'mainnet', 2: 'cascade', 3: 'denali', 4: 'everest', 5: 'fuji', 10: 'testing', 12345: 'local' };
 const HRPS: Record<number, string> = { 1: 'avax', 2: 'cascade', 3: 'denali', 4: 'everest', 5: 'fuji', 10: 'testing', 12345: 'local' };

@@ -4,7 +4,7 @@
 // X- and C-Chain CreateChainTxs. The start time rolls forward every 270 days, so the genesis ID
 // and the validator tx IDs move with it; the chain IDs and UTXO IDs do not.
 import { decodeCB58 } from '../encoding/cb58.js';
-import { buildTx, marshalGenesis, type PGenesis } from '../vms/platform/codec/index.js';
+import { buildTx, type PGenesis } from '../vms/platform/codec/index.js';
 import type { SignedTx, UnsignedTx } from '../vms/platform/types.js';
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s.replace(/^0x/, ''), 'hex'));
@@ -152,5 +152,3 @@ export function localPlatformGenesis(networkID: number, startTime: bigint, avaxA
     message: new Uint8Array(Buffer.from('{{ fun_quote }}')),
   };
 }
-
-export const platformGenesisBytes = (g: PGenesis): Uint8Array => marshalGenesis(g);

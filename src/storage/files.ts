@@ -1,8 +1,5 @@
-import { createWriteStream } from 'node:fs';
 import { chmod, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 let writes = 0;
 
@@ -26,11 +23,6 @@ async function replaceAtomically(path: string, mode: number, fill: (tmp: string)
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o640): Promise<void> {
   return replaceAtomically(path, mode, (tmp) => writeFile(tmp, data, { mode, flag: 'wx' }));
-}
-
-/** writeFileAtomic for content that arrives as a stream (a heap snapshot). */
-export function streamFileAtomic(path: string, source: Readable, mode = 0o640): Promise<void> {
-  return replaceAtomically(path, mode, (tmp) => pipeline(source, createWriteStream(tmp, { mode, flags: 'wx' })));
 }
 
 /** A path that resolves outside the directory it is confined to (after following symlinks). */

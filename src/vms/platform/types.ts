@@ -208,6 +208,3 @@ export interface OptionBlock {
 }
 
 export type Block = StandardBlock | GenesisBlock | ProposalBlock | OptionBlock;
-
-/** Every tx type but the reward tx carries a BaseTx. */
-export const baseOf = (tx: UnsignedTx): BaseTxFields | undefined => ('base' in tx ? tx.base : undefined);

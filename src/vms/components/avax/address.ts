@@ -1,7 +1,7 @@
 // X- and P-Chain address text (vms/components/avax): `<alias>-<hrp>1<bech32>` out; in, ParseServiceAddress (a raw cb58
 // ShortID, or <chain alias>-<bech32>), with btcutil's bech32 error texts in btcutil's order.
 import { bech32, bech32m } from '@scure/base';
-import { decodeCB58, encodeCB58 } from '../../../encoding/cb58.js';
+import { decodeCB58 } from '../../../encoding/cb58.js';
 import { goQuote } from '../../../encoding/goquote.js';
 import type { Aliaser } from '../../../chains/aliases.js';
 
@@ -92,5 +92,3 @@ export function parseServiceAddress(text: string, ctx: AddressContext): Uint8Arr
     throw new AddressError(`couldn't parse address ${goQuote(text)}: ${(err as Error).message}`);
   }
 }
-
-export const shortIdString = (address: Uint8Array): string => encodeCB58(address);

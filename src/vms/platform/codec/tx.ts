@@ -349,10 +349,6 @@ function withIDs(unsigned: UnsignedTx, credentials: FxValue[], body: Uint8Array,
   return { unsigned, credentials, bytes: new Uint8Array(bytes), unsignedBytes: new Uint8Array(unsignedBytes), id: sha256(bytes) };
 }
 
-export function writeTx(w: Writer, tx: SignedTx): void {
-  w.fixed(tx.bytes.subarray(2));
-}
-
 /** txs.Parse: a signed tx's bytes (codec version 0). */
 export function parseTx(bytes: Uint8Array): SignedTx {
   return unmarshal(bytes, readTx);
@@ -400,12 +396,5 @@ export function encodeTransferableOutput(o: TransferableOutput): Uint8Array {
 export function marshalOwners(o: Owners): Uint8Array {
   const w = versioned();
   writeOwners(w, o);
-  return w.finish();
-}
-
-/** codec.Marshal of a message.PChainOwner (threshold, addresses). */
-export function marshalPChainOwner(o: { threshold: number; addresses: Uint8Array[] }): Uint8Array {
-  const w = versioned();
-  writePChainOwner(w, o);
   return w.finish();
 }

@@ -1,7 +1,7 @@
 // What executing a P-Chain tx sees and what it yields. Execution is synchronous over prefetched
 // reads: the caller gathers the UTXOs and atomic UTXOs a tx names, then runs it on a ledger draft.
 import type { Ledger } from '../ledger.js';
-import type { SignedTx, UTXO } from '../types.js';
+import type { UTXO } from '../types.js';
 
 export interface TxEnv {
   networkID: number;
@@ -43,5 +43,3 @@ export interface TxResult {
   imported?: { source: Uint8Array; utxoIDs: Uint8Array[] };
   createdChain?: CreatedChain;
 }
-
-export type Executor = (tx: SignedTx, env: TxEnv) => TxResult;

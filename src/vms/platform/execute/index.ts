@@ -1,7 +1,6 @@
 // Runs a P-Chain tx against a ledger draft (txs/executor.StandardTx): each type's checks and state
 // change, every failure wrapped as `standard tx <ID> failed execution: …`.
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { typeName } from '../codec/index.js';
 import type { SignedTx } from '../types.js';
 import { importTx, exportTx } from './atomic.js';
 import { fail, VerifyError, verifyBaseTx, verifyMemo, verifySpend } from './base.js';
@@ -63,5 +62,3 @@ export function executeTx(tx: SignedTx, env: TxEnv): TxResult {
     throw err;
   }
 }
-
-export const txTypeName = typeName;
