@@ -1,5 +1,5 @@
 // The shape of the code, checked: dependencies between the folders of src/ point one way, as the
-// README's Architecture section draws them. (File-level import cycles are Biome's noImportCycles,
+// README and docs/architecture.md draw them. (File-level import cycles are Biome's noImportCycles,
 // run by the test command.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
