@@ -8,7 +8,7 @@ import { ALICE, type Activity, EWOQ, EWOQ_KEY, makeActivity } from './support/da
 import { idFromString } from '../src/encoding/cb58.js';
 import { makeIcm } from './support/icm.js';
 import { fixture } from './support/solc.js';
-import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
+import { predicateChunks } from './support/known.js';
 import { hashPayload, unsignedMessage } from '../src/vms/components/warp/message.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;

@@ -6,7 +6,8 @@ import { decodeHex, encodeHex } from '../src/encoding/hex.js';
 import { formatDuration, formatRFC3339Nano, monthStart, parseDuration, weekStart } from '../src/encoding/time.js';
 import { parseGoJson, type RawNumber } from '../src/encoding/gojson.js';
 import { stopVertexId, xGenesisBlock } from '../src/vms/avm/genesis.js';
-import { FX_IDS, VM_IDS, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
+import { FX_IDS, VM_IDS } from '../src/chains/ids.js';
+import { LOCAL_X_CHAIN_ID } from './support/known.js';
 import { enabled, parseLevel } from '../src/logging/level.js';
 
 describe('cb58', () => {

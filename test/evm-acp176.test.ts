@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   advanceMilliseconds,
-  advanceSeconds,
   consumeGas,
   desiredTargetExcess,
   type FeeState,
@@ -54,17 +53,6 @@ describe('ACP-176 (avalanchego acp176_test.go)', () => {
   });
 
   const q15 = 13_605_152n; // target 1.5M/s
-  it.each<[string, FeeState, bigint, FeeState]>([
-    ['0_seconds', state(2_000_000n, q15), 0n, state(2_000_000n, q15)],
-    ['1_seconds', state(2_000_000n, q15), 1n, state(500_000n, q15, 3_000_000n)],
-    ['5_seconds', state(15_000_000n, q15), 5n, state(7_500_000n, q15, 15_000_000n)],
-    ['0_seconds_over_capacity', state(2_000_000n, q15, 16_000_000n), 0n, state(2_000_000n, q15, 15_000_000n)],
-    ['max_capacity_overflow', state(MAX, 947_688_692n), 1n, state(MAX - 3_689_348_878_490_565_692n / 2n, 947_688_692n, 3_689_348_878_490_565_692n)],
-    ['max_rate_overflow', state(MAX, 1_001_692_467n), 1n, state(9_223_371_875_007_030_354n, 1_001_692_467n, MAX)],
-  ])('advances in seconds: %s', (_, initial, seconds, expected) => {
-    expect(advanceSeconds(initial, seconds)).toEqual(expected);
-  });
-
   it.each<[string, FeeState, bigint, FeeState]>([
     ['0_seconds', state(2_000_000n, q15), 0n, state(2_000_000n, q15)],
     ['1_seconds', state(2_000_000n, q15), 1000n, state(500_000n, q15, 3_000_000n)],

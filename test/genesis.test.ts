@@ -3,17 +3,17 @@
 // recomputation of the P-Chain CreateChainTx IDs.
 import { describe, expect, it } from 'vitest';
 import { encodeCB58 } from '../src/encoding/cb58.js';
-import { primaryNetworkIds, xGenesisBytes, localGenesisStartTime } from '../src/genesis/primary.js';
-import { LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
+import { primaryNetworkChains, xGenesisBytes, localGenesisStartTime } from '../src/genesis/primary.js';
+import { LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from './support/known.js';
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY } from '../src/vms/avm/testaccounts.js';
 import { addressOfPrivateKey } from '../src/vms/avm/verify/index.js';
 import { call, startTestNode } from './helpers.js';
 
 describe('primary network IDs', () => {
   it('derives the local X and C chain IDs from the P genesis CreateChainTxs', () => {
-    const ids = primaryNetworkIds(12345);
-    expect(encodeCB58(ids.xChainId)).toBe(LOCAL_X_CHAIN_ID);
-    expect(encodeCB58(ids.cChainId)).toBe(LOCAL_C_CHAIN_ID);
+    const [, x, c] = primaryNetworkChains(12345);
+    expect(encodeCB58(x!.chainID)).toBe(LOCAL_X_CHAIN_ID);
+    expect(encodeCB58(c!.chainID)).toBe(LOCAL_C_CHAIN_ID);
   });
 
   it("knows ewoq's address as the one its key derives", () => {
@@ -27,9 +27,9 @@ describe('primary network IDs', () => {
   });
 
   it('gives a custom network its own chain IDs and AVAX asset', async () => {
-    const ids = primaryNetworkIds(1337);
-    expect(encodeCB58(ids.xChainId)).toBe('2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX');
-    expect(encodeCB58(ids.cChainId)).toBe('t7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx');
+    const [, x, c] = primaryNetworkChains(1337);
+    expect(encodeCB58(x!.chainID)).toBe('2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX');
+    expect(encodeCB58(c!.chainID)).toBe('t7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx');
     const node = await startTestNode({ dbType: 'memdb', networkId: 1337, apiAdminEnabled: true });
     try {
       expect(await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'X' })).toEqual({

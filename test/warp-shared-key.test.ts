@@ -16,7 +16,7 @@ import { addressedCall, parseSignedMessage, unsignedMessage } from '../src/vms/c
 import { aggregate, verifySignature } from '../src/vms/components/warp/signature.js';
 import { LOCAL_SIGNERS } from '../src/vms/components/warp/signers.js';
 import { canonicalSet } from '../src/vms/components/warp/validators.js';
-import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
+import { predicateChunks } from './support/known.js';
 import { warpSet as evmWarpSet } from '../src/vms/evm/warp/signers.js';
 import { warpSet as pChainWarpSet } from '../src/vms/platform/validators.js';
 import { call, rpc, startTestNode, tempDir, type TestNode } from './helpers.js';

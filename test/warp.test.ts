@@ -27,7 +27,7 @@ import { publicKeyOf, sign, verifyAggregate } from '../src/vms/components/warp/b
 import { addressedCall, unsignedMessage } from '../src/vms/components/warp/message.js';
 import { bitset } from '../src/vms/components/warp/signature.js';
 import { LOCAL_SIGNERS } from '../src/vms/components/warp/signers.js';
-import { predicateChunks } from '../src/vms/evm/warp/predicate.js';
+import { predicateChunks } from './support/known.js';
 import WebSocket from 'ws';
 import { post, rpc, type SpawnedNode, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';

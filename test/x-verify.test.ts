@@ -31,7 +31,7 @@ import type {
   UTXO,
 } from '../src/vms/avm/types.js';
 import { encodeCB58, idFromString } from '../src/encoding/cb58.js';
-import { LOCAL_AVAX_ASSET_ID, LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from '../src/chains/ids.js';
+import { LOCAL_AVAX_ASSET_ID, LOCAL_C_CHAIN_ID, LOCAL_X_CHAIN_ID } from './support/known.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: a local-network X-Chain with a few assets and UTXOs owned by ewoq.

@@ -11,11 +11,6 @@ export function idFromName(name: string): string {
 export const PRIMARY_NETWORK_ID = EMPTY_ID;
 export const P_CHAIN_ID = EMPTY_ID;
 
-/** Local network (12345) chain IDs, from avalanchego's genesis test vectors. */
-export const LOCAL_X_CHAIN_ID = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
-export const LOCAL_C_CHAIN_ID = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC';
-export const LOCAL_AVAX_ASSET_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
-
 export const VM_IDS = {
   platform: idFromName('platformvm'),
   avm: idFromName('avm'),

@@ -47,11 +47,6 @@ export function primaryChainDefs(networkID: number): GenesisChainDef[] {
   ];
 }
 
-export interface PrimaryNetworkIds {
-  xChainId: Uint8Array;
-  cChainId: Uint8Array;
-}
-
 /** A chain of the primary network as its genesis declares it. */
 export interface GenesisChain {
   chainID: Uint8Array;
@@ -78,11 +73,6 @@ export function primaryNetworkChains(networkID: number, pGenesis = primaryPlatfo
     { chainID: x!.id, vmID: VM_IDS.avm, genesis: defs[0]!.genesis, aliases: ['X', 'avm'] },
     { chainID: c!.id, vmID: VM_IDS.evm, genesis: defs[1]!.genesis, aliases: ['C', 'evm'] },
   ];
-}
-
-export function primaryNetworkIds(networkID: number): PrimaryNetworkIds {
-  const [, x, c] = primaryNetworkChains(networkID);
-  return { xChainId: x!.chainID, cChainId: c!.chainID };
 }
 
 /**

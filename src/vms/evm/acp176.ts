@@ -50,13 +50,6 @@ function advance(s: FeeState, max: bigint, capacityRate: bigint, targetRate: big
   };
 }
 
-/** Fortuna: time passes in whole seconds. */
-export function advanceSeconds(s: FeeState, seconds: bigint): FeeState {
-  const t = target(s);
-  const maxPerSecond = mulSat(t, TARGET_TO_MAX);
-  return advance(s, mulSat(maxPerSecond, TIME_TO_FILL_CAPACITY), maxPerSecond, t, seconds);
-}
-
 /** Granite: time passes in milliseconds, at the per-second rates divided by 1000 (rounded down). */
 export function advanceMilliseconds(s: FeeState, milliseconds: bigint): FeeState {
   const t = target(s);

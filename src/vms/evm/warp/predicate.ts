@@ -10,14 +10,6 @@ export class WarpFormatError extends Error {}
 
 const DELIMITER = 0xff;
 
-/** predicate.New: the message, the delimiter, zeros to a multiple of 32, in 32-byte chunks. */
-export function predicateChunks(message: Uint8Array): Uint8Array[] {
-  const padded = new Uint8Array(Math.floor(message.length / 32 + 1) * 32);
-  padded.set(message);
-  padded[message.length] = DELIMITER;
-  return Array.from({ length: padded.length / 32 }, (_, i) => padded.slice(i * 32, i * 32 + 32));
-}
-
 /** Predicate.Bytes: the message back, or the error subnet-evm gives for a bad encoding. */
 export function predicateBytes(chunks: Uint8Array[]): Uint8Array {
   const padded = new Uint8Array(chunks.length * 32);
