@@ -182,7 +182,7 @@ describe('C-Chain (memdb)', () => {
   it('a copy checked before the block that took the first one is refused when it reaches the pool after it, as nonce too low', async () => {
     // In-process, to hold each copy's journal write (between its checks and the pool) until told.
     const started = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir(), dbType: 'memdb' });
-    const chain = started.node.cChain as unknown as { journal: { put(k: Uint8Array, v: Uint8Array): Promise<void> } };
+    const chain = (started.node.cChain as unknown as { admission: { journal: { put(k: Uint8Array, v: Uint8Array): Promise<void> } } }).admission;
     const put = chain.journal.put.bind(chain.journal);
     const held: Array<() => void> = [];
     chain.journal.put = (k, v) => new Promise<void>((go) => held.push(go)).then(() => put(k, v));

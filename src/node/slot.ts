@@ -1,7 +1,7 @@
 // The core the shell currently serves, and how it is replaced: reverting, loading or resetting the
 // node's state closes the core, lets the store be rewritten, and builds the core again on it, as a
 // restart would, while new requests wait.
-import type { DevSettings } from '../vms/evm/chain.js';
+import type { DevSettings } from '../vms/evm/devcontrols.js';
 import { buildCore } from './core.js';
 import type { Core, Shell } from './shell.js';
 
@@ -50,7 +50,7 @@ export class CoreSlot {
     const old = this.current();
     const healthFaults = old.health.activeFaults();
     const dev = new Map<string, DevSettings>();
-    if (!fresh) for (const c of old.evmChains()) dev.set(c.id, c.evm.devSettings());
+    if (!fresh) for (const c of old.evmChains()) dev.set(c.id, c.evm.dev.settings());
     // What to go back to if the changed store cannot be built on (a foreign dump, say).
     const before = await db.everything();
     const offset = clock.offsetNs;
@@ -72,7 +72,7 @@ export class CoreSlot {
     }
     for (const c of this.core.evmChains()) {
       const settings = dev.get(c.id);
-      if (settings) c.evm.applyDevSettings(settings);
+      if (settings) c.evm.dev.apply(settings);
     }
   }
 }

@@ -19,8 +19,8 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
   // Genesis' base fee is 225 gwei; the first block's is 1 wei: the cap covers both.
   const maxFeePerGas = 300_000_000_000n;
   // Pooled first, then mined together: one block, whatever the timing of the sends.
-  const automine = chain.automine;
-  chain.automine = false;
+  const automine = chain.dev.automine;
+  chain.dev.automine = false;
   try {
     for (const key of keys) {
       const tx = createFeeMarket1559Tx(
@@ -30,9 +30,9 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
       await chain.sendRawTransaction(tx.serialize());
     }
   } finally {
-    chain.automine = automine;
+    chain.dev.automine = automine;
   }
-  await chain.mine(1);
+  await chain.dev.mine(1);
   // What a full block left goes in the next ones, before the node reports ready.
-  for (let i = 1; i < keys.length && chain.pool.size > 0; i++) await chain.mine(1);
+  for (let i = 1; i < keys.length && chain.pool.size > 0; i++) await chain.dev.mine(1);
 }

@@ -31,7 +31,7 @@ export interface FeeSource {
  */
 export function defaultsBaseFee(chain: EvmChain): bigint {
   const head = chain.head.header.baseFee ?? 0n;
-  return chain.nextBaseFee !== undefined && chain.nextBaseFee > head ? chain.nextBaseFee : head;
+  return chain.dev.nextBaseFee !== undefined && chain.dev.nextBaseFee > head ? chain.dev.nextBaseFee : head;
 }
 
 /** GetPoolNonce: the state's nonce past the sender's txs the pool can run next. */

@@ -22,11 +22,11 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array
   const byAddress = new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
   return {
     // Anvil lists the impersonated accounts after its own.
-    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.impersonated])]) } : {}),
+    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.dev.impersonated])]) } : {}),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       const key = given.from ? byAddress.get(bytesToHex(given.from)) : undefined;
-      const impersonated = !key && given.from !== undefined && chain.isImpersonated(bytesToHex(given.from));
+      const impersonated = !key && given.from !== undefined && chain.dev.isImpersonated(bytesToHex(given.from));
       if (!key && !impersonated) throw new RpcError('unknown account');
       try {
         const args = await setDefaults(chain, given, gas.feeSource());

@@ -104,19 +104,19 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
     // The last block's time, checked before the first is built: all of them or none.
-    checkTime(chain.nextBlockMillis() / 1000n + (n - 1n) * (interval as bigint));
-    await chain.mine(Number(n), interval as bigint);
+    checkTime(chain.dev.nextBlockMillis() / 1000n + (n - 1n) * (interval as bigint));
+    await chain.dev.mine(Number(n), interval as bigint);
     return null;
   });
   const setNext = (ts: bigint) => {
     if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
-    chain.nextTimestamp = checkTime(ts);
+    chain.dev.nextTimestamp = checkTime(ts);
   };
   const increaseTime = method(positional([hexOrDecimal64]), ([seconds]) => {
-    const offset = chain.timeOffset + (seconds as bigint);
-    checkTime(chain.clockSeconds() + offset);
-    chain.timeOffset = offset;
-    return Number(chain.timeOffset);
+    const offset = chain.dev.timeOffset + (seconds as bigint);
+    checkTime(chain.dev.clockSeconds() + offset);
+    chain.dev.timeOffset = offset;
+    return Number(chain.dev.timeOffset);
   });
   const setNextBlockTimestamp = method(positional([hexOrDecimal64]), ([ts]) => {
     setNext(ts as bigint);
@@ -168,17 +168,17 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   });
   const edits = { setBalance, setNonce, setCode, setStorageAt };
   const setAutomine = method(positional([boolean]), ([on]) => {
-    chain.setAutomine(on as boolean);
+    chain.dev.setAutomine(on as boolean);
     return null;
   });
-  const getAutomine = method(positional([]), () => chain.automine);
+  const getAutomine = method(positional([]), () => chain.dev.automine);
   // Anvil takes seconds for both names (Hardhat's evm_setIntervalMining took milliseconds).
   const setIntervalMining = method(positional([hexOrDecimal64]), ([seconds]) => {
     if ((seconds as bigint) > 86_400n) throw new RpcError('interval must be at most 86400 seconds');
-    chain.setIntervalMining(Number(seconds as bigint));
+    chain.dev.setIntervalMining(Number(seconds as bigint));
     return null;
   });
-  const getIntervalMining = method(positional([]), () => (chain.intervalSeconds === 0 ? null : chain.intervalSeconds));
+  const getIntervalMining = method(positional([]), () => (chain.dev.intervalSeconds === 0 ? null : chain.dev.intervalSeconds));
   const mining = { setAutomine, getAutomine, setIntervalMining, getIntervalMining };
   const pool = {
     dropTransaction: method(positional([hash]), async ([h]) =>
@@ -189,7 +189,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       return null;
     }),
     setCoinbase: method(positional([address]), ([a]) => {
-      chain.devCoinbase = a as Uint8Array;
+      chain.dev.devCoinbase = a as Uint8Array;
       return null;
     }),
   };
@@ -198,16 +198,16 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const hexOf = (a: unknown) => `0x${Buffer.from(a as Uint8Array).toString('hex')}`;
   const impersonation = {
     impersonateAccount: method(positional([address]), ([a]) => {
-      chain.impersonated.add(hexOf(a));
+      chain.dev.impersonated.add(hexOf(a));
       return null;
     }),
     stopImpersonatingAccount: method(positional([address]), ([a]) => {
-      chain.impersonated.delete(hexOf(a));
+      chain.dev.impersonated.delete(hexOf(a));
       return null;
     }),
   };
   const autoImpersonateAccount = method(positional([boolean]), ([on]) => {
-    chain.autoImpersonate = on as boolean;
+    chain.dev.autoImpersonate = on as boolean;
     return null;
   });
 
@@ -219,7 +219,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     }),
     setNextBlockBaseFeePerGas: method(positional([u256]), ([fee]) => {
       if ((fee as bigint) > MAX_BASE_FEE) throw devErrors.baseFeeTooHigh(fee as bigint);
-      chain.nextBaseFee = fee as bigint;
+      chain.dev.nextBaseFee = fee as bigint;
       return null;
     }),
   };
@@ -250,7 +250,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         // evm_mine([timestamp]): one block, at that time if given.
         mine: method(positional([hexOrDecimal64], 0), async ([ts]) => {
           if ((ts as bigint) !== 0n) setNext(ts as bigint);
-          await chain.mine(1);
+          await chain.dev.mine(1);
           return '0x0';
         }),
         increaseTime,

@@ -11,7 +11,8 @@ import { goMarshal, type JsonObject, type JsonValue, RawJson } from '../../../en
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
-import type { AcceptedEvmBlock, EvmChain } from '../chain.js';
+import type { EvmChain } from '../chain.js';
+import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatHeader, formatLog, formatTx, hex } from './format.js';
 import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';

@@ -32,7 +32,7 @@ export class GasOracle {
 
   nextBaseFee(): bigint {
     // anvil_setNextBlockBaseFeePerGas (--dev) sets it outright.
-    return this.chain.nextBaseFee ?? nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
+    return this.chain.dev.nextBaseFee ?? nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
   }
 
   /** What setDefaults takes for fees (eth_fillTransaction, eth_sendTransaction, eth_createAccessList). */

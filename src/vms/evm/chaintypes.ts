@@ -1,0 +1,102 @@
+// What an EVM chain is opened with and what it hands out: its options, the extension a VM adds to
+// its blocks (coreth's atomic txs), and the blocks it announces. A leaf the chain's parts share.
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { Acceptance } from '../../chains/acceptance.js';
+import type { Clock } from '../../chains/clock.js';
+import type { WriteBatch } from '../../storage/db.js';
+import type { EvmFlavor } from './flavor.js';
+import type { GenesisJson, GenesisRules } from './genesis.js';
+import type { PrecompileConfig } from './precompiles/config.js';
+import type { BaseRules } from './precompiles/rules.js';
+import type { WarpContext } from './precompiles/warp.js';
+import type { TxRecord } from './records.js';
+import type { StoredBlock } from './store.js';
+import type { InternalTx } from './trace/internal.js';
+import type { StateUpgrade } from './upgrades.js';
+import type { WarpReceiveContext } from './warp/receive.js';
+
+export interface EvmChainOptions {
+  clock: Clock;
+  acceptance?: Acceptance;
+  /** Whether block production is stalled (an emulator fault): txs are admitted, no block is built. */
+  stalled?: () => boolean;
+  /**
+   * --dev: blocks are not paced by ACP-176's capacity. A block short of it is built at once, at a
+   * time just late enough for the capacity to have refilled (see BlockBuilder.blockTime).
+   */
+  dev?: boolean;
+  /** The parsed genesis file. */
+  genesis: GenesisJson;
+  /** coreth's rules or Subnet-EVM's. */
+  flavor: EvmFlavor;
+  /** The upgrades active at the genesis time (the genesis header's optional fields follow them). */
+  genesisRules: GenesisRules;
+  /**
+   * Stateful precompiles and when they activate: at genesis, or in the first block whose time
+   * passes theirs (ApplyPrecompileActivations).
+   */
+  precompiles: PrecompileConfig[];
+  /** What the fee config and coinbase are without Subnet-EVM's managers. */
+  baseRules: BaseRules;
+  /** upgrade.json's state upgrades. */
+  stateUpgrades?: StateUpgrade[];
+  /** The chain's network and blockchain IDs, for the warp precompile's messages. */
+  warp?: WarpContext;
+  /** How warp messages delivered to this chain are verified. */
+  warpReceive?: WarpReceiveContext;
+}
+
+/** The block being built, as an extension sees it once the block's EVM txs have run. */
+export interface ExtensionBlock {
+  /** The block's state, after its EVM txs. */
+  sm: MerkleStateManager;
+  baseFee: bigint;
+  /** The ACP-176 capacity the EVM txs left (coreth's RemainingAtomicGasCapacity). */
+  room: bigint;
+}
+
+/** What an extension adds to a block, already applied to the block's state. */
+export interface ExtensionContent {
+  /** The block's extData (coreth's atomic txs). */
+  extData: Uint8Array;
+  /** Its gas (extDataGasUsed), consumed after the EVM txs' in the block's fee state. */
+  gasUsed: bigint;
+  /** Adds the block's own writes (shared memory, its tx index) to the block's batch. */
+  write(batch: WriteBatch, block: StoredBlock): Promise<void>;
+  /** The batch committed. */
+  accepted(): void;
+  /** The block was not committed: what it carried waits for the next one. */
+  abandoned(): void;
+}
+
+/**
+ * What a VM adds to its EVM chain's blocks besides EVM txs: coreth's atomic txs. It runs after the
+ * EVM txs (coreth's OnFinalizeAndAssemble), and a block with only its content is a block.
+ */
+export interface BlockExtension {
+  /** Whether it has something waiting for a block. */
+  hasPending(): boolean;
+  /**
+   * Picks, verifies and applies what fits in the block; nothing if none does. `retry` asks for
+   * another round once `gas` more capacity is back, or (without gas) a while later.
+   */
+  assemble(block: ExtensionBlock, retry: (gas?: bigint) => void): Promise<ExtensionContent | undefined>;
+}
+
+/** An accepted block with what subscribers need: its txs and their records. */
+export interface AcceptedEvmBlock {
+  block: StoredBlock;
+  txs: TypedTransaction[];
+  records: TxRecord[];
+}
+
+/** A block as the builder ran it (EvmChain.takeBuilt). */
+export interface BuiltBlock {
+  /** Its height: a revert forgets the blocks above the head it restores. */
+  number: bigint;
+  txs: readonly TypedTransaction[];
+  internal: InternalTx[][];
+  /** The records the block's store entry holds (the follower need not decode them again). */
+  records: readonly TxRecord[];
+}

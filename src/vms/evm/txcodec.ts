@@ -1,0 +1,34 @@
+// A tx as the chain takes it in: decoded from its bytes (with geth's pool errors), given its sender,
+// and as a block body holds it.
+import type { Common } from '@ethereumjs/common';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import type { BodyTx } from './header.js';
+import { PoolError, poolErrors } from './pool.js';
+
+/**
+ * Makes `tx` run as sent by `from`, whatever its signature says: an impersonated account's tx (whose
+ * signature is Anvil's placeholder, r = s = 1) or a replayed tx whose sender a record already holds.
+ */
+export function withSender<T extends TypedTransaction>(tx: T, from: Address): T {
+  // Configurable: a cached decoded tx (api/reads.ts) is given its recorded sender again on every replay.
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from, configurable: true });
+  return tx;
+}
+
+export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
+  if (bytes.length > 0 && bytes[0]! <= 0x7f) {
+    if (bytes.length <= 1) throw new PoolError('typed transaction too short');
+    if (bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
+  }
+  try {
+    // Not frozen: a tx with warp predicates gets its intrinsic gas (warp/receive.ts withPredicateGas).
+    return createTxFromRLP(bytes, { common, freeze: false });
+  } catch (err) {
+    if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
+    throw new PoolError(`rlp: ${(err as Error).message.replace(/ \(tx type.*$/s, '')}`);
+  }
+}
+
+/** A pool tx as a block body holds it: a legacy tx as its list, a typed tx as its bytes. */
+export const bodyTx = (p: { tx: TypedTransaction; bytes: Uint8Array }): BodyTx => (p.tx.type === 0 ? (p.tx.raw() as Uint8Array[]) : p.bytes);
