@@ -74,9 +74,8 @@ export class EvmChain extends EventEmitter<Events> {
   /** Whether the chain builds blocks yet: not before start(). */
   private started = false;
   private closed = false;
-  lastBuildError: Error | undefined;
-  /** coreth's atomic txs, set by the VM once the chain is open. */
-  extension: BlockExtension | undefined;
+  private buildError: Error | undefined;
+  private ext: BlockExtension | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -134,6 +133,21 @@ export class EvmChain extends EventEmitter<Events> {
   /** The tx pool: replaced, not emptied, when the chain reloads (a revert). */
   get pool(): TxPool {
     return this.admission.pool;
+  }
+
+  /** Why the last round failed, until a round succeeds (for the health check). */
+  get lastBuildError(): Error | undefined {
+    return this.buildError;
+  }
+
+  /** What the VM adds to the chain's blocks besides EVM txs (coreth's atomic txs), if anything. */
+  get extension(): BlockExtension | undefined {
+    return this.ext;
+  }
+
+  /** coreth's atomic txs: set by the VM once the chain is open, before it starts. */
+  setExtension(extension: BlockExtension): void {
+    this.ext = extension;
   }
 
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
@@ -391,9 +405,9 @@ export class EvmChain extends EventEmitter<Events> {
       // An edit of a precompile's storage (the fee manager's config, the reward address) governs the next block.
       if (rules) this.currentRules = rules;
       await this.blocks.build();
-      this.lastBuildError = undefined;
+      this.buildError = undefined;
     } catch (err) {
-      this.lastBuildError = err as Error;
+      this.buildError = err as Error;
       this.emit('buildFailed', err as Error);
       this.rounds.scheduleRetry();
     }
@@ -454,7 +468,7 @@ export class EvmChain extends EventEmitter<Events> {
     });
     this.currentRules = await this.rulesAt(head);
     this.blocks.clearWaiting();
-    this.lastBuildError = undefined;
+    this.buildError = undefined;
     await this.admission.reload();
   }
 

@@ -24,31 +24,105 @@ export interface DevHost {
   resumeBuilding(): void;
 }
 
+/**
+ * The settings are read by the builder and set through methods by the dev API (which checks what it
+ * is given first); nothing outside writes them.
+ */
 export class DevControls {
   /** Blocks to build even without txs (evm_mine, anvil_mine). */
-  blocksToMine = 0;
+  private toMine = 0;
   /** Seconds this chain's block time runs ahead of the node's clock (evm_increaseTime). */
-  timeOffset = 0n;
+  private offset = 0n;
   /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
-  nextTimestamp: bigint | undefined;
+  private nextTime: bigint | undefined;
   /** Whether a tx is mined as it arrives (evm_setAutomine); off, blocks come from evm_mine or the interval. */
-  automine = true;
+  private mineOnSend = true;
   private intervalTimer: NodeJS.Timeout | undefined;
   /** Interval mining's period in seconds (anvil_setIntervalMining), 0 when off. */
-  intervalSeconds = 0;
+  private interval = 0;
   /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
-  devCoinbase: Uint8Array | undefined;
+  private devCoinbase: Uint8Array | undefined;
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
-  nextBaseFee: bigint | undefined;
+  private nextFee: bigint | undefined;
   /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
-  readonly impersonated = new Set<string>();
+  private readonly impersonated = new Set<string>();
   /** anvil_autoImpersonateAccount: every account is impersonated. */
-  autoImpersonate = false;
+  private autoImpersonate = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly chain: DevHost,
   ) {}
+
+  /** Blocks requested (evm_mine, the interval) and not built yet. */
+  get blocksToMine(): number {
+    return this.toMine;
+  }
+
+  /** Seconds this chain's block time runs ahead of the node's clock (evm_increaseTime). */
+  get timeOffset(): bigint {
+    return this.offset;
+  }
+
+  /** evm_increaseTime: the block time runs `offset` seconds ahead of the node's clock. */
+  setTimeOffset(offset: bigint): void {
+    this.offset = offset;
+  }
+
+  /** The next block's timestamp, if one is set (evm_setNextBlockTimestamp). */
+  get nextTimestamp(): bigint | undefined {
+    return this.nextTime;
+  }
+
+  /** evm_setNextBlockTimestamp: the next block's timestamp, once. */
+  setNextTimestamp(time: bigint): void {
+    this.nextTime = time;
+  }
+
+  /** The next block's base fee, if one is set (anvil_setNextBlockBaseFeePerGas). */
+  get nextBaseFee(): bigint | undefined {
+    return this.nextFee;
+  }
+
+  /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
+  setNextBaseFee(fee: bigint): void {
+    this.nextFee = fee;
+  }
+
+  /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
+  setCoinbase(address: Uint8Array): void {
+    this.devCoinbase = address;
+  }
+
+  /** Whether a tx is mined as it arrives (evm_setAutomine); off, blocks come from evm_mine or the interval. */
+  get automine(): boolean {
+    return this.mineOnSend;
+  }
+
+  /** Interval mining's period in seconds (anvil_setIntervalMining), 0 when off. */
+  get intervalSeconds(): number {
+    return this.interval;
+  }
+
+  /** anvil_impersonateAccount: eth_sendTransaction sends for `addressHex` without its key. */
+  impersonate(addressHex: string): void {
+    this.impersonated.add(addressHex.toLowerCase());
+  }
+
+  /** anvil_stopImpersonatingAccount */
+  stopImpersonating(addressHex: string): void {
+    this.impersonated.delete(addressHex.toLowerCase());
+  }
+
+  /** anvil_autoImpersonateAccount: every account is impersonated, or only those named. */
+  setAutoImpersonate(on: boolean): void {
+    this.autoImpersonate = on;
+  }
+
+  /** The accounts impersonated by name, as 0x-hex lowercase (eth_accounts lists them). */
+  impersonatedAccounts(): string[] {
+    return [...this.impersonated];
+  }
 
   /** The node's clock, in whole seconds: what evm_increaseTime's offset is added to. */
   clockSeconds(): bigint {
@@ -61,7 +135,7 @@ export class DevControls {
    * refuse times past it, but the clock goes on moving).
    */
   nextBlockMillis(): bigint {
-    const nowMs = this.nextTimestamp !== undefined ? this.nextTimestamp * 1000n : BigInt(unixMillis(this.clock)) + this.timeOffset * 1000n;
+    const nowMs = this.nextTime !== undefined ? this.nextTime * 1000n : BigInt(unixMillis(this.clock)) + this.offset * 1000n;
     const parentMs = headerMillis(this.chain.head.header);
     const cap = MAX_BLOCK_TIME * 1000n;
     if (nowMs <= parentMs) return parentMs;
@@ -75,29 +149,40 @@ export class DevControls {
 
   /** A block was built: a requested one is done, and the once-only settings are spent. */
   blockBuilt(): void {
-    if (this.blocksToMine > 0) this.blocksToMine--;
+    if (this.toMine > 0) this.toMine--;
     // As Anvil's exact timestamp: later blocks go on from it (the offset follows), rather than
     // wait, at the head's time, for the clock to catch up (with ACP-176's capacity refilled by time).
-    if (this.nextTimestamp !== undefined) this.timeOffset = this.nextTimestamp - this.clockSeconds();
-    this.nextTimestamp = undefined;
-    this.nextBaseFee = undefined;
+    if (this.nextTime !== undefined) this.offset = this.nextTime - this.clockSeconds();
+    this.nextTime = undefined;
+    this.nextFee = undefined;
   }
 
   /** anvil_setIntervalMining: a block every `seconds` (empty if no tx waits), automine off; 0 stops it. */
   setIntervalMining(seconds: number): void {
     if (this.intervalTimer) clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
-    this.intervalSeconds = seconds;
+    this.interval = seconds;
     if (seconds === 0) return;
-    this.automine = false;
+    this.mineOnSend = false;
     this.intervalTimer = setInterval(() => void this.mine(1), seconds * 1000);
     this.intervalTimer.unref();
   }
 
   /** evm_setAutomine: on, what waits is mined at once. */
   setAutomine(on: boolean): void {
-    this.automine = on;
+    this.mineOnSend = on;
     if (on) this.chain.resumeBuilding();
+  }
+
+  /** Runs `fn` with automine off (what it sends is pooled), then puts automine back as it was, building nothing. */
+  async withoutAutomine<T>(fn: () => Promise<T>): Promise<T> {
+    const automine = this.mineOnSend;
+    this.mineOnSend = false;
+    try {
+      return await fn();
+    } finally {
+      this.mineOnSend = automine;
+    }
   }
 
   isImpersonated(addressHex: string): boolean {
@@ -107,8 +192,8 @@ export class DevControls {
   /** Builds `count` blocks, empty when no tx waits, `interval` seconds apart after the first. */
   async mine(count: number, interval = 0n): Promise<void> {
     for (let i = 0; i < count; i++) {
-      if (i > 0 && interval > 0n) this.nextTimestamp = this.chain.head.header.time + interval;
-      this.blocksToMine++;
+      if (i > 0 && interval > 0n) this.nextTime = this.chain.head.header.time + interval;
+      this.toMine++;
       const before = this.chain.head.header.number;
       await this.chain.buildNow();
       // A round that could not build (a stall, a failed write) leaves the request for the next one.
@@ -119,9 +204,9 @@ export class DevControls {
   /** The dev controls' settings, which a rebuilt node (evm_revert, anvil_loadState) gives its new chain. */
   settings(): DevSettings {
     return {
-      timeOffset: this.timeOffset,
-      automine: this.automine,
-      intervalSeconds: this.intervalSeconds,
+      timeOffset: this.offset,
+      automine: this.mineOnSend,
+      intervalSeconds: this.interval,
       devCoinbase: this.devCoinbase,
       impersonated: [...this.impersonated],
       autoImpersonate: this.autoImpersonate,
@@ -129,11 +214,11 @@ export class DevControls {
   }
 
   apply(s: DevSettings): void {
-    this.timeOffset = s.timeOffset;
+    this.offset = s.timeOffset;
     this.devCoinbase = s.devCoinbase;
     for (const a of s.impersonated) this.impersonated.add(a);
     this.autoImpersonate = s.autoImpersonate;
-    this.automine = s.automine;
+    this.mineOnSend = s.automine;
     if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
   }
 

@@ -329,7 +329,7 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
           },
           ctx.clock,
         );
-        chain.extension = backend;
+        chain.setExtension(backend);
         handlers.set('/avax', config.serveGorilla([avaxService({ backend, shared: ctx.shared, aliases: ctx.aliases, hrp: hrpOf(ctx.networkID) })]));
       } else if (config.kind === 'coreth') {
         ctx.log.warn('no AVAX asset on the primary network yet: the C-Chain runs without atomic txs');

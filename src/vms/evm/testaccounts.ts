@@ -19,9 +19,7 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
   // Genesis' base fee is 225 gwei; the first block's is 1 wei: the cap covers both.
   const maxFeePerGas = 300_000_000_000n;
   // Pooled first, then mined together: one block, whatever the timing of the sends.
-  const automine = chain.dev.automine;
-  chain.dev.automine = false;
-  try {
+  await chain.dev.withoutAutomine(async () => {
     for (const key of keys) {
       const tx = createFeeMarket1559Tx(
         { nonce: nonce++, to: new Address(evmAddressOf(key)), value: TEST_ACCOUNT_WEI, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas: 0n },
@@ -29,9 +27,7 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
       ).sign(funder);
       await chain.sendRawTransaction(tx.serialize());
     }
-  } finally {
-    chain.dev.automine = automine;
-  }
+  });
   await chain.dev.mine(1);
   // What a full block left goes in the next ones, before the node reports ready.
   for (let i = 1; i < keys.length && chain.pool.size > 0; i++) await chain.dev.mine(1);

@@ -22,7 +22,7 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array
   const byAddress = new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
   return {
     // Anvil lists the impersonated accounts after its own.
-    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.dev.impersonated])]) } : {}),
+    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.dev.impersonatedAccounts()])]) } : {}),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       const key = given.from ? byAddress.get(bytesToHex(given.from)) : undefined;

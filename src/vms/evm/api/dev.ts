@@ -110,12 +110,12 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   });
   const setNext = (ts: bigint) => {
     if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
-    chain.dev.nextTimestamp = checkTime(ts);
+    chain.dev.setNextTimestamp(checkTime(ts));
   };
   const increaseTime = method(positional([hexOrDecimal64]), ([seconds]) => {
     const offset = chain.dev.timeOffset + (seconds as bigint);
     checkTime(chain.dev.clockSeconds() + offset);
-    chain.dev.timeOffset = offset;
+    chain.dev.setTimeOffset(offset);
     return Number(chain.dev.timeOffset);
   });
   const setNextBlockTimestamp = method(positional([hexOrDecimal64]), ([ts]) => {
@@ -189,7 +189,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       return null;
     }),
     setCoinbase: method(positional([address]), ([a]) => {
-      chain.dev.devCoinbase = a as Uint8Array;
+      chain.dev.setCoinbase(a as Uint8Array);
       return null;
     }),
   };
@@ -198,16 +198,16 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const hexOf = (a: unknown) => `0x${Buffer.from(a as Uint8Array).toString('hex')}`;
   const impersonation = {
     impersonateAccount: method(positional([address]), ([a]) => {
-      chain.dev.impersonated.add(hexOf(a));
+      chain.dev.impersonate(hexOf(a));
       return null;
     }),
     stopImpersonatingAccount: method(positional([address]), ([a]) => {
-      chain.dev.impersonated.delete(hexOf(a));
+      chain.dev.stopImpersonating(hexOf(a));
       return null;
     }),
   };
   const autoImpersonateAccount = method(positional([boolean]), ([on]) => {
-    chain.dev.autoImpersonate = on as boolean;
+    chain.dev.setAutoImpersonate(on as boolean);
     return null;
   });
 
@@ -219,7 +219,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     }),
     setNextBlockBaseFeePerGas: method(positional([u256]), ([fee]) => {
       if ((fee as bigint) > MAX_BASE_FEE) throw devErrors.baseFeeTooHigh(fee as bigint);
-      chain.dev.nextBaseFee = fee as bigint;
+      chain.dev.setNextBaseFee(fee as bigint);
       return null;
     }),
   };
