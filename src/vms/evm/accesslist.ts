@@ -6,7 +6,8 @@
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { bytesToHex as hex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { type CallArgs, CallFailure, observedRun, Refusal } from './calls.js';
+import { type CallArgs, CallFailure, Refusal } from './callargs.js';
+import { observedRun } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { createdAddress, gethError } from './execution.js';
 import { word } from './trace/util.js';

@@ -5,7 +5,8 @@
 import { RLP } from '@ethereumjs/rlp';
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
-import { type CallArgs, CallFailure, estimateGas, RPC_GAS_CAP } from './calls.js';
+import { type CallArgs, CallFailure, RPC_GAS_CAP } from './callargs.js';
+import { estimateGas } from './estimate.js';
 import type { EvmChain } from './chain.js';
 
 /** ethapi.TransactionArgs as setDefaults reads it: CallArgs with a chain ID. */

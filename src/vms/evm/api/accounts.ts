@@ -9,7 +9,7 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Address, bytesToHex, privateToAddress } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { CallFailure } from '../calls.js';
+import { CallFailure } from '../callargs.js';
 import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pool.js';
 import { setDefaults, type TxArgs, txTypeOf } from '../txargs.js';

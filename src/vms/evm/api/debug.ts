@@ -14,7 +14,8 @@ import { goMarshal, type JsonObject, RawJson } from '../../../encoding/gojson.js
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { Field } from '../../../rpc/schema.js';
-import { applyOverrides, CallFailure, type CallArgs, callMessage, checkMessage, type Message, Refusal, type StateOverride } from '../calls.js';
+import { CallFailure, type CallArgs, Refusal, type StateOverride } from '../callargs.js';
+import { applyOverrides, callMessage, checkMessage, type Message } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { withSender } from '../txcodec.js';
 import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';

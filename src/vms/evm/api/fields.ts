@@ -2,7 +2,7 @@
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
 import { goKind, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
-import type { CallArgs, StateOverride } from '../calls.js';
+import type { CallArgs, StateOverride } from '../callargs.js';
 import type { TxArgs } from '../txargs.js';
 
 const kind = (v: JsonValue): string => (typeof v === 'string' ? 'string' : 'non-string');

@@ -1,0 +1,111 @@
+// eth_estimateGas as geth's eth/gasestimator runs it: a plain transfer's short cut, a first run at
+// the highest limit allowed, then its search between the gas used and that limit.
+import type { EVMError } from '@ethereumjs/evm';
+import { Address } from '@ethereumjs/util';
+import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
+import { applyOverrides, checkFeeFields, execute, type Message, messages } from './calls.js';
+import type { EvmChain } from './chain.js';
+import { gethError } from './execution.js';
+import type { StoredBlock } from './store.js';
+import { Pacer } from './trace/index.js';
+
+/**
+ * One of the estimator's runs (gasestimator's execute): the result, or undefined when coreth would
+ * refuse the message for its intrinsic gas (the estimator then tries more). Any other refusal
+ * is the answer: `failed with N gas: <text>`.
+ */
+async function estimateRun(chain: EvmChain, block: StoredBlock, make: (gas: bigint) => Message, gas: bigint, overrides?: Map<string, StateOverride>) {
+  try {
+    // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
+    return await execute(chain, block, make, gas, new Pacer(), overrides);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    if (err.intrinsic) return undefined;
+    throw new CallFailure(`failed with ${gas} gas: ${err.message}`, -32000);
+  }
+}
+
+/** eth_estimateGas */
+export async function estimateGas(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<bigint> {
+  // DoEstimateGas builds the message before it estimates anything.
+  checkFeeFields(args);
+  let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
+  const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
+  if (feeCap > 0n) {
+    // The message's sender: the zero address when none is named.
+    const account = await chain.account(args.from ?? new Uint8Array(20), chain.stateRootOf(block));
+    let available = account?.balance ?? 0n;
+    const value = args.value ?? 0n;
+    if (value > 0n) {
+      if (value >= available) throw new CallFailure('insufficient funds for transfer', -32000);
+      available -= value;
+    }
+    const allowance = available / feeCap;
+    if (hi > allowance) hi = allowance;
+  }
+  if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
+  const make = messages(chain, args, block.header.baseFee ?? 0n);
+  const run = (gas: bigint) => estimateRun(chain, block, make, gas, overrides);
+  // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
+  if (args.to && (args.data ?? new Uint8Array()).length === 0) {
+    const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
+      await applyOverrides(vm, overrides);
+      return vm.stateManager.getCode(new Address(args.to!));
+    });
+    if (code.length === 0) {
+      const plain = await run(21_000n).catch((err: unknown) => {
+        if (err instanceof CallFailure) return undefined; // refused at 21,000: estimated as any other call
+        throw err;
+      });
+      if (plain && !plain.execResult.exceptionError) return 21_000n;
+    }
+  }
+  const first = await run(hi);
+  if (!first) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
+  if (first.execResult.exceptionError) {
+    const text = gethError(first.execResult.exceptionError as EVMError);
+    if (text === 'execution reverted') throw revertError(first.execResult.returnValue);
+    if (text === 'out of gas') throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
+    throw new CallFailure(text!, -32000);
+  }
+  const fails = async (gas: bigint) => {
+    const r = await run(gas);
+    return !r || !!r.execResult.exceptionError;
+  };
+  // geth's UsedGas is ethereumjs's totalGasSpent (net of the refund paid), and RefundedGas the refund
+  // paid: none, as coreth pays none since Apricot Phase 1 (nor Subnet-EVM; rules.ts dropRefunds),
+  // whatever ethereumjs's refund counter (gasRefund: 4,800 for a cleared slot) has summed.
+  const usedGas = first.totalGasSpent;
+  const start = { lo: usedGas - 1n, hi };
+  // gasestimator's search only tries limits above lo = UsedGas - 1, so when every limit it tries
+  // succeeds it ends at a limit found without running anything. One run at that limit settles it:
+  // if it succeeds, so does every larger limit the search would have tried (the search itself
+  // assumes success is monotonic in the limit), and the answer is gasestimator's. Only when it
+  // fails is the search run for real, from the start.
+  const guess = await searchGas(start, async () => false);
+  if (guess === hi || !(await fails(guess))) return guess;
+  return searchGas(start, fails);
+}
+
+/**
+ * gasestimator's search between lo (fails) and hi (succeeds): its optimistic first guess at the gas
+ * used plus the call stipend and the 63/64 rule, then halving until within 1.5 % of hi.
+ */
+async function searchGas(range: { lo: bigint; hi: bigint }, fails: (gas: bigint) => Promise<boolean>): Promise<bigint> {
+  let { lo, hi } = range;
+  const usedGas = lo + 1n;
+  const refundedGas = 0n;
+  const optimistic = ((usedGas + refundedGas + 2300n) * 64n) / 63n;
+  if (optimistic < hi) {
+    if (await fails(optimistic)) lo = optimistic;
+    else hi = optimistic;
+  }
+  while (lo + 1n < hi) {
+    if (Number(hi - lo) / Number(hi) < 0.015) break;
+    let mid = (hi + lo) / 2n;
+    if (mid > lo * 2n) mid = lo * 2n;
+    if (await fails(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
