@@ -8,7 +8,7 @@ import type { EvmChainOptions } from './chaintypes.js';
 import { activatePrecompile, deactivatePrecompile } from './precompiles/config.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type ChainRules, rulesAfter } from './precompiles/rules.js';
-import { PoolError } from './pool.js';
+import { PoolError } from './pooltx.js';
 import { PredicateError, type RunningPredicates, readPredicates, type TxPredicates, verifyPredicates, withPredicateGas } from './warp/receive.js';
 
 /** Parsed warp predicates by tx (each pool tx is decoded once). */

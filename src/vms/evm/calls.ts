@@ -8,7 +8,7 @@ import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
 import { execBlock, gethError, paced, skippingSenderCheck } from './execution.js';
-import { PoolError } from './pool.js';
+import { PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';

@@ -6,7 +6,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ExtensionContent } from './chaintypes.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { type CorethHeader, EMPTY_UNCLES, sealBlock } from './header.js';
-import { effectivePrice, type PoolTx } from './pool.js';
+import { effectivePrice, type PoolTx } from './pooltx.js';
 import type { EvmLog, TxRecord } from './records.js';
 import type { StoredBlock } from './store.js';
 import { listRoot } from './trieroot.js';

@@ -4,7 +4,7 @@ import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { BodyTx } from './header.js';
-import { PoolError, poolErrors } from './pool.js';
+import { PoolError, poolErrors } from './pooltx.js';
 
 /**
  * Makes `tx` run as sent by `from`, whatever its signature says: an impersonated account's tx (whose

@@ -11,7 +11,7 @@ import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { CallFailure } from '../callargs.js';
 import type { EvmChain } from '../chain.js';
-import { PoolError } from '../pool.js';
+import { PoolError } from '../pooltx.js';
 import { setDefaults, type TxArgs, txTypeOf } from '../txargs.js';
 import { txArgs } from './fields.js';
 import { hex } from './format.js';

@@ -21,7 +21,7 @@ import { withSender } from '../txcodec.js';
 import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { ScratchStore } from '../overlay.js';
-import { effectivePrice, feeCaps } from '../pool.js';
+import { effectivePrice, feeCaps } from '../pooltx.js';
 import type { StoredBlock } from '../store.js';
 import {
   checkTraceConfig,

@@ -11,7 +11,7 @@ import { CallFailure } from '../callargs.js';
 import { call } from '../calls.js';
 import { estimateGas } from '../estimate.js';
 import type { EvmChain } from '../chain.js';
-import { PoolError } from '../pool.js';
+import { PoolError } from '../pooltx.js';
 import { blockAt, blockOf } from './blocks.js';
 import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, hex, qty } from './format.js';

@@ -2,7 +2,7 @@
 // marshalReceipt, types.Log): maps with Go's alphabetical key order, structs in field order.
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Bloom } from '@ethereumjs/vm';
-import { effectivePrice, feeCaps } from '../pool.js';
+import { effectivePrice, feeCaps } from '../pooltx.js';
 import type { TxRecord, EvmLog } from '../records.js';
 import type { StoredBlock } from '../store.js';
 import { type FilledArgs, txTypeOf, unsignedHash } from '../txargs.js';

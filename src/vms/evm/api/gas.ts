@@ -5,7 +5,7 @@
 import { RpcError } from '../../../rpc/method.js';
 import { unixMillis, type Clock } from '../../../chains/clock.js';
 import type { EvmChain } from '../chain.js';
-import { effectiveTip, feeCaps } from '../pool.js';
+import { effectiveTip, feeCaps } from '../pooltx.js';
 import { nextBaseFee } from '../calls.js';
 import type { StoredBlock } from '../store.js';
 import { defaultsBaseFee, type FeeSource } from '../txargs.js';

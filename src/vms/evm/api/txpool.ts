@@ -6,7 +6,7 @@ import { toChecksumAddress } from '@ethereumjs/util';
 import { method, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
-import type { PoolTx } from '../pool.js';
+import type { PoolTx } from '../pooltx.js';
 import { address } from './fields.js';
 import { formatTx, qty } from './format.js';
 
