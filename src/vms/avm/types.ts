@@ -2,14 +2,12 @@
 // blocks, as avalanchego's codec (linear codec v0) lays them out. Type IDs are the codec's.
 // IDs and addresses stay raw bytes here (32 and 20 bytes); text forms are for the API layer.
 
-export type Bytes = Uint8Array;
+import type * as avax from '../components/avax/types.js';
+import type { OutputOwners } from '../components/secp256k1fx/fx.js';
 
-/** secp256k1fx.OutputOwners: locktime (unix s), threshold, 20-byte addresses. */
-export interface OutputOwners {
-  locktime: bigint;
-  threshold: number;
-  addresses: Bytes[];
-}
+export type { Bytes, UTXOID } from '../components/avax/types.js';
+export type { OutputOwners };
+type Bytes = avax.Bytes;
 
 /** Outputs that can sit in a UTXO or an initial state (verify.State). */
 export type Output =
@@ -49,25 +47,13 @@ export interface CredentialBody {
  */
 export type FxValue = CredentialBody | TransferInput | Output | OperationBody;
 
-export interface UTXOID {
-  txID: Bytes; // 32
-  outputIndex: number;
-}
-
-export interface TransferableOutput {
-  assetID: Bytes; // 32
-  out: Output; // only type 7 parses here
-}
-
-export interface TransferableInput {
-  utxoID: UTXOID;
-  assetID: Bytes;
-  input: TransferInput;
-}
+/** Only a TransferOutput (7) parses as its `out`. */
+export type TransferableOutput = avax.TransferableOutput<Output>;
+export type TransferableInput = avax.TransferableInput<TransferInput>;
 
 export interface Operation {
   assetID: Bytes;
-  utxoIDs: UTXOID[];
+  utxoIDs: avax.UTXOID[];
   op: OperationBody;
 }
 
@@ -76,13 +62,7 @@ export interface InitialState {
   outputs: Output[];
 }
 
-export interface BaseTxFields {
-  networkID: number;
-  blockchainID: Bytes; // 32
-  outputs: TransferableOutput[];
-  inputs: TransferableInput[];
-  memo: Bytes;
-}
+export type BaseTxFields = avax.BaseTxFields<Output, TransferInput>;
 
 export type UnsignedTx =
   | { type: 0; base: BaseTxFields }
@@ -91,22 +71,8 @@ export type UnsignedTx =
   | { type: 3; base: BaseTxFields; sourceChain: Bytes; importedInputs: TransferableInput[] }
   | { type: 4; base: BaseTxFields; destinationChain: Bytes; exportedOutputs: TransferableOutput[] };
 
-export interface SignedTx {
-  unsigned: UnsignedTx;
-  credentials: FxValue[];
-  /** u16 0 ‖ u32 type ‖ fields ‖ creds: what is hashed into the ID and served by getTx. */
-  bytes: Bytes;
-  /** The prefix of `bytes` without the credentials: what is signed (its sha256). */
-  unsignedBytes: Bytes;
-  /** sha256(bytes) */
-  id: Bytes;
-}
-
-export interface UTXO {
-  utxoID: UTXOID;
-  assetID: Bytes;
-  output: Output;
-}
+export type SignedTx = avax.SignedTx<UnsignedTx, FxValue>;
+export type UTXO = avax.UTXO<Output>;
 
 /** StandardBlock (20). */
 export interface StandardBlock {

@@ -3,20 +3,21 @@
 // keep secp256k1fx's IDs 5/7/9 but its Input and OutputOwners are 10 and 11 here.
 // IDs, node IDs and addresses stay raw bytes; text forms belong to the API layer.
 
-export type Bytes = Uint8Array;
+import type * as avax from '../components/avax/types.js';
+import type { OutputOwners } from '../components/secp256k1fx/fx.js';
+import type * as secp from '../components/secp256k1fx/types.js';
+
+export type { Credential, OwnersValue, TransferInput, TransferOutput } from '../components/secp256k1fx/types.js';
+type TransferInput = secp.TransferInput;
+type TransferOutput = secp.TransferOutput;
+type Credential = secp.Credential;
+type OwnersValue = secp.OwnersValue;
+
+export type { Bytes, UTXOID } from '../components/avax/types.js';
+type Bytes = avax.Bytes;
 
 /** secp256k1fx.OutputOwners: locktime (unix s), threshold, 20-byte addresses (sorted, unique). */
-export interface Owners {
-  locktime: bigint;
-  threshold: number;
-  addresses: Bytes[];
-}
-
-export interface TransferOutput {
-  type: 7;
-  amount: bigint;
-  owners: Owners;
-}
+export type Owners = OutputOwners;
 
 /** stakeable.LockOut: a TransferOutput that can only be staked before `locktime`. */
 export interface LockOut {
@@ -27,12 +28,6 @@ export interface LockOut {
 
 export type Output = TransferOutput | LockOut;
 
-export interface TransferInput {
-  type: 5;
-  amount: bigint;
-  sigIndices: number[];
-}
-
 /** stakeable.LockIn: spends a LockOut. */
 export interface LockIn {
   type: 21;
@@ -42,22 +37,8 @@ export interface LockIn {
 
 export type Input = TransferInput | LockIn;
 
-/** secp256k1fx.Input: the signature indices of a subnet or deactivation authorization. */
-export interface AuthInput {
-  type: 10;
-  sigIndices: number[];
-}
-
-export interface Credential {
-  type: 9;
-  signatures: Bytes[];
-}
-
-/** secp256k1fx.OutputOwners in an interface slot (fx.Owner). */
-export interface OwnersValue {
-  type: 11;
-  owners: Owners;
-}
+/** secp256k1fx.Input (10): the signature indices of a subnet or deactivation authorization. */
+export type AuthInput = secp.Input;
 
 /**
  * What parses in a verify.Verifiable slot (credentials, subnet auth): any fx value. A wrong kind
@@ -65,29 +46,9 @@ export interface OwnersValue {
  */
 export type FxValue = TransferInput | TransferOutput | Credential | AuthInput | OwnersValue | LockIn | LockOut;
 
-export interface UTXOID {
-  txID: Bytes;
-  outputIndex: number;
-}
-
-export interface TransferableOutput {
-  assetID: Bytes;
-  out: Output;
-}
-
-export interface TransferableInput {
-  utxoID: UTXOID;
-  assetID: Bytes;
-  input: Input;
-}
-
-export interface BaseTxFields {
-  networkID: number;
-  blockchainID: Bytes;
-  outputs: TransferableOutput[];
-  inputs: TransferableInput[];
-  memo: Bytes;
-}
+export type TransferableOutput = avax.TransferableOutput<Output>;
+export type TransferableInput = avax.TransferableInput<Input>;
+export type BaseTxFields = avax.BaseTxFields<Output, Input>;
 
 /** signer.Empty (27) or signer.ProofOfPossession (28): a BLS public key (48 B) and its PoP (96 B). */
 export type Signer = { type: 27 } | { type: 28; publicKey: Bytes; proofOfPossession: Bytes };
@@ -149,21 +110,8 @@ export type UnsignedTx =
 export type TxType = UnsignedTx['type'];
 export type TxOf<T extends TxType> = Extract<UnsignedTx, { type: T }>;
 
-export interface SignedTx {
-  unsigned: UnsignedTx;
-  credentials: FxValue[];
-  /** u16 0 ‖ u32 type ‖ fields ‖ creds: hashed into the ID, served by getTx. */
-  bytes: Bytes;
-  /** The prefix of `bytes` without the credentials: its sha256 is what is signed. */
-  unsignedBytes: Bytes;
-  id: Bytes;
-}
-
-export interface UTXO {
-  utxoID: UTXOID;
-  assetID: Bytes;
-  output: Output;
-}
+export type SignedTx = avax.SignedTx<UnsignedTx, FxValue>;
+export type UTXO = avax.UTXO<Output>;
 
 /** BanffStandardBlock (32): the only block this VM builds (no staker ends within a test's reach). */
 export interface StandardBlock {

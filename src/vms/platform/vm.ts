@@ -27,7 +27,7 @@ import { advanceFeeState, FeeError, gasPrice, toGas, txComplexity, VALIDATOR_FEE
 import type { Ledger } from './ledger.js';
 import { ownersOfOutput, PState } from './state.js';
 import type { Block, ProposalBlock, SignedTx, UTXO } from './types.js';
-import { utxoIDBytes } from './utxos.js';
+import { utxoInputID } from './utxos.js';
 import { verifyWarpMessage } from './warpverify.js';
 
 export class IssueError extends Error {}
@@ -355,13 +355,13 @@ export class PChain {
       const u = tx.unsigned;
       if (!('base' in u)) continue;
       for (const i of u.base.inputs) {
-        const id = utxoIDBytes(i.utxoID);
+        const id = utxoInputID(i.utxoID);
         const utxo = await this.state.getUTXO(id);
         if (utxo) utxos.set(hex(id), utxo);
       }
       if (u.type === 17) {
         for (const i of u.importedInputs) {
-          const id = utxoIDBytes(i.utxoID);
+          const id = utxoInputID(i.utxoID);
           const raw = await this.shared.get(this.opts.chainID, u.sourceChain, id);
           if (raw) atomic.set(hex(u.sourceChain) + hex(id), raw);
         }
@@ -418,7 +418,7 @@ export class PChain {
       }
       draft.c = { ...draft.c, feeCapacity: draft.c.feeCapacity - gas, feeExcess: draft.c.feeExcess + gas };
       for (const id of result.consumed) spentInBlock.add(hex(id));
-      for (const u of result.produced) utxos.set(hex(utxoIDBytes(u.utxoID)), u);
+      for (const u of result.produced) utxos.set(hex(utxoInputID(u.utxoID)), u);
       results.push(result);
     }
     deactivateLowBalance(draft);
@@ -436,7 +436,7 @@ export class PChain {
       created.push(...r.produced);
       if (r.exported) {
         const elements = r.exported.utxos.map((u) => ({
-          utxoID: utxoIDBytes(u.utxoID),
+          utxoID: utxoInputID(u.utxoID),
           utxoBytes: marshalUTXO(u),
           traits: ownersOfOutput(u.output).addresses,
         }));
@@ -445,7 +445,7 @@ export class PChain {
       if (r.imported) await this.shared.remove(batch, this.opts.chainID, r.imported.source, r.imported.utxoIDs);
     }
     // UTXOs created and spent within the block never reach the store.
-    const createdIDs = new Set(created.map((u) => hex(utxoIDBytes(u.utxoID))));
+    const createdIDs = new Set(created.map((u) => hex(utxoInputID(u.utxoID))));
     const spentHere = new Set(spent.map(hex).filter((h) => createdIDs.has(h)));
     const announce = await this.opts.acceptance?.prepare(
       { id: b.block.id, parentID: b.block.parentID, height: b.block.height, timestamp: b.block.time, bytes: b.block.bytes },
@@ -454,7 +454,7 @@ export class PChain {
     await this.state.commit(
       {
         block: b.block,
-        created: created.filter((u) => !spentHere.has(hex(utxoIDBytes(u.utxoID)))),
+        created: created.filter((u) => !spentHere.has(hex(utxoInputID(u.utxoID)))),
         spent: spent.filter((id) => !spentHere.has(hex(id))),
         txs: b.txs,
         ledger: b.ledger,

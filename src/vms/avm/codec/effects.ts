@@ -1,17 +1,15 @@
 // What a tx does to the UTXO set (vms/avm/txs/executor), and the byte keys avalanchego sorts by.
-import { sha256 } from '@noble/hashes/sha2.js';
-import type { Operation, OperationBody, Output, SignedTx, UTXO, UTXOID } from '../types.js';
+import type { Operation, OperationBody, Output, SignedTx, UTXO } from '../types.js';
 import { writeFxValue } from './fx.js';
-import { versioned, Writer } from '../../../encoding/packer.js';
+import { versioned } from '../../../encoding/packer.js';
 import { writeOperation } from './tx.js';
+import { utxoInputID } from '../../components/avax/codec.js';
 
 /** bytes.Compare */
 export { compareBytes } from '../../../encoding/bytes.js';
 
 /** UTXOID.InputID = txID.Prefix(outputIndex): sha256(u64 outputIndex ‖ txID). */
-export function utxoInputID(utxoID: UTXOID): Uint8Array {
-  return sha256(new Writer().u64(BigInt(utxoID.outputIndex)).fixed(utxoID.txID, 32).finish());
-}
+export { utxoInputID };
 
 /** codec.Marshal(&out) of an output as an interface value: how outputs are ordered. */
 export function outputSortKey(out: Output): Uint8Array {

@@ -2,8 +2,10 @@
 // interface slots that decide at parse time which type IDs may appear where. A registered type in
 // the wrong slot is a parse error naming Go's types, e.g.
 // `couldn't unmarshal interface: *secp256k1fx.MintOutput does not implement interface avax.TransferableOut`.
-import type { FxValue, OperationBody, Output, OutputOwners } from '../types.js';
-import { CodecError, type Reader, type Writer } from '../../../encoding/packer.js';
+import type { FxValue, OperationBody, Output } from '../types.js';
+import type { Reader, Writer } from '../../../encoding/packer.js';
+import { readList, readSlotTypeID, writeList, type Slot } from '../../components/avax/codec.js';
+import { readOwners, readSigIndices, readSignatures, writeOwners, writeSigIndices, writeSignatures } from '../../components/secp256k1fx/codec.js';
 
 /** Go type names by codec type ID, in registration order (tx types, the three fxs, the block). */
 const TYPE_NAMES = [
@@ -32,12 +34,6 @@ const TYPE_NAMES = [
 
 export const STANDARD_BLOCK_TYPE = 20;
 
-/** An interface-typed field: Go's interface name and the registered types that implement it. */
-export interface Slot {
-  name: string;
-  accepts: ReadonlySet<number>;
-}
-
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 export const SLOTS = {
@@ -54,42 +50,7 @@ export const SLOTS = {
 } as const satisfies Record<string, Slot>;
 
 /** linearcodec UnpackPrefix: the type ID of an interface value, checked against its slot. */
-export function readTypeID(r: Reader, slot: Slot): number {
-  const id = r.typeID();
-  const name = TYPE_NAMES[id];
-  if (name === undefined) throw new CodecError(`couldn't unmarshal interface: unknown type ID ${id}`);
-  if (!slot.accepts.has(id)) {
-    throw new CodecError(`couldn't unmarshal interface: ${name} does not implement interface ${slot.name}`);
-  }
-  return id;
-}
-
-function readOwners(r: Reader): OutputOwners {
-  const locktime = r.u64();
-  const threshold = r.u32();
-  const n = r.sliceLength();
-  const addresses: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) addresses.push(r.fixed(20));
-  return { locktime, threshold, addresses };
-}
-
-function writeOwners(w: Writer, o: OutputOwners): void {
-  w.u64(o.locktime).u32(o.threshold).u32(o.addresses.length);
-  for (const a of o.addresses) w.fixed(a, 20);
-}
-
-/** secp256k1fx.Input: the signature indices. */
-function readSigIndices(r: Reader): number[] {
-  const n = r.sliceLength();
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(r.u32());
-  return out;
-}
-
-function writeSigIndices(w: Writer, indices: readonly number[]): void {
-  w.u32(indices.length);
-  for (const i of indices) w.u32(i);
-}
+export const readTypeID = (r: Reader, slot: Slot): number => readSlotTypeID(r, slot, (id) => TYPE_NAMES[id]);
 
 /** The body (no type ID) of any fx value, in Go field order. */
 export function readFxBody(r: Reader, type: number): FxValue {
@@ -113,15 +74,8 @@ export function readFxBody(r: Reader, type: number): FxValue {
         mintOutput: readOwners(r),
         transferOutput: { amount: r.u64(), owners: readOwners(r) },
       };
-    case 12: {
-      const mintInput = readSigIndices(r);
-      const groupID = r.u32();
-      const payload = r.byteSlice();
-      const n = r.sliceLength();
-      const outputs: OutputOwners[] = [];
-      for (let i = 0; i < n; i++) outputs.push(readOwners(r));
-      return { type: 12, mintInput, groupID, payload, outputs };
-    }
+    case 12:
+      return { type: 12, mintInput: readSigIndices(r), groupID: r.u32(), payload: r.byteSlice(), outputs: readList(r, readOwners) };
     case 13:
       return {
         type: 13,
@@ -134,12 +88,8 @@ export function readFxBody(r: Reader, type: number): FxValue {
       return { type: 18, input: readSigIndices(r) };
     case 9:
     case 14:
-    case 19: {
-      const n = r.sliceLength();
-      const signatures: Uint8Array[] = [];
-      for (let i = 0; i < n; i++) signatures.push(r.fixed(65));
-      return { type: type as 9 | 14 | 19, signatures };
-    }
+    case 19:
+      return { type: type as 9 | 14 | 19, signatures: readSignatures(r) };
     default:
       throw new Error(`not an fx type: ${type}`); // readTypeID's slots never let one through
   }
@@ -176,8 +126,8 @@ export function writeFxBody(w: Writer, v: FxValue): void {
       return;
     case 12:
       writeSigIndices(w, v.mintInput);
-      w.u32(v.groupID).byteSlice(v.payload).u32(v.outputs.length);
-      for (const o of v.outputs) writeOwners(w, o);
+      w.u32(v.groupID).byteSlice(v.payload);
+      writeList(w, v.outputs, writeOwners);
       return;
     case 13:
       writeSigIndices(w, v.input);
@@ -195,8 +145,7 @@ export function writeFxBody(w: Writer, v: FxValue): void {
     case 9:
     case 14:
     case 19:
-      w.u32(v.signatures.length);
-      for (const s of v.signatures) w.fixed(s, 65);
+      writeSignatures(w, v.signatures);
       return;
   }
 }

@@ -169,7 +169,7 @@ export class AtomicBackend implements BlockExtension {
         continue;
       }
       const elements = exportedUTXOs(tx).map((utxo) => ({
-        utxoID: utxoInputID(utxo.txID, utxo.outputIndex),
+        utxoID: utxoInputID(utxo.utxoID),
         utxoBytes: marshalUTXO(utxo),
         traits: utxo.output.owners.addresses,
       }));

@@ -48,7 +48,7 @@ export function burned(tx: AtomicTx, assetID: Uint8Array): bigint {
     for (const o of u.outs) if (same(o.assetID)) spent = add(spent, o.amount);
     for (const i of u.importedInputs) if (same(i.assetID)) input = add(input, i.input.amount);
   } else {
-    for (const o of u.exportedOutputs) if (same(o.assetID)) spent = add(spent, o.output.amount);
+    for (const o of u.exportedOutputs) if (same(o.assetID)) spent = add(spent, o.out.amount);
     for (const i of u.ins) if (same(i.assetID)) input = add(input, i.amount);
   }
   if (spent > input) throw new AtomicError(atomicErrors.underflow());

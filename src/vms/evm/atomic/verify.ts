@@ -55,8 +55,8 @@ function sortedUnique<T>(items: readonly T[], compare: (a: T, b: T) => number): 
 }
 
 const compareEVM = (a: EVMOutput | EVMInput, b: EVMOutput | EVMInput): number => cmp(a.address, b.address) || cmp(a.assetID, b.assetID);
-const compareInputs = (a: TransferableInput, b: TransferableInput): number => cmp(a.txID, b.txID) || a.outputIndex - b.outputIndex;
-const compareOutputs = (a: TransferableOutput, b: TransferableOutput): number => cmp(a.assetID, b.assetID) || cmp(outputBytes(a.output), outputBytes(b.output));
+const compareInputs = (a: TransferableInput, b: TransferableInput): number => cmp(a.utxoID.txID, b.utxoID.txID) || a.utxoID.outputIndex - b.utxoID.outputIndex;
+const compareOutputs = (a: TransferableOutput, b: TransferableOutput): number => cmp(a.assetID, b.assetID) || cmp(outputBytes(a.out), outputBytes(b.out));
 
 /** verify.SameSubnet, whose every failure coreth reports as a wrong chain ID. */
 function verifyPeer(peer: Uint8Array, p: AtomicParams): void {
@@ -119,7 +119,7 @@ function verifyExport(u: UnsignedExportTx, p: AtomicParams): void {
   }
   for (const o of u.exportedOutputs) {
     if (isEmpty(o.assetID)) fail(atomicErrors.emptyAssetID());
-    verifyTransferOutput(o.output);
+    verifyTransferOutput(o.out);
     const avax = equal(o.assetID, p.avaxAssetID);
     if (!avax && equal(u.destinationChain, P_CHAIN_ID)) fail(atomicErrors.wrongChainID());
     if (!avax) fail(atomicErrors.exportNonAVAXOutput());
@@ -158,7 +158,7 @@ function flowCheck(tx: AtomicTx, p: AtomicParams, baseFee: bigint, wrap: (why: s
     for (const o of u.outs) add(produced, o.assetID, o.amount);
     for (const i of u.importedInputs) add(consumed, i.assetID, i.input.amount);
   } else {
-    for (const o of u.exportedOutputs) add(produced, o.assetID, o.output.amount);
+    for (const o of u.exportedOutputs) add(produced, o.assetID, o.out.amount);
     for (const i of u.ins) add(consumed, i.assetID, i.amount);
   }
   if (error === undefined) for (const [asset, amount] of produced) if (amount > (consumed.get(asset) ?? 0n)) error = atomicErrors.insufficientFunds();
@@ -194,7 +194,7 @@ async function semanticImport(tx: AtomicTx, u: UnsignedImportTx, p: AtomicParams
   // SharedMemory.Get of every UTXO: one missing one fails the lot.
   const raw: Uint8Array[] = [];
   for (const i of u.importedInputs) {
-    const bytes = await read(u.sourceChain, utxoInputID(i.txID, i.outputIndex));
+    const bytes = await read(u.sourceChain, utxoInputID(i.utxoID));
     if (!bytes) fail(atomicErrors.fetchUTXOs(encodeCB58(u.sourceChain), atomicErrors.notFound()));
     raw.push(bytes);
   }

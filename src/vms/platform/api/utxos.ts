@@ -5,7 +5,7 @@ import { method, rpcTry } from '../../../rpc/method.js';
 import { arrayOf, bool, string, struct, uint32 } from '../../../rpc/schema.js';
 import { encodeTransferableOutput } from '../codec/tx.js';
 import { marshalUTXO, parseUTXO } from '../codec/index.js';
-import { utxoIDBytes } from '../utxos.js';
+import { utxoInputID } from '../utxos.js';
 import { paginatedUTXOs } from '../../components/avax/utxostate.js';
 import type { UTXO } from '../types.js';
 import { encodeBytes, encoding, errors, hexOf, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
@@ -72,7 +72,7 @@ export function utxoMethods(d: PlatformDeps) {
         }
         // formatting.Encode has no json form for bytes: one UTXO is enough to fail the call, as on the node.
         if (args.encoding === 'json' && page.utxos.length > 0) {
-          throw errors.encodeUTXO(encodeCB58(utxoIDBytes(parseUTXO(page.utxos[0]!).utxoID)), 'json', 'unsupported encoding in method');
+          throw errors.encodeUTXO(encodeCB58(utxoInputID(parseUTXO(page.utxos[0]!).utxoID)), 'json', 'unsupported encoding in method');
         }
         return {
           numFetched: String(page.utxos.length),

@@ -1,7 +1,8 @@
 // The platformvm codec's type registry: Go type names by ID (for the codec's error texts) and the
 // interface slots that decide which IDs may appear where. Blocks and txs share one numbering;
 // txs.Codec leaves the block IDs (0-4, 29-32) and secp256k1fx's mint types (6, 8) unregistered.
-import { CodecError, type Reader } from '../../../encoding/packer.js';
+import type { Reader } from '../../../encoding/packer.js';
+import { readSlotTypeID, type Slot } from '../../components/avax/codec.js';
 
 const NAMES: Record<number, string> = {
   0: '*block.ApricotProposalBlock',
@@ -46,11 +47,6 @@ const NAMES: Record<number, string> = {
 
 const BLOCK_TYPES = new Set([0, 1, 2, 3, 4, 29, 30, 31, 32]);
 
-export interface Slot {
-  name: string;
-  accepts: ReadonlySet<number>;
-}
-
 export const SLOTS = {
   unsignedTx: { name: 'txs.UnsignedTx', accepts: new Set([12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 33, 34, 35, 36, 37, 38, 39]) },
   transferableOut: { name: 'avax.TransferableOut', accepts: new Set([7, 22]) },
@@ -63,13 +59,8 @@ export const SLOTS = {
 } as const satisfies Record<string, Slot>;
 
 /** linearcodec's interface prefix: a type ID registered in this codec and implementing the slot. */
-export function readTypeID(r: Reader, slot: Slot, blocks = false): number {
-  const id = r.typeID();
-  const name = NAMES[id];
-  if (name === undefined || (!blocks && BLOCK_TYPES.has(id))) throw new CodecError(`couldn't unmarshal interface: unknown type ID ${id}`);
-  if (!slot.accepts.has(id)) throw new CodecError(`couldn't unmarshal interface: ${name} does not implement interface ${slot.name}`);
-  return id;
-}
+export const readTypeID = (r: Reader, slot: Slot, blocks = false): number =>
+  readSlotTypeID(r, slot, (id) => (!blocks && BLOCK_TYPES.has(id) ? undefined : NAMES[id]));
 
 /** The Go name of a type ID, for texts that name a tx's type. */
 export const typeName = (id: number): string => NAMES[id] ?? `type ${id}`;

@@ -3,7 +3,7 @@ import { encodeCB58 } from '../../../encoding/cb58.js';
 import { compareBytes } from '../../../encoding/bytes.js';
 import { marshalUTXO, parseUTXO } from '../codec/index.js';
 import type { SignedTx, TxOf, UTXO } from '../types.js';
-import { produce, utxoIDBytes } from '../utxos.js';
+import { produce, utxoInputID } from '../utxos.js';
 import {
   fail,
   inputsSortedUnique,
@@ -35,12 +35,12 @@ export function importTx(tx: SignedTx, u: TxOf<17>, env: TxEnv): TxResult {
   for (const i of u.importedInputs) wrapped('input failed verification', () => verifyTransferableInput(i));
   if (!inputsSortedUnique(u.importedInputs)) fail('inputs not sorted and unique');
   verifyMemo(u.base);
-  const utxoIDs = u.importedInputs.map((i) => utxoIDBytes(i.utxoID));
+  const utxoIDs = u.importedInputs.map((i) => utxoInputID(i.utxoID));
   sameSubnet(u.sourceChain, env);
   const raws = utxoIDs.map((id) => env.atomicUTXO(u.sourceChain, id));
   if (raws.some((r) => r === undefined)) fail('failed to get shared memory: not found');
   const utxos: UTXO[] = u.base.inputs.map(
-    (i) => env.utxo(utxoIDBytes(i.utxoID)) ?? fail(`failed to get UTXO ${encodeCB58(i.utxoID.txID)}:${i.utxoID.outputIndex}: not found`),
+    (i) => env.utxo(utxoInputID(i.utxoID)) ?? fail(`failed to get UTXO ${encodeCB58(i.utxoID.txID)}:${i.utxoID.outputIndex}: not found`),
   );
   for (const raw of raws) utxos.push(wrapped('failed to unmarshal UTXO', () => parseUTXO(raw!)));
   const ins = [...u.base.inputs, ...u.importedInputs];

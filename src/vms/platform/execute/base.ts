@@ -8,7 +8,7 @@ import { verifyTransfer } from '../../components/secp256k1fx/fx.js';
 import { verifyAssetID, verifyTransferInput, verifyTransferOutput } from '../../components/secp256k1fx/fx.js';
 import { encodeTransferableOutput, marshalOwners } from '../codec/tx.js';
 import type { BaseTxFields, FxValue, SignedTx, TransferableInput, TransferableOutput, UTXO } from '../types.js';
-import { utxoIDBytes } from '../utxos.js';
+import { utxoInputID } from '../utxos.js';
 import type { TxEnv } from './env.js';
 
 export { fail, VerifyError, wrapped };
@@ -70,7 +70,7 @@ const utxoIDString = (i: TransferableInput) => `${encodeCB58(i.utxoID.txID)}:${i
 
 /** The UTXOs `ins` spend, read from state (utxo.VerifySpend's first step). */
 export function consumedUTXOs(ins: readonly TransferableInput[], env: TxEnv): UTXO[] {
-  return ins.map((i) => env.utxo(utxoIDBytes(i.utxoID)) ?? fail(`failed to read consumed UTXO ${utxoIDString(i)} due to: not found`));
+  return ins.map((i) => env.utxo(utxoInputID(i.utxoID)) ?? fail(`failed to read consumed UTXO ${utxoIDString(i)} due to: not found`));
 }
 
 /** The owners' codec bytes (a concrete struct: version, no type ID), hex: what locked funds are keyed by. */

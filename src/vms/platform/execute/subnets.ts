@@ -5,7 +5,7 @@ import { compareBytes } from '../../../encoding/bytes.js';
 import { verifyOwners, verifySigIndices } from '../../components/secp256k1fx/fx.js';
 import { ownerRecord } from '../ledger.js';
 import type { FxValue, SignedTx, TxOf } from '../types.js';
-import { produce, utxoIDBytes } from '../utxos.js';
+import { produce, utxoInputID } from '../utxos.js';
 import { verifyPoASubnetAuthorization, verifySubnetAuthorization } from './auth.js';
 import { fail, verifyBaseTx, verifyMemo, verifySpend } from './base.js';
 import type { TxEnv, TxResult } from './env.js';
@@ -17,7 +17,7 @@ const YEAR = 365n * DAY;
 
 /** Consume the inputs, produce the outputs: what every tx does on success. */
 export const transfer = (tx: SignedTx, base: { inputs: TxOf<34>['base']['inputs']; outputs: TxOf<34>['base']['outputs'] }): TxResult => ({
-  consumed: base.inputs.map((i) => utxoIDBytes(i.utxoID)),
+  consumed: base.inputs.map((i) => utxoInputID(i.utxoID)),
   produced: produce(tx.id, base.outputs),
 });
 
