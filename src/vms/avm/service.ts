@@ -1,21 +1,19 @@
 // AVM API (avalanchego vms/avm/service.go) at /ext/bc/X, and wallet.issueTx at /ext/bc/X/wallet.
 import { encodeCB58, idFromString } from '../../encoding/cb58.js';
 import { RawJson } from '../../encoding/gojson.js';
-import { goQuote } from '../../encoding/goquote.js';
-import { decodeHex, encodeHex } from '../../encoding/hex.js';
+import { encodeHex } from '../../encoding/hex.js';
 import type { Aliaser } from '../../chains/aliases.js';
 import { formatAddress, parseServiceAddress, type AddressContext } from '../components/avax/address.js';
 import { blockJson, marshalUTXO, parseUTXO, txJson, utxoInputID } from './codec/index.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
-import { type Page as PageOf, paginatedUTXOs } from '../components/avax/utxostate.js';
+import { type Page, paginatedUTXOs } from '../components/avax/utxostate.js';
+import { atomicUTXOs, getUTXOsArgs, readUTXOsArgs, type UTXOsRequest, utxosReply } from '../components/avax/getutxos.js';
 import type { SignedTx, UTXO } from './types.js';
 import { IssueError, type XChain } from './vm.js';
 import { method, RpcError, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
-import { arrayOf, bool, none, string, struct, uint32, uint64 } from '../../rpc/schema.js';
-import { type Encoding, encoding, id } from '../components/avax/fields.js';
+import { bool, none, string, struct, uint64 } from '../../rpc/schema.js';
+import { decodeBytes, type Encoding, encodeBytes, encoding, id } from '../components/avax/fields.js';
 
-const MAX_PAGE_SIZE = 1024;
-const MAX_ADDRESSES = 1024;
 const MAX_U64 = 0xffffffffffffffffn;
 
 export interface AvmDeps {
@@ -40,20 +38,10 @@ const errors = serviceErrors({
   overflow: () => 'overflow',
   noBlockWithID: (id: string) => `couldn't get block with id ${id}: not found`,
   noBlockAtHeight: (height: bigint) => `couldn't get block at height ${height}: not found`,
-  noAddresses: () => 'no addresses provided',
-  tooManyAddresses: (n: number) => `number of addresses given, ${n}, exceeds maximum, ${MAX_ADDRESSES}`,
-  sourceChain: (chain: string, why: string) => `problem parsing source chainID ${goQuote(chain)}: ${why}`,
-  startAddress: (address: string, why: string) => `couldn't parse start index address ${goQuote(address)}: ${why}`,
-  startUTXO: (why: string) => `couldn't parse start index utxo: ${why}`,
   encodeUTXO: (id: string, why: string) => `couldn't encode UTXO ${id} as string: ${why}`,
   parsingUTXO: (why: string) => `problem retrieving UTXOs: error parsing UTXO: ${why}`,
   decodingTx: (why: string) => `problem decoding transaction: ${why}`,
 });
-
-function encodeBytes(bytes: Uint8Array, enc: Encoding): string {
-  if (enc === 'json') throw new Error('unsupported encoding in method');
-  return encodeHex(bytes, enc);
-}
 
 export function avmService(d: AvmDeps): ServiceDef {
   const addressCtx: AddressContext = { hrp: d.hrp, chainId: d.chainId, chainAliases: d.chainAliases };
@@ -84,6 +72,18 @@ export function avmService(d: AvmDeps): ServiceDef {
   /** The balance rules: secp TransferOutputs only; without includePartial, single-owner and unlocked. */
   const counts = (u: UTXO, includePartial: boolean) =>
     u.output.type === 7 && (includePartial || (u.output.owners.addresses.length === 1 && u.output.owners.locktime <= d.now()));
+
+  /** avax.GetAtomicUTXOs: UTXOs other chains exported to the X-Chain. */
+  const atomicPage = async (req: UTXOsRequest): Promise<Page<UTXO>> => {
+    const page = await atomicUTXOs(d.shared, d.vm.params.chainID, req);
+    const utxos = page.utxos.map((v) =>
+      rpcTry(
+        () => parseUTXO(v),
+        (m) => errors.parsingUTXO(m).message,
+      ),
+    );
+    return { ...page, utxos };
+  };
 
   return {
     name: 'avm',
@@ -158,51 +158,22 @@ export function avmService(d: AvmDeps): ServiceDef {
         return { status: (await d.vm.state.getTx(txID)) ? 'Accepted' : 'Unknown' };
       }),
 
-      getUTXOs: method(
-        struct({ addresses: arrayOf(string), sourceChain: string, limit: uint32, startIndex: struct({ address: string, utxo: string }), encoding }),
-        async (args) => {
-          if (args.addresses.length === 0) throw errors.noAddresses();
-          if (args.addresses.length > MAX_ADDRESSES) throw errors.tooManyAddresses(args.addresses.length);
-          let source = d.chainId;
-          if (args.sourceChain !== '') {
-            try {
-              source = d.chainAliases.lookup(args.sourceChain);
-            } catch (err) {
-              throw errors.sourceChain(args.sourceChain, (err as Error).message);
-            }
-          }
-          const addrs = uniqueSorted(args.addresses.map((a) => rpcTry(() => parseServiceAddress(a, addressCtx))));
-          let startAddr: Uint8Array = new Uint8Array(20);
-          let startUTXO: Uint8Array = new Uint8Array(32);
-          if (args.startIndex.address !== '' || args.startIndex.utxo !== '') {
-            startAddr = rpcTry(
-              () => parseServiceAddress(args.startIndex.address, addressCtx),
-              (m) => errors.startAddress(args.startIndex.address, m).message,
-            );
-            startUTXO = rpcTry(
-              () => idFromString(args.startIndex.utxo),
-              (m) => errors.startUTXO(m).message,
-            );
-          }
-          const limit = args.limit <= 0n || args.limit > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(args.limit);
-          const page =
-            source === d.chainId
-              ? await localPage(d.vm, addrs, startAddr, startUTXO, limit)
-              : await atomicPage(d.shared, d.vm, idFromString(source), addrs, startAddr, startUTXO, limit);
-          const utxos = page.utxos.map((u) =>
-            rpcTry(
-              () => encodeBytes(marshalUTXO(u), args.encoding),
-              (m) => errors.encodeUTXO(encodeCB58(utxoInputID(u.utxoID)), m).message,
-            ),
-          );
-          return {
-            numFetched: String(utxos.length),
-            utxos,
-            endIndex: { address: format(page.endAddr), utxo: encodeCB58(page.endUTXO) },
-            encoding: args.encoding,
-          };
-        },
-      ),
+      getUTXOs: method(getUTXOsArgs, async (args) => {
+        const req = readUTXOsArgs(args, {
+          parseAddress: (a) => parseServiceAddress(a, addressCtx),
+          lookupChain: (alias) => d.chainAliases.lookup(alias),
+          defaultSource: d.chainId,
+        });
+        const page =
+          req.source === d.chainId ? await paginatedUTXOs(d.vm.state.utxos, req.addresses, req.startAddr, req.startUTXO, req.limit) : await atomicPage(req);
+        const utxos = page.utxos.map((u) =>
+          rpcTry(
+            () => encodeBytes(marshalUTXO(u), args.encoding),
+            (m) => errors.encodeUTXO(encodeCB58(utxoInputID(u.utxoID)), m).message,
+          ),
+        );
+        return utxosReply(utxos, format(page.endAddr), page.endUTXO, args.encoding);
+      }),
 
       issueTx: method(struct({ tx: string, encoding }), async ({ tx, encoding: enc }) => ({ txID: encodeCB58(await issue(d, tx, enc, false)) })),
     },
@@ -229,8 +200,7 @@ export function walletService(d: AvmDeps): ServiceDef {
 async function issue(d: AvmDeps, text: string, enc: Encoding, unverified: boolean): Promise<Uint8Array> {
   let bytes: Uint8Array;
   try {
-    if (enc === 'json') throw new Error('unsupported encoding in method');
-    bytes = decodeHex(text, enc);
+    bytes = decodeBytes(text, enc);
   } catch (err) {
     throw errors.decodingTx((err as Error).message);
   }
@@ -240,35 +210,4 @@ async function issue(d: AvmDeps, text: string, enc: Encoding, unverified: boolea
     if (err instanceof IssueError) throw new RpcError(err.message);
     throw err;
   }
-}
-
-function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
-  const byHex = new Map(addrs.map((a) => [Buffer.from(a).toString('hex'), a]));
-  return [...byHex.keys()].sort().map((k) => byHex.get(k)!);
-}
-
-type Page = PageOf<UTXO>;
-
-/** avax.GetPaginatedUTXOs over the X-Chain's own UTXO set. */
-const localPage = (vm: XChain, addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): Promise<Page> =>
-  paginatedUTXOs(vm.state.utxos, addrs, startAddr, startUTXO, limit);
-
-/** avax.GetAtomicUTXOs: UTXOs other chains exported to the X-Chain. */
-async function atomicPage(
-  shared: SharedMemory,
-  vm: XChain,
-  source: Uint8Array,
-  addrs: Uint8Array[],
-  startAddr: Uint8Array,
-  startUTXO: Uint8Array,
-  limit: number,
-): Promise<Page> {
-  const { values, lastTrait, lastKey } = await shared.indexed(vm.params.chainID, source, addrs, startAddr, startUTXO, limit);
-  const utxos = values.map((v) =>
-    rpcTry(
-      () => parseUTXO(v),
-      (m) => errors.parsingUTXO(m).message,
-    ),
-  );
-  return { utxos, endAddr: lastTrait, endUTXO: lastKey };
 }

@@ -4,7 +4,6 @@ import type { Aliaser } from '../../../chains/aliases.js';
 import type { SharedMemory } from '../../../chains/sharedmemory.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { goQuote } from '../../../encoding/goquote.js';
-import { encodeHex } from '../../../encoding/hex.js';
 import { serviceErrors } from '../../../rpc/method.js';
 import { formatAddress, parseServiceAddress } from '../../components/avax/address.js';
 import type { PChain } from '../vm.js';
@@ -25,8 +24,6 @@ export interface PlatformDeps {
   runsChain(idOrAlias: string): string | undefined;
 }
 
-import type { Encoding } from '../../components/avax/fields.js';
-
 export { type Encoding, encoding, id } from '../../components/avax/fields.js';
 
 export const errors = serviceErrors({
@@ -34,11 +31,6 @@ export const errors = serviceErrors({
   noBlockWithID: (id: string) => `couldn't get block with id ${id}: not found`,
   noBlockAtHeight: (height: bigint) => `couldn't get block at height ${height}: not found`,
   txNotFound: () => "couldn't get tx: not found",
-  noAddresses: () => 'no addresses provided',
-  tooManyAddresses: (n: number) => `number of addresses given, ${n}, exceeds maximum, 1024`,
-  sourceChain: (chain: string, why: string) => `problem parsing source chainID ${goQuote(chain)}: ${why}`,
-  startAddress: (address: string, why: string) => `couldn't parse start index address ${goQuote(address)}: ${why}`,
-  startUTXO: (why: string) => `couldn't parse start index utxo: ${why}`,
   decodingTx: (why: string) => `problem decoding transaction: ${why}`,
   encodeUTXO: (id: string, enc: string, why: string) => `couldn't encode UTXO ${id} as ${enc}: ${why}`,
   encodeRewardUTXO: (enc: string, why: string) => `couldn't encode utxo as ${enc}: ${why}`,
@@ -70,9 +62,7 @@ export const isZero = (b: Uint8Array) => b.every((x) => x === 0);
 export const pAddress = (d: PlatformDeps, addr: Uint8Array) => formatAddress('P', d.hrp, addr);
 export const parseAddress = (d: PlatformDeps, text: string) => parseServiceAddress(text, { hrp: d.hrp, chainId: d.chainId, chainAliases: d.chainAliases });
 
-export function encodeBytes(bytes: Uint8Array, enc: Exclude<Encoding, 'json'>): string {
-  return encodeHex(bytes, enc);
-}
+export { encodeBytes } from '../../components/avax/fields.js';
 
 /** An owner as the API shows it: locktime, threshold and P- addresses. */
 export const ownerJson = (d: PlatformDeps, o: { locktime: bigint; threshold: number; addresses: string[] }) => ({

@@ -2,25 +2,19 @@
 // getBalance with its locked/unlocked split at the node's clock.
 import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method, rpcTry } from '../../../rpc/method.js';
-import { arrayOf, bool, string, struct, uint32 } from '../../../rpc/schema.js';
+import { arrayOf, bool, string, struct } from '../../../rpc/schema.js';
 import { encodeTransferableOutput } from '../codec/tx.js';
 import { marshalUTXO, parseUTXO } from '../codec/index.js';
 import { utxoInputID } from '../utxos.js';
 import { paginatedUTXOs } from '../../components/avax/utxostate.js';
+import { atomicUTXOs, getUTXOsArgs, readUTXOsArgs, type UTXOsRequest, utxosReply } from '../../components/avax/getutxos.js';
 import type { UTXO } from '../types.js';
 import { encodeBytes, encoding, errors, hexOf, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
 
-const MAX_PAGE = 1024;
-
-function uniqueSorted(addrs: Uint8Array[]): Uint8Array[] {
-  const byHex = new Map(addrs.map((a) => [hexOf(a), a]));
-  return [...byHex.keys()].sort().map((k) => byHex.get(k)!);
-}
-
 export function utxoMethods(d: PlatformDeps) {
   /** avax.GetPaginatedUTXOs over the P-Chain's own set. */
-  async function localPage(addrs: Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number) {
-    const page = await paginatedUTXOs(d.vm.state.utxos, addrs, startAddr, startUTXO, limit);
+  async function localPage(req: UTXOsRequest) {
+    const page = await paginatedUTXOs(d.vm.state.utxos, req.addresses, req.startAddr, req.startUTXO, req.limit);
     return { ...page, utxos: page.utxos.map(marshalUTXO) };
   }
 
@@ -36,52 +30,21 @@ export function utxoMethods(d: PlatformDeps) {
   }
 
   return {
-    getUTXOs: method(
-      struct({ addresses: arrayOf(string), sourceChain: string, limit: uint32, startIndex: struct({ address: string, utxo: string }), encoding }),
-      async (args) => {
-        if (args.addresses.length === 0) throw errors.noAddresses();
-        if (args.addresses.length > MAX_PAGE) throw errors.tooManyAddresses(args.addresses.length);
-        let source = d.chainId;
-        if (args.sourceChain !== '') {
-          try {
-            source = d.chainAliases.lookup(args.sourceChain);
-          } catch (err) {
-            throw errors.sourceChain(args.sourceChain, (err as Error).message);
-          }
-        }
-        const addrs = uniqueSorted(args.addresses.map((a) => rpcTry(() => parseAddress(d, a))));
-        let startAddr: Uint8Array = new Uint8Array(20);
-        let startUTXO: Uint8Array = new Uint8Array(32);
-        if (args.startIndex.address !== '' || args.startIndex.utxo !== '') {
-          startAddr = rpcTry(
-            () => parseAddress(d, args.startIndex.address),
-            (m) => errors.startAddress(args.startIndex.address, m).message,
-          );
-          startUTXO = rpcTry(
-            () => idFromString(args.startIndex.utxo),
-            (m) => errors.startUTXO(m).message,
-          );
-        }
-        const limit = args.limit <= 0n || args.limit > BigInt(MAX_PAGE) ? MAX_PAGE : Number(args.limit);
-        const enc = args.encoding === 'json' ? 'hex' : args.encoding;
-        let page: { utxos: Uint8Array[]; endAddr: Uint8Array; endUTXO: Uint8Array };
-        if (source === d.chainId) page = await localPage(addrs, startAddr, startUTXO, limit);
-        else {
-          const r = await d.shared.indexed(idFromString(d.chainId), idFromString(source), addrs, startAddr, startUTXO, limit);
-          page = { utxos: r.values, endAddr: r.lastTrait, endUTXO: r.lastKey };
-        }
-        // formatting.Encode has no json form for bytes: one UTXO is enough to fail the call, as on the node.
-        if (args.encoding === 'json' && page.utxos.length > 0) {
-          throw errors.encodeUTXO(encodeCB58(utxoInputID(parseUTXO(page.utxos[0]!).utxoID)), 'json', 'unsupported encoding in method');
-        }
-        return {
-          numFetched: String(page.utxos.length),
-          utxos: page.utxos.map((u) => encodeBytes(u, enc)),
-          endIndex: { address: pAddress(d, page.endAddr), utxo: encodeCB58(page.endUTXO) },
-          encoding: args.encoding,
-        };
-      },
-    ),
+    getUTXOs: method(getUTXOsArgs, async (args) => {
+      const req = readUTXOsArgs(args, {
+        parseAddress: (a) => parseAddress(d, a),
+        lookupChain: (alias) => d.chainAliases.lookup(alias),
+        defaultSource: d.chainId,
+      });
+      const page = req.source === d.chainId ? await localPage(req) : await atomicUTXOs(d.shared, idFromString(d.chainId), req);
+      // formatting.Encode has no json form for bytes: one UTXO is enough to fail the call, as on the node.
+      if (args.encoding === 'json' && page.utxos.length > 0) {
+        throw errors.encodeUTXO(encodeCB58(utxoInputID(parseUTXO(page.utxos[0]!).utxoID)), 'json', 'unsupported encoding in method');
+      }
+      const enc = args.encoding === 'json' ? 'hex' : args.encoding;
+      const utxos = page.utxos.map((u) => encodeBytes(u, enc));
+      return utxosReply(utxos, pAddress(d, page.endAddr), page.endUTXO, args.encoding);
+    }),
 
     getStake: method(struct({ addresses: arrayOf(string), validatorsOnly: bool, encoding }), async ({ addresses, validatorsOnly, encoding: enc }) => {
       if (addresses.length > 256) throw errors.tooManyStakeAddresses(addresses.length);
