@@ -27,13 +27,14 @@ export function addressOfPrivateKey(privateKey: Uint8Array): Uint8Array {
 }
 
 /**
- * RecoverPublicKeyFromHash, then the address. Check order matters because each failure has its
- * own text: length, then high S (decred reduces S mod N before the half-order test, so an S ≥ N
- * that reduces low is "invalid" later, not "mutated"), then recovery (decred's compact recovery
- * code is v + 27 as a byte; 27..34 are the only valid codes, and 4..7 mean "compressed", which
- * avalanchego rejects after a successful recovery).
+ * RecoverPublicKeyFromHash: the key (compressed, or the 65-byte uncompressed form) that made `sig`
+ * over `hash`. Check order matters because each failure has its own text: length, then high S
+ * (decred reduces S mod N before the half-order test, so an S ≥ N that reduces low is "invalid"
+ * later, not "mutated"), then recovery (decred's compact recovery code is v + 27 as a byte; 27..34
+ * are the only valid codes, and 4..7 mean "compressed", which avalanchego rejects after a
+ * successful recovery).
  */
-export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
+export function recoverPublicKeyFromHash(hash: Uint8Array, sig: Uint8Array, compressed = true): Uint8Array {
   if (sig.length !== SIG_LEN) fail('invalid signature length');
   const s = toBigInt(sig.subarray(32, 64));
   if (s % N > HALF_N) fail('signature was mutated from its original format');
@@ -42,9 +43,14 @@ export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
   const v = code - 27;
   // Recovery rejects r, s outside [1, N-1] as decred does; recovery ids 2 and 3 use x = r + N,
   // which must still be a field element, again as decred does.
-  const pubkey = recoverPublicKey(hash, sig.subarray(0, 64), v & 3) ?? fail('invalid signature');
+  const pubkey = recoverPublicKey(hash, sig.subarray(0, 64), v & 3, compressed) ?? fail('invalid signature');
   if (v & 4) fail("wasn't expecting a compressed key");
-  return addressOfPublicKey(pubkey);
+  return pubkey;
+}
+
+/** RecoverPublicKeyFromHash, then the address. */
+export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
+  return addressOfPublicKey(recoverPublicKeyFromHash(hash, sig));
 }
 
 /**

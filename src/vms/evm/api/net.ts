@@ -1,5 +1,5 @@
 // net_* and web3_* (coreth: NetworkId = the chain ID, no peers, always listening).
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../../crypto/keccak.js';
 import { method, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { bytes } from './fields.js';
@@ -22,7 +22,7 @@ export function web3Service(clientVersion: string): ServiceDef {
     name: 'web3',
     methods: {
       clientVersion: method(positional([]), () => clientVersion),
-      sha3: method(positional([bytes]), ([data]) => hex(keccak_256(data as Uint8Array))),
+      sha3: method(positional([bytes]), ([data]) => hex(keccak256(data as Uint8Array))),
     },
   };
 }

@@ -2,6 +2,8 @@
 // atomic/txpool/*.go, and the avalanchego packages they wrap: secp256k1fx, components/avax,
 // utils/math). avax.issueTx returns a verification error raw, so every character is API.
 
+import { VerifyError } from '../../components/verify/errors.js';
+
 /** A refusal of an atomic tx (parse, verification, mempool): its message is the node's text. */
 export class AtomicError extends Error {
   override name = 'AtomicError';
@@ -51,24 +53,7 @@ export const atomicErrors = {
   signatureMismatch: () => "signature doesn't match public key",
   // chains/atomic (database.ErrNotFound)
   notFound: () => 'not found',
-  // secp256k1fx
-  wrongCredentialType: () => 'wrong credential type',
-  mismatchedAmounts: (utxo: bigint, input: bigint) => `utxo amount and input amount are not equal: ${utxo} != ${input}`,
-  indicesNotSortedUnique: () => 'address indices not sorted and unique',
-  outputUnspendable: () => 'output is unspendable',
-  outputUnoptimized: () => 'output representation should be optimized',
-  addrsNotSortedUnique: () => 'addresses not sorted and unique',
-  timelocked: () => 'output is time locked',
-  tooManySigners: () => 'input has more signers than expected',
-  tooFewSigners: () => 'input has less signers than expected',
-  signersMismatch: () => 'input expected a different number of signers than provided in the credential',
-  indexOutOfBounds: () => 'input referenced a nonexistent address in the output',
-  wrongSig: (expected: string, got: string) => `wrong signature: expected signature from ${expected} but got from ${got}`,
-  // utils/crypto/secp256k1
-  signatureLength: () => 'invalid signature length',
-  mutatedSignature: () => 'signature was mutated from its original format',
-  invalidSignature: () => 'invalid signature',
-  compressedKey: () => "wasn't expecting a compressed key",
+  // (secp256k1fx's and utils/crypto/secp256k1's texts come from vms/components, through asAtomic)
   // atomic/vm/vm.go verifyTxAtTip, atomic/txpool
   txTooLarge: (size: number, max: number) => `tx size (${size}) exceeds total atomic txs size target (${max})`,
   txGasTooHigh: (gas: bigint, max: bigint) => `tx gas usage (${gas}) exceeds maximum allowed mempool gas usage (${max})`,
@@ -77,6 +62,16 @@ export const atomicErrors = {
   mempoolFull: () => 'mempool full',
   insufficientFee: (min: bigint, provided: bigint) => `insufficient fee currentMin=${min} provided=${provided}`,
 } as const;
+
+/** A shared secp256k1fx check (vms/components) run here: its failure, same text, as an AtomicError. */
+export function asAtomic<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof VerifyError) throw new AtomicError(err.message);
+    throw err;
+  }
+}
 
 export function fail(message: string): never {
   throw new AtomicError(message);

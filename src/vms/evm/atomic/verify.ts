@@ -11,7 +11,6 @@ import {
   CodecError,
   type EVMInput,
   type EVMOutput,
-  type OutputOwners,
   outputBytes,
   parseUTXO,
   type TransferableInput,
@@ -21,11 +20,12 @@ import {
   type UnsignedExportTx,
   type UnsignedImportTx,
   utxoInputID,
-  type Verifiable,
 } from './codec.js';
-import { atomicErrors, fail, wrapped } from './errors.js';
+import { asAtomic, atomicErrors, fail, wrapped } from './errors.js';
 import { dynamicFee, gasUsed, X2C_RATE } from './fees.js';
-import { recoverKey, signedHash } from './secp.js';
+import { keccak256 } from '../../../crypto/keccak.js';
+import * as secp from '../../components/secp256k1fx/fx.js';
+import { recoverPublicKeyFromHash, txHash } from '../../components/secp256k1fx/secp.js';
 
 /** What verification knows of the chain (coreth's snow.Context). */
 export interface AtomicParams {
@@ -64,24 +64,15 @@ function verifyPeer(peer: Uint8Array, p: AtomicParams): void {
   if (!subnet || !equal(subnet, p.subnetID)) fail(atomicErrors.wrongChainID());
 }
 
-/** secp256k1fx.OutputOwners.Verify */
-function verifyOwners(o: OutputOwners): void {
-  if (o.threshold > o.addresses.length) fail(atomicErrors.outputUnspendable());
-  if (o.threshold === 0 && o.addresses.length > 0) fail(atomicErrors.outputUnoptimized());
-  if (!sortedUnique(o.addresses, cmp)) fail(atomicErrors.addrsNotSortedUnique());
-}
-
 /** secp256k1fx.TransferOutput.Verify */
-function verifyTransferOutput(o: TransferOutput): void {
-  if (o.amount === 0n) fail(atomicErrors.noValueOutput());
-  verifyOwners(o.owners);
-}
+const verifyTransferOutput = (o: TransferOutput): void => asAtomic(() => secp.verifyTransferOutput(o));
 
 /** secp256k1fx.TransferInput.Verify */
-function verifyTransferInput(i: TransferInput): void {
-  if (i.amount === 0n) fail(atomicErrors.noValueInput());
-  if (!sortedUnique(i.sigIndices, (a, b) => a - b)) fail(atomicErrors.indicesNotSortedUnique());
-}
+const verifyTransferInput = (i: TransferInput): void => asAtomic(() => secp.verifyTransferInput(i));
+
+/** The EVM account that signed `hash`: keccak256(uncompressed key)[12:]. */
+const signerAccount = (hash: Uint8Array, sig: Uint8Array): Uint8Array =>
+  keccak256(asAtomic(() => recoverPublicKeyFromHash(hash, sig, false)).subarray(1)).subarray(12);
 
 /** UnsignedImportTx.Verify */
 function verifyImport(u: UnsignedImportTx, p: AtomicParams): void {
@@ -165,29 +156,6 @@ function flowCheck(tx: AtomicTx, p: AtomicParams, baseFee: bigint, wrap: (why: s
   if (error !== undefined) fail(wrap(error));
 }
 
-/** secp256k1fx.Fx.VerifyCredentials, against the hash of the tx's unsigned bytes. */
-function verifyCredentials(input: TransferInput, sigs: readonly Uint8Array[], owners: OutputOwners, hash: Uint8Array, now: bigint): void {
-  const n = input.sigIndices.length;
-  if (owners.locktime > now) fail(atomicErrors.timelocked());
-  if (owners.threshold < n) fail(atomicErrors.tooManySigners());
-  if (owners.threshold > n) fail(atomicErrors.tooFewSigners());
-  if (n !== sigs.length) fail(atomicErrors.signersMismatch());
-  for (let i = 0; i < n; i++) {
-    const expected = owners.addresses[input.sigIndices[i]!] ?? fail(atomicErrors.indexOutOfBounds());
-    const got = recoverKey(hash, sigs[i]!).address;
-    if (!equal(expected, got)) fail(atomicErrors.wrongSig(encodeCB58(expected), encodeCB58(got)));
-  }
-}
-
-/** secp256k1fx.Fx.VerifyTransfer (VerifySpend) of one imported input. */
-function verifyTransfer(input: TransferInput, cred: Verifiable, utxo: TransferOutput, hash: Uint8Array, now: bigint): void {
-  if (cred.type !== 9) fail(atomicErrors.wrongCredentialType());
-  verifyTransferOutput(utxo);
-  verifyTransferInput(input);
-  if (utxo.amount !== input.amount) fail(atomicErrors.mismatchedAmounts(utxo.amount, input.amount));
-  verifyCredentials(input, cred.signatures, utxo.owners, hash, now);
-}
-
 async function semanticImport(tx: AtomicTx, u: UnsignedImportTx, p: AtomicParams, baseFee: bigint, read: ReadAtomicUTXO): Promise<void> {
   flowCheck(tx, p, baseFee, atomicErrors.importFlow);
   if (tx.credentials.length !== u.importedInputs.length) fail(atomicErrors.importCredentials(u.importedInputs.length, tx.credentials.length));
@@ -198,7 +166,7 @@ async function semanticImport(tx: AtomicTx, u: UnsignedImportTx, p: AtomicParams
     if (!bytes) fail(atomicErrors.fetchUTXOs(encodeCB58(u.sourceChain), atomicErrors.notFound()));
     raw.push(bytes);
   }
-  const hash = signedHash(tx.unsignedBytes);
+  const hash = txHash(tx.unsignedBytes);
   u.importedInputs.forEach((input, i) => {
     let utxo: AtomicUTXO;
     try {
@@ -208,19 +176,19 @@ async function semanticImport(tx: AtomicTx, u: UnsignedImportTx, p: AtomicParams
       throw err;
     }
     if (!equal(utxo.assetID, input.assetID)) fail(atomicErrors.assetMismatch());
-    wrapped(atomicErrors.transfer, () => verifyTransfer(input.input, tx.credentials[i]!, utxo.output, hash, p.now()));
+    wrapped(atomicErrors.transfer, () => asAtomic(() => secp.verifyTransfer(input.input, tx.credentials[i]!, utxo.output, { hash, now: p.now() })));
   });
 }
 
 function semanticExport(tx: AtomicTx, u: UnsignedExportTx, p: AtomicParams, baseFee: bigint): void {
   flowCheck(tx, p, baseFee, atomicErrors.exportFlow);
   if (u.ins.length !== tx.credentials.length) fail(atomicErrors.exportCredentials(u.ins.length, tx.credentials.length));
-  const hash = signedHash(tx.unsignedBytes);
+  const hash = txHash(tx.unsignedBytes);
   u.ins.forEach((input, i) => {
     const cred = tx.credentials[i]!;
     if (cred.type !== 9) fail(atomicErrors.notCredential());
     if (cred.signatures.length !== 1) fail(atomicErrors.signatureCount(cred.signatures.length));
-    if (!equal(input.address, recoverKey(hash, cred.signatures[0]!).ethAddress)) fail(atomicErrors.signatureMismatch());
+    if (!equal(input.address, signerAccount(hash, cred.signatures[0]!))) fail(atomicErrors.signatureMismatch());
   });
 }
 
