@@ -2,7 +2,7 @@
 // with the fee state and what an extension added), and its bytes and hash.
 import { RLP } from '@ethereumjs/rlp';
 import { Bloom, encodeReceipt, type RunTxResult } from '@ethereumjs/vm';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import type { ExtensionContent } from './chaintypes.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { type CorethHeader, EMPTY_UNCLES, sealBlock } from './header.js';
@@ -84,7 +84,7 @@ export function sealBuilt(flavor: EvmFlavor, parent: StoredBlock, b: BlockFacts,
     nonce: new Uint8Array(8),
     ...flavor.headerExtras,
     // coreth's ExtDataHash: keccak256(rlp(extData)) (the flavor's empty hash without atomic txs).
-    ...(b.content ? { extDataHash: keccak_256(RLP.encode(b.content.extData)), extDataGasUsed: b.content.gasUsed } : {}),
+    ...(b.content ? { extDataHash: keccak256(RLP.encode(b.content.extData)), extDataGasUsed: b.content.gasUsed } : {}),
     baseFee: b.fees.baseFee,
     blockGasCost: b.fees.blockGasCost,
     blobGasUsed: 0n,
