@@ -113,34 +113,144 @@ function parseFast(b: Uint8Array): ParsedJson | undefined {
 }
 
 function parseSlow(b: Uint8Array): ParsedJson {
-  const n = b.length;
-  let i = 0;
-  const skip = () => {
-    while (i < n && isSpace(b[i]!)) i++;
-  };
-  skip();
-  if (i === n) throw new GoJsonError('EOF');
+  return new SlowParser(b).parse();
+}
 
-  const stack: Frame[] = [];
-  const memberSpans = new Map<string, [number, number]>();
-  let memberStart = -1;
+/** The Go-faithful reader: encoding/json's scanner, with its error texts, over the body's bytes. */
+class SlowParser {
+  private i = 0;
+  private readonly n: number;
+  private readonly stack: Frame[] = [];
+  /** Where each top-level member's value lies in the body (what raw() hands back, compacted). */
+  private readonly memberSpans = new Map<string, [number, number]>();
+  private memberStart = -1;
+  /** One view of the whole body: values are decoded from it by offsets, not through a Buffer each. */
+  private readonly view: Buffer;
+  /**
+   * Short ASCII values (most numbers and keys) are cut from the body read once as Latin-1: a
+   * substring that short is a copy in V8, where decoding each through Buffer crossed into C++ (a
+   * body of a million numbers took a second). Longer ones are decoded apart, as a substring of
+   * that length would keep the whole body alive for as long as the value lives.
+   */
+  private latin1: string | undefined;
 
-  // One view of the whole body: values are decoded from it by offsets, not through a Buffer each.
-  const view = Buffer.from(b.buffer, b.byteOffset, n);
-  // Short ASCII values (most numbers and keys) are cut from the body read once as Latin-1: a
-  // substring that short is a copy in V8, where decoding each through Buffer crossed into C++ (a
-  // body of a million numbers took a second). Longer ones are decoded apart, as a substring of
-  // that length would keep the whole body alive for as long as the value lives.
-  let latin1: string | undefined;
-  const latin = (): string => {
-    latin1 ??= view.toString('latin1');
-    return latin1;
-  };
-  const ascii = (start: number, end: number): string => (end - start < SHORT_VALUE ? latin().slice(start, end) : view.toString('latin1', start, end));
+  constructor(private readonly b: Uint8Array) {
+    this.n = b.length;
+    this.view = Buffer.from(b.buffer, b.byteOffset, b.length);
+  }
 
-  const readString = (): string => {
-    const start = i + 1; // past the opening quote
-    // A local index: this loop runs once per byte of every string, and `i` lives in the closure.
+  parse(): ParsedJson {
+    this.skip();
+    if (this.i === this.n) throw new GoJsonError('EOF');
+    for (;;) {
+      const value = this.readValue();
+      if (value === undefined) continue; // a container opened: its first member or element comes next
+      const done = this.complete(value);
+      if (done) return done;
+    }
+  }
+
+  private skip(): void {
+    const { b, n } = this;
+    while (this.i < n && isSpace(b[this.i]!)) this.i++;
+  }
+
+  private latin(): string {
+    this.latin1 ??= this.view.toString('latin1');
+    return this.latin1;
+  }
+
+  private ascii(start: number, end: number): string {
+    return end - start < SHORT_VALUE ? this.latin().slice(start, end) : this.view.toString('latin1', start, end);
+  }
+
+  /** The value that starts here, or undefined when a container opened (and was pushed). */
+  private readValue(): JsonValue | undefined {
+    const { b, n, stack } = this;
+    this.skip();
+    if (this.i >= n) throw unexpectedEOF();
+    if (stack.length === 1 && stack[0]!.kind === 'object') this.memberStart = this.i;
+    const c = b[this.i]!;
+    if (c === 0x7b || c === 0x5b) return this.open(c);
+    if (c === 0x22) return this.readString();
+    if (c === 0x2d || isDigit(c)) return this.readNumber();
+    if (c === 0x74) return this.readLiteral('true', true);
+    if (c === 0x66) return this.readLiteral('false', false);
+    if (c === 0x6e) return this.readLiteral('null', null);
+    throw syntaxError(c, 'looking for beginning of value');
+  }
+
+  /** An object or array: empty, it is a value; else it is pushed, its first key read. */
+  private open(c: number): JsonValue | undefined {
+    const { b, n, stack } = this;
+    // Go's scanner allows 10000 open containers; the next one is a syntax error.
+    if (stack.length >= MAX_DEPTH) throw syntaxError(c, 'exceeded max depth');
+    this.i++;
+    this.skip();
+    if (this.i >= n) throw unexpectedEOF();
+    if (c === 0x7b) {
+      const obj: JsonObject = Object.create(null) as JsonObject;
+      if (b[this.i] === 0x7d) {
+        this.i++;
+        return obj;
+      }
+      stack.push({ kind: 'object', value: obj, key: this.readKey() });
+      return undefined;
+    }
+    if (b[this.i] === 0x5d) {
+      this.i++;
+      return [];
+    }
+    stack.push({ kind: 'array', value: [], key: '' });
+    return undefined;
+  }
+
+  /** Hands a complete value to its container, closing containers as they end; the result at the top. */
+  private complete(value: JsonValue): ParsedJson | undefined {
+    const { b, n, stack } = this;
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (!top) return this.result(value);
+      if (top.kind === 'object') {
+        (top.value as JsonObject)[top.key] = value;
+        if (stack.length === 1) this.memberSpans.set(top.key, [this.memberStart, this.i]);
+      } else {
+        (top.value as JsonValue[]).push(value);
+      }
+      this.skip();
+      if (this.i >= n) throw unexpectedEOF();
+      const d = b[this.i]!;
+      if (d === 0x2c) {
+        this.i++;
+        if (top.kind === 'object') top.key = this.readKey();
+        return undefined;
+      }
+      if ((top.kind === 'object' && d === 0x7d) || (top.kind === 'array' && d === 0x5d)) {
+        this.i++;
+        stack.pop();
+        value = top.value;
+        continue;
+      }
+      throw syntaxError(d, top.kind === 'object' ? 'after object key:value pair' : 'after array element');
+    }
+  }
+
+  private result(value: JsonValue): ParsedJson {
+    this.latin1 = undefined; // raw() keeps this parser, not a second copy of the body
+    const { b, memberSpans } = this;
+    return {
+      value,
+      raw: (key) => {
+        const span = memberSpans.get(key)!;
+        return compactRaw(b, span[0], span[1]);
+      },
+    };
+  }
+
+  private readString(): string {
+    const { b, n } = this;
+    const start = this.i + 1; // past the opening quote
+    // A local index: this loop runs once per byte of every string.
     let k = start;
     let escaped = false;
     let high = 0; // every byte OR-ed: below 0x80, the string is ASCII
@@ -150,7 +260,7 @@ function parseSlow(b: Uint8Array): ParsedJson {
         // A long string (hex data, perhaps megabytes): its run of plain bytes is skipped by a
         // regular expression over the Latin-1 text, which costs a fraction of this loop per byte.
         PLAIN_RUN.lastIndex = k;
-        PLAIN_RUN.test(latin());
+        PLAIN_RUN.test(this.latin());
         k = checked = PLAIN_RUN.lastIndex;
         high |= 0x80; // not known to be ASCII: decoded as UTF-8, which is right for any bytes
       }
@@ -161,153 +271,92 @@ function parseSlow(b: Uint8Array): ParsedJson {
       if (c < 0x20) throw syntaxError(c, 'in string literal');
       if (c === 0x5c) {
         escaped = true;
-        k++;
-        if (k >= n) throw unexpectedEOF();
-        const e = b[k]!;
-        if (e === 0x75) {
-          for (let h = 0; h < 4; h++) {
-            k++;
-            if (k >= n) throw unexpectedEOF();
-            if (!isHex(b[k]!)) throw syntaxError(b[k]!, 'in \\u hexadecimal character escape');
-          }
-        } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) {
-          throw syntaxError(e, 'in string escape code');
-        }
+        k = this.escape(k + 1);
       }
       k++;
     }
-    const raw = high < 0x80 ? ascii(start, k) : view.toString('utf8', start, k);
-    i = k + 1; // past the closing quote
+    const raw = high < 0x80 ? this.ascii(start, k) : this.view.toString('utf8', start, k);
+    this.i = k + 1; // past the closing quote
     return escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
-  };
+  }
 
-  const readNumber = (): RawNumber => {
-    const start = i;
-    if (b[i] === 0x2d) {
-      i++;
-      if (i >= n) throw unexpectedEOF();
-      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'in numeric literal');
+  /** Checks the escape whose code is at `k`; the index of its last byte. */
+  private escape(k: number): number {
+    const { b, n } = this;
+    if (k >= n) throw unexpectedEOF();
+    const e = b[k]!;
+    if (e === 0x75) {
+      for (let h = 0; h < 4; h++) {
+        k++;
+        if (k >= n) throw unexpectedEOF();
+        if (!isHex(b[k]!)) throw syntaxError(b[k]!, 'in \\u hexadecimal character escape');
+      }
+    } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) {
+      throw syntaxError(e, 'in string escape code');
     }
-    if (b[i] === 0x30) i++;
-    else while (i < n && isDigit(b[i]!)) i++;
-    if (!atEnd() && b[i] === 0x2e) {
-      i++;
-      if (i >= n) throw unexpectedEOF();
-      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'after decimal point in numeric literal');
-      while (i < n && isDigit(b[i]!)) i++;
+    return k;
+  }
+
+  private readNumber(): RawNumber {
+    const { b, n } = this;
+    const start = this.i;
+    if (b[this.i] === 0x2d) {
+      this.i++;
+      if (this.i >= n) throw unexpectedEOF();
+      if (!isDigit(b[this.i]!)) throw syntaxError(b[this.i]!, 'in numeric literal');
     }
-    if (!atEnd() && (b[i] === 0x65 || b[i] === 0x45)) {
-      i++;
-      if (i < n && (b[i] === 0x2b || b[i] === 0x2d)) i++;
-      if (i >= n) throw unexpectedEOF();
-      if (!isDigit(b[i]!)) throw syntaxError(b[i]!, 'in exponent of numeric literal');
-      while (i < n && isDigit(b[i]!)) i++;
+    if (b[this.i] === 0x30) this.i++;
+    else this.digits();
+    if (!this.atEnd() && b[this.i] === 0x2e) {
+      this.i++;
+      if (this.i >= n) throw unexpectedEOF();
+      if (!isDigit(b[this.i]!)) throw syntaxError(b[this.i]!, 'after decimal point in numeric literal');
+      this.digits();
     }
-    atEnd();
-    return new RawNumber(ascii(start, i));
-  };
+    if (!this.atEnd() && (b[this.i] === 0x65 || b[this.i] === 0x45)) {
+      this.i++;
+      if (this.i < n && (b[this.i] === 0x2b || b[this.i] === 0x2d)) this.i++;
+      if (this.i >= n) throw unexpectedEOF();
+      if (!isDigit(b[this.i]!)) throw syntaxError(b[this.i]!, 'in exponent of numeric literal');
+      this.digits();
+    }
+    this.atEnd();
+    return new RawNumber(this.ascii(start, this.i));
+  }
+
+  private digits(): void {
+    const { b, n } = this;
+    while (this.i < n && isDigit(b[this.i]!)) this.i++;
+  }
 
   /** Whether a number ends the input, which is only right at the top level. */
-  const atEnd = (): boolean => {
-    if (i >= n && stack.length > 0) throw unexpectedEOF();
-    return i >= n;
-  };
+  private atEnd(): boolean {
+    if (this.i >= this.n && this.stack.length > 0) throw unexpectedEOF();
+    return this.i >= this.n;
+  }
 
-  const readLiteral = (word: string, value: JsonValue): JsonValue => {
+  private readLiteral(word: string, value: JsonValue): JsonValue {
+    const { b, n } = this;
     for (let k = 1; k < word.length; k++) {
-      i++;
-      if (i >= n) throw unexpectedEOF();
-      if (b[i] !== word.charCodeAt(k)) throw syntaxError(b[i]!, `in literal ${word} (expecting '${word[k]}')`);
+      this.i++;
+      if (this.i >= n) throw unexpectedEOF();
+      if (b[this.i] !== word.charCodeAt(k)) throw syntaxError(b[this.i]!, `in literal ${word} (expecting '${word[k]}')`);
     }
-    i++;
+    this.i++;
     return value;
-  };
+  }
 
-  const readKey = (): string => {
-    skip();
-    if (i >= n) throw unexpectedEOF();
-    if (b[i] !== 0x22) throw syntaxError(b[i]!, 'looking for beginning of object key string');
-    const key = readString();
-    skip();
-    if (i >= n) throw unexpectedEOF();
-    if (b[i] !== 0x3a) throw syntaxError(b[i]!, 'after object key');
-    i++;
+  private readKey(): string {
+    const { b, n } = this;
+    this.skip();
+    if (this.i >= n) throw unexpectedEOF();
+    if (b[this.i] !== 0x22) throw syntaxError(b[this.i]!, 'looking for beginning of object key string');
+    const key = this.readString();
+    this.skip();
+    if (this.i >= n) throw unexpectedEOF();
+    if (b[this.i] !== 0x3a) throw syntaxError(b[this.i]!, 'after object key');
+    this.i++;
     return key;
-  };
-
-  for (;;) {
-    // Expecting the start of a value.
-    skip();
-    if (i >= n) throw unexpectedEOF();
-    if (stack.length === 1 && stack[0]!.kind === 'object') memberStart = i;
-    const c = b[i]!;
-    let value: JsonValue;
-    if (c === 0x7b || c === 0x5b) {
-      // Go's scanner allows 10000 open containers; the next one is a syntax error.
-      if (stack.length >= MAX_DEPTH) throw syntaxError(c, 'exceeded max depth');
-      i++;
-      skip();
-      if (i >= n) throw unexpectedEOF();
-      if (c === 0x7b) {
-        const obj: JsonObject = Object.create(null) as JsonObject;
-        if (b[i] === 0x7d) {
-          i++;
-          value = obj;
-        } else {
-          stack.push({ kind: 'object', value: obj, key: readKey() });
-          continue;
-        }
-      } else {
-        if (b[i] === 0x5d) {
-          i++;
-          value = [];
-        } else {
-          stack.push({ kind: 'array', value: [], key: '' });
-          continue;
-        }
-      }
-    } else if (c === 0x22) value = readString();
-    else if (c === 0x2d || isDigit(c)) value = readNumber();
-    else if (c === 0x74) value = readLiteral('true', true);
-    else if (c === 0x66) value = readLiteral('false', false);
-    else if (c === 0x6e) value = readLiteral('null', null);
-    else throw syntaxError(c, 'looking for beginning of value');
-
-    // A value is complete: hand it to its container, closing containers as they end.
-    for (;;) {
-      const top = stack[stack.length - 1];
-      if (!top) {
-        latin1 = undefined; // the raw() closure below keeps this scope, not a second copy of the body
-        return {
-          value,
-          raw: (key) => {
-            const span = memberSpans.get(key)!;
-            return compactRaw(b, span[0], span[1]);
-          },
-        };
-      }
-      if (top.kind === 'object') {
-        (top.value as JsonObject)[top.key] = value;
-        if (stack.length === 1) memberSpans.set(top.key, [memberStart, i]);
-      } else {
-        (top.value as JsonValue[]).push(value);
-      }
-      skip();
-      if (i >= n) throw unexpectedEOF();
-      const d = b[i]!;
-      if (d === 0x2c) {
-        i++;
-        if (top.kind === 'object') top.key = readKey();
-        break;
-      }
-      if ((top.kind === 'object' && d === 0x7d) || (top.kind === 'array' && d === 0x5d)) {
-        i++;
-        stack.pop();
-        value = top.value;
-        continue;
-      }
-      throw syntaxError(d, top.kind === 'object' ? 'after object key:value pair' : 'after array element');
-    }
   }
 }
 
