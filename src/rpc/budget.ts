@@ -25,16 +25,16 @@ export class BodyBudget {
     return this.held;
   }
 
-  start(evict: () => void): PendingBody {
-    const body: PendingBody = { bytes: 0, evict };
+  /** Starts counting a body (its bytes 0 so far), the newest. */
+  add(body: PendingBody): void {
     this.pending.add(body);
-    return body;
   }
 
   /** Counts `n` more bytes of `body`, shedding the oldest bodies (never `body` itself) while over the limit. */
   grow(body: PendingBody, n: number): void {
     body.bytes += n;
     this.held += n;
+    if (this.held <= this.limit) return;
     for (const oldest of this.pending) {
       if (this.held <= this.limit) break;
       if (oldest === body) continue;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { reply, TEXT_PLAIN } from './http.js';
-import type { Dialect, RpcResponse } from './dialect.js';
+import type { Dialect, Responder, RpcResponse } from './dialect.js';
 import type { ServiceDef } from './method.js';
-import { BodyBudget } from './budget.js';
-import { REQUEST_BODY } from './journal.js';
+import { BodyBudget, type PendingBody } from './budget.js';
+import { noteRequestBody } from './journal.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -21,11 +21,106 @@ export interface EndpointOptions {
   budget?: BodyBudget;
 }
 
+/** What an endpoint answers with, shared by all its requests. */
+interface Endpoint {
+  dialect: Dialect;
+  respond: Responder;
+  bodyLimit: number;
+  budget: BodyBudget;
+}
+
+/**
+ * A request body being read: its chunks so far, and its place among the node's pending bodies (it
+ * is the budget's entry itself). Its listeners are functions shared by every request, which find it
+ * on the request: a request allocates this object, not half a dozen closures.
+ */
+class BodyRead implements PendingBody {
+  /** What the budget counts as held. */
+  bytes = 0;
+  /** What has arrived. */
+  size = 0;
+  /** The first chunk, and the others when there are more (most bodies arrive in one). */
+  first: Buffer | undefined = undefined;
+  more: Buffer[] | undefined = undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly endpoint: Endpoint,
+  ) {}
+
+  /** Shed by the budget: the client was slowest to send; its connection is closed. */
+  evict(): void {
+    stopReading(this);
+    this.req.socket.destroy();
+  }
+}
+
+const READING = Symbol('body read');
+type ReadingRequest = IncomingMessage & { [READING]?: BodyRead };
+
+function stopReading(r: BodyRead): void {
+  r.req.off('data', onData);
+  r.req.off('end', onEnd);
+  r.endpoint.budget.end(r);
+  r.first = r.more = undefined;
+}
+
+function onData(this: ReadingRequest, chunk: Buffer): void {
+  const r = this[READING]!;
+  r.size += chunk.length;
+  if (r.size > r.endpoint.bodyLimit) {
+    stopReading(r);
+    refuseLarge(this, r.res, r.endpoint.dialect, r.endpoint.bodyLimit);
+    return;
+  }
+  if (r.first === undefined) r.first = chunk;
+  else if (r.more === undefined) r.more = [r.first, chunk];
+  else r.more.push(chunk);
+  r.endpoint.budget.grow(r, chunk.length);
+}
+
+function onEnd(this: ReadingRequest): void {
+  const r = this[READING]!;
+  const { res, endpoint } = r;
+  endpoint.budget.end(r);
+  const body = r.more !== undefined ? Buffer.concat(r.more) : (r.first ?? EMPTY_BODY);
+  r.first = r.more = undefined;
+  noteRequestBody(res, body);
+  let reply: ReturnType<Responder>;
+  try {
+    reply = endpoint.respond(body, { request: this });
+  } catch (err) {
+    return internalError(res, err);
+  }
+  if (reply instanceof Promise)
+    reply.then(
+      (answer) => send(res, answer),
+      (err: unknown) => internalError(res, err),
+    );
+  else send(res, reply);
+}
+
+function onError(this: ReadingRequest): void {
+  this[READING]!.res.destroy();
+}
+
+/** An aborted or timed-out request never ends: what it held is released when its connection goes. */
+function onClose(this: ReadingRequest): void {
+  const r = this[READING]!;
+  r.endpoint.budget.end(r);
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
 /** One JSON-RPC endpoint: the dialect decides envelopes and errors, the services the methods. */
 export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], opts: EndpointOptions = {}): Handler {
-  const respond = dialect.responder(services);
-  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const budget = opts.budget ?? new BodyBudget();
+  const endpoint: Endpoint = {
+    dialect,
+    respond: dialect.responder(services),
+    bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    budget: opts.budget ?? new BodyBudget(),
+  };
   return (req, res) => {
     const refusal = dialect.precheck(req);
     if (refusal) {
@@ -33,52 +128,14 @@ export function jsonRpcEndpoint(dialect: Dialect, services: ServiceDef[], opts: 
       return send(res, refusal);
     }
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > bodyLimit) return refuseLarge(req, res, dialect, bodyLimit);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stopReading = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      budget.end(pending);
-      chunks.length = 0;
-    };
-    // Shed by the budget: the client was slowest to send; its connection is closed.
-    const pending = budget.start(() => {
-      stopReading();
-      req.socket.destroy();
-    });
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > bodyLimit) {
-        stopReading();
-        refuseLarge(req, res, dialect, bodyLimit);
-        return;
-      }
-      chunks.push(chunk);
-      budget.grow(pending, chunk.length);
-    };
-    const onEnd = () => {
-      budget.end(pending);
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      (req as unknown as Record<symbol, Buffer>)[REQUEST_BODY] = body;
-      let reply: ReturnType<typeof respond>;
-      try {
-        reply = respond(body, { request: req });
-      } catch (err) {
-        return internalError(res, err);
-      }
-      if (reply instanceof Promise)
-        reply.then(
-          (r) => send(res, r),
-          (err: unknown) => internalError(res, err),
-        );
-      else send(res, reply);
-    };
+    if (declared > endpoint.bodyLimit) return refuseLarge(req, res, dialect, endpoint.bodyLimit);
+    const r = new BodyRead(req, res, endpoint);
+    (req as ReadingRequest)[READING] = r;
+    endpoint.budget.add(r);
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', () => res.destroy());
-    // An aborted or timed-out request never ends: release what it held when its connection goes.
-    req.on('close', () => budget.end(pending));
+    req.on('error', onError);
+    req.on('close', onClose);
   };
 }
 

@@ -59,6 +59,11 @@ export class Faults {
     return fault;
   }
 
+  /** No fault is set: every request is served as it came, and nothing is drawn. */
+  get empty(): boolean {
+    return this.faults.size === 0;
+  }
+
   list(): Fault[] {
     return [...this.faults.values()].map((f) => ({ ...f.fault }));
   }
@@ -85,6 +90,8 @@ export class Faults {
   }
 }
 
+const METHOD_FAULTS: readonly FaultKind[] = ['drop', 'error', 'latency'];
+
 /**
  * A service whose methods first meet their method-level faults (`separator`: '.' for avalanchego's
  * dialect, '_' for geth's): a latency before the call, an error as the method's own (the dialect
@@ -97,9 +104,10 @@ export function withFaults(service: ServiceDef, faults: Faults, separator: '.' |
     methods[name] = {
       params: def.params,
       handler: (args, ctx) => {
+        if (faults.empty) return def.handler(args, ctx);
         const url = ctx.request.url ?? '/';
         const q = url.indexOf('?');
-        const fired = faults.fire(q < 0 ? url : url.slice(0, q), full, ['drop', 'error', 'latency']);
+        const fired = faults.fire(q < 0 ? url : url.slice(0, q), full, METHOD_FAULTS);
         if (fired.length === 0) return def.handler(args, ctx);
         if (fired.some((f) => f.kind === 'drop')) {
           ctx.request.socket.destroy();

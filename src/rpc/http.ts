@@ -3,6 +3,7 @@
 // Content-Length. One call with a flat array spares Node a header object and a validation pass per
 // setHeader, and keeps header names in the canonical case Go writes them in.
 import type { ServerResponse } from 'node:http';
+import { noteResponseBody } from './journal.js';
 
 const NODE_HEADERS = Symbol('node headers');
 type Res = ServerResponse & { [NODE_HEADERS]?: readonly string[] };
@@ -27,6 +28,7 @@ export function reply(res: ServerResponse, status: number, headers: HeaderList, 
   if (res.headersSent) return;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   res.writeHead(status, [...((res as Res)[NODE_HEADERS] ?? []), ...headers, 'Content-Length', String(length)]);
+  noteResponseBody(res, body);
   res.end(body);
 }
 

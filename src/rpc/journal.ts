@@ -27,8 +27,22 @@ export const JOURNAL_DEFAULT_LIMIT = 100;
  */
 export const JOURNAL_REPLY_BYTES = 4 * 1024 * 1024;
 
-/** Where a JSON-RPC endpoint leaves the body it read, for the journal (requests are read once). */
-export const REQUEST_BODY = Symbol('request body');
+const EMPTY = new Uint8Array();
+
+/** Where the server keeps the draft of a journaled request, on its response. */
+export const JOURNAL_DRAFT = Symbol('journal draft');
+
+/** Hands the body an endpoint read to the journal, when the request is journaled (requests are read once). */
+export function noteRequestBody(res: object, body: Uint8Array): void {
+  const draft = (res as { [JOURNAL_DRAFT]?: JournalDraft })[JOURNAL_DRAFT];
+  if (draft !== undefined) draft.request = body;
+}
+
+/** Hands the body of a reply to the journal, when the request is journaled. */
+export function noteResponseBody(res: object, body: string | Uint8Array): void {
+  const draft = (res as { [JOURNAL_DRAFT]?: JournalDraft })[JOURNAL_DRAFT];
+  if (draft !== undefined) draft.response = body;
+}
 
 /** What the journal records of every request: the request line and how it was answered. */
 interface RequestFacts {
@@ -108,6 +122,30 @@ interface Kept extends JournalRecord {
 }
 
 /**
+ * A request being served: opened when it arrives, filled in by the server as it answers (the
+ * bodies as read and written, left undefined when there were none), then committed. It lives as
+ * long as the request: the record the journal keeps is made at commit, from one object literal,
+ * which V8 learns to allocate in the old generation (records outlive many scavenges; a record made
+ * by a constructor was copied by two of them, a third of the journal's cost).
+ */
+export class JournalDraft {
+  status = 0;
+  userAgent = '';
+  ipAddress = '';
+  host = '';
+  request: Uint8Array | undefined = undefined;
+  response: string | Uint8Array | undefined = undefined;
+  /** performance.now() when the request arrived. */
+  readonly started = performance.now();
+
+  constructor(
+    readonly time: bigint,
+    readonly route: string,
+    readonly httpMethod: string,
+  ) {}
+}
+
+/**
  * A ring buffer, oldest to newest, that grows up to its capacity (a route with a single request
  * holds a small array, not a thousand slots); pushing past the capacity drops the oldest.
  */
@@ -159,6 +197,13 @@ class Ring<T> {
   }
 }
 
+/** A route's ring, which holds the route's path once for all its records. */
+class RouteRing extends Ring<Kept> {
+  constructor(readonly route: string) {
+    super(JOURNAL_PER_ROUTE);
+  }
+}
+
 /**
  * What the journal keeps of a body: the body itself when it fits the cap and is all of its memory
  * (a request read in one piece, a concatenated body); otherwise a copy of its first bytes, as a view
@@ -175,8 +220,6 @@ function keptResponse(body: string | Uint8Array | undefined): string | Uint8Arra
   if (typeof body !== 'string') return keptBytes(body);
   return body.length <= JOURNAL_BODY_BYTES ? body : keptBytes(Buffer.from(body.slice(0, JOURNAL_BODY_BYTES)));
 }
-
-const EMPTY = new Uint8Array();
 
 const textOf = (body: string | Uint8Array): string =>
   typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
@@ -240,7 +283,11 @@ const replyBytes = (r: JournalRecord) => 2 * r.request.byteLength + (typeof r.re
 export class Journal {
   /** Every record among the last JOURNAL_TOTAL, in arrival order (some already dropped): the total cap. */
   private all = new Ring<Kept>(JOURNAL_TOTAL, 1024);
-  private readonly routes = new Map<string, Ring<Kept>>();
+  private readonly routes = new Map<string, RouteRing>();
+  /** The strings of the last record (see keep). */
+  private lastHost = '';
+  private lastUserAgent = '';
+  private lastIpAddress = '';
   private seq = 0;
   /** The bytes of the kept records' bodies (JOURNAL_BODY_BUDGET). */
   private bodyBytes = 0;
@@ -260,30 +307,60 @@ export class Journal {
   }
 
   record(r: JournalInput): void {
-    const request = r.request === undefined ? EMPTY : keptBytes(r.request);
-    const response = keptResponse(r.response);
+    this.keep(r, r.durationMs, r.ipAddress ?? '', r.host ?? '', r.request, r.response);
+  }
+
+  /** A request that arrived now (`time` on the node's clock): the server fills in the draft as it answers, then commits it. */
+  open(time: bigint, route: string, httpMethod: string): JournalDraft {
+    return new JournalDraft(time, route, httpMethod);
+  }
+
+  /** Records an opened request, answered (or its connection gone) now. */
+  commit(d: JournalDraft): void {
+    this.keep(d, Math.round((performance.now() - d.started) * 1000) / 1000, d.ipAddress, d.host, d.request, d.response);
+  }
+
+  private keep(
+    r: Omit<RequestFacts, 'durationMs'>,
+    durationMs: number,
+    ipAddress: string,
+    host: string,
+    body: Uint8Array | undefined,
+    reply: string | Uint8Array | undefined,
+  ): void {
+    const request = body === undefined ? EMPTY : keptBytes(body);
+    const response = keptResponse(reply);
+    let route = this.routes.get(r.route);
+    if (route === undefined) {
+      route = new RouteRing(r.route);
+      this.routes.set(r.route, route);
+    }
+    // Each request brings its own copies of these strings; the record keeps one shared by the
+    // records before it, and the request's copies die young instead of living on in the journal.
+    let userAgent = r.userAgent;
+    if (userAgent === this.lastUserAgent) userAgent = this.lastUserAgent;
+    else this.lastUserAgent = userAgent;
+    if (ipAddress === this.lastIpAddress) ipAddress = this.lastIpAddress;
+    else this.lastIpAddress = ipAddress;
+    if (host === this.lastHost) host = this.lastHost;
+    else this.lastHost = host;
     const kept: Kept = {
       seq: ++this.seq,
       time: r.time,
-      route: r.route,
+      route: route.route,
       httpMethod: r.httpMethod,
       status: r.status,
-      durationMs: r.durationMs,
-      userAgent: r.userAgent,
-      ipAddress: r.ipAddress ?? '',
-      host: r.host ?? '',
+      durationMs,
+      userAgent,
+      ipAddress,
+      host,
       request,
       response,
-      truncated: (r.request?.length ?? 0) > JOURNAL_BODY_BYTES || (r.response?.length ?? 0) > JOURNAL_BODY_BYTES,
+      truncated: (body?.length ?? 0) > JOURNAL_BODY_BYTES || (reply?.length ?? 0) > JOURNAL_BODY_BYTES,
       dropped: false,
       methods: undefined,
       bytes: request.byteLength + (typeof response === 'string' ? response.length : response.byteLength),
     };
-    let route = this.routes.get(r.route);
-    if (route === undefined) {
-      route = new Ring<Kept>(JOURNAL_PER_ROUTE);
-      this.routes.set(r.route, route);
-    }
     const pushedOut = route.push(kept);
     if (pushedOut) this.drop(pushedOut);
     this.bodyBytes += kept.bytes;

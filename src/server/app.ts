@@ -9,8 +9,8 @@ import { reply, replyText } from '../rpc/http.js';
 import { internalError } from '../rpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
-import type { Faults } from '../rpc/faults.js';
-import { type Journal, REQUEST_BODY } from '../rpc/journal.js';
+import type { FaultKind, Faults } from '../rpc/faults.js';
+import { type Journal, JOURNAL_DRAFT as DRAFT, type JournalDraft } from '../rpc/journal.js';
 
 export interface AppOptions {
   nodeId: string;
@@ -42,10 +42,22 @@ export function createApp(opts: AppOptions): RequestListener {
   };
   const { journal, faults } = opts;
   if (!journal && !faults) return serve;
+  const nowNs = opts.nowNs ?? (() => BigInt(Date.now()) * 1_000_000n);
+  const onClose = journal ? committer(journal) : undefined;
   return (req, res) => {
-    const path = pathOf(req.url);
-    if (journal) keep(journal, req, res, path, opts.nowNs);
-    const fired = faults?.fire(path, undefined, ['drop', 'status', 'latency']) ?? [];
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (journal) {
+      // The node's replies hand their bodies to the draft (reply(), in rpc/http.ts); what Express
+      // routers write, expressMount notes through res.end (journalEnds).
+      (res as JournaledResponse)[DRAFT] = journal.open(nowNs(), path, req.method ?? '');
+      // 'close' follows 'finish' on every response, and also comes alone when the connection goes first.
+      res.on('close', onClose!);
+    }
+    // Without faults (the usual case), nothing is drawn.
+    if (faults === undefined || faults.empty) return serve(req, res);
+    const fired = faults.fire(path, undefined, ROUTE_FAULTS);
     if (fired.some((f) => f.kind === 'drop')) {
       req.socket.destroy();
       return;
@@ -62,54 +74,45 @@ export function createApp(opts: AppOptions): RequestListener {
   };
 }
 
-const pathOf = (url: string | undefined) => {
-  const u = url ?? '/';
-  const q = u.indexOf('?');
-  return q < 0 ? u : u.slice(0, q);
-};
+const ROUTE_FAULTS: readonly FaultKind[] = ['drop', 'status', 'latency'];
 
-/** Where a response keeps the body its end() was given, for the journal. */
-const RESPONSE_BODY = Symbol('response body');
-type JournaledResponse = http.ServerResponse & { [RESPONSE_BODY]?: string | Uint8Array };
+type JournaledResponse = http.ServerResponse & { [DRAFT]?: JournalDraft };
 const end = http.ServerResponse.prototype.end;
 
 /**
- * res.end for a journaled request: notes the body, then ends as ever. One function for every
- * response, not a closure per request: measured with --trace-gc-nvp, a per-request wrapper sharing
- * its scope with the 'close' listener made each request's objects (req, res and what they hold)
- * survive into the old generation, 3.3 KB per request, and the scavenges that copied them were
- * most of the journal's cost; with this function, 0.1–0.35 KB per request (the record) are.
+ * res.end for a journaled response written by other code than reply() (an Express router): notes
+ * the body, then ends as ever. One function for every such response, not a closure per request:
+ * measured with --trace-gc-nvp, a per-request wrapper sharing its scope with the 'close' listener
+ * made each request's objects (req, res and what they hold) survive into the old generation, 3.3 KB
+ * per request, and the scavenges that copied them were most of the journal's cost.
  */
 function endNoting(this: JournaledResponse, chunk?: unknown): http.ServerResponse {
-  if (typeof chunk === 'string' || chunk instanceof Uint8Array) this[RESPONSE_BODY] = chunk;
+  if (typeof chunk === 'string' || chunk instanceof Uint8Array) this[DRAFT]!.response = chunk;
   // biome-ignore lint/complexity/noArguments: end's overloads (chunk, encoding, callback) pass through as they came
   return end.apply(this, arguments as unknown as Parameters<typeof end>);
 }
 
+/** Journals the body a response's res.end is given, when the request is journaled (for writers other than reply()). */
+export function journalEnds(res: http.ServerResponse): void {
+  if ((res as JournaledResponse)[DRAFT] !== undefined) res.end = endNoting as typeof res.end;
+}
+
 /**
- * Journals the request once its reply is sent (or its connection gone), with the body the endpoint
- * read and the body of the reply. Both are handed over as they are: the journal keeps them by
- * reference when they fit its cap, so no request pays for a copy.
+ * The 'close' listener of every journaled response (one per app, not a closure per request):
+ * commits the draft with how the request was answered. The draft holds the body the endpoint read
+ * and the body of the reply (noteRequestBody and noteResponseBody, or endNoting), as they are: the
+ * journal keeps them by reference when they fit its cap, so no request pays for a copy.
  */
-function keep(journal: Journal, req: http.IncomingMessage, res: JournaledResponse, route: string, nowNs?: () => bigint): void {
-  const started = performance.now();
-  const time = nowNs?.() ?? BigInt(Date.now()) * 1_000_000n;
-  res.end = endNoting as typeof res.end;
-  // 'close' follows 'finish' on every response, and also comes alone when the connection goes first.
-  res.on('close', () =>
-    journal.record({
-      time,
-      route,
-      httpMethod: req.method ?? '',
-      status: res.headersSent ? res.statusCode : 0,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      userAgent: String(req.headers['user-agent'] ?? ''),
-      ipAddress: req.socket.remoteAddress ?? '',
-      host: String(req.headers.host ?? ''),
-      request: (req as unknown as Record<symbol, Buffer | undefined>)[REQUEST_BODY],
-      response: res[RESPONSE_BODY],
-    }),
-  );
+function committer(journal: Journal) {
+  return function commit(this: JournaledResponse): void {
+    const draft = this[DRAFT]!;
+    const req = this.req;
+    draft.status = this.headersSent ? this.statusCode : 0;
+    draft.userAgent = String(req.headers['user-agent'] ?? '');
+    draft.ipAddress = req.socket.remoteAddress ?? '';
+    draft.host = String(req.headers.host ?? '');
+    journal.commit(draft);
+  };
 }
 
 /** gorilla/mux: header routing, clean-path redirects, then an exact path match. */

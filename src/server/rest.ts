@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../rpc/endpoint.js';
 import { applyNodeHeaders } from '../rpc/http.js';
 import { createExpressApp } from './express.js';
+import { journalEnds } from './app.js';
 import { notFound } from './middleware.js';
 import type { MountHandler } from './router.js';
 
@@ -37,6 +38,7 @@ export function expressMount(handler: ExpressHandler): MountHandler {
     request.baseUrl = path.slice(0, path.length - match.rest.length);
     prefixParams.set(request, { ...match.params });
     applyNodeHeaders(res);
+    journalEnds(res);
     handle(request, res, (err) => {
       request.url = original;
       if (err !== undefined && err !== 'route' && err !== 'router') return internalError(res, err);
