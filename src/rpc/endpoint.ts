@@ -56,7 +56,8 @@ class BodyRead implements PendingBody {
   }
 }
 
-const READING = Symbol('body read');
+/** Where a request being read keeps its BodyRead (declared by the server's request class, app.ts). */
+export const READING = Symbol('body read');
 type ReadingRequest = IncomingMessage & { [READING]?: BodyRead };
 
 function stopReading(r: BodyRead): void {

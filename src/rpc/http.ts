@@ -5,7 +5,8 @@
 import type { ServerResponse } from 'node:http';
 import { noteResponseBody } from './journal.js';
 
-const NODE_HEADERS = Symbol('node headers');
+/** Where the server keeps a response's node headers (declared by the server's response class, app.ts). */
+export const NODE_HEADERS = Symbol('node headers');
 type Res = ServerResponse & { [NODE_HEADERS]?: readonly string[] };
 
 /** Flat header list: name, value, name, value ... (a name may repeat). */

@@ -5,8 +5,8 @@
 // (its router, qs, mime-types) cost about a quarter of the node's start-up. REST APIs that want
 // Express routers mount them with expressMount (rest.ts), which loads nothing of Express either.
 import http from 'node:http';
-import { reply, replyText } from '../rpc/http.js';
-import { internalError } from '../rpc/endpoint.js';
+import { NODE_HEADERS, reply, replyText } from '../rpc/http.js';
+import { internalError, READING } from '../rpc/endpoint.js';
 import { allowedHosts, badRequest, cleanPath, isCleanPath, nodeHeaders, notFound } from './middleware.js';
 import type { Router } from './router.js';
 import type { FaultKind, Faults } from '../rpc/faults.js';
@@ -150,8 +150,23 @@ function dispatch(router: Pick<Router, 'match' | 'matchMount'>) {
   };
 }
 
+/**
+ * Node's request and response, with the fields the node sets on every request (its headers, the
+ * journal's draft, the body being read) there from the start. Set later, each gave the objects a
+ * new hidden class midway through a request, and Node's HTTP code, which reads them throughout,
+ * met several.
+ */
+class NodeRequest extends http.IncomingMessage {
+  [READING]?: unknown = undefined;
+}
+
+class NodeResponse extends http.ServerResponse<NodeRequest> {
+  [NODE_HEADERS]?: readonly string[] = undefined;
+  [DRAFT]?: JournalDraft = undefined;
+}
+
 export function createHttpServer(listener: RequestListener): http.Server {
-  const server = http.createServer(listener);
+  const server = http.createServer({ IncomingMessage: NodeRequest, ServerResponse: NodeResponse }, listener);
   // avalanchego's defaults: read 30s, read-header 30s, idle 120s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 30_000;
