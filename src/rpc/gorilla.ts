@@ -50,7 +50,8 @@ function decodeEnvelope(parsed: ParsedJson): { env: Envelope; typeError?: string
   let typeError: string | undefined;
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    const lower = foldKey(key);
+    // Clients write the members' names as they are: those need no folding.
+    const lower = key === 'jsonrpc' || key === 'method' || key === 'params' || key === 'id' ? key : foldKey(key);
     const field = lower === 'jsonrpc' || lower === 'method' || lower === 'params' || lower === 'id' ? lower : undefined;
     if (!field) continue;
     const v = obj[key]!;
@@ -178,25 +179,28 @@ function respond(body: Buffer, resolve: (method: string) => Resolved, ctx: CallC
     return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, err.message, envelopeData(emptyEnvelope()), null) };
   }
   const { env, typeError } = decodeEnvelope(parsed);
-  const reply = (text: string, dispatched = false): RpcResponse => {
-    if (env.id === null) return { status: 200, headers: dispatched ? NOSNIFF : NO_HEADERS, body: null };
-    return { status: 200, headers: dispatched ? JSON_NOSNIFF : JSON_HEADERS, body: text };
-  };
-
   if (typeError !== undefined) {
     // Parse errors are answered even without an id.
     return { status: 200, headers: JSON_HEADERS, body: errorBody(E_PARSE, typeError, envelopeData(env), env.id) };
   }
-  if (env.jsonrpc !== '2.0') return reply(errorBody(E_INVALID_REQ, 'jsonrpc must be 2.0', envelopeData(env), env.id));
+  if (env.jsonrpc !== '2.0') return replyTo(env.id, errorBody(E_INVALID_REQ, 'jsonrpc must be 2.0', envelopeData(env), env.id));
 
   const found = resolve(env.method);
-  if ('error' in found) return reply(errorBody(E_SERVER, found.error, 'null', env.id));
+  if ('error' in found) return replyTo(env.id, errorBody(E_SERVER, found.error, 'null', env.id));
 
-  const answer = (outcome: Outcome): RpcResponse => {
-    if (!outcome.ok && outcome.kind === 'params') return reply(errorBody(E_SERVER, ERR_INVALID_ARG, 'null', env.id));
-    if (!outcome.ok) return reply(errorBody(E_SERVER, outcome.error.message, 'null', env.id), true);
-    return reply(`{"jsonrpc":"2.0","result":${goMarshal(outcome.result)},"id":${env.id}}\n`, true);
-  };
   const outcome = invoke(found.def, env.paramsValue, ctx, decodeParams);
-  return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
+  return outcome instanceof Promise ? outcome.then((o) => answer(env.id, o)) : answer(env.id, outcome);
+}
+
+/** The reply to a request with this id: none for a notification (no id). */
+function replyTo(id: string | null, text: string, dispatched = false): RpcResponse {
+  if (id === null) return { status: 200, headers: dispatched ? NOSNIFF : NO_HEADERS, body: null };
+  return { status: 200, headers: dispatched ? JSON_NOSNIFF : JSON_HEADERS, body: text };
+}
+
+/** The reply to a dispatched call. */
+function answer(id: string | null, outcome: Outcome): RpcResponse {
+  if (!outcome.ok && outcome.kind === 'params') return replyTo(id, errorBody(E_SERVER, ERR_INVALID_ARG, 'null', id));
+  if (!outcome.ok) return replyTo(id, errorBody(E_SERVER, outcome.error.message, 'null', id), true);
+  return replyTo(id, `{"jsonrpc":"2.0","result":${goMarshal(outcome.result)},"id":${id}}\n`, true);
 }

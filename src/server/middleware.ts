@@ -75,10 +75,16 @@ export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
 export function hostAllowed(hosts: string[]): (host: string) => boolean {
   const list = new Set(hosts.map((h) => h.toLowerCase()));
   const any = list.has('*');
+  // A client sends the same Host on every request: the answer for the last one is kept.
+  let lastHost: string | undefined;
+  let lastAllowed = false;
   return (host) => {
     if (any || host === '') return true;
+    if (host === lastHost) return lastAllowed;
     const name = hostname(host);
-    return isIP(name) !== 0 || list.has(name.toLowerCase());
+    lastAllowed = isIP(name) !== 0 || list.has(name.toLowerCase());
+    lastHost = host;
+    return lastAllowed;
   };
 }
 
