@@ -12,8 +12,6 @@ import { gethDialect, positional } from '../src/rpc/geth.js';
 import { jsonRpcSocket } from '../src/rpc/socket.js';
 import { Router, RouteError } from '../src/server/router.js';
 import { acceptWebsockets, type Websockets } from '../src/server/websocket.js';
-import { expressMount, type ExpressHandler } from '../src/server/rest.js';
-import express from 'express';
 
 let server: http.Server;
 let sockets: Websockets;
@@ -58,20 +56,6 @@ beforeAll(async () => {
   router.mount('/v1', (_req, res, match) => {
     res.end(`v1${match.rest}`);
   });
-  // A REST API as the Data and Metrics APIs will be: an Express router with path parameters.
-  const rest = express.Router({ mergeParams: true });
-  rest.get('/blocks/:height', (req, res) => {
-    res.json({
-      network: (req.params as Record<string, string>).network,
-      height: req.params.height,
-      pageSize: req.query.pageSize ?? null,
-      baseUrl: req.baseUrl,
-    });
-  });
-  rest.get('/fail', () => {
-    throw new Error('boom');
-  });
-  router.mount('/v2/networks/:network', expressMount(rest as unknown as ExpressHandler));
   expect(() => router.mount('/v1/', () => {})).toThrow(RouteError);
   server = createHttpServer(createApp({ nodeId: 'NodeID-test', allowedOrigins: ['*'], allowedHosts: ['localhost'], router }));
   sockets = acceptWebsockets(server, router, ['localhost']);
@@ -154,17 +138,5 @@ describe('prefix mounts', () => {
     expect(await r.json()).toEqual({ params: { chainId: '43114' }, rest: '/blocks', method: 'GET' });
     expect(await (await fetch(`http://${base}/v1/chains`)).text()).toBe('v1/chains');
     expect((await fetch(`http://${base}/v2/anything`)).status).toBe(404);
-  });
-
-  it("serve an Express router below the prefix, with the prefix's and its own path parameters and the query", async () => {
-    const r = await fetch(`http://${base}/v2/networks/fuji/blocks/42?pageSize=5`);
-    expect(r.status).toBe(200);
-    expect(r.headers.get('node-id')).toBe('NodeID-test');
-    expect(await r.json()).toEqual({ network: 'fuji', height: '42', pageSize: '5', baseUrl: '/v2/networks/fuji' });
-    const missing = await fetch(`http://${base}/v2/networks/fuji/nothing`);
-    expect(missing.status).toBe(404);
-    expect(await missing.text()).toBe('404 page not found\n');
-    const failing = await fetch(`http://${base}/v2/networks/fuji/fail`);
-    expect(failing.status).toBe(500);
   });
 });

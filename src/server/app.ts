@@ -2,8 +2,7 @@
 //
 // Plain node:http: the real node's chain (node-id, CORS, allowed hosts, router) is one function, and
 // the router answers every path itself, so nothing of Express runs per request. Loading Express
-// (its router, qs, mime-types) cost about a quarter of the node's start-up. REST APIs that want
-// Express routers mount them with expressMount (rest.ts), which loads nothing of Express either.
+// (its router, qs, mime-types) cost about a quarter of the node's start-up.
 import http from 'node:http';
 import { NODE_HEADERS, reply, replyText } from '../rpc/http.js';
 import { internalError, READING } from '../rpc/endpoint.js';
@@ -49,8 +48,7 @@ export function createApp(opts: AppOptions): RequestListener {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (journal) {
-      // The node's replies hand their bodies to the draft (reply(), in rpc/http.ts); what Express
-      // routers write, expressMount notes through res.end (journalEnds).
+      // The node's replies hand their bodies to the draft (reply(), in rpc/http.ts): every response is written there.
       (res as JournaledResponse)[DRAFT] = journal.open(nowNs(), path, req.method ?? '');
       // 'close' follows 'finish' on every response, and also comes alone when the connection goes first.
       res.on('close', onClose!);
@@ -77,30 +75,11 @@ export function createApp(opts: AppOptions): RequestListener {
 const ROUTE_FAULTS: readonly FaultKind[] = ['drop', 'status', 'latency'];
 
 type JournaledResponse = http.ServerResponse & { [DRAFT]?: JournalDraft };
-const end = http.ServerResponse.prototype.end;
-
-/**
- * res.end for a journaled response written by other code than reply() (an Express router): notes
- * the body, then ends as ever. One function for every such response, not a closure per request:
- * measured with --trace-gc-nvp, a per-request wrapper sharing its scope with the 'close' listener
- * made each request's objects (req, res and what they hold) survive into the old generation, 3.3 KB
- * per request, and the scavenges that copied them were most of the journal's cost.
- */
-function endNoting(this: JournaledResponse, chunk?: unknown): http.ServerResponse {
-  if (typeof chunk === 'string' || chunk instanceof Uint8Array) this[DRAFT]!.response = chunk;
-  // biome-ignore lint/complexity/noArguments: end's overloads (chunk, encoding, callback) pass through as they came
-  return end.apply(this, arguments as unknown as Parameters<typeof end>);
-}
-
-/** Journals the body a response's res.end is given, when the request is journaled (for writers other than reply()). */
-export function journalEnds(res: http.ServerResponse): void {
-  if ((res as JournaledResponse)[DRAFT] !== undefined) res.end = endNoting as typeof res.end;
-}
 
 /**
  * The 'close' listener of every journaled response (one per app, not a closure per request):
  * commits the draft with how the request was answered. The draft holds the body the endpoint read
- * and the body of the reply (noteRequestBody and noteResponseBody, or endNoting), as they are: the
+ * and the body of the reply (noteRequestBody and noteResponseBody), as they are: the
  * journal keeps them by reference when they fit its cap, so no request pays for a copy.
  */
 function committer(journal: Journal) {
