@@ -5,7 +5,7 @@
 import { LOCAL_NODE } from '../../chains/ids.js';
 import { encodeCB58, idFromString as decodeID } from '../../encoding/cb58.js';
 import type { EvmChain } from '../../vms/evm/chain.js';
-import { blockTxs } from '../../vms/evm/api/reads.js';
+import { blockTxs } from '../../vms/evm/queries.js';
 import type { XChain } from '../../vms/avm/vm.js';
 import type { PChain } from '../../vms/platform/vm.js';
 import type { Block as PBlock } from '../../vms/platform/types.js';

@@ -44,7 +44,7 @@ function sentWarpMessage(log: { address: Uint8Array; topics: Uint8Array[]; data:
   return { id: log.topics[2]!, unsigned: new Uint8Array(data.subarray(64, 64 + length)) };
 }
 /**
- * A block's txs, decoded (api/reads.ts blockTxs), by the block object the store keeps: a block this
+ * A block's txs, decoded (queries.ts blockTxs), by the block object the store keeps: a block this
  * process built gets the pool's txs at once, so the first read of it (a receipt) decodes nothing.
  */
 export const decodedTxs = new WeakMap<StoredBlock, TypedTransaction[]>();

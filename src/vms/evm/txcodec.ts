@@ -11,7 +11,7 @@ import { PoolError, poolErrors } from './pooltx.js';
  * signature is Anvil's placeholder, r = s = 1) or a replayed tx whose sender a record already holds.
  */
 export function withSender<T extends TypedTransaction>(tx: T, from: Address): T {
-  // Configurable: a cached decoded tx (api/reads.ts) is given its recorded sender again on every replay.
+  // Configurable: a cached decoded tx (queries.ts) is given its recorded sender again on every replay.
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from, configurable: true });
   return tx;
 }

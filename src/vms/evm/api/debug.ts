@@ -1,6 +1,7 @@
 // debug_trace* (coreth's eth/tracers API, on when the chain config or --dev enables it): a block is
 // re-executed from its parent's state on a scratch layer, with a tracer attached around the txs
-// asked for; traceCall runs a message on a block's state as eth_call does.
+// asked for (trace/replay.ts, which the Data API shares); traceCall runs a message on a block's
+// state as eth_call does.
 //
 // One trace must not hold the node: every run is paced (trace/pacer.ts), so other requests are
 // answered while a long tx is replayed or traced, and a struct log's JSON is written in slices too.
@@ -8,8 +9,7 @@
 // thrown out of half-way through the tx, on a VM over the trace's own scratch layer, which is
 // dropped with the request; the chain's builder and reader never run a trace.
 import { Address } from '@ethereumjs/util';
-import type { TypedTransaction } from '@ethereumjs/tx';
-import { runTx, type VM } from '@ethereumjs/vm';
+import type { VM } from '@ethereumjs/vm';
 import { goMarshal, type JsonObject, RawJson } from '../../../encoding/gojson.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
@@ -18,33 +18,20 @@ import { CallFailure, type CallArgs, Refusal, type StateOverride } from '../call
 import { applyOverrides, callMessage, checkMessage, type Message } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { withSender } from '../txcodec.js';
-import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';
-import { setRunningPredicates } from '../warp/receive.js';
 import { ScratchStore } from '../overlay.js';
-import { effectivePrice, feeCaps } from '../pooltx.js';
+import { blockTxs, findTx } from '../queries.js';
 import type { StoredBlock } from '../store.js';
-import {
-  checkTraceConfig,
-  createTracer,
-  decodeTraceConfig,
-  Pacer,
-  type StateReader,
-  StructLogs,
-  type TraceCallConfig,
-  type TraceConfig,
-  TracerError,
-} from '../trace/index.js';
+import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallConfig, type TraceConfig, TracerError } from '../trace/index.js';
+import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
 import { type BlockRef, blockNumber, blockRef, callArgs, hash, stateOverrides } from './fields.js';
 import { hex } from './format.js';
-import { blockTxs, findTx } from './reads.js';
 
 /** coreth's defaultTraceTimeout (eth/tracers/api.go): how long a traced tx runs when the config names no timeout. */
 export const DEFAULT_TRACE_TIMEOUT_MS = 5_000;
 
 export const debugErrors = {
   txNotFound: () => new RpcError('transaction not found'),
-  genesis: () => new RpcError('genesis is not traceable'),
   blockNotFound: (what: string) => new RpcError(`block ${what} not found`),
   /** TraceCall on "pending". */
   pending: () => new RpcError('tracing on top of pending is not supported'),
@@ -74,144 +61,6 @@ const traceCallConfig: Field<CallTraceOptions | undefined> = {
   },
   zero: () => undefined,
 };
-
-const reader = (vm: VM): StateReader => ({
-  getAccount: async (a) => {
-    const acc = await vm.stateManager.getAccount(new Address(a));
-    return acc ? { nonce: acc.nonce, balance: acc.balance } : undefined;
-  },
-  getCode: (a) => vm.stateManager.getCode(new Address(a)),
-  getStorage: (a, k) => vm.stateManager.getStorage(new Address(a), k),
-});
-
-interface TraceEnv {
-  chain: EvmChain;
-  store: ScratchStore;
-  /** The timeout of a traced tx whose config names none; none: it runs to its end. */
-  timeoutMs?: number;
-}
-
-/** A VM over a scratch layer at `root`. */
-async function scratchVM(env: TraceEnv, root: Uint8Array): Promise<VM> {
-  return env.chain.newVM(stateAt(env.store, env.chain.common, root, env.chain.flavor.multiCoin));
-}
-
-function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint) {
-  const h = block.header;
-  return execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
-}
-
-/** Runs a tx of the block that is not traced (one before the traced one), sliced, with coreth's fee credit. */
-async function replay(env: TraceEnv, vm: VM, block: StoredBlock, tx: TypedTransaction, baseFee: bigint): Promise<void> {
-  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
-  const exec = blockContext(env, block, baseFee);
-  const r = await paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
-  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
-}
-
-/**
- * Runs `tx` under the tracer `config` asks for and answers its result. `check` runs once the tracer
- * exists and before the tx does (a call's refusals come after the tracer's own errors, as in traceTx).
- */
-async function traceOne(
-  env: TraceEnv,
-  vm: VM,
-  block: StoredBlock,
-  tx: TypedTransaction,
-  from: Uint8Array,
-  config: TraceConfig | undefined,
-  baseFee: bigint,
-  check?: () => Promise<void>,
-): Promise<unknown> {
-  const sm = vm.stateManager;
-  const preRoot = await sm.getStateRoot();
-  const tracer = createTracer(
-    config,
-    {
-      from,
-      to: tx.to?.bytes,
-      value: tx.value,
-      gasLimit: tx.gasLimit,
-      gasPrice: effectivePrice(feeCaps(tx), baseFee),
-      input: tx.data,
-      created: tx.to ? undefined : createdAddress(from, tx.nonce),
-      coinbase: block.header.coinbase,
-    },
-    env.timeoutMs,
-  );
-  await check?.();
-  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
-  const exec = blockContext(env, block, baseFee);
-  // The tracer paces the run itself, at every step, and throws its timeout out of runTx.
-  tracer.attach(vm.evm);
-  let r: Awaited<ReturnType<typeof runTx>>;
-  try {
-    const run = () =>
-      runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
-    // A call (the one that comes with its checks) may come from an address with code, as in geth.
-    r = await (check ? skippingSenderCheck(vm, new Address(from), run) : run());
-  } finally {
-    tracer.detach(vm.evm);
-  }
-  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
-  const postRoot = await sm.getStateRoot();
-  const pre = await scratchVM(env, preRoot);
-  const post = await scratchVM(env, postRoot);
-  return tracer.finish(
-    { gasUsed: r.totalGasSpent, returnValue: r.execResult.returnValue, error: gethError(r.execResult.exceptionError) },
-    reader(pre),
-    reader(post),
-  );
-}
-
-/** The parent's state in a scratch VM: where re-executing `block` starts. */
-async function parentVM(env: TraceEnv, block: StoredBlock): Promise<VM> {
-  const parent = await env.chain.store.block(block.header.parentHash);
-  if (!parent) throw debugErrors.blockNotFound(hex(block.header.parentHash));
-  // The state the block was built on: its parent's, with the dev state edits made on it (if any).
-  return scratchVM(env, await env.chain.builtOn(block, parent));
-}
-
-/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
-async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
-  if (block.header.number === 0n) throw debugErrors.genesis();
-  const vm = await parentVM(env, block);
-  const txs = blockTxs(env.chain, block);
-  const records = await env.chain.store.txRecords(block.hash);
-  const baseFee = block.header.baseFee ?? 0n;
-  const out: Array<{ txHash: string; result: unknown }> = [];
-  let last = -1;
-  for (let i = 0; i < txs.length; i++) if (which(i)) last = i;
-  for (let i = 0; i <= last; i++) {
-    const tx = txs[i]!;
-    // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
-    withSender(tx, new Address(records[i]!.from));
-    if (!which(i)) await replay(env, vm, block, tx, baseFee);
-    else out.push({ txHash: hex(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
-  }
-  return out;
-}
-
-/** The callTracer's frames of the txs of `block` that `which` selects: what indexers read internal txs from. */
-export function callTraces(chain: EvmChain, block: StoredBlock, which: (i: number) => boolean): Promise<Array<{ txHash: string; result: CallFrameJson }>> {
-  // The node's own work: no timeout, only slices of the event loop.
-  const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
-  return traceBlock(env, block, { tracer: 'callTracer' }, which) as Promise<Array<{ txHash: string; result: CallFrameJson }>>;
-}
-
-/** One frame of geth's callTracer, as JSON. */
-export interface CallFrameJson {
-  type: string;
-  from: string;
-  to?: string;
-  value?: string;
-  gas: string;
-  gasUsed: string;
-  input?: string;
-  output?: string;
-  error?: string;
-  calls?: CallFrameJson[];
-}
 
 /** A tracer's result as JSON text: a struct log written in slices of the event loop, anything else as Go marshals it. */
 function resultJson(result: unknown, pacer: Pacer): Promise<string> | string {

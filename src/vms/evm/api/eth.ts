@@ -16,7 +16,7 @@ import { blockAt, blockOf } from './blocks.js';
 import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, hex, qty } from './format.js';
 import type { GasOracle } from './gas.js';
-import { blockTxs, findTx } from './reads.js';
+import { blockTxs, findTx } from '../queries.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';

@@ -16,7 +16,7 @@ import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatHeader, formatLog, formatTx, hex } from './format.js';
 import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';
-import { blockLogs, type LogFilter, matches, rangeLogs } from './reads.js';
+import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 
 /** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;

@@ -9,7 +9,7 @@ import { effectiveTip, feeCaps } from '../pooltx.js';
 import { nextBaseFee } from '../calls.js';
 import type { StoredBlock } from '../store.js';
 import { defaultsBaseFee, type FeeSource } from '../txargs.js';
-import { blockTxs } from './reads.js';
+import { blockTxs } from '../queries.js';
 import type { BlockTag } from './fields.js';
 import { qty } from './format.js';
 

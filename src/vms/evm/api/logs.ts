@@ -1,35 +1,9 @@
-// Reads of accepted history that several APIs share: a block's decoded txs (kept for recent
-// blocks), a tx with its position and record, and the logs matching a filter over a range.
-import { createTxFromBlockBodyData, type TypedTransaction } from '@ethereumjs/tx';
+// The logs matching a filter, in a block or over a range (eth_getLogs and the filters), as JSON:
+// read from the log indexes and the blocks' tx records.
 import type { EvmChain } from '../chain.js';
 import type { EvmLog, TxRecord } from '../records.js';
-import { decodedTxs, type StoredBlock } from '../store.js';
+import type { StoredBlock } from '../store.js';
 import { formatLog } from './format.js';
-
-export function blockTxs(chain: EvmChain, block: StoredBlock): TypedTransaction[] {
-  let txs = decodedTxs.get(block);
-  if (!txs) {
-    // Not frozen: a replayed tx with warp predicates gets its intrinsic gas set (warp/receive.ts).
-    txs = block.body.map((item) => createTxFromBlockBodyData(item, { common: chain.common, freeze: false }));
-    decodedTxs.set(block, txs);
-  }
-  return txs;
-}
-
-export interface FoundTx {
-  tx: TypedTransaction;
-  block: StoredBlock;
-  index: number;
-  records: readonly TxRecord[];
-}
-
-export async function findTx(chain: EvmChain, hash: Uint8Array): Promise<FoundTx | undefined> {
-  const at = await chain.store.lookup(hash);
-  if (!at) return undefined;
-  const block = await chain.store.blockAt(at.number);
-  if (!block) return undefined;
-  return { tx: blockTxs(chain, block)[at.index]!, block, index: at.index, records: await chain.store.txRecords(block.hash) };
-}
 
 export interface LogFilter {
   addresses: Uint8Array[];

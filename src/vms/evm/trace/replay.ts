@@ -1,0 +1,164 @@
+// Re-executing an accepted block from its parent's state, on a scratch layer, with a tracer attached
+// around the txs asked for: what debug_trace* (api/debug.ts) answers and what the Data API reads a
+// block's internal transactions from (callTraces) when this process did not record them as it ran.
+// The chain's builder and reader never run a trace; every run is paced (pacer.ts).
+import { Address } from '@ethereumjs/util';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { runTx, type VM } from '@ethereumjs/vm';
+import type { EvmChain } from '../chain.js';
+import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';
+import { ScratchStore } from '../overlay.js';
+import { effectivePrice, feeCaps } from '../pooltx.js';
+import { blockTxs } from '../queries.js';
+import type { StoredBlock } from '../store.js';
+import { withSender } from '../txcodec.js';
+import { setRunningPredicates } from '../warp/receive.js';
+import { createTracer } from './index.js';
+import { Pacer } from './pacer.js';
+import { type StateReader, type TraceConfig, TracerError } from './types.js';
+
+const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
+
+/** What re-executing a block refuses, with coreth's texts (debug_trace* answers them as they are). */
+export const replayErrors = {
+  genesis: () => new TracerError('genesis is not traceable', 'unknown'),
+  parentNotFound: (parent: Uint8Array) => new TracerError(`block ${hex(parent)} not found`, 'unknown'),
+};
+
+const reader = (vm: VM): StateReader => ({
+  getAccount: async (a) => {
+    const acc = await vm.stateManager.getAccount(new Address(a));
+    return acc ? { nonce: acc.nonce, balance: acc.balance } : undefined;
+  },
+  getCode: (a) => vm.stateManager.getCode(new Address(a)),
+  getStorage: (a, k) => vm.stateManager.getStorage(new Address(a), k),
+});
+
+export interface TraceEnv {
+  chain: EvmChain;
+  store: ScratchStore;
+  /** The timeout of a traced tx whose config names none; none: it runs to its end. */
+  timeoutMs?: number;
+}
+
+/** A VM over a scratch layer at `root`. */
+export async function scratchVM(env: TraceEnv, root: Uint8Array): Promise<VM> {
+  return env.chain.newVM(stateAt(env.store, env.chain.common, root, env.chain.flavor.multiCoin));
+}
+
+function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint) {
+  const h = block.header;
+  return execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
+}
+
+/** Runs a tx of the block that is not traced (one before the traced one), sliced, with coreth's fee credit. */
+export async function replay(env: TraceEnv, vm: VM, block: StoredBlock, tx: TypedTransaction, baseFee: bigint): Promise<void> {
+  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
+  const exec = blockContext(env, block, baseFee);
+  const r = await paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
+}
+
+/**
+ * Runs `tx` under the tracer `config` asks for and answers its result. `check` runs once the tracer
+ * exists and before the tx does (a call's refusals come after the tracer's own errors, as in traceTx).
+ */
+export async function traceOne(
+  env: TraceEnv,
+  vm: VM,
+  block: StoredBlock,
+  tx: TypedTransaction,
+  from: Uint8Array,
+  config: TraceConfig | undefined,
+  baseFee: bigint,
+  check?: () => Promise<void>,
+): Promise<unknown> {
+  const sm = vm.stateManager;
+  const preRoot = await sm.getStateRoot();
+  const tracer = createTracer(
+    config,
+    {
+      from,
+      to: tx.to?.bytes,
+      value: tx.value,
+      gasLimit: tx.gasLimit,
+      gasPrice: effectivePrice(feeCaps(tx), baseFee),
+      input: tx.data,
+      created: tx.to ? undefined : createdAddress(from, tx.nonce),
+      coinbase: block.header.coinbase,
+    },
+    env.timeoutMs,
+  );
+  await check?.();
+  setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
+  const exec = blockContext(env, block, baseFee);
+  // The tracer paces the run itself, at every step, and throws its timeout out of runTx.
+  tracer.attach(vm.evm);
+  let r: Awaited<ReturnType<typeof runTx>>;
+  try {
+    const run = () =>
+      runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
+    // A call (the one that comes with its checks) may come from an address with code, as in geth.
+    r = await (check ? skippingSenderCheck(vm, new Address(from), run) : run());
+  } finally {
+    tracer.detach(vm.evm);
+  }
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
+  const postRoot = await sm.getStateRoot();
+  const pre = await scratchVM(env, preRoot);
+  const post = await scratchVM(env, postRoot);
+  return tracer.finish(
+    { gasUsed: r.totalGasSpent, returnValue: r.execResult.returnValue, error: gethError(r.execResult.exceptionError) },
+    reader(pre),
+    reader(post),
+  );
+}
+
+/** The parent's state in a scratch VM: where re-executing `block` starts. */
+export async function parentVM(env: TraceEnv, block: StoredBlock): Promise<VM> {
+  const parent = await env.chain.store.block(block.header.parentHash);
+  if (!parent) throw replayErrors.parentNotFound(block.header.parentHash);
+  // The state the block was built on: its parent's, with the dev state edits made on it (if any).
+  return scratchVM(env, await env.chain.builtOn(block, parent));
+}
+
+/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
+export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
+  if (block.header.number === 0n) throw replayErrors.genesis();
+  const vm = await parentVM(env, block);
+  const txs = blockTxs(env.chain, block);
+  const records = await env.chain.store.txRecords(block.hash);
+  const baseFee = block.header.baseFee ?? 0n;
+  const out: Array<{ txHash: string; result: unknown }> = [];
+  let last = -1;
+  for (let i = 0; i < txs.length; i++) if (which(i)) last = i;
+  for (let i = 0; i <= last; i++) {
+    const tx = txs[i]!;
+    // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
+    withSender(tx, new Address(records[i]!.from));
+    if (!which(i)) await replay(env, vm, block, tx, baseFee);
+    else out.push({ txHash: hex(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
+  }
+  return out;
+}
+
+/** The callTracer's frames of the txs of `block` that `which` selects: what indexers read internal txs from. */
+export function callTraces(chain: EvmChain, block: StoredBlock, which: (i: number) => boolean): Promise<Array<{ txHash: string; result: CallFrameJson }>> {
+  // The node's own work: no timeout, only slices of the event loop.
+  const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
+  return traceBlock(env, block, { tracer: 'callTracer' }, which) as Promise<Array<{ txHash: string; result: CallFrameJson }>>;
+}
+
+/** One frame of geth's callTracer, as JSON. */
+export interface CallFrameJson {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed: string;
+  input?: string;
+  output?: string;
+  error?: string;
+  calls?: CallFrameJson[];
+}
