@@ -1,7 +1,8 @@
 // The life of an accepted block after its VM: proposervm wraps it (a consensus concern, for every
 // chain alike), the node's acceptors (the indexer, later the Data and Metrics followers) add their
 // writes to the same batch, the VM commits that one batch, and then everyone hears of the block.
-// Acceptors see chain-neutral blocks only: they never import a VM.
+// Acceptors see chain-neutral blocks only: they never import a VM (what a VM tells them, such as
+// the addresses a block deals with, comes on the block).
 import { EventEmitter } from 'node:events';
 import type { WriteBatch } from '../storage/db.js';
 import { type Clock, unixSeconds } from './clock.js';
@@ -17,6 +18,19 @@ export interface AcceptedBlock {
   /** Unix seconds. */
   timestamp: bigint;
   bytes: Uint8Array;
+  /** The addresses the block's txs deal with, when its VM publishes them (the P- and X-Chains). */
+  addresses?: BlockAddresses;
+}
+
+/**
+ * The addresses a block deals with, as its VM read them: acceptors learn them without parsing a
+ * VM's block.
+ */
+export interface BlockAddresses {
+  /** The 20-byte addresses that own what the block's txs create on its chain. */
+  owners: Uint8Array[];
+  /** The owners of what the txs export, by destination chain: they can spend it only by importing there. */
+  exported: Array<{ chainID: Uint8Array; owners: Uint8Array[] }>;
 }
 
 /** The VM's own block, before proposervm wraps it. */
@@ -28,6 +42,7 @@ export interface InnerBlock {
   height: bigint;
   timestamp: bigint;
   bytes: Uint8Array;
+  addresses?: BlockAddresses;
 }
 
 /** A layer that writes with each accepted block, in the block's own batch. */

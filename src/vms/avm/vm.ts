@@ -20,6 +20,7 @@ import {
   txOutputs,
   utxoInputID,
 } from './codec/index.js';
+import { blockAddresses } from '../components/avax/owners.js';
 import { xGenesisBlock } from './genesis.js';
 import { Mempool, MempoolError, QueueLimits } from './mempool.js';
 import { XState, type LastAccepted } from './state.js';
@@ -403,7 +404,7 @@ export class XChain extends EventEmitter<XChainEvents> {
       if (tx.unsigned.type === 3) await this.shared.remove(batch, chainID, tx.unsigned.sourceChain, inputs.imported);
     }
     const announce = await this.opts.acceptance?.prepare(
-      { id: block.id, parentID: block.parentID, height: block.height, timestamp: block.time, bytes: block.bytes },
+      { id: block.id, parentID: block.parentID, height: block.height, timestamp: block.time, bytes: block.bytes, addresses: blockAddresses(block, block.txs) },
       batch,
     );
     await this.state.commit({ block, created, spent }, batch);

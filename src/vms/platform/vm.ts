@@ -7,6 +7,7 @@ import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';
 import { type Database, WriteBatch } from '../../storage/db.js';
+import { blockAddresses } from '../components/avax/owners.js';
 import { verifyPoP } from '../components/warp/bls.js';
 import {
   buildGenesisBlock,
@@ -61,6 +62,12 @@ export interface PChainOptions {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const DROPPED_CACHE = 1024;
+
+/** The addresses a block deals with, published with it on the accepted stream: its txs' owners, and its exports' by destination. */
+function addressesOf(block: Block) {
+  const txs = [...('txs' in block ? block.txs : []), ...('decisionTxs' in block ? block.decisionTxs : []), ...('tx' in block ? [block.tx] : [])];
+  return blockAddresses(block, txs);
+}
 
 export class PChain {
   readonly state: PState;
@@ -196,7 +203,7 @@ export class PChain {
     const batch = new WriteBatch();
     const time = block.type === 2 ? 0n : block.time;
     const announce = await this.opts.acceptance?.prepare(
-      { option, id: block.id, parentID: block.parentID, height: block.height, timestamp: time, bytes: block.bytes },
+      { option, id: block.id, parentID: block.parentID, height: block.height, timestamp: time, bytes: block.bytes, addresses: addressesOf(block) },
       batch,
     );
     await this.state.commit({ block, ...effects }, batch);
@@ -448,7 +455,7 @@ export class PChain {
     const createdIDs = new Set(created.map((u) => hex(utxoInputID(u.utxoID))));
     const spentHere = new Set(spent.map(hex).filter((h) => createdIDs.has(h)));
     const announce = await this.opts.acceptance?.prepare(
-      { id: b.block.id, parentID: b.block.parentID, height: b.block.height, timestamp: b.block.time, bytes: b.block.bytes },
+      { id: b.block.id, parentID: b.block.parentID, height: b.block.height, timestamp: b.block.time, bytes: b.block.bytes, addresses: addressesOf(b.block) },
       batch,
     );
     await this.state.commit(
