@@ -8,9 +8,9 @@ import { LOCAL_NODE } from './chains/ids.js';
 import { NODE_VERSION } from './chains/vms.js';
 import type { NodeConfig } from './config/load.js';
 import type { RunningNode } from './node/index.js';
-import { formatAddress } from './vms/components/avax/address.js';
-import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/testaccounts.js';
-import { EWOQ_EVM_ADDRESS, evmAddressOf, TEST_ACCOUNT_WEI } from './vms/evm/testaccounts.js';
+import { formatAddress } from './vms/components/avax/index.js';
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/index.js';
+import { evmAddressOf, EWOQ_EVM_ADDRESS, TEST_ACCOUNT_WEI } from './vms/evm/index.js';
 
 /** An amount with its decimals (9 for nAVAX, 18 for wei), thousands grouped, trailing zeros dropped. */
 export function formatAmount(amount: bigint, decimals: number): string {

@@ -5,7 +5,7 @@ import type { AcceptedStream } from '../chains/acceptance.js';
 import type { Rewindable } from '../chains/states.js';
 import type { Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
-import type { EvmChain } from '../vms/evm/chain.js';
+import type { EvmChain } from '../vms/evm/index.js';
 import { encodeCB58, idFromString } from '../encoding/cb58.js';
 import type { EvmSource } from './evm/chains.js';
 import { EvmFollower } from './evm/follower.js';

@@ -5,8 +5,7 @@
 // one of the node's EVM chains must be one the chain sent (or an accepted block's hash), as the
 // validators' ACP-118 handlers check before they sign. Answers 201, as the hosted API does.
 import { encodeCB58, idFromString } from '../encoding/cb58.js';
-import type { EvmChainVM } from '../vms/evm/factory.js';
-import { type WarpValidator, aggregate, QuorumError } from '../vms/evm/warp/signers.js';
+import { aggregate, type EvmChainVM, QuorumError, type WarpValidator } from '../vms/evm/index.js';
 import {
   addressedCall,
   messageID,
@@ -15,12 +14,9 @@ import {
   parseUnsignedMessage,
   type UnsignedMessage,
   unsignedMessage,
-} from '../vms/components/warp/message.js';
+} from '../vms/components/warp/index.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { conversionID } from '../vms/platform/execute/l1.js';
-import { parsePlatformMessage } from '../vms/platform/warp.js';
-import { aggregateFor, refusal, SigningError } from '../vms/platform/signing.js';
-import type { PChain } from '../vms/platform/vm.js';
+import { aggregateFor, conversionID, parsePlatformMessage, type PChain, refusal, SigningError } from '../vms/platform/index.js';
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';
 import { checkNetwork } from './primary/handlers.js';

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { decodeCB58 } from '../encoding/cb58.js';
-import { proofOfPossession, publicKeyOf } from '../vms/components/warp/bls.js';
-import type { ConvertValidator } from '../vms/platform/types.js';
+import { proofOfPossession, publicKeyOf } from '../vms/components/warp/index.js';
+import type { ConvertValidator } from '../vms/platform/index.js';
 import { EWOQ } from './platform.js';
 
 export interface L1Definition {

@@ -4,8 +4,7 @@
 // X- and C-Chain CreateChainTxs. The start time rolls forward every 270 days, so the genesis ID
 // and the validator tx IDs move with it; the chain IDs and UTXO IDs do not.
 import { decodeCB58 } from '../encoding/cb58.js';
-import { buildTx, type PGenesis } from '../vms/platform/codec/index.js';
-import type { SignedTx, UnsignedTx } from '../vms/platform/types.js';
+import { buildTx, type PGenesis, type SignedTx, type UnsignedTx } from '../vms/platform/index.js';
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s.replace(/^0x/, ''), 'hex'));
 const padded = (name: string) => {

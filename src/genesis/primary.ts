@@ -2,11 +2,10 @@
 // fuji: the local config with the network ID swapped in. The X-Chain's genesis holds one tx, the
 // AVAX CreateAssetTx; the X and C chain IDs are the IDs of the P-Chain genesis CreateChainTxs,
 // which embed the network ID and each chain's genesis bytes.
-import { buildTx, marshalUnsignedTx, outputSortKey, compareBytes } from '../vms/avm/codec/index.js';
-import type { Output, UnsignedTx } from '../vms/avm/types.js';
+import { buildTx, compareBytes, marshalUnsignedTx, type Output, outputSortKey, type UnsignedTx } from '../vms/avm/index.js';
 import { LOCAL_C_CHAIN_GENESIS } from './cchain.js';
 import { u16, u32 } from '../encoding/bytes.js';
-import { marshalGenesis, type PGenesis } from '../vms/platform/codec/index.js';
+import { marshalGenesis, type PGenesis } from '../vms/platform/index.js';
 import { type GenesisChainDef, localPlatformGenesis } from './platform.js';
 import { VM_IDS } from '../chains/ids.js';
 

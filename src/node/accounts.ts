@@ -1,8 +1,6 @@
 // --test-accounts: funded on a fresh network from ewoq's genesis funds, on the X-Chain and the C-Chain.
-import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, type TestAccount, testAccounts } from '../vms/avm/testaccounts.js';
-import type { XChain } from '../vms/avm/vm.js';
-import type { EvmChain } from '../vms/evm/chain.js';
-import { fundTestAccounts } from '../vms/evm/testaccounts.js';
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, type TestAccount, testAccounts, type XChain } from '../vms/avm/index.js';
+import { type EvmChain, fundTestAccounts } from '../vms/evm/index.js';
 import { StartError } from './shell.js';
 
 export async function fundAccounts(count: number, xChain: XChain, cChain: EvmChain): Promise<TestAccount[]> {

@@ -15,7 +15,7 @@ import type { ChainManager } from '../chains/manager.js';
 import { encodeCB58 } from '../encoding/cb58.js';
 import type { Health } from '../health/health.js';
 import type { Router } from '../server/router.js';
-import { signingMethods } from '../vms/platform/api/signing.js';
+import { signingMethods } from '../vms/platform/index.js';
 import type { Endpoints } from './endpoints.js';
 import { CREATE_ASSET_TX_FEE, formatAddrPort, type Shell, TX_FEE } from './shell.js';
 import type { NodeVMs } from './vms.js';

@@ -14,9 +14,8 @@ import type { Faults } from '../rpc/faults.js';
 import type { Journal } from '../rpc/journal.js';
 import type { Router } from '../server/router.js';
 import type { Database } from '../storage/db.js';
-import type { TestAccount } from '../vms/avm/testaccounts.js';
-import type { XChain } from '../vms/avm/vm.js';
-import type { EvmChain } from '../vms/evm/chain.js';
+import type { TestAccount, XChain } from '../vms/avm/index.js';
+import type { EvmChain } from '../vms/evm/index.js';
 
 /** A start-up failure the user caused (a flag, a file): one line, and the node exits non-zero. */
 export class StartError extends Error {}

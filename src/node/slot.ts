@@ -1,7 +1,7 @@
 // The core the shell currently serves, and how it is replaced: reverting, loading or resetting the
 // node's state closes the core, lets the store be rewritten, and builds the core again on it, as a
 // restart would, while new requests wait.
-import type { DevSettings } from '../vms/evm/devcontrols.js';
+import type { DevSettings } from '../vms/evm/index.js';
 import { buildCore } from './core.js';
 import type { Core, Shell } from './shell.js';
 

@@ -2,9 +2,9 @@
 // and every EVM chain by ID, so that nothing needs to guess a chain's VM from its shape.
 import { type ChainContext, type ChainVM, isPrimaryNetwork, type VmFactory } from '../chains/manager.js';
 import { encodeCB58 } from '../encoding/cb58.js';
-import type { AvmChain } from '../vms/avm/factory.js';
-import type { EvmChainVM } from '../vms/evm/factory.js';
-import type { PlatformChainVM } from '../vms/platform/factory.js';
+import type { AvmChain } from '../vms/avm/index.js';
+import type { EvmChainVM } from '../vms/evm/index.js';
+import type { PlatformChainVM } from '../vms/platform/index.js';
 
 export class NodeVMs {
   private p: PlatformChainVM | undefined;

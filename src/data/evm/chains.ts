@@ -1,6 +1,6 @@
 // The EVM chains the Data API answers for, and how each presents itself (getChainInfo): the
 // C-Chain as the hosted API presents it, an L1 by its name, both with the node's own RPC URLs.
-import type { EvmChain } from '../../vms/evm/chain.js';
+import type { EvmChain } from '../../vms/evm/index.js';
 import { notFound } from '../errors.js';
 import type { EvmFollower } from './follower.js';
 

@@ -15,11 +15,7 @@ import { type Database, WriteBatch } from '../../storage/db.js';
 import { PendingView } from '../../storage/pending.js';
 import { icmOps } from './icm.js';
 import { type BlockActivity, indexMetrics, MetricsMemory } from '../metrics/index.js';
-import type { EvmChain } from '../../vms/evm/chain.js';
-import { type CallFrameJson, callTraces } from '../../vms/evm/trace/replay.js';
-import { blockTxs } from '../../vms/evm/queries.js';
-import type { TxRecord } from '../../vms/evm/records.js';
-import type { InternalTx } from '../../vms/evm/trace/internal.js';
+import { blockTxs, type CallFrameJson, callTraces, type EvmChain, type InternalTx, type TxRecord } from '../../vms/evm/index.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
 
 const topic = (signature: string, digestHex: string) => Buffer.from(knownKeccak(signature, digestHex)).toString('hex');

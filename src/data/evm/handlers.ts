@@ -2,7 +2,7 @@
 // getContractMetadata, getChainInfo) over the node's EVM chains.
 import { toChecksumAddress } from '@ethereumjs/util';
 import type { Database } from '../../storage/db.js';
-import { blockTxs } from '../../vms/evm/queries.js';
+import { blockTxs } from '../../vms/evm/index.js';
 import { badRequest, notFound } from '../errors.js';
 import type { DataHandler } from '../http.js';
 import type { PageTokens } from '../pages.js';

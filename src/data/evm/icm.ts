@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { knownKeccak } from '../../crypto/keccak.js';
 import type { BatchOp } from '../../storage/db.js';
-import type { EvmLog } from '../../vms/evm/records.js';
+import type { EvmLog } from '../../vms/evm/index.js';
 
 const MESSAGE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)';
 const FEE = '(address,uint256)';

@@ -3,8 +3,7 @@
 // supportsInterface (ERC-721, ERC-1155) or the ERC-20 reads. No network: no logos, prices or NFT
 // metadata fetched from a token URI.
 import { keccakText } from '../../crypto/keccak.js';
-import type { EvmChain } from '../../vms/evm/chain.js';
-import { call } from '../../vms/evm/calls.js';
+import { call, type EvmChain } from '../../vms/evm/index.js';
 
 const selector = (signature: string) => keccakText(signature).subarray(0, 4);
 const word = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');

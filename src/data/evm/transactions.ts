@@ -4,8 +4,7 @@
 import { keccakText } from '../../crypto/keccak.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { toChecksumAddress } from '@ethereumjs/util';
-import type { StoredBlock } from '../../vms/evm/store.js';
-import type { TxRecord } from '../../vms/evm/records.js';
+import type { StoredBlock, TxRecord } from '../../vms/evm/index.js';
 import type { EvmSource } from './chains.js';
 import { type InternalTx, TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from './follower.js';
 import { internalKey } from './keys.js';

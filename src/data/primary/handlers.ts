@@ -4,18 +4,16 @@
 // and `testnet` (the contract's test network); `mainnet` is not this node's network.
 import { LOCAL_NODE } from '../../chains/ids.js';
 import { encodeCB58, idFromString as decodeID } from '../../encoding/cb58.js';
-import type { EvmChain } from '../../vms/evm/chain.js';
-import { blockTxs } from '../../vms/evm/queries.js';
-import type { XChain } from '../../vms/avm/vm.js';
-import type { PChain } from '../../vms/platform/vm.js';
-import type { Block as PBlock } from '../../vms/platform/types.js';
+import { blockTxs, type EvmChain } from '../../vms/evm/index.js';
+import type { XChain } from '../../vms/avm/index.js';
+import type { Block as PBlock, PChain } from '../../vms/platform/index.js';
 import { badRequest, notFound } from '../errors.js';
 import type { DataHandler } from '../http.js';
 import type { PageTokens } from '../pages.js';
 import { genesisData } from './genesis.js';
 import type { ProposerRecords } from './proposers.js';
 import type { AddressChains } from './addresses.js';
-import { decodeBech32 } from '../../vms/components/avax/address.js';
+import { decodeBech32 } from '../../vms/components/avax/index.js';
 
 /** The primary network's chains, with the X- and C-Chain IDs (cb58). */
 export interface PrimaryChains {

@@ -1,0 +1,17 @@
+// The EVM's public surface (the C-Chain and every Subnet-EVM chain): what code outside src/vms may
+// import of it, and nothing else (test/architecture.test.ts). Inside, the VM's modules import each
+// other directly.
+export { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './factory.js';
+export type { EvmChain } from './chain.js';
+export type { DevSettings } from './devcontrols.js';
+// ewoq and the --test-accounts, funded on the EVM chains.
+export { EWOQ_EVM_ADDRESS, evmAddressOf, fundTestAccounts, TEST_ACCOUNT_WEI } from './testaccounts.js';
+// Accepted history and calls, for the node's followers (the Data API): values, not JSON-RPC replies.
+export type { StoredBlock } from './store.js';
+export type { EvmLog, TxRecord } from './records.js';
+export { blockTxs } from './queries.js';
+export { call } from './calls.js';
+export { type CallFrameJson, callTraces } from './trace/replay.js';
+export type { InternalTx } from './trace/internal.js';
+// Warp: the signers of a chain's messages and their aggregation.
+export { aggregate, QuorumError, type WarpValidator } from './warp/signers.js';
