@@ -1,6 +1,6 @@
 // The shape of the code, checked: dependencies between the folders of src/ point one way, as the
-// README and docs/architecture.md draw them. (File-level import cycles are Biome's noImportCycles,
-// run by the test command.)
+// README and docs/architecture.md draw them, and the rest of the node reaches a VM only through its
+// index.ts. (File-level import cycles are Biome's noImportCycles, run by the test command.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,14 @@ function importsOf(file: string): string[] {
 }
 
 const top = (path: string) => path.split('/')[0]!;
+
+/** Whether an import target (relative to src/) is a public surface: vms/<vm>/index or vms/components/<c>/index. */
+function surfaceOf(target: string): boolean {
+  const [layer, unit, ...rest] = target.split('/');
+  const path = unit === 'components' ? rest.slice(1) : rest;
+  return layer === 'vms' && path.length === 1 && /^index\.[jt]s$/.test(path[0]!);
+}
+
 const files = sourceFiles(SRC);
 
 describe('dependencies between the folders of src/', () => {
@@ -100,9 +108,30 @@ describe('dependencies between the folders of src/', () => {
     expect(crossings).toEqual([]);
   });
 
+  // Each VM (and each component code outside src/vms uses) says what it offers in its index.ts: the
+  // rest of the node imports that, never a module inside.
+  it('code outside src/vms imports a VM or a component only through its index.ts', () => {
+    const deep: string[] = [];
+    for (const file of files) {
+      const from = relative(SRC, file);
+      if (top(from) === 'vms') continue;
+      for (const target of importsOf(file)) {
+        if (top(target) !== 'vms') continue;
+        if (!surfaceOf(target)) deep.push(`${from} imports ${target}`);
+      }
+    }
+    expect(deep).toEqual([]);
+  });
+
   it('catches a violation when there is one (the check can fail)', () => {
     const imports = importsOf(join(SRC, 'storage', 'db.ts'));
     expect(imports.every((t) => ['storage', 'encoding'].includes(top(t)))).toBe(true);
     expect(ALLOWED.storage!.includes('chains')).toBe(false);
+    expect(surfaceOf('vms/evm/index.js')).toBe(true);
+    expect(surfaceOf('vms/components/warp/index.js')).toBe(true);
+    expect(surfaceOf('vms/evm/api/debug.js')).toBe(false);
+    expect(surfaceOf('vms/avm/codec/index.js')).toBe(false);
+    expect(surfaceOf('vms/components/avax/address.js')).toBe(false);
+    expect(surfaceOf('vms/components/gas.js')).toBe(false);
   });
 });
