@@ -15,8 +15,12 @@ import { type Database, WriteBatch } from '../../storage/db.js';
 import { PendingView } from '../../storage/pending.js';
 import { icmOps } from './icm.js';
 import { type BlockActivity, indexMetrics, MetricsMemory } from '../metrics/index.js';
-import { blockTxs, type CallFrameJson, callTraces, type EvmChain, type InternalTx, type TxRecord } from '../../vms/evm/index.js';
+import { type AcceptedEvmBlock, blockTxs, type CallFrameJson, callTraces, type EvmChain, type InternalTx, type TxRecord } from '../../vms/evm/index.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
+
+/** Blocks accepted and not yet indexed that the follower keeps, at most. */
+const KEPT_BLOCKS = 1024;
+const hashKey = (hash: Uint8Array) => Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('hex');
 
 const topic = (signature: string, digestHex: string) => Buffer.from(knownKeccak(signature, digestHex)).toString('hex');
 export const TRANSFER = topic('Transfer(address,address,uint256)', 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef');
@@ -108,8 +112,25 @@ export class EvmFollower {
     private readonly blockchainID: string,
   ) {
     this.metrics = db.prefix('metrics');
-    // The blocks built from now on come with their internal transactions, recorded as they ran.
-    chain.recordInternalTxs();
+    // The blocks accepted from now on come with their internal transactions, recorded as they ran.
+    this.unfollow = chain.followBlocks((accepted) => this.received(accepted), { internalTxs: true });
+  }
+
+  private readonly unfollow: () => void;
+  /** Blocks accepted since the follower began, by hash, until indexed (at most KEPT_BLOCKS: a follower further behind runs their txs again). */
+  private readonly accepted = new Map<string, AcceptedEvmBlock>();
+
+  private received(accepted: AcceptedEvmBlock): void {
+    this.accepted.set(hashKey(accepted.block.hash), accepted);
+    if (this.accepted.size > KEPT_BLOCKS) this.accepted.delete(this.accepted.keys().next().value!);
+  }
+
+  /** A block as it was accepted, once; undefined for one the follower did not see accepted (a backfill, a restart). */
+  private take(hash: Uint8Array): AcceptedEvmBlock | undefined {
+    const key = hashKey(hash);
+    const found = this.accepted.get(key);
+    this.accepted.delete(key);
+    return found;
   }
 
   /** The Metrics API's index of this chain. */
@@ -203,13 +224,18 @@ export class EvmFollower {
     };
   }
 
-  /** Forgets what the metrics index keeps in memory between blocks: the store went back to a snapshot. */
+  /**
+   * Forgets what the metrics index keeps in memory between blocks, and the blocks accepted and not
+   * indexed (they went, or, below the restored head, are run again): the store went back to a snapshot.
+   */
   forget(): void {
     this.metricsMemory.reset();
+    this.accepted.clear();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unfollow();
     if (this.delayed) clearTimeout(this.delayed);
     while (this.running) await this.running;
   }
@@ -249,7 +275,7 @@ export class EvmFollower {
     const block = await this.chain.store.blockAt(height);
     if (!block) throw new Error(`block ${height} is missing from the chain's store`);
     // A block this process built comes with its txs, their records and their internal transactions, recorded as they ran.
-    const built = this.chain.takeBuilt(block.hash);
+    const built = this.take(block.hash);
     const records = built?.records ?? (await this.chain.store.txRecords(block.hash));
     const txs = built?.txs ?? blockTxs(this.chain, block);
     const put = (key: Uint8Array, value: Uint8Array = new Uint8Array()) => batch.put(this.db, key, value);

@@ -8,7 +8,7 @@ import { type RunTxResult, runTx, type VM } from '@ethereumjs/vm';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import type { TxAdmission } from './admission.js';
 import type { BlockRules } from './blockrules.js';
-import type { BuiltBlocks } from './built.js';
+import type { InternalRecording } from './recording.js';
 import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions, ExtensionContent } from './chaintypes.js';
 import { type BlockFacts, sealBuilt } from './commit.js';
 import type { DevControls } from './devcontrols.js';
@@ -55,7 +55,7 @@ export interface BuilderParts {
   readonly dev: DevControls;
   readonly edits: StateEdits;
   readonly admission: TxAdmission;
-  readonly built: BuiltBlocks;
+  readonly recording: InternalRecording;
   /** Another round in `delayMs`, or a while later. */
   scheduleRetry(delayMs?: number): void;
   buildNow(): Promise<void>;
@@ -317,7 +317,7 @@ export class BlockBuilder {
     pacer: Pacer,
     run: BlockRun,
   ): Promise<boolean> {
-    const { vm, rules, built } = this.parts;
+    const { vm, rules, recording } = this.parts;
     const depth = sm.depth;
     // The tx allow list again, at this block's state: a sender removed since admission is dropped.
     if (rules.hasTxAllowList && !(await rules.txAllowed(sm, plan.time, createAddressFromString(p.fromHex)))) return false;
@@ -326,7 +326,7 @@ export class BlockBuilder {
     if (predicates) setRunningPredicates(vm.evm, predicates);
     let result: RunTxResult;
     try {
-      built.txStarts();
+      recording.txStarts();
       // Sliced, never aborted: a long tx does not hold the node's other requests while its block is built.
       result = await paced(vm, pacer, () =>
         runTx(vm, { tx: p.tx, block: exec, blockGasUsed: run.gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true }),
@@ -344,7 +344,7 @@ export class BlockBuilder {
     run.gasUsed += result.totalGasSpent;
     run.included.push(p);
     run.results.push(result);
-    if (built.recording) run.internal.push(built.txInternal());
+    if (recording.recording) run.internal.push(recording.txInternal());
     return true;
   }
 
@@ -362,9 +362,8 @@ export class BlockBuilder {
         predicateResults: predicateResultsBytes(run.predicateResults),
         content: run.content,
       };
-      const { records, superseded } = await this.write(plan.parent, facts, run.included, run.results);
-      const txs = run.included.map((p) => p.tx);
-      this.parts.built.keep(this.chain.head.hash, { number: plan.number, txs, internal: run.internal, records });
+      const internal = this.parts.recording.recording ? run.internal : undefined;
+      const { superseded } = await this.write(plan.parent, facts, run.included, run.results, internal);
       if (this.capacityAt !== undefined && this.capacityAt <= plan.timeMs) this.capacityAt = undefined;
       this.parts.dev.blockBuilt();
       return superseded;
@@ -383,6 +382,7 @@ export class BlockBuilder {
     b: BlockFacts,
     included: PoolTx[],
     results: RunTxResult[],
+    internal: InternalTx[][] | undefined,
   ): Promise<{ records: ReturnType<typeof sealBuilt>['records']; superseded: PoolTx[] }> {
     const { opts, nodes, store, admission, edits, rules, db } = this.parts;
     const { block, bytes, records } = sealBuilt(opts.flavor, parent, b, included, results);
@@ -415,7 +415,7 @@ export class BlockBuilder {
     b.content?.accepted();
     this.since = this.hasRunnable ? Date.now() : undefined;
     announce?.();
-    this.chain.emitBlock({ block, txs: included.map((p) => p.tx), records });
+    this.chain.emitBlock({ block, txs: included.map((p) => p.tx), records, ...(internal ? { internal } : {}) });
     return { records, superseded };
   }
 }

@@ -5,7 +5,7 @@
 //
 // The chain holds the head, the reads and the lifecycle (open, start, hold and reload, close); its
 // parts do the rest: admission.ts (the pool and its journal), builder.ts with rounds.ts and
-// commit.ts (the blocks), devcontrols.ts and edits.ts (--dev), built.ts (the Data API's records).
+// commit.ts (the blocks), devcontrols.ts and edits.ts (--dev), recording.ts (internal txs, for followers that ask).
 import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -16,8 +16,8 @@ import { type Database, WriteBatch } from '../../storage/db.js';
 import { TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
 import { BlockBuilder } from './builder.js';
-import { BuiltBlocks } from './built.js';
-import type { AcceptedEvmBlock, BlockExtension, BuiltBlock, EvmChainOptions } from './chaintypes.js';
+import { InternalRecording } from './recording.js';
+import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions } from './chaintypes.js';
 import { DevControls } from './devcontrols.js';
 import { StateEdits } from './edits.js';
 import { countedState, execVM, stateAt } from './execution.js';
@@ -62,7 +62,7 @@ export class EvmChain extends EventEmitter<Events> {
   private readonly edits: StateEdits;
   private readonly admission: TxAdmission;
   private readonly rounds: Rounds;
-  private readonly built = new BuiltBlocks();
+  private readonly recording = new InternalRecording();
   private blocks!: BlockBuilder;
   private readonly readLock = new Lock();
   private builder!: VM;
@@ -260,7 +260,7 @@ export class EvmChain extends EventEmitter<Events> {
         dev: this.dev,
         edits: this.edits,
         admission: this.admission,
-        built: this.built,
+        recording: this.recording,
         scheduleRetry: (delayMs) => this.rounds.scheduleRetry(delayMs),
         buildNow: () => this.buildNow(),
       },
@@ -299,17 +299,15 @@ export class EvmChain extends EventEmitter<Events> {
     return this.withState(root, (vm) => vm.stateManager.getAccount(new Address(address)));
   }
 
-  /** From now on, the builder records each tx's internal transactions (what the Data API lists). */
-  recordInternalTxs(): void {
-    this.built.record(this.builder);
-  }
-
   /**
-   * A block this process built since recording began, once: its txs as they ran (not to be run
-   * again: a warp tx's carries its predicate gas) and their internal transactions; undefined for others.
+   * Follows the blocks this chain accepts, each with its txs as they ran and their records; with
+   * `internalTxs`, also each tx's internal transactions, recorded by the builder from now on (a
+   * block built before has none: a follower that needs them runs its txs again). Returns what stops it.
    */
-  takeBuilt(blockHash: Uint8Array): BuiltBlock | undefined {
-    return this.built.take(blockHash);
+  followBlocks(listener: (accepted: AcceptedEvmBlock) => void, opts: { internalTxs?: boolean } = {}): () => void {
+    if (opts.internalTxs) this.recording.record(this.builder);
+    this.on('block', listener);
+    return () => this.off('block', listener);
   }
 
   /**
@@ -458,7 +456,6 @@ export class EvmChain extends EventEmitter<Events> {
     if (!head) throw new Error('the head block is missing from the database');
     this.store.forgetAbove(head.header.number);
     // So are the recorded runs of those blocks that the Data API's follower had not taken yet.
-    this.built.forgetAbove(head.header.number);
     this.current = head;
     await this.edits.load(head);
     await countedState(this.builder).setStateRoot(this.stateRootOf(head));

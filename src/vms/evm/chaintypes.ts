@@ -84,19 +84,12 @@ export interface BlockExtension {
   assemble(block: ExtensionBlock, retry: (gas?: bigint) => void): Promise<ExtensionContent | undefined>;
 }
 
-/** An accepted block with what subscribers need: its txs and their records. */
+/** An accepted block with what subscribers need: its txs as they ran and their records. */
 export interface AcceptedEvmBlock {
   block: StoredBlock;
+  /** Not to be run again as decoded: a warp tx's carries its predicate gas. */
   txs: TypedTransaction[];
   records: TxRecord[];
-}
-
-/** A block as the builder ran it (EvmChain.takeBuilt). */
-export interface BuiltBlock {
-  /** Its height: a revert forgets the blocks above the head it restores. */
-  number: bigint;
-  txs: readonly TypedTransaction[];
-  internal: InternalTx[][];
-  /** The records the block's store entry holds (the follower need not decode them again). */
-  records: readonly TxRecord[];
+  /** Each tx's internal transactions, recorded as it ran: when a follower asked (EvmChain.followBlocks). */
+  internal?: InternalTx[][];
 }

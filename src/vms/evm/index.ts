@@ -3,6 +3,7 @@
 // other directly.
 export { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './factory.js';
 export type { EvmChain } from './chain.js';
+export type { AcceptedEvmBlock } from './chaintypes.js';
 export type { DevSettings } from './devcontrols.js';
 // ewoq and the --test-accounts, funded on the EVM chains.
 export { EWOQ_EVM_ADDRESS, evmAddressOf, fundTestAccounts, TEST_ACCOUNT_WEI } from './testaccounts.js';
