@@ -1,0 +1,89 @@
+// An EVM chain's config.json (in --chain-config-dir) as coreth and subnet-evm read it: its eth-apis,
+// warp API, gas target and fee recipient, and the emulator's own emulator-validators.
+import { publicKeyOf } from '../components/warp/bls.js';
+import type { HeldValidator } from './warp/signers.js';
+
+/** coreth's and subnet-evm's default eth-apis. */
+const DEFAULT_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
+
+export class ChainConfigError extends Error {}
+
+/** The parts of coreth's chain config (`<chain-config-dir>/<chain>/config.json`) the emulator reads. */
+export interface ChainConfig {
+  apis: string[];
+  /** warp-api-enabled: the warp namespace on /rpc and /ws. */
+  warpApi: boolean;
+  gasTarget?: bigint;
+  /** Subnet-EVM's feeRecipient: the coinbase of this node's blocks when the chain lets producers choose. */
+  feeRecipient?: Uint8Array;
+  /** emulator-validators (not a subnet-evm key): an L1's validators besides the node. */
+  validators: HeldValidator[];
+}
+
+/** An L1's emulator-validators as its chain config gives them (for the node's ConvertSubnetToL1Tx). */
+export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): HeldValidator[] => readChainConfig(config).validators;
+
+export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [] };
+  const text = Buffer.from(config).toString('utf8');
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: ${(err as Error).message}`);
+  }
+  const list = parsed['eth-apis'];
+  const gasTarget = parsed['gas-target'];
+  if (gasTarget !== undefined && gasTarget !== null && !(typeof gasTarget === 'number' && Number.isSafeInteger(gasTarget) && gasTarget >= 0)) {
+    // encoding/json's text for a value that does not fit gas.Gas (a uint64).
+    const kind = typeof gasTarget === 'number' ? `number ${gasTarget}` : typeof gasTarget === 'object' ? 'object' : typeof gasTarget;
+    throw new ChainConfigError(
+      `failed to unmarshal config ${text.slice(0, 64)}: json: cannot unmarshal ${kind} into Go struct field Config.gas-target of type gas.Gas`,
+    );
+  }
+  const feeRecipient = parsed.feeRecipient;
+  if (feeRecipient !== undefined && (typeof feeRecipient !== 'string' || !/^(0x)?[0-9a-fA-F]{40}$/.test(feeRecipient))) {
+    throw new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: invalid feeRecipient ${JSON.stringify(feeRecipient)}`);
+  }
+  return {
+    apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
+    warpApi: parsed['warp-api-enabled'] === true,
+    validators: readValidators(parsed['emulator-validators'], text),
+    ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
+    ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
+  };
+}
+
+/**
+ * emulator-validators: [{ "nodeID": "NodeID-…", "weight": 100, "blsSecretKey": "0x<32 bytes>",
+ * "offline": false }]: validators of an L1 besides the node, each with its own BLS key, so that warp
+ * quorums and weights can be tested. An offline one keeps its weight and signs nothing.
+ */
+function readValidators(raw: unknown, text: string): HeldValidator[] {
+  if (raw === undefined || raw === null) return [];
+  const bad = (why: string) => new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: emulator-validators: ${why}`);
+  if (!Array.isArray(raw)) throw bad('not an array');
+  return raw.map((v, i) => {
+    const o = (v ?? {}) as { nodeID?: unknown; weight?: unknown; blsSecretKey?: unknown; offline?: unknown };
+    if (typeof o.nodeID !== 'string' || !/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/.test(o.nodeID)) throw bad(`[${i}].nodeID must be a NodeID-… string`);
+    if (typeof o.weight !== 'number' || !Number.isSafeInteger(o.weight) || o.weight <= 0) throw bad(`[${i}].weight must be a positive integer`);
+    if (typeof o.blsSecretKey !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(o.blsSecretKey)) throw bad(`[${i}].blsSecretKey must be 32 bytes of hex`);
+    const secretKey = new Uint8Array(Buffer.from(o.blsSecretKey.replace(/^0x/i, ''), 'hex'));
+    try {
+      publicKeyOf(secretKey);
+    } catch {
+      throw bad(`[${i}].blsSecretKey is not a BLS12-381 secret key`);
+    }
+    return { nodeID: o.nodeID, weight: BigInt(o.weight), secretKey, ...(o.offline === true ? { offline: true } : {}) };
+  });
+}
+
+export function namespaces(apis: string[], dev: boolean): Set<string> {
+  const on = new Set<string>();
+  if (apis.some((a) => a === 'eth' || a.startsWith('internal-'))) on.add('eth');
+  if (apis.includes('net')) on.add('net');
+  if (apis.includes('web3')) on.add('web3');
+  if (apis.some((a) => a === 'debug' || a === 'debug-tracer' || a === 'internal-debug') || dev) on.add('debug');
+  if (apis.includes('internal-tx-pool') || dev) on.add('txpool');
+  return on;
+}
