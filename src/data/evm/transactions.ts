@@ -98,85 +98,99 @@ export async function details(s: EvmSource, db: Database, at: TxAt, address: str
     if (!tokens.has(k)) tokens.set(k, await tokenInfo(s.evm, a));
     return tokens.get(k)!;
   };
-  const erc20: unknown[] = [];
-  const erc721: unknown[] = [];
-  const erc1155: unknown[] = [];
+  const found: Transfers = { erc20: [], erc721: [], erc1155: [] };
   let logIndex = 0;
   for (const r of (await s.evm.store.txRecords(at.block.hash)).slice(0, at.index)) logIndex += r.logs.length;
-  for (const log of at.record.logs) {
-    const i = logIndex++;
-    const t0 = log.topics[0] ? Buffer.from(log.topics[0]).toString('hex') : '';
-    if (t0 === TRANSFER && log.topics.length === 3) {
-      const [from, to] = [hex(log.topics[1]!.subarray(12)), hex(log.topics[2]!.subarray(12))];
-      if (!mine(from) && !mine(to)) continue;
-      const t = await info(log.address);
-      erc20.push({
-        from: rich(from),
-        to: rich(to),
-        logIndex: i,
-        value: String(word(log.data, 0)),
-        erc20Token: { address: checksum(log.address), name: t.name ?? '', symbol: t.symbol ?? '', decimals: t.decimals ?? 0, ercType: 'ERC-20' },
-      });
-    } else if (t0 === TRANSFER && log.topics.length === 4) {
-      const [from, to] = [hex(log.topics[1]!.subarray(12)), hex(log.topics[2]!.subarray(12))];
-      if (!mine(from) && !mine(to)) continue;
-      const t = await info(log.address);
-      const id = BigInt(hex(log.topics[3]!));
-      const owner = await ownerOf(s.evm, log.address, id);
-      erc721.push({
-        from: rich(from),
-        to: rich(to),
-        logIndex: i,
-        erc721Token: {
-          address: checksum(log.address),
-          name: t.name ?? '',
-          symbol: t.symbol ?? '',
-          ercType: 'ERC-721',
-          tokenId: String(id),
-          tokenUri: await tokenUri(s.evm, log.address, 'ERC-721', id),
-          metadata: { indexStatus: 'UNINDEXED' },
-          ...(owner ? { ownerAddress: checksum(owner) } : {}),
-        },
-      });
-    } else if ((t0 === TRANSFER_SINGLE || t0 === TRANSFER_BATCH) && log.topics.length === 4) {
-      const [from, to] = [hex(log.topics[2]!.subarray(12)), hex(log.topics[3]!.subarray(12))];
-      if (!mine(from) && !mine(to)) continue;
-      const pairs: Array<[bigint, bigint]> = [];
-      if (t0 === TRANSFER_SINGLE) pairs.push([word(log.data, 0), word(log.data, 1)]);
-      else {
-        // abi.encode(uint256[] ids, uint256[] values): two offsets, then each array's length and items.
-        // Lengths and offsets come from the log: anything that does not fit the data is not a batch.
-        const words = Math.floor(log.data.length / 32);
-        const ids = word(log.data, 0) / 32n;
-        const values = word(log.data, 1) / 32n;
-        const fits = (at: bigint) => at < BigInt(words) && word(log.data, Number(at)) <= BigInt(words) - at - 1n;
-        if (fits(ids) && fits(values)) {
-          const n = Number(word(log.data, Number(ids)));
-          if (Number(word(log.data, Number(values))) === n) {
-            for (let k = 0; k < n; k++) pairs.push([word(log.data, Number(ids) + 1 + k), word(log.data, Number(values) + 1 + k)]);
-          }
-        }
-      }
-      for (const [id, value] of pairs) {
-        erc1155.push({
-          from: rich(from),
-          to: rich(to),
-          logIndex: i,
-          value: String(value),
-          erc1155Token: {
-            address: checksum(log.address),
-            ercType: 'ERC-1155',
-            tokenId: String(id),
-            tokenUri: await tokenUri(s.evm, log.address, 'ERC-1155', id),
-            metadata: { indexStatus: 'UNINDEXED' },
-          },
-        });
-      }
+  for (const log of at.record.logs) await addTransfer(s, log, logIndex++, mine, info, found);
+  return {
+    nativeTransaction: await nativeTransaction(s, at),
+    erc20Transfers: found.erc20,
+    erc721Transfers: found.erc721,
+    erc1155Transfers: found.erc1155,
+    internalTransactions: await internalTransactions(db, at, mine),
+  };
+}
+
+interface Transfers {
+  erc20: unknown[];
+  erc721: unknown[];
+  erc1155: unknown[];
+}
+
+type EvmLogOf = TxAt['record']['logs'][number];
+
+/** The transfer `log` (log `i` of its block) records, when one of its parties is `mine`. */
+async function addTransfer(
+  s: EvmSource,
+  log: EvmLogOf,
+  i: number,
+  mine: (a: string) => boolean,
+  info: (a: Uint8Array) => Promise<TokenInfo>,
+  found: Transfers,
+): Promise<void> {
+  const t0 = log.topics[0] ? Buffer.from(log.topics[0]).toString('hex') : '';
+  const single = t0 === TRANSFER_SINGLE || t0 === TRANSFER_BATCH;
+  if (!(t0 === TRANSFER && (log.topics.length === 3 || log.topics.length === 4)) && !(single && log.topics.length === 4)) return;
+  const [from, to] = single
+    ? [hex(log.topics[2]!.subarray(12)), hex(log.topics[3]!.subarray(12))]
+    : [hex(log.topics[1]!.subarray(12)), hex(log.topics[2]!.subarray(12))];
+  if (!mine(from) && !mine(to)) return;
+  const parties = { from: rich(from), to: rich(to), logIndex: i };
+  if (single) {
+    for (const [id, value] of t0 === TRANSFER_SINGLE ? [[word(log.data, 0), word(log.data, 1)] as [bigint, bigint]] : batchPairs(log.data)) {
+      const erc1155Token = {
+        address: checksum(log.address),
+        ercType: 'ERC-1155',
+        tokenId: String(id),
+        tokenUri: await tokenUri(s.evm, log.address, 'ERC-1155', id),
+        metadata: { indexStatus: 'UNINDEXED' },
+      };
+      found.erc1155.push({ ...parties, value: String(value), erc1155Token });
     }
+    return;
   }
+  const t = await info(log.address);
+  if (log.topics.length === 3) {
+    const erc20Token = { address: checksum(log.address), name: t.name ?? '', symbol: t.symbol ?? '', decimals: t.decimals ?? 0, ercType: 'ERC-20' };
+    found.erc20.push({ ...parties, value: String(word(log.data, 0)), erc20Token });
+    return;
+  }
+  const id = BigInt(hex(log.topics[3]!));
+  const owner = await ownerOf(s.evm, log.address, id);
+  const erc721Token = {
+    address: checksum(log.address),
+    name: t.name ?? '',
+    symbol: t.symbol ?? '',
+    ercType: 'ERC-721',
+    tokenId: String(id),
+    tokenUri: await tokenUri(s.evm, log.address, 'ERC-721', id),
+    metadata: { indexStatus: 'UNINDEXED' },
+    ...(owner ? { ownerAddress: checksum(owner) } : {}),
+  };
+  found.erc721.push({ ...parties, erc721Token });
+}
+
+/**
+ * A TransferBatch's (id, value) pairs: abi.encode(uint256[] ids, uint256[] values), two offsets, then
+ * each array's length and items. Lengths and offsets come from the log: anything that does not fit
+ * the data is not a batch.
+ */
+function batchPairs(data: Uint8Array): Array<[bigint, bigint]> {
+  const words = Math.floor(data.length / 32);
+  const ids = word(data, 0) / 32n;
+  const values = word(data, 1) / 32n;
+  const fits = (at: bigint) => at < BigInt(words) && word(data, Number(at)) <= BigInt(words) - at - 1n;
+  if (!fits(ids) || !fits(values)) return [];
+  const n = Number(word(data, Number(ids)));
+  if (Number(word(data, Number(values))) !== n) return [];
+  return Array.from({ length: n }, (_, k) => [word(data, Number(ids) + 1 + k), word(data, Number(values) + 1 + k)]);
+}
+
+/** The tx's internal transactions in which one party is `mine`, as the follower indexed them. */
+async function internalTransactions(db: Database, at: TxAt, mine: (a: string) => boolean): Promise<unknown[]> {
   const stored = await db.get(internalKey(at.block.header.number, at.index));
   const internal = stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as InternalTx[]) : [];
-  const internalTransactions = internal
+  return internal
     .filter((t) => mine(t.from) || mine(t.to))
     .map((t) => ({
       from: rich(t.from),
@@ -187,11 +201,4 @@ export async function details(s: EvmSource, db: Database, at: TxAt, address: str
       gasUsed: t.gasUsed,
       gasLimit: t.gasLimit,
     }));
-  return {
-    nativeTransaction: await nativeTransaction(s, at),
-    erc20Transfers: erc20,
-    erc721Transfers: erc721,
-    erc1155Transfers: erc1155,
-    internalTransactions,
-  };
 }
