@@ -16,15 +16,6 @@ export function setNodeHeaders(res: ServerResponse, headers: HeaderList): void {
   (res as Res)[NODE_HEADERS] = headers;
 }
 
-/** For responses written by other code (Express routers): the node's headers as ordinary headers. */
-export function applyNodeHeaders(res: ServerResponse): void {
-  const list = (res as Res)[NODE_HEADERS] ?? [];
-  const byName = new Map<string, string[]>();
-  for (let i = 0; i < list.length; i += 2) byName.set(list[i]!, [...(byName.get(list[i]!) ?? []), list[i + 1]!]);
-  for (const [name, values] of byName) res.setHeader(name, values.length === 1 ? values[0]! : values);
-  (res as Res)[NODE_HEADERS] = undefined; // set once: reply() must not add them again
-}
-
 export function reply(res: ServerResponse, status: number, headers: HeaderList, body: string | Uint8Array = ''): void {
   if (res.headersSent) return;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;

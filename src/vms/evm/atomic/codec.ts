@@ -5,7 +5,7 @@
 // each u32 type ‖ body); a block's extData is a []*Tx. UTXOs exported from the C-Chain use the
 // same layout as every other chain's (avax.UTXO with a type-7 output), so X and P read them as is.
 import { CodecError, type Reader, unmarshal, versioned, type Writer } from '../../../encoding/packer.js';
-import { avaxCodec, buildSignedTx, readList, readSignedTx, readSlotTypeID, type Slot, utxoInputID, writeList } from '../../components/avax/codec.js';
+import { avaxCodec, readList, readSignedTx, readSlotTypeID, type Slot, utxoInputID } from '../../components/avax/codec.js';
 import type * as components from '../../components/avax/types.js';
 import { readSecpBody, writeSecpBody } from '../../components/secp256k1fx/codec.js';
 import type { Credential, SecpValue, TransferInput, TransferOutput } from '../../components/secp256k1fx/types.js';
@@ -99,7 +99,7 @@ const avax = avaxCodec<TransferOutput, TransferInput>({
   readUTXOOutput: (r) => readFx(r, readTypeID(r, SLOTS.state)) as TransferOutput,
   writeValue: writeFx,
 });
-const { readTransferableInput, readTransferableOutput, writeTransferableInput, writeTransferableOutput } = avax;
+const { readTransferableInput, readTransferableOutput } = avax;
 
 function readUnsigned(r: Reader): UnsignedAtomicTx {
   const type = readTypeID(r, SLOTS.unsignedTx);
@@ -124,35 +124,12 @@ export function parseAtomicTx(bytes: Uint8Array): AtomicTx {
   return unmarshal(bytes, readTx);
 }
 
-/** ExtractAtomicTxsBatch: a block's extData, which must hold at least one tx. */
-export function parseBatch(extData: Uint8Array): AtomicTx[] {
-  const txs = unmarshal(extData, (r) => readList(r, readTx));
-  if (txs.length === 0) throw new CodecError('cannot build a block with non-empty extra data and zero atomic transactions');
-  return txs;
-}
-
 /** atomic.Codec.Marshal([]*Tx): the extData of a block carrying `txs`. */
 export function marshalBatch(txs: readonly AtomicTx[]): Uint8Array {
   const w = versioned().u32(txs.length);
   for (const tx of txs) w.fixed(tx.bytes.subarray(2));
   return w.finish();
 }
-
-function writeUnsigned(w: Writer, unsigned: UnsignedAtomicTx): void {
-  w.u32(unsigned.type).u32(unsigned.networkID).fixed(unsigned.blockchainID, 32);
-  if (unsigned.type === 0) {
-    w.fixed(unsigned.sourceChain, 32);
-    writeList(w, unsigned.importedInputs, writeTransferableInput);
-    writeList(w, unsigned.outs, (w, o) => w.fixed(o.address, 20).u64(o.amount).fixed(o.assetID, 32));
-  } else {
-    w.fixed(unsigned.destinationChain, 32);
-    writeList(w, unsigned.ins, (w, i) => w.fixed(i.address, 20).u64(i.amount).fixed(i.assetID, 32).u64(i.nonce));
-    writeList(w, unsigned.exportedOutputs, writeTransferableOutput);
-  }
-}
-
-/** Builds a signed tx from its parts (the bytes as Tx.Sign marshals them). */
-export const buildAtomicTx = (unsigned: UnsignedAtomicTx, credentials: Verifiable[]): AtomicTx => buildSignedTx(unsigned, credentials, writeUnsigned, writeFx);
 
 /** atomic.Codec.Marshal(avax.UTXO). */
 export const marshalUTXO: (u: AtomicUTXO) => Uint8Array = avax.marshalUTXO;
