@@ -29,11 +29,6 @@ function loadNative(): Native | null {
   return native;
 }
 
-/** Which implementation recovers keys: for benchmarks and the node's log. */
-export function recoveryBackend(): 'libsecp256k1' | '@noble/curves' {
-  return loadNative() ? 'libsecp256k1' : '@noble/curves';
-}
-
 /**
  * The compressed public key that signed `hash` with the 64-byte compact signature r ‖ s and
  * recovery id 0..3, or undefined if none did. r and s must lie in [1, N-1], and for ids 2 and 3
