@@ -1,8 +1,9 @@
 // Encodings whose exact text is part of the API: cb58 and its errors, Go durations and times,
-// hex with checksums, and the X-Chain genesis block vector.
+// hex with checksums and plain hex text of bytes, and the X-Chain genesis block vector.
 import { describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58, idFromString, EMPTY_ID } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
+import { asBuffer, fromHex, fromHex0x, parseHex, strip0x, toHex, toHex0x } from '../src/encoding/bytes.js';
 import { formatDuration, formatRFC3339Nano, monthStart, parseDuration, weekStart } from '../src/encoding/time.js';
 import { parseGoJson, type RawNumber } from '../src/encoding/gojson.js';
 import { stopVertexId, xGenesisBlock } from '../src/vms/avm/genesis.js';
@@ -45,6 +46,38 @@ describe('hex formatting', () => {
     expect(() => decodeHex('0x0', 'hexnc')).toThrow('encoding/hex: odd length hex string');
     expect(() => decodeHex('0xzz', 'hexnc')).toThrow("encoding/hex: invalid byte: U+007A 'z'");
     expect(decodeHex('', 'hex')).toHaveLength(0);
+  });
+});
+
+describe('hex text of bytes', () => {
+  it('reads a view in place, with and without 0x, lower-case', () => {
+    const whole = new Uint8Array([0x00, 0xab, 0xcd, 0xef, 0x10]);
+    const view = whole.subarray(1, 4);
+    expect(toHex(view)).toBe('abcdef');
+    expect(toHex0x(view)).toBe('0xabcdef');
+    expect(toHex0x(new Uint8Array())).toBe('0x');
+    const b = asBuffer(view);
+    expect(b.buffer).toBe(whole.buffer);
+    b[0] = 0x01;
+    expect(whole[1]).toBe(0x01);
+  });
+
+  it('parses tolerantly as Buffer does, or strictly', () => {
+    expect([...fromHex('0aFf')]).toEqual([0x0a, 0xff]);
+    expect([...fromHex('0a1')]).toEqual([0x0a]);
+    expect([...fromHex('0azz0b')]).toEqual([0x0a]);
+    expect([...fromHex('0x0a')]).toEqual([]);
+    expect(fromHex('0a')).not.toBeInstanceOf(Buffer);
+    expect([...fromHex0x('0x0a')]).toEqual([0x0a]);
+    expect([...fromHex0x('0a')]).toEqual([0x0a]);
+    expect([...fromHex0x('0X0a')]).toEqual([]);
+    expect(strip0x('0x0x1')).toBe('0x1');
+    expect(strip0x('0X1')).toBe('0X1');
+    expect([...parseHex('0aFf')!]).toEqual([0x0a, 0xff]);
+    expect(parseHex('')).toHaveLength(0);
+    expect(parseHex('0a1')).toBeUndefined();
+    expect(parseHex('0x0a')).toBeUndefined();
+    expect(parseHex('zz')).toBeUndefined();
   });
 });
 

@@ -22,3 +22,31 @@ export const i64 = (n: bigint) => {
 
 /** bytes.Compare: the order IDs, addresses and codec bytes sort in. */
 export const compareBytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);
+
+// Hex text of bytes, for keys, IDs and JSON: lower-case digits. The one place for it (issue 28);
+// avalanchego's hex/hexc/hexnc formatting, with its checksum and Go's errors, is encodeHex/decodeHex in hex.ts.
+
+/** A Buffer over the same memory as `b`, without copying it: writes through either show in both. */
+export const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** Lower-case hex of `b`, without a prefix, read in place (no copy): map keys and IDs as the ledgers keep them. */
+export const toHex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+/** Lower-case hex of `b` after "0x", read in place: hexutil.Bytes, common.Hash and common.Address as geth prints them. */
+export const toHex0x = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+
+/** `h` without one leading lower-case "0x" (as `h.replace(/^0x/, '')`). */
+export const strip0x = (h: string): string => (h.startsWith('0x') ? h.slice(2) : h);
+
+/**
+ * Bare hex digits (no prefix) to a fresh Uint8Array, tolerant as Buffer is: it stops at the first pair
+ * that is not hex and drops an odd last digit, never throws. For text the program wrote itself
+ * (toHex keys); text from outside wants parseHex.
+ */
+export const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
+
+/** fromHex after strip0x: the same tolerant parse, with or without a lower-case "0x". */
+export const fromHex0x = (h: string): Uint8Array => new Uint8Array(Buffer.from(strip0x(h), 'hex'));
+
+/** Bare hex digits (no prefix) to a fresh Uint8Array, strictly: undefined unless `h` is whole pairs of hex digits (either case). "" is empty bytes. */
+export const parseHex = (h: string): Uint8Array | undefined => (/^(?:[0-9a-fA-F]{2})*$/.test(h) ? new Uint8Array(Buffer.from(h, 'hex')) : undefined);
