@@ -19,6 +19,7 @@ import { PRIMARY_NETWORK_ID } from './ids.js';
 import { ProposerVM } from './proposervm.js';
 import type { SharedMemory } from './sharedmemory.js';
 import type { BlockStalls } from './stalls.js';
+import { toHex } from '../encoding/bytes.js';
 
 /** What a chain serves at one extension of /ext/bc/<id>: plain HTTP, websocket upgrades, or both. */
 export interface ChainRoute {
@@ -161,8 +162,6 @@ export interface ManagerDeps {
   stalls?: BlockStalls;
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
 /** snowball's default MaxItemProcessingTime (--snow-max-processing-time). */
 const MAX_PROCESSING_MS = 30_000;
 
@@ -193,7 +192,7 @@ export class ChainManager {
 
   /** Records a chain the node knows of without running it (one whose VM is not emulated yet). */
   declare(chainID: Uint8Array, subnetID: Uint8Array, aliases: string[] = []): void {
-    this.known.set(hex(chainID), subnetID);
+    this.known.set(toHex(chainID), subnetID);
     const id = encodeCB58(chainID);
     for (const a of aliases) this.deps.aliases.alias(id, a);
     this.deps.aliases.alias(id, id);
@@ -204,7 +203,7 @@ export class ChainManager {
     if (!factory) throw new ManagerError(`error while looking up VM: there is no ID with alias: ${p.vmID}`);
     const id = encodeCB58(p.chainID);
     if (this.created.has(id)) throw new ManagerError(`chain ${id} is already created`);
-    if (!this.known.has(hex(p.chainID))) this.declare(p.chainID, p.subnetID, p.aliases);
+    if (!this.known.has(toHex(p.chainID))) this.declare(p.chainID, p.subnetID, p.aliases);
     const alias = this.deps.aliases.primaryAlias(id);
     const log = this.deps.logs.make(alias);
     const chainDb = chainDatabase(this.deps.root, p.chainID);
@@ -221,7 +220,7 @@ export class ChainManager {
       aliases: this.deps.aliases,
       log,
       clock: this.deps.clock,
-      subnetOf: (chainID) => this.known.get(hex(chainID)),
+      subnetOf: (chainID) => this.known.get(toHex(chainID)),
       avaxAssetID: () => this.avaxAssetID(),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
       stalled: () => this.deps.stalls?.isStalled(id) ?? false,

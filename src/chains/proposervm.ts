@@ -5,7 +5,7 @@
 // Index API serves. Notes: docs/research/index-and-proposervm.md.
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Database, WriteBatch } from '../storage/db.js';
-import { u32, u64, i64 } from '../encoding/bytes.js';
+import { asBuffer, i64, u32, u64 } from '../encoding/bytes.js';
 
 const GRANITE_EPOCH_DURATION = 30n;
 const STATELESS_BLOCK = 0;
@@ -51,7 +51,7 @@ export function encodeOuterBlock(
 /** The header of an outer block's bytes (what the Data API reports as proposer details), or undefined if they are not one. */
 export function parseOuterHeader(bytes: Uint8Array): { parentID: Uint8Array; timestamp: bigint; pChainHeight: bigint; inner: Uint8Array } | undefined {
   if (bytes.length < 62 || bytes[0] !== 0 || bytes[1] !== 0) return undefined;
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const b = asBuffer(bytes);
   const type = b.readUInt32BE(2);
   if (type !== STATELESS_BLOCK && type !== STATELESS_GRANITE_BLOCK) return undefined;
   // parent, timestamp, P-Chain height, then the certificate (empty: unsigned) and the inner block.

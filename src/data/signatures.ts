@@ -20,6 +20,7 @@ import { aggregateFor, conversionID, parsePlatformMessage, type PChain, refusal,
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';
 import { checkNetwork } from './primary/handlers.js';
+import { parseHex } from '../encoding/bytes.js';
 
 export interface SigningSources {
   networkID: number;
@@ -31,11 +32,7 @@ export interface SigningSources {
 const PRIMARY = '11111111111111111111111111111111LpoYY';
 
 /** icm-services' SanitizeHexString, and Glacier's optional prefix. */
-function hexBytes(text: unknown): Uint8Array | undefined {
-  const h = String(text ?? '').replace(/^0x/i, '');
-  if (!/^([0-9a-fA-F]{2})*$/.test(h)) return undefined;
-  return new Uint8Array(Buffer.from(h, 'hex'));
-}
+const hexBytes = (text: unknown): Uint8Array | undefined => parseHex(String(text ?? '').replace(/^0x/i, ''));
 
 /** utils.UnpackWarpMessage: ABI-encoded SendWarpMessage log data (offset ‖ length ‖ message), else a bare unsigned message. */
 function unpack(bytes: Uint8Array): { unsigned: Uint8Array; msg: UnsignedMessage } | undefined {

@@ -5,25 +5,25 @@
 // and the validator tx IDs move with it; the chain IDs and UTXO IDs do not.
 import { decodeCB58 } from '../encoding/cb58.js';
 import { buildTx, type PGenesis, type SignedTx, type UnsignedTx } from '../vms/platform/index.js';
+import { fromHex0x } from '../encoding/bytes.js';
 
-const hex = (s: string) => new Uint8Array(Buffer.from(s.replace(/^0x/, ''), 'hex'));
 const padded = (name: string) => {
   const b = new Uint8Array(32);
   b.set(Buffer.from(name, 'ascii'));
   return b;
 };
 
-export const EWOQ = hex('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c');
+export const EWOQ = fromHex0x('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c');
 /** X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2: the initially staked allocation. */
-const STAKED_FUNDS = hex('46a9c04f4bf783aa69daabd519dcf36978168b66');
-const ETH_ADDRESS = hex('b3d82b1367d362de99ab59a658165aff520cbd4d');
+const STAKED_FUNDS = fromHex0x('46a9c04f4bf783aa69daabd519dcf36978168b66');
+const ETH_ADDRESS = fromHex0x('b3d82b1367d362de99ab59a658165aff520cbd4d');
 const UNLOCK_TIME = 1633824000n;
 
 /** The P-Chain allocations (unlock schedule entries of the non-staked allocations, in file order). */
 const P_ALLOCATIONS = [
   { address: EWOQ, amount: 20_000_000_000_000_000n, locktime: 0n },
   { address: EWOQ, amount: 10_000_000_000_000_000n, locktime: UNLOCK_TIME },
-  { address: hex('e0cfe8cae22827d032805ded484e393ce51cbedb'), amount: 10_000_000_000_000_000n, locktime: UNLOCK_TIME },
+  { address: fromHex0x('e0cfe8cae22827d032805ded484e393ce51cbedb'), amount: 10_000_000_000_000_000n, locktime: UNLOCK_TIME },
 ];
 
 /** genesis_local.json's initialStakers: node ID, delegation fee and BLS signer. */
@@ -109,7 +109,7 @@ export function localPlatformGenesis(networkID: number, startTime: bigint, avaxA
       end,
       weight: STAKE,
       subnetID: new Uint8Array(32),
-      signer: { type: 28, publicKey: hex(s.publicKey), proofOfPossession: hex(s.pop) },
+      signer: { type: 28, publicKey: fromHex0x(s.publicKey), proofOfPossession: fromHex0x(s.pop) },
       stakeOuts: [{ assetID: avaxAssetID, out: { type: 7, amount: STAKE, owners: { locktime: 0n, threshold: 1, addresses: [STAKED_FUNDS] } } }],
       validatorRewardsOwner: { type: 11, owners: owner },
       delegatorRewardsOwner: { type: 11, owners: owner },

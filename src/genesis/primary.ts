@@ -9,15 +9,13 @@ import { marshalGenesis, type PGenesis } from '../vms/platform/index.js';
 import { type GenesisChainDef, localPlatformGenesis } from './platform.js';
 import { VM_IDS } from '../chains/ids.js';
 
-const hex = (s: string) => Buffer.from(s, 'hex');
-
 /** genesis_local.json X allocations with an initial amount, by (amount, address) as avalanchego sorts them. */
 const X_ALLOCATIONS = [
-  { address: hex('e0cfe8cae22827d032805ded484e393ce51cbedb'), amount: 10_000_000_000_000_000n }, // X-local1ur873…
-  { address: hex('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c'), amount: 300_000_000_000_000_000n }, // ewoq
+  { address: Buffer.from('e0cfe8cae22827d032805ded484e393ce51cbedb', 'hex'), amount: 10_000_000_000_000_000n }, // X-local1ur873…
+  { address: Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex'), amount: 300_000_000_000_000_000n }, // ewoq
 ];
 /** Every local allocation shares one ETH address; each X allocation appends it to the memo. */
-const ALLOCATION_ETH_ADDRESS = hex('b3d82b1367d362de99ab59a658165aff520cbd4d');
+const ALLOCATION_ETH_ADDRESS = Buffer.from('b3d82b1367d362de99ab59a658165aff520cbd4d', 'hex');
 
 export function avaxGenesisTx(networkID: number): Extract<UnsignedTx, { type: 1 }> {
   const outputs: Output[] = X_ALLOCATIONS.map((a) => ({ type: 7, amount: a.amount, owners: { locktime: 0n, threshold: 1, addresses: [a.address] } }));

@@ -11,12 +11,12 @@ import type { Clock } from '../chains/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { Database, WriteBatch } from '../storage/db.js';
 import { ContainerIndex, containerIndexDatabase, type IndexKind } from './index.js';
+import { toHex } from '../encoding/bytes.js';
 
 const HAS_RUN = Uint8Array.of(0x07);
 const marker = (chainID: Uint8Array, kind: 0x04 | 0x05) => Buffer.concat([Uint8Array.of(kind), chainID]);
 const INCOMPLETE = 0x04;
 const PREVIOUSLY_INDEXED = 0x05;
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The node must stop (exit code 0) after an indexer FATAL, as avalanchego does. */
 export class IndexerShutdown extends Error {}
@@ -81,7 +81,7 @@ export class Indexer implements BlockAcceptor {
       const index = new ContainerIndex(containerIndexDatabase(db, chain.chainID, kind), kind);
       await index.open();
       this.indexes.set(`${chain.alias}/${kind}`, index);
-      if (kind === 'block') this.blockIndexes.set(hex(chain.chainID), index);
+      if (kind === 'block') this.blockIndexes.set(toHex(chain.chainID), index);
       opened.push(index);
       log.info('created new index', { nextAcceptedIndex: Number(index.size) });
     }
@@ -106,12 +106,12 @@ export class Indexer implements BlockAcceptor {
   }
 
   async prepare(block: AcceptedBlock, batch: WriteBatch): Promise<void> {
-    const index = this.blockIndexes.get(hex(block.chainID));
-    if (index && (await index.accept(batch, block.id, block.bytes, this.clock.nowNs()))) this.pending.set(hex(block.id), index);
+    const index = this.blockIndexes.get(toHex(block.chainID));
+    if (index && (await index.accept(batch, block.id, block.bytes, this.clock.nowNs()))) this.pending.set(toHex(block.id), index);
   }
 
   committed(block: AcceptedBlock): void {
-    const key = hex(block.id);
+    const key = toHex(block.id);
     const index = this.pending.get(key);
     if (!index) return;
     this.pending.delete(key);

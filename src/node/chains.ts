@@ -14,6 +14,7 @@ import type { Endpoints } from './endpoints.js';
 import { readChainFile, saysSomething } from './files.js';
 import { CREATE_ASSET_TX_FEE, type Shell, StartError, TX_FEE } from './shell.js';
 import type { NodeVMs } from './vms.js';
+import { fromHex, toHex } from '../encoding/bytes.js';
 
 /**
  * Creates the chains of subnets: those of --l1 (by hex chain ID, with the flag's file) must start
@@ -121,12 +122,11 @@ export function registerVMs(shell: Shell, manager: ChainManager, vms: NodeVMs, s
 
 /** Validator state for the EVM chains' warp and validators API: the P-Chain's sets. */
 function subnetValidators(vms: NodeVMs, subnetID: Uint8Array): SubnetMember[] | undefined {
-  const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
-  return subnetMembers(vms.pChain.state.ledger, Buffer.from(subnetID).toString('hex'))?.map((m) => ({
+  return subnetMembers(vms.pChain.state.ledger, toHex(subnetID))?.map((m) => ({
     ...m,
-    nodeID: `NodeID-${encodeCB58(bytes(m.nodeID))}`,
-    publicKey: m.publicKey ? bytes(m.publicKey) : undefined,
-    validationID: bytes(m.validationID),
+    nodeID: `NodeID-${encodeCB58(fromHex(m.nodeID))}`,
+    publicKey: m.publicKey ? fromHex(m.publicKey) : undefined,
+    validationID: fromHex(m.validationID),
   }));
 }
 

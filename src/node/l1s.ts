@@ -11,9 +11,7 @@ import type { SubnetChains } from './chains.js';
 import { readChainFile } from './files.js';
 import type { L1Info, Shell } from './shell.js';
 import type { NodeVMs } from './vms.js';
-
-const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+import { fromHex0x, toHex } from '../encoding/bytes.js';
 
 type SubnetIDs = { subnetID: Uint8Array; chainID: Uint8Array };
 
@@ -61,13 +59,13 @@ async function createL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subne
   try {
     const subnetID = await wallet.createSubnet();
     const chainTx = await wallet.createChainTx(subnetID, l.chainName, decodeCB58(VM_IDS.subnetEvm), l.genesis);
-    subnets.aliases.set(hexOf(chainTx.id), [l.name]);
-    subnets.strict.set(hexOf(chainTx.id), l.path);
+    subnets.aliases.set(toHex(chainTx.id), [l.name]);
+    subnets.strict.set(toHex(chainTx.id), l.path);
     await wallet.issue(chainTx);
     if (!manager.get(encodeCB58(chainTx.id))) throw new L1Error('the chain was not created');
     const chainConfig = await readChainFile(shell.config.chainConfigDir, [encodeCB58(chainTx.id), l.name], 'config.json');
     await wallet.convert(subnetID, chainTx.id, VALIDATOR_MANAGER_ADDRESS, [
-      convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, hexBytes(LOCAL_NODE.publicKey), hexBytes(LOCAL_NODE.proofOfPossession)),
+      convertValidator(LOCAL_NODE.nodeID, L1_NODE_WEIGHT, fromHex0x(LOCAL_NODE.publicKey), fromHex0x(LOCAL_NODE.proofOfPossession)),
       ...l1ValidatorsFromConfig(chainConfig).map((v) => convertValidatorWithKey(v.nodeID, v.weight, v.secretKey)),
     ]);
     return { subnetID, chainID: chainTx.id };

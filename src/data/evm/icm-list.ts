@@ -10,8 +10,9 @@ import { checkNetwork } from '../primary/handlers.js';
 import type { EvmSource } from './chains.js';
 import { ICM_PART, ICM_TIME, type IcmReceive, type IcmSend, partKey, TIME_KIND_AT } from './icm.js';
 import { tokenInfo } from './tokens.js';
+import { fromHex0x } from '../../encoding/bytes.js';
 
-const cb58OfHex = (h: string) => encodeCB58(Buffer.from(h.replace(/^0x/, ''), 'hex'));
+const cb58OfHex = (h: string) => encodeCB58(fromHex0x(h));
 const checksum = (a: string) => toChecksumAddress(a);
 
 export function icmHandlers(db: () => Database, sources: () => EvmSource[], pages: () => Promise<PageTokens>): Record<string, DataHandler> {

@@ -6,10 +6,11 @@ import { createRequire } from 'node:module';
 import { knownKeccak } from '../../crypto/keccak.js';
 import type { BatchOp } from '../../storage/db.js';
 import type { EvmLog } from '../../vms/evm/index.js';
+import { toHex, toHex0x } from '../../encoding/bytes.js';
 
 const MESSAGE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)';
 const FEE = '(address,uint256)';
-const topic = (s: string, digestHex: string) => Buffer.from(knownKeccak(s, digestHex)).toString('hex');
+const topic = (s: string, digestHex: string) => toHex(knownKeccak(s, digestHex));
 export const ICM_TOPICS = {
   send: topic(`SendCrossChainMessage(bytes32,bytes32,${MESSAGE},${FEE})`, '2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8'),
   receive: topic(`ReceiveCrossChainMessage(bytes32,bytes32,address,address,${MESSAGE})`, '292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34'),
@@ -61,8 +62,7 @@ function decode(types: string, data: Uint8Array): Decoded {
   return decoder(types, `0x${Buffer.from(data).toString('hex')}`);
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const addressOf = (topic: Uint8Array) => hex(topic.subarray(12));
+const addressOf = (topic: Uint8Array) => toHex0x(topic.subarray(12));
 
 function message(m: readonly unknown[]): IcmMessage {
   const [nonce, from, destination, to, , , receipts, data] = m as [bigint, string, string, string, bigint, string[], Array<readonly [bigint, string]>, string];
@@ -108,7 +108,7 @@ export function icmOps(
       const id = log.topics[1]!;
       const [m, fee] = decode(`${MESSAGE}, ${FEE}`, log.data) as [readonly unknown[], readonly [string, bigint]];
       const send: IcmSend = {
-        contract: hex(log.address),
+        contract: toHex0x(log.address),
         source: ctx.blockchainID,
         message: message(m),
         feeToken: fee[0].toLowerCase(),
@@ -123,8 +123,8 @@ export function icmOps(
       const id = log.topics[1]!;
       const [redeemer, m] = decode(`address, ${MESSAGE}`, log.data) as [string, readonly unknown[]];
       const receive: IcmReceive = {
-        contract: hex(log.address),
-        source: hex(log.topics[2]!),
+        contract: toHex0x(log.address),
+        source: toHex0x(log.topics[2]!),
         destination: ctx.blockchainID,
         message: message(m),
         deliverer: addressOf(log.topics[3]!),

@@ -5,6 +5,7 @@
 import type { Bytes } from '../../storage/db.js';
 import type { PendingView } from '../../storage/pending.js';
 import { bucketOf, INTERVAL_CODE, INTERVALS, type Interval } from './buckets.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /** A bucket's aggregates (bigints as decimal strings). */
 export interface Bucket {
@@ -139,8 +140,6 @@ export async function indexMetrics(db: PendingView, memory: MetricsMemory, block
 /** First sightings remembered (keys, not bytes): the addresses of a busy chain come back again and again. */
 const SEEN_ENTRIES = 200_000;
 
-const hexOf = (b: Bytes) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
-
 /**
  * What a chain's follower keeps between blocks so that a block's distinct counts cost no random
  * reads of the store: the members of each interval's current bucket (blocks come in time order, so
@@ -154,10 +153,10 @@ export class MetricsMemory {
 
   /** The keys of `keys` never seen before; from now on they count as seen (their puts are the caller's). */
   async unseen(db: PendingView, keys: Bytes[]): Promise<Bytes[]> {
-    const ask = keys.filter((k) => !this.seen.has(hexOf(k)));
+    const ask = keys.filter((k) => !this.seen.has(toHex(k)));
     if (ask.length === 0) return [];
     const found = await db.getMany(ask);
-    for (const k of ask) this.remember(hexOf(k));
+    for (const k of ask) this.remember(toHex(k));
     return ask.filter((_, i) => found[i] === undefined);
   }
 

@@ -3,13 +3,12 @@
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { txInputIDs } from './codec/index.js';
 import type { SignedTx } from './types.js';
+import { toHex } from '../../encoding/bytes.js';
 
 export const MAX_TX_SIZE = 64 * 1024;
 const MAX_MEMPOOL_BYTES = 64 * 1024 * 1024;
 const DROPPED_CACHE_SIZE = 64;
 const MAX_QUEUED_TXS = 4096;
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export class MempoolError extends Error {}
 
@@ -20,7 +19,7 @@ export class Mempool {
   private readonly dropped = new Map<string, string>();
 
   has(id: Uint8Array): boolean {
-    return this.txs.has(hex(id));
+    return this.txs.has(toHex(id));
   }
 
   get size(): number {
@@ -34,7 +33,7 @@ export class Mempool {
     if (this.bytes + tx.bytes.length > MAX_MEMPOOL_BYTES) throw new MempoolError(full(id, tx, MAX_MEMPOOL_BYTES - this.bytes));
     const inputs = inputKeys(tx);
     if (inputs.some((k) => this.spenders.has(k))) throw this.drop(tx, `tx conflicts with other tx: ${id}`);
-    const txHex = hex(tx.id);
+    const txHex = toHex(tx.id);
     this.txs.set(txHex, tx);
     for (const k of inputs) this.spenders.set(k, txHex);
     this.bytes += tx.bytes.length;
@@ -55,7 +54,7 @@ export class Mempool {
 
   remove(txs: SignedTx[]): void {
     for (const tx of txs) {
-      const txHex = hex(tx.id);
+      const txHex = toHex(tx.id);
       if (!this.txs.delete(txHex)) continue;
       this.bytes -= tx.bytes.length;
       for (const k of inputKeys(tx)) if (this.spenders.get(k) === txHex) this.spenders.delete(k);
@@ -64,7 +63,7 @@ export class Mempool {
 
   /** Why `id` was dropped, if it is among the 64 most recently used drop reasons (an LRU, as avalanchego's). */
   dropReason(id: Uint8Array): string | undefined {
-    const key = hex(id);
+    const key = toHex(id);
     const reason = this.dropped.get(key);
     if (reason !== undefined) {
       this.dropped.delete(key);
@@ -74,7 +73,7 @@ export class Mempool {
   }
 
   markDropped(id: Uint8Array, reason: string): void {
-    const txHex = hex(id);
+    const txHex = toHex(id);
     if (this.txs.has(txHex)) return;
     this.dropped.delete(txHex);
     this.dropped.set(txHex, reason);
@@ -121,5 +120,5 @@ export class QueueLimits {
 
 function inputKeys(tx: SignedTx): string[] {
   const { spent, imported } = txInputIDs(tx);
-  return [...spent, ...imported].map(hex);
+  return [...spent, ...imported].map(toHex);
 }

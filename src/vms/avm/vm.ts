@@ -26,6 +26,7 @@ import { Mempool, MempoolError, QueueLimits } from './mempool.js';
 import { XState, type LastAccepted } from './state.js';
 import type { SignedTx, StandardBlock, UTXO } from './types.js';
 import { requiredReads, verifySemantics, verifySyntax, VerifyError, type ChainParams, type SemanticState } from './verify/index.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /** 128 KiB of txs per block, as avalanchego's builder allows. */
 const TARGET_BLOCK_SIZE = 128 * 1024;
@@ -52,8 +53,6 @@ export interface XChainOptions {
   /** Whether block production is stalled (an emulator fault): txs wait in the mempool. */
   stalled?: () => boolean;
 }
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** Runs one step of the issue pipeline, turning its expected refusals into IssueErrors with their text. */
 function issueStep<T>(fn: () => T): T {
@@ -207,7 +206,7 @@ export class XChain extends EventEmitter<XChainEvents> {
    */
   async issueTxUnverified(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = issueStep(() => parseTx(bytes));
-    const key = hex(tx.id);
+    const key = toHex(tx.id);
     await this.exclusive(async () => {
       if (this.walletQueue.has(key)) return;
       const head = this.walletQueue.size === 0;
@@ -230,7 +229,7 @@ export class XChain extends EventEmitter<XChainEvents> {
   /** WalletService.decided: an accepted queued tx lets the next queued txs into the mempool. */
   private advanceWalletQueue(accepted: SignedTx): void {
     // The accepted tx may be any queued one (issued again through avm.issueTx), not only the head.
-    if (!this.dequeueWallet(hex(accepted.id))) return;
+    if (!this.dequeueWallet(toHex(accepted.id))) return;
     for (const [key, entry] of this.walletQueue) {
       const next = entry.tx;
       // The oldest becomes the head: it sits in the mempool, no longer against the queue's limits.
@@ -262,15 +261,15 @@ export class XChain extends EventEmitter<XChainEvents> {
 
   private waitFor(tx: SignedTx): Promise<void> {
     return new Promise((resolve, reject) => {
-      const list = this.waiters.get(hex(tx.id)) ?? [];
+      const list = this.waiters.get(toHex(tx.id)) ?? [];
       list.push((err) => (err ? reject(err) : resolve()));
-      this.waiters.set(hex(tx.id), list);
+      this.waiters.set(toHex(tx.id), list);
     });
   }
 
   private settle(tx: SignedTx, err?: Error): void {
-    const list = this.waiters.get(hex(tx.id));
-    this.waiters.delete(hex(tx.id));
+    const list = this.waiters.get(toHex(tx.id));
+    this.waiters.delete(toHex(tx.id));
     for (const done of list ?? []) done(err);
   }
 
@@ -288,21 +287,21 @@ export class XChain extends EventEmitter<XChainEvents> {
     await Promise.all([
       ...reads.utxos.map(async (id) => {
         const u = await this.state.getUTXO(id);
-        if (u) utxos.set(hex(id), u);
+        if (u) utxos.set(toHex(id), u);
       }),
       ...reads.txs.map(async (id) => {
         const t = await this.state.getTx(id);
-        if (t) txs.set(hex(id), t);
+        if (t) txs.set(toHex(id), t);
       }),
       ...reads.atomic.map(async ({ chain, id }) => {
         const raw = await this.shared.get(this.params.chainID, chain, id);
-        if (raw) atomic.set(hex(chain) + hex(id), parseUTXO(raw));
+        if (raw) atomic.set(toHex(chain) + toHex(id), parseUTXO(raw));
       }),
     ]);
     return {
-      utxo: (id) => utxos.get(hex(id)),
-      tx: (id) => txs.get(hex(id)),
-      atomicUTXO: (chain, id) => atomic.get(hex(chain) + hex(id)),
+      utxo: (id) => utxos.get(toHex(id)),
+      tx: (id) => txs.get(toHex(id)),
+      atomicUTXO: (chain, id) => atomic.get(toHex(chain) + toHex(id)),
     };
   }
 
@@ -364,7 +363,7 @@ export class XChain extends EventEmitter<XChainEvents> {
     for (const tx of candidates) {
       // Txs verified on admission stay valid: nothing that lands before them can spend their inputs
       // (the mempool refuses conflicts). Only wallet.issueTx txs are checked here, as the real builder does.
-      if (!this.unverified.has(hex(tx.id))) {
+      if (!this.unverified.has(toHex(tx.id))) {
         txs.push(tx);
         continue;
       }
@@ -373,7 +372,7 @@ export class XChain extends EventEmitter<XChainEvents> {
         txs.push(tx);
       } catch (err) {
         if (!(err instanceof VerifyError)) throw err;
-        this.unverified.delete(hex(tx.id));
+        this.unverified.delete(toHex(tx.id));
         this.mempool.remove([tx]);
         this.mempool.markDropped(tx.id, err.message);
         this.settle(tx, new IssueError(err.message));
@@ -410,7 +409,7 @@ export class XChain extends EventEmitter<XChainEvents> {
     await this.state.commit({ block, created, spent }, batch);
     // Only now do the txs leave the mempool: a failed commit leaves them pending for the next try.
     this.mempool.remove(block.txs);
-    for (const tx of block.txs) this.unverified.delete(hex(tx.id));
+    for (const tx of block.txs) this.unverified.delete(toHex(tx.id));
     this.lastBuildError = undefined;
     this.pendingSince = this.mempool.size > 0 ? this.clockMs() : undefined;
     announce?.();

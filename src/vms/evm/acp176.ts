@@ -18,6 +18,7 @@ export const MAX_TARGET_EXCESS = 1_024_950_627n;
 export const STATE_SIZE = 24;
 
 import { calculatePrice } from '../components/gas.js';
+import { asBuffer } from '../../encoding/bytes.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 const mulSat = (a: bigint, b: bigint) => (a * b > MAX_U64 ? MAX_U64 : a * b);
@@ -95,7 +96,7 @@ export function desiredTargetExcess(desiredTarget: bigint): bigint {
 
 export function parseFeeState(bytes: Uint8Array): FeeState {
   if (bytes.length < STATE_SIZE) throw new Error(`insufficient length for fee state: expected at least ${STATE_SIZE} bytes but got ${bytes.length} bytes`);
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const b = asBuffer(bytes);
   return { capacity: b.readBigUInt64BE(0), excess: b.readBigUInt64BE(8), targetExcess: b.readBigUInt64BE(16) };
 }
 

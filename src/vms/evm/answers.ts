@@ -2,6 +2,7 @@
 import type { EvmChain } from './chain.js';
 import { type CallArgs, CallFailure } from './callargs.js';
 import type { StoredBlock } from './store.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /**
  * eth_call's answers, by what decides them: the state the call runs on, its block (BLOCKHASH goes
@@ -57,7 +58,8 @@ export function answersOf(chain: EvmChain): Answers {
   return answers;
 }
 
-const hexOf = (b: Uint8Array | undefined): string => (b === undefined ? '-' : Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex'));
+// Kept here: a cache-key part, '-' standing for an absent value (toHex itself reads in place).
+const hexOf = (b: Uint8Array | undefined): string => (b === undefined ? '-' : toHex(b));
 const numberOf = (n: bigint | undefined): string => (n === undefined ? '-' : n.toString(16));
 
 /** The key's start for the last head, block and state root asked about (most calls ask about the head). */

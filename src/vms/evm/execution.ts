@@ -20,7 +20,8 @@ import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
 import { AccountEntry, copyOf, ObjectCaches } from './accountcache.js';
-import { hexOf, MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
+import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -148,7 +149,7 @@ export class ReaderStateManager extends CountedStateManager {
       if (this.accountsRoot === undefined || !equalsBytes(root, this.accountsRoot)) this.accounts.clear();
       this.accountsRoot = root;
     }
-    const key = hexOf(address.bytes);
+    const key = toHex(address.bytes);
     if (this.accounts.has(key)) {
       const kept = this.accounts.get(key);
       cache.put(address, kept);
@@ -179,10 +180,10 @@ export class ReaderStateManager extends CountedStateManager {
   protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
     if (rootAccount === undefined) return super._getStorageTrie(addressOrHash);
     const hashed = addressOrHash instanceof Uint8Array ? addressOrHash : keccak256(addressOrHash.bytes);
-    const addressHex = hexOf(hashed);
+    const addressHex = toHex(hashed);
     const open = this._storageTries[addressHex];
     if (open !== undefined) return open;
-    const key = addressHex + hexOf(rootAccount.storageRoot);
+    const key = addressHex + toHex(rootAccount.storageRoot);
     const kept = this.keptTries.get(key);
     if (kept !== undefined && !kept.hasCheckpoints() && equalsBytes(kept.root(), rootAccount.storageRoot)) {
       this._storageTries[addressHex] = kept;

@@ -36,6 +36,7 @@ export interface GenesisJson {
 
 export class GenesisError extends Error {}
 
+/** Kept here, unlike parseHex: genesis fields with GenesisError's text, absent as empty, left-padded to `length`. */
 const bytes = (hex: string | undefined, length?: number): Uint8Array => {
   const text = (hex ?? '0x').replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]*$/.test(text) || text.length % 2 !== 0) throw new GenesisError(`invalid hex string ${JSON.stringify(hex)}`);

@@ -5,6 +5,7 @@
 // state lands in the same atomic write as the block itself.
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /** Recently read nodes kept in memory (entries, not bytes): the hot top of the tries. */
 const CACHE_ENTRIES = 50_000;
@@ -12,10 +13,13 @@ const CACHE_ENTRIES = 50_000;
 type Key = Uint8Array | string;
 type Value = Uint8Array | string;
 
-/** With ValueEncoding.Bytes (as the tries are opened) values are bytes; hex strings are accepted all the same. */
+/**
+ * With ValueEncoding.Bytes (as the tries are opened) values are bytes; hex strings are accepted all the same.
+ * Kept here rather than fromHex: bytes pass through as they are, and a string gives Buffer's own bytes without the copy.
+ */
 const bytesOf = (v: Value): Uint8Array => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
 
-export const keyHex = (key: Key): string => (typeof key === 'string' ? key : Buffer.from(key).toString('hex'));
+export const keyHex = (key: Key): string => (typeof key === 'string' ? key : toHex(key));
 
 export class NodeStore implements DB<string, Value> {
   /** Written since the last commit, by hex key. */

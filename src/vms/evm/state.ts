@@ -6,6 +6,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { knownKeccak } from '../../crypto/keccak.js';
 import { EMPTY_ROOT } from './header.js';
+import { toHex } from '../../encoding/bytes.js';
 
 export interface Account {
   nonce?: bigint;
@@ -64,7 +65,6 @@ export class TrieMemo {
 }
 
 /** Unprefixed hex of a byte view, without copying it. */
-export const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 
 // biome-ignore lint/suspicious/noExplicitAny: a mixin base takes any constructor arguments
 type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
@@ -77,7 +77,7 @@ type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
 function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => TrieClass): TrieClass {
   return class extends Base {
     override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
-      const k = hexOf(this.root()) + hexOf(key);
+      const k = toHex(this.root()) + toHex(key);
       const hit = memo.get(k);
       if (hit !== undefined) return hit;
       const value = await super.get(key, throwIfMissing);

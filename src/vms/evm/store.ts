@@ -9,6 +9,7 @@ import type { Database, WriteBatch } from '../../storage/db.js';
 import { type CorethHeader, decodeHeader, type HeaderLayout } from './header.js';
 import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/precompile.js';
 import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
+import { toHex } from '../../encoding/bytes.js';
 
 export interface StoredBlock {
   header: CorethHeader;
@@ -31,13 +32,12 @@ const u64 = (n: bigint): Uint8Array => {
   b.writeBigUInt64BE(n);
   return b;
 };
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-const SEND_WARP_MESSAGE = hex(SEND_WARP_MESSAGE_TOPIC);
+const SEND_WARP_MESSAGE = toHex(SEND_WARP_MESSAGE_TOPIC);
 
 /** The warp message a SendWarpMessage log carries (its data is the ABI encoding of the unsigned bytes). */
 function sentWarpMessage(log: { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array }): { id: Uint8Array; unsigned: Uint8Array } | undefined {
-  if (hex(log.address) !== WARP_ADDRESS_HEX || log.topics.length !== 3 || hex(log.topics[0]!) !== SEND_WARP_MESSAGE) return undefined;
+  if (toHex(log.address) !== WARP_ADDRESS_HEX || log.topics.length !== 3 || toHex(log.topics[0]!) !== SEND_WARP_MESSAGE) return undefined;
   const data = Buffer.from(log.data.buffer, log.data.byteOffset, log.data.length);
   if (data.length < 64) return undefined;
   const length = Number(data.readBigUInt64BE(56));
@@ -102,8 +102,8 @@ export class ChainStore {
     const topics = new Set<string>();
     for (const r of records)
       for (const log of r.logs) {
-        addresses.add(hex(log.address));
-        for (const t of log.topics) topics.add(hex(t));
+        addresses.add(toHex(log.address));
+        for (const t of log.topics) topics.add(toHex(t));
         const sent = sentWarpMessage(log);
         if (sent) batch.put(this.warp, sent.id, sent.unsigned);
       }
@@ -126,8 +126,8 @@ export class ChainStore {
   /** Called once the batch committed: keeps the block (and the records it was built with) at hand for reads. */
   remember(block: StoredBlock, records?: TxRecord[]): void {
     if (this.cache.size >= BLOCK_CACHE) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(hex(block.hash), block);
-    if (records) this.keepRecords(hex(block.hash), Object.freeze(records));
+    this.cache.set(toHex(block.hash), block);
+    if (records) this.keepRecords(toHex(block.hash), Object.freeze(records));
   }
 
   private keepRecords(key: string, records: readonly TxRecord[]): void {
@@ -140,7 +140,7 @@ export class ChainStore {
   }
 
   async block(hash: Uint8Array): Promise<StoredBlock | undefined> {
-    const cached = this.cache.get(hex(hash));
+    const cached = this.cache.get(toHex(hash));
     if (cached) return cached;
     const bytes = await this.blocks.get(hash);
     if (!bytes) return undefined;
@@ -168,7 +168,7 @@ export class ChainStore {
 
   /** A block's tx records (shared with other readers: not to be changed). */
   async txRecords(hash: Uint8Array): Promise<readonly TxRecord[]> {
-    const key = hex(hash);
+    const key = toHex(hash);
     const cached = this.recordsCache.get(key);
     if (cached) return cached;
     const bytes = await this.records.get(hash);

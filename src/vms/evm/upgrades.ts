@@ -32,6 +32,7 @@ export type PrecompileParser = (key: string, raw: Record<string, unknown>, times
 const parseError = (why: string) => new GenesisError(`failed to parse upgrade bytes: ${why}`);
 const verifyError = (why: string) => new GenesisError(`failed to verify genesis: ${why}`);
 
+/** Kept here, unlike parseHex: geth's reading of a config's hex (odd digit counts, left-padded to `length`, this file's errors). */
 const hexBytes = (v: unknown, what: string, length?: number): Uint8Array => {
   if (typeof v !== 'string' || !/^(0x)?[0-9a-fA-F]*$/.test(v)) throw parseError(`invalid ${what} ${JSON.stringify(v)}`);
   const digits = v.replace(/^0x/i, '');

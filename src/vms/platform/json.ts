@@ -8,12 +8,13 @@ import { FX_IDS } from '../../chains/ids.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { goJsonString } from '../../encoding/gostring.js';
 import type { Block, FxValue, Owners, Signer, SignedTx, TransferableInput, TransferableOutput, UnsignedTx } from './types.js';
+import { toHex0x } from '../../encoding/bytes.js';
 
 type Fmt = (a: Uint8Array) => string;
 
 const id = (b: Uint8Array) => `"${encodeCB58(b)}"`;
 const nodeID = (b: Uint8Array) => `"NodeID-${encodeCB58(b)}"`;
-const hexText = (b: Uint8Array) => `"0x${Buffer.from(b).toString('hex')}"`;
+const hexText = (b: Uint8Array) => `"${toHex0x(b)}"`;
 const list = <T>(items: readonly T[], f: (t: T) => string) => `[${items.map(f).join(',')}]`;
 const byteArray = (b: Uint8Array) => `[${[...b].join(',')}]`;
 const SECP = `"${FX_IDS.secp256k1fx}"`;

@@ -3,6 +3,7 @@
 // on a cheap draft (new Map over the same records) and committing writes only what changed.
 // Large state (UTXOs, txs, blocks) lives in PState's own keys, not here.
 import type { Owners } from './types.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /** Hex strings stand for IDs, node IDs and keys in records: they are map keys and JSON at once. */
 export type Hex = string;
@@ -14,8 +15,7 @@ export interface OwnerRecord {
   addresses: Hex[];
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
-export const ownerRecord = (o: Owners): OwnerRecord => ({ locktime: o.locktime, threshold: o.threshold, addresses: o.addresses.map(hexOf) });
+export const ownerRecord = (o: Owners): OwnerRecord => ({ locktime: o.locktime, threshold: o.threshold, addresses: o.addresses.map(toHex) });
 export const ownersOf = (o: OwnerRecord): Owners => ({
   locktime: o.locktime,
   threshold: o.threshold,

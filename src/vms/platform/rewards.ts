@@ -6,9 +6,8 @@
 import { marshalUTXO } from './codec/index.js';
 import { type Hex, type Ledger, ownersOf, type StakerRecord } from './ledger.js';
 import type { SignedTx, TransferableOutput, UTXO } from './types.js';
+import { toHex } from '../../encoding/bytes.js';
 
-const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const PERCENT = 1_000_000n;
 const UPTIME_REQUIREMENT = 0.8;
 
@@ -85,14 +84,12 @@ export function rewardStaker(ledger: Ledger, staker: StakerRecord, stakerTx: Sig
   ledger.stakers.delete(staker.txID);
   if (!commit) {
     ledger.c = { ...ledger.c, supply: ledger.c.supply - staker.potentialReward };
-    ledger.aborted.set(hex(rewardTx.id), true);
+    ledger.aborted.set(toHex(rewardTx.id), true);
   }
   if (rewards.length > 0)
     ledger.rewardUTXOs.set(
       staker.txID,
-      rewards.map((r) => hex(marshalUTXO(r))),
+      rewards.map((r) => toHex(marshalUTXO(r))),
     );
   return { commit, created };
 }
-
-export { bytes };

@@ -4,7 +4,7 @@
 // subnet's validators whose BLS keys it holds (the local network's five stakers; the node is staker
 // 1), in canonical order, as icm-services' signature-aggregator does.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { u32 } from '../../encoding/bytes.js';
+import { toHex, u32 } from '../../encoding/bytes.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { CodecError } from '../../encoding/packer.js';
 import { parseAddressedCall, type UnsignedMessage } from '../components/warp/message.js';
@@ -13,8 +13,6 @@ import { localSecretKeyOf } from '../components/warp/signers.js';
 import type { Ledger } from './ledger.js';
 import { validatorSets, warpSet } from './validators.js';
 import { parsePlatformMessage } from './warp.js';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export class SigningError extends Error {}
 
@@ -77,30 +75,30 @@ export function refusal(ledger: Ledger, networkID: number, msg: UnsignedMessage,
   switch (payload.type) {
     case 0: {
       const subnetID = justification;
-      const conv = ledger.subnets.get(hex(subnetID))?.conversion;
+      const conv = ledger.subnets.get(toHex(subnetID))?.conversion;
       if (!conv) return `subnet "${encodeCB58(subnetID)}" has not been converted`;
-      if (conv.conversionID !== hex(payload.conversionID)) {
+      if (conv.conversionID !== toHex(payload.conversionID)) {
         return `provided conversionID ${encodeCB58(payload.conversionID)} != expected conversionID ${encodeCB58(Buffer.from(conv.conversionID, 'hex'))}`;
       }
       return undefined;
     }
     case 2: {
-      const exists = ledger.l1Validators.has(hex(payload.validationID));
+      const exists = ledger.l1Validators.has(toHex(payload.validationID));
       if (payload.registered) return exists ? undefined : `validation ${encodeCB58(payload.validationID)} not found`;
       const j = parseJustification(justification);
       if ('registerMessage' in j) {
-        if (hex(sha256(j.registerMessage)) !== hex(payload.validationID)) return 'validationID does not match the register message';
+        if (toHex(sha256(j.registerMessage)) !== toHex(payload.validationID)) return 'validationID does not match the register message';
         if (exists) return `validation ${encodeCB58(payload.validationID)} exists`;
         return undefined;
       }
-      if (hex(sha256(Buffer.concat([j.subnetID, u32(j.index)]))) !== hex(payload.validationID)) return 'validationID does not match the subnetID and index';
-      if (!ledger.subnets.get(hex(j.subnetID))?.conversion) return `subnet "${encodeCB58(j.subnetID)}" has not been converted`;
+      if (toHex(sha256(Buffer.concat([j.subnetID, u32(j.index)]))) !== toHex(payload.validationID)) return 'validationID does not match the subnetID and index';
+      if (!ledger.subnets.get(toHex(j.subnetID))?.conversion) return `subnet "${encodeCB58(j.subnetID)}" has not been converted`;
       if (exists) return `validation ${encodeCB58(payload.validationID)} exists`;
       return undefined;
     }
     case 3: {
       if (payload.nonce === 0xffffffffffffffffn) return 'impossible nonce';
-      const v = ledger.l1Validators.get(hex(payload.validationID));
+      const v = ledger.l1Validators.get(toHex(payload.validationID));
       if (!v) return `validation ${encodeCB58(payload.validationID)} not found`;
       if (payload.nonce + 1n !== v.minNonce) return `provided nonce ${payload.nonce} != expected nonce (${v.minNonce} - 1)`;
       if (payload.weight !== v.weight) return `provided weight ${payload.weight} != expected weight ${v.weight}`;
@@ -117,7 +115,7 @@ export function refusal(ledger: Ledger, networkID: number, msg: UnsignedMessage,
  */
 export function aggregateFor(ledger: Ledger, signingSubnet: Uint8Array, unsigned: Uint8Array, quorum: number): Uint8Array {
   try {
-    return aggregate(unsigned, warpSet(validatorSets(ledger)[hex(signingSubnet)] ?? []), (v) => localSecretKeyOf(v.publicKey), BigInt(quorum));
+    return aggregate(unsigned, warpSet(validatorSets(ledger)[toHex(signingSubnet)] ?? []), (v) => localSecretKeyOf(v.publicKey), BigInt(quorum));
   } catch (err) {
     if (!(err instanceof AggregationError)) throw err;
     if (err.reason === 'no validators') throw new SigningError(`no validators for subnet ${encodeCB58(signingSubnet)}`);

@@ -30,6 +30,7 @@ import { ownersOfOutput, PState } from './state.js';
 import type { Block, ProposalBlock, SignedTx, UTXO } from './types.js';
 import { utxoInputID } from './utxos.js';
 import { verifyWarpMessage } from './warpverify.js';
+import { toHex } from '../../encoding/bytes.js';
 
 export class IssueError extends Error {}
 /** Bytes that are no tx (txs.Parse's error): the service reports it as a parse error, not an issue error. */
@@ -60,7 +61,6 @@ export interface PChainOptions {
   stalled?: () => boolean;
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const DROPPED_CACHE = 1024;
 
 /** The addresses a block deals with, published with it on the accepted stream: its txs' owners, and its exports' by destination. */
@@ -220,11 +220,12 @@ export class PChain {
       if (u.type !== 25) continue;
       const reward = potentialReward(u.end - u.start, u.weight, supply);
       supply += reward;
-      draft.stakers.set(hex(tx.id), validatorRecord(tx.id, u, u.start, reward));
+      draft.stakers.set(toHex(tx.id), validatorRecord(tx.id, u, u.start, reward));
     }
     for (const tx of g.chains) {
       const u = tx.unsigned;
-      if (u.type === 15) draft.chains.set(hex(tx.id), { subnetID: hex(u.subnetID), name: Buffer.from(u.chainName).toString('latin1'), vmID: hex(u.vmID) });
+      if (u.type === 15)
+        draft.chains.set(toHex(tx.id), { subnetID: toHex(u.subnetID), name: Buffer.from(u.chainName).toString('latin1'), vmID: toHex(u.vmID) });
     }
     draft.c = { timestamp: g.timestamp, supply, feeCapacity: 0n, feeExcess: 0n, l1Excess: 0n, accruedFees: 0n };
     const block = buildGenesisBlock(sha256(this.opts.genesis));
@@ -242,12 +243,12 @@ export class PChain {
   }
 
   dropReason(txID: Uint8Array): string | undefined {
-    return this.dropped.get(hex(txID));
+    return this.dropped.get(toHex(txID));
   }
 
   private markDropped(txID: Uint8Array, reason: string): void {
     if (this.dropped.size >= DROPPED_CACHE) this.dropped.delete(this.dropped.keys().next().value!);
-    this.dropped.set(hex(txID), reason);
+    this.dropped.set(toHex(txID), reason);
   }
 
   /** platform.issueTx: verifies the tx, builds its block and accepts it; returns its ID. */
@@ -262,7 +263,7 @@ export class PChain {
     }
     return this.exclusive(async () => {
       if (this.closed) throw new IssueError('node is shutting down');
-      const reason = this.dropped.get(hex(tx.id));
+      const reason = this.dropped.get(toHex(tx.id));
       if (reason !== undefined) throw new IssueError(reason);
       // Stakers whose period ended are rewarded first: a tx block never jumps over a staker's end.
       await this.rewardDue();
@@ -285,13 +286,13 @@ export class PChain {
 
   /** Whether `txID` waits for a block (platform.getTxStatus answers Processing). */
   isWaiting(txID: Uint8Array): boolean {
-    return this.waiting.has(hex(txID));
+    return this.waiting.has(toHex(txID));
   }
 
   /** Stalled: the tx is verified against the last accepted state and waits; its ID comes back. */
   private async hold(tx: SignedTx): Promise<Uint8Array> {
     // Issued again while it waits: avalanchego's issueTxFromRPC ignores the mempool's ErrDuplicateTx.
-    if (this.waiting.has(hex(tx.id))) return tx.id;
+    if (this.waiting.has(toHex(tx.id))) return tx.id;
     try {
       await this.build([tx]);
     } catch (err) {
@@ -299,7 +300,7 @@ export class PChain {
       this.markDropped(tx.id, err.message);
       throw new IssueError(`failed verification: ${err.message}`);
     }
-    this.waiting.set(hex(tx.id), tx);
+    this.waiting.set(toHex(tx.id), tx);
     return tx.id;
   }
 
@@ -364,13 +365,13 @@ export class PChain {
       for (const i of u.base.inputs) {
         const id = utxoInputID(i.utxoID);
         const utxo = await this.state.getUTXO(id);
-        if (utxo) utxos.set(hex(id), utxo);
+        if (utxo) utxos.set(toHex(id), utxo);
       }
       if (u.type === 17) {
         for (const i of u.importedInputs) {
           const id = utxoInputID(i.utxoID);
           const raw = await this.shared.get(this.opts.chainID, u.sourceChain, id);
-          if (raw) atomic.set(hex(u.sourceChain) + hex(id), raw);
+          if (raw) atomic.set(toHex(u.sourceChain) + toHex(id), raw);
         }
       }
     }
@@ -407,10 +408,10 @@ export class PChain {
         now: this.now(),
         fee: gas * gasPrice({ capacity: c.feeCapacity, excess: c.feeExcess }),
         ledger: draft,
-        utxo: (id) => (spentInBlock.has(hex(id)) ? undefined : utxos.get(hex(id))),
-        atomicUTXO: (chain, id) => atomic.get(hex(chain) + hex(id)),
+        utxo: (id) => (spentInBlock.has(toHex(id)) ? undefined : utxos.get(toHex(id))),
+        atomicUTXO: (chain, id) => atomic.get(toHex(chain) + toHex(id)),
         subnetOf: (chainID) => {
-          const rec = draft.chains.get(hex(chainID));
+          const rec = draft.chains.get(toHex(chainID));
           return rec ? new Uint8Array(Buffer.from(rec.subnetID, 'hex')) : this.opts.subnetOf(chainID);
         },
         verifyPoP,
@@ -424,8 +425,8 @@ export class PChain {
         throw err;
       }
       draft.c = { ...draft.c, feeCapacity: draft.c.feeCapacity - gas, feeExcess: draft.c.feeExcess + gas };
-      for (const id of result.consumed) spentInBlock.add(hex(id));
-      for (const u of result.produced) utxos.set(hex(utxoInputID(u.utxoID)), u);
+      for (const id of result.consumed) spentInBlock.add(toHex(id));
+      for (const u of result.produced) utxos.set(toHex(utxoInputID(u.utxoID)), u);
       results.push(result);
     }
     deactivateLowBalance(draft);
@@ -452,8 +453,8 @@ export class PChain {
       if (r.imported) await this.shared.remove(batch, this.opts.chainID, r.imported.source, r.imported.utxoIDs);
     }
     // UTXOs created and spent within the block never reach the store.
-    const createdIDs = new Set(created.map((u) => hex(utxoInputID(u.utxoID))));
-    const spentHere = new Set(spent.map(hex).filter((h) => createdIDs.has(h)));
+    const createdIDs = new Set(created.map((u) => toHex(utxoInputID(u.utxoID))));
+    const spentHere = new Set(spent.map(toHex).filter((h) => createdIDs.has(h)));
     const announce = await this.opts.acceptance?.prepare(
       { id: b.block.id, parentID: b.block.parentID, height: b.block.height, timestamp: b.block.time, bytes: b.block.bytes, addresses: addressesOf(b.block) },
       batch,
@@ -461,8 +462,8 @@ export class PChain {
     await this.state.commit(
       {
         block: b.block,
-        created: created.filter((u) => !spentHere.has(hex(utxoInputID(u.utxoID)))),
-        spent: spent.filter((id) => !spentHere.has(hex(id))),
+        created: created.filter((u) => !spentHere.has(toHex(utxoInputID(u.utxoID)))),
+        spent: spent.filter((id) => !spentHere.has(toHex(id))),
         txs: b.txs,
         ledger: b.ledger,
       },

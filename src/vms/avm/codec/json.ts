@@ -20,6 +20,7 @@ import type {
 } from '../types.js';
 import { fxIndexOfType } from '../types.js';
 import { goJsonString } from '../../../encoding/gostring.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export interface JsonContext {
   /** Bech32 HRP of the network (`local`, `avax`, `fuji`, `custom`, ...). */
@@ -37,7 +38,7 @@ const FX_ID_BY_INDEX = [FX_IDS.secp256k1fx, FX_IDS.nftfx, FX_IDS.propertyfx];
 
 const idText = (bytes: Uint8Array) => `"${encodeCB58(bytes)}"`;
 /** types.JSONByteSlice and signatures: formatting.HexNC. */
-const hexText = (bytes: Uint8Array) => `"0x${Buffer.from(bytes).toString('hex')}"`;
+const hexText = (bytes: Uint8Array) => `"${toHex0x(bytes)}"`;
 const list = <T>(items: readonly T[], item: (t: T) => string) => `[${items.map(item).join(',')}]`;
 /** The typeToFxIndex lookup of tx_init.go: an fx value's fxID follows its Go type. */
 const fxIdOfType = (type: number) => `"${FX_ID_BY_INDEX[fxIndexOfType(type)!]}"`;

@@ -5,6 +5,7 @@ import { compareBytes, operationSortKey, outputSortKey, utxoInputID } from '../c
 import { fail } from '../../components/verify/errors.js';
 import { verifyAssetID, verifyFxValue, verifyOperationBody, verifyOutput, verifyTransferInput } from './values.js';
 import type { ChainParams } from './params.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 const MAX_MEMO = 256;
@@ -198,7 +199,7 @@ function verifyInitialState(state: InitialState): void {
  * every input seen so far (base inputs first), before the next operation is looked at.
  */
 function verifyOperations(u: Extract<UnsignedTx, { type: 2 }>): void {
-  const seen = new Set(u.base.inputs.map((i) => hex(utxoInputID(i.utxoID))));
+  const seen = new Set(u.base.inputs.map((i) => toHex(utxoInputID(i.utxoID))));
   for (const op of u.operations) {
     for (let i = 1; i < op.utxoIDs.length; i++) {
       if (compareUTXOIDs(op.utxoIDs[i - 1]!, op.utxoIDs[i]!) >= 0) fail('utxo IDs not sorted and unique');
@@ -206,7 +207,7 @@ function verifyOperations(u: Extract<UnsignedTx, { type: 2 }>): void {
     verifyAssetID(op.assetID);
     verifyOperationBody(op.op);
     for (const id of op.utxoIDs) {
-      const key = hex(utxoInputID(id));
+      const key = toHex(utxoInputID(id));
       if (seen.has(key)) fail('inputs attempt to double spend an input');
       seen.add(key);
     }
@@ -215,8 +216,4 @@ function verifyOperations(u: Extract<UnsignedTx, { type: 2 }>): void {
   for (let i = 1; i < keys.length; i++) {
     if (compareBytes(keys[i - 1]!, keys[i]!) >= 0) fail('operations not sorted and unique');
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString('hex');
 }

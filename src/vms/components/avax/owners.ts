@@ -2,6 +2,7 @@
 // (chains/acceptance.ts BlockAddresses): the owners of what its txs create (outputs, stake,
 // rewards, subnet and L1 owners), and apart, the owners of what they export, by destination chain.
 import type { BlockAddresses } from '../../../chains/acceptance.js';
+import { fromHex } from '../../../encoding/bytes.js';
 
 /**
  * Every owners object (locktime, threshold, addresses) in a decoded value, its 20-byte addresses
@@ -33,6 +34,6 @@ export function blockAddresses(block: object, txs: ReadonlyArray<{ unsigned: obj
     exported.set(to, set);
     ownerAddresses({ outputs: u.exportedOutputs }, set);
   }
-  const bytes = (set: Set<string>) => [...set].map((a) => new Uint8Array(Buffer.from(a, 'hex')));
-  return { owners: bytes(owners), exported: [...exported].map(([chain, set]) => ({ chainID: new Uint8Array(Buffer.from(chain, 'hex')), owners: bytes(set) })) };
+  const bytes = (set: Set<string>) => [...set].map((a) => fromHex(a));
+  return { owners: bytes(owners), exported: [...exported].map(([chain, set]) => ({ chainID: fromHex(chain), owners: bytes(set) })) };
 }

@@ -2,12 +2,11 @@
 // signatures): signatures of warp messages under the proof-of-possession scheme's signature DST,
 // their aggregation, and proofs of possession (a key's compressed bytes signed under the PoP DST).
 import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 const bls = bls12_381.longSignatures;
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 // Deriving a public key is a scalar multiplication and decompressing one a square root: both are
 // remembered, for the few keys a node knows (the local stakers', its L1 validators').
@@ -16,7 +15,7 @@ const uncompressedKeys = new Map<string, Uint8Array>();
 
 /** The compressed public key of a secret key. */
 export function publicKeyOf(secretKey: Uint8Array): Uint8Array {
-  const k = hex(secretKey);
+  const k = toHex(secretKey);
   let pk = publicKeys.get(k);
   if (!pk) {
     pk = bls.getPublicKey(secretKey).toBytes(true);
@@ -27,7 +26,7 @@ export function publicKeyOf(secretKey: Uint8Array): Uint8Array {
 
 /** bls.PublicKeyToUncompressedBytes of a compressed key: what the canonical validator order sorts by. */
 export function uncompressed(publicKey: Uint8Array): Uint8Array {
-  const k = hex(publicKey);
+  const k = toHex(publicKey);
   let u = uncompressedKeys.get(k);
   if (!u) {
     u = bls12_381.G1.Point.fromBytes(publicKey).toBytes(false);

@@ -14,8 +14,8 @@ import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pooltx.js';
 import { setDefaults, type TxArgs, txTypeOf } from '../txargs.js';
 import { txArgs } from './fields.js';
-import { hex } from './format.js';
 import type { GasOracle } from './gas.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 /** `accountsApi`: eth_accounts is coreth's internal-account API, which its default eth-apis leave out. */
 export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array[], accountsApi: boolean) {
@@ -53,9 +53,9 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array
             : type === 1
               ? createAccessList2930Tx({ ...base, gasPrice: args.gasPrice, accessList, ...placeholder(0n) }, common)
               : createLegacyTx({ ...base, gasPrice: args.gasPrice, ...placeholder(chain.chainId * 2n + 35n) }, common);
-        return hex(await chain.sendRawTransaction((key ? tx.sign(key) : tx).serialize(), key ? undefined : from));
+        return toHex0x(await chain.sendRawTransaction((key ? tx.sign(key) : tx).serialize(), key ? undefined : from));
       } catch (err) {
-        if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? hex(err.data) : undefined);
+        if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
         if (err instanceof PoolError) throw new RpcError(err.message);
         throw err;
       }

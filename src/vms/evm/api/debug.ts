@@ -25,7 +25,7 @@ import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallC
 import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
 import { type BlockRef, blockNumber, blockRef, callArgs, hash, stateOverrides } from './fields.js';
-import { hex } from './format.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 /** coreth's defaultTraceTimeout (eth/tracers/api.go): how long a traced tx runs when the config names no timeout. */
 export const DEFAULT_TRACE_TIMEOUT_MS = 5_000;
@@ -37,7 +37,7 @@ export const debugErrors = {
   pending: () => new RpcError('tracing on top of pending is not supported'),
   /** StateAtTransaction, for TraceCallConfig.TxIndex. */
   noTxInGenesis: () => new RpcError('no transaction in genesis'),
-  txIndexOutOfRange: (index: bigint, block: Uint8Array) => new RpcError(`transaction index ${index} out of range for block ${hex(block)}`),
+  txIndexOutOfRange: (index: bigint, block: Uint8Array) => new RpcError(`transaction index ${index} out of range for block ${toHex0x(block)}`),
   /** ApplyMessage's refusal of a traced call (traceTx). */
   tracingFailed: (reason: string) => new RpcError(`tracing failed: ${reason}`),
   blockOverrides: () => new RpcError('blockOverrides are not supported by the emulator'),
@@ -161,7 +161,7 @@ export function debugService(chain: EvmChain): ServiceDef {
       ),
       traceBlockByHash: method(positional([hash, traceConfig], 1), async ([h, config]) => {
         const block = await chain.store.block(h as Uint8Array);
-        if (!block) throw debugErrors.blockNotFound(hex(h as Uint8Array));
+        if (!block) throw debugErrors.blockNotFound(toHex0x(h as Uint8Array));
         return byBlock(block, config as TraceConfig | undefined);
       }),
       traceCall: method(positional([callArgs, blockRef, traceCallConfig], 1), ([args, ref, options]) =>

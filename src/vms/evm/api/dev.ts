@@ -14,6 +14,7 @@ import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, RawNumber } from '../../../encoding/gojson.js';
 import { ParamsError } from '../../../rpc/schema.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 const MAX_BLOCKS = 10_000n;
 /** Anvil keeps a base fee in a u64 (alloy's header field): a larger one could never be paid again. */
@@ -195,14 +196,13 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   };
 
   // anvil_impersonateAccount and friends: eth_sendTransaction sends for these accounts without a key.
-  const hexOf = (a: unknown) => `0x${Buffer.from(a as Uint8Array).toString('hex')}`;
   const impersonation = {
     impersonateAccount: method(positional([address]), ([a]) => {
-      chain.dev.impersonate(hexOf(a));
+      chain.dev.impersonate(toHex0x(a as Uint8Array));
       return null;
     }),
     stopImpersonatingAccount: method(positional([address]), ([a]) => {
-      chain.dev.stopImpersonating(hexOf(a));
+      chain.dev.stopImpersonating(toHex0x(a as Uint8Array));
       return null;
     }),
   };

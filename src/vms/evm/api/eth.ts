@@ -14,13 +14,14 @@ import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pooltx.js';
 import { blockAt, blockOf } from './blocks.js';
 import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
-import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, hex, qty } from './format.js';
+import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from '../queries.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';
 import { encodeUnsigned, setDefaults, type TxArgs } from '../txargs.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export interface EthDeps {
   chain: EvmChain;
@@ -45,7 +46,7 @@ const float: Field<number> = {
 
 /** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
 function rethrow(err: unknown): never {
-  if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? hex(err.data) : undefined);
+  if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
   if (err instanceof PoolError) throw new RpcError(err.message);
   throw err;
 }
@@ -59,7 +60,7 @@ export function ethService(d: EthDeps): ServiceDef {
   const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
     full
       ? chain.store.txRecords(block.hash).then((records) => blockTxs(chain, block).map((tx, index) => formatTx(tx, records[index]!.from, { block, index })))
-      : Promise.resolve(blockTxs(chain, block).map((tx) => hex(tx.hash())));
+      : Promise.resolve(blockTxs(chain, block).map((tx) => toHex0x(tx.hash())));
   // coreth's getters that swallow BlockByNumber's error answer null past the head (transaction
   // counts, txs by index, uncle counts); getBlockByNumber, getHeaderByNumber and
   // getUncleByBlockNumberAndIndex pass it on: `cannot query unfinalized data` (blockAt).
@@ -76,7 +77,7 @@ export function ethService(d: EthDeps): ServiceDef {
   };
   const rawTxAt = (block: Awaited<ReturnType<typeof blockOf>> | undefined, index: bigint) => {
     const tx = block ? blockTxs(chain, block)[Number(index)] : undefined;
-    return tx ? hex(tx.serialize()) : null;
+    return tx ? toHex0x(tx.serialize()) : null;
   };
   return {
     name: 'eth',
@@ -100,7 +101,7 @@ export function ethService(d: EthDeps): ServiceDef {
       }),
       getCode: method(positional([address, blockRef]), async ([a, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
-        return hex(await chain.withState(s.root, (vm) => vm.stateManager.getCode(s.addr)));
+        return toHex0x(await chain.withState(s.root, (vm) => vm.stateManager.getCode(s.addr)));
       }),
       getStorageAt: method(positional([address, raw32(), blockRef]), async ([a, key, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
@@ -109,12 +110,12 @@ export function ethService(d: EthDeps): ServiceDef {
         );
         const out = new Uint8Array(32);
         out.set(value, 32 - value.length);
-        return hex(out);
+        return toHex0x(out);
       }),
       call: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
-          return hex(await call(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
+          return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
         } catch (err) {
           rethrow(err);
         }
@@ -140,14 +141,14 @@ export function ethService(d: EthDeps): ServiceDef {
       fillTransaction: method(positional([txArgs]), async ([args]) => {
         try {
           const filled = await setDefaults(chain, args as TxArgs, d.gas.feeSource());
-          return { raw: hex(encodeUnsigned(filled)), tx: formatUnsignedTx(filled) };
+          return { raw: toHex0x(encodeUnsigned(filled)), tx: formatUnsignedTx(filled) };
         } catch (err) {
           rethrow(err);
         }
       }),
       sendRawTransaction: method(positional([bytes]), async ([raw]) => {
         try {
-          return hex(await chain.sendRawTransaction(raw as Uint8Array));
+          return toHex0x(await chain.sendRawTransaction(raw as Uint8Array));
         } catch (err) {
           rethrow(err);
         }
@@ -156,14 +157,14 @@ export function ethService(d: EthDeps): ServiceDef {
       getTransactionByHash: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);
         if (found) return formatTx(found.tx, found.records[found.index]!.from, found);
-        const pending = chain.pool.get(hex(h as Uint8Array));
+        const pending = chain.pool.get(toHex0x(h as Uint8Array));
         return pending ? formatTx(pending.tx, pending.from, undefined) : null;
       }),
       getRawTransactionByHash: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);
-        if (found) return hex(found.tx.serialize());
-        const pending = chain.pool.get(hex(h as Uint8Array));
-        return pending ? hex(pending.bytes) : null;
+        if (found) return toHex0x(found.tx.serialize());
+        const pending = chain.pool.get(toHex0x(h as Uint8Array));
+        return pending ? toHex0x(pending.bytes) : null;
       }),
       getTransactionReceipt: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);

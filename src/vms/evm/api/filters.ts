@@ -14,9 +14,10 @@ import { ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
-import { formatHeader, formatLog, formatTx, hex } from './format.js';
+import { formatHeader, formatLog, formatTx } from './format.js';
 import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 /** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -104,7 +105,7 @@ class BlockEvent {
   constructor(private readonly accepted: AcceptedEvmBlock) {}
 
   get hash(): string {
-    this.hashText ??= hex(this.accepted.block.hash);
+    this.hashText ??= toHex0x(this.accepted.block.hash);
     return this.hashText;
   }
 
@@ -168,7 +169,7 @@ class PendingEvent {
   ) {}
 
   get hash(): string {
-    this.hashText ??= hex(this.txHash);
+    this.hashText ??= toHex0x(this.txHash);
     return this.hashText;
   }
 

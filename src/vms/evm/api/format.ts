@@ -6,8 +6,8 @@ import { effectivePrice, feeCaps } from '../pooltx.js';
 import type { TxRecord, EvmLog } from '../records.js';
 import type { StoredBlock } from '../store.js';
 import { type FilledArgs, txTypeOf, unsignedHash } from '../txargs.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
-export const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 export const qty = (n: bigint | number): string => `0x${n.toString(16)}`;
 
 export interface TxPosition {
@@ -17,9 +17,9 @@ export interface TxPosition {
 
 export function formatTx(tx: TypedTransaction, from: Uint8Array, at: TxPosition | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    blockHash: at ? hex(at.block.hash) : null,
+    blockHash: at ? toHex0x(at.block.hash) : null,
     blockNumber: at ? qty(at.block.header.number) : null,
-    from: hex(from),
+    from: toHex0x(from),
     gas: qty(tx.gasLimit),
   };
   const caps = feeCaps(tx);
@@ -30,16 +30,16 @@ export function formatTx(tx: TypedTransaction, from: Uint8Array, at: TxPosition 
     out.maxFeePerGas = qty(caps.feeCap);
     out.maxPriorityFeePerGas = qty(caps.tipCap);
   }
-  out.hash = hex(tx.hash());
-  out.input = hex(tx.data);
+  out.hash = toHex0x(tx.hash());
+  out.input = toHex0x(tx.data);
   out.nonce = qty(tx.nonce);
-  out.to = tx.to ? hex(tx.to.bytes) : null;
+  out.to = tx.to ? toHex0x(tx.to.bytes) : null;
   out.transactionIndex = at ? qty(at.index) : null;
   out.value = qty(tx.value);
   out.type = qty(tx.type);
   if (tx.type !== 0) {
     const list = (tx as TypedTransaction & { accessList: Array<[Uint8Array, Uint8Array[]]> }).accessList;
-    out.accessList = list.map(([address, keys]) => ({ address: hex(address), storageKeys: keys.map(hex) }));
+    out.accessList = list.map(([address, keys]) => ({ address: toHex0x(address), storageKeys: keys.map(toHex0x) }));
     out.chainId = qty(tx.common.chainId());
   } else if (tx.supports(155)) {
     out.chainId = qty(tx.common.chainId());
@@ -61,19 +61,19 @@ export function formatUnsignedTx(args: FilledArgs): Record<string, unknown> {
   const out: Record<string, unknown> = { type: qty(type) };
   if (type !== 0) out.chainId = qty(args.chainId);
   out.nonce = qty(args.nonce);
-  out.to = args.to ? hex(args.to) : null;
+  out.to = args.to ? toHex0x(args.to) : null;
   out.gas = qty(args.gas);
   out.gasPrice = type === 2 ? null : qty(args.gasPrice ?? 0n);
   out.maxPriorityFeePerGas = type === 2 ? qty(args.maxPriorityFeePerGas ?? 0n) : null;
   out.maxFeePerGas = type === 2 ? qty(args.maxFeePerGas ?? 0n) : null;
   out.value = qty(args.value);
-  out.input = hex(args.data ?? new Uint8Array());
-  if (type !== 0) out.accessList = (args.accessList ?? []).map((e) => ({ address: hex(e.address), storageKeys: e.storageKeys.map(hex) }));
+  out.input = toHex0x(args.data ?? new Uint8Array());
+  if (type !== 0) out.accessList = (args.accessList ?? []).map((e) => ({ address: toHex0x(e.address), storageKeys: e.storageKeys.map(toHex0x) }));
   out.v = '0x0';
   out.r = '0x0';
   out.s = '0x0';
   if (type !== 0) out.yParity = '0x0';
-  out.hash = hex(unsignedHash(args));
+  out.hash = toHex0x(unsignedHash(args));
   return out;
 }
 
@@ -87,13 +87,13 @@ export interface LogPosition {
 
 export function formatLog(log: EvmLog, at: LogPosition): Record<string, unknown> {
   return {
-    address: hex(log.address),
-    topics: log.topics.map(hex),
-    data: hex(log.data),
+    address: toHex0x(log.address),
+    topics: log.topics.map(toHex0x),
+    data: toHex0x(log.data),
     blockNumber: qty(at.number),
-    transactionHash: hex(at.txHash),
+    transactionHash: toHex0x(at.txHash),
     transactionIndex: qty(at.txIndex),
-    blockHash: hex(at.blockHash),
+    blockHash: toHex0x(at.blockHash),
     logIndex: qty(at.logIndex),
     removed: false,
   };
@@ -120,18 +120,18 @@ export function formatReceipt(tx: TypedTransaction, records: readonly TxRecord[]
   const txHash = tx.hash();
   const first = firstLogIndex(records, at.index);
   return {
-    blockHash: hex(at.block.hash),
+    blockHash: toHex0x(at.block.hash),
     blockNumber: qty(at.block.header.number),
-    contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
+    contractAddress: r.contractAddress ? toHex0x(r.contractAddress) : null,
     cumulativeGasUsed: qty(r.cumulativeGasUsed),
     effectiveGasPrice: qty(r.effectiveGasPrice),
-    from: hex(r.from),
+    from: toHex0x(r.from),
     gasUsed: qty(r.gasUsed),
     logs: r.logs.map((log, i) => formatLog(log, { number: at.block.header.number, blockHash: at.block.hash, txHash, txIndex: at.index, logIndex: first + i })),
-    logsBloom: hex(logsBloom(r.logs)),
+    logsBloom: toHex0x(logsBloom(r.logs)),
     status: qty(r.status),
-    to: tx.to ? hex(tx.to.bytes) : null,
-    transactionHash: hex(txHash),
+    to: tx.to ? toHex0x(tx.to.bytes) : null,
+    transactionHash: toHex0x(txHash),
     transactionIndex: qty(at.index),
     type: qty(tx.type),
   };
@@ -142,39 +142,39 @@ export function formatHeader(block: StoredBlock, extras: Record<string, unknown>
   const h = block.header;
   const fields: Record<string, unknown> = {
     difficulty: qty(h.difficulty),
-    extraData: hex(h.extra),
+    extraData: toHex0x(h.extra),
     gasLimit: qty(h.gasLimit),
     gasUsed: qty(h.gasUsed),
-    hash: hex(block.hash),
-    logsBloom: hex(h.bloom),
-    miner: hex(h.coinbase),
-    mixHash: hex(h.mixDigest),
-    nonce: hex(h.nonce),
+    hash: toHex0x(block.hash),
+    logsBloom: toHex0x(h.bloom),
+    miner: toHex0x(h.coinbase),
+    mixHash: toHex0x(h.mixDigest),
+    nonce: toHex0x(h.nonce),
     number: qty(h.number),
-    parentHash: hex(h.parentHash),
-    receiptsRoot: hex(h.receiptHash),
-    sha3Uncles: hex(h.uncleHash),
-    stateRoot: hex(h.stateRoot),
+    parentHash: toHex0x(h.parentHash),
+    receiptsRoot: toHex0x(h.receiptHash),
+    sha3Uncles: toHex0x(h.uncleHash),
+    stateRoot: toHex0x(h.stateRoot),
     timestamp: qty(h.time),
-    transactionsRoot: hex(h.txHash),
+    transactionsRoot: toHex0x(h.txHash),
     ...extras,
   };
   // coreth's extras; Subnet-EVM headers have none.
-  if (h.extDataHash !== undefined) fields.extDataHash = hex(h.extDataHash);
+  if (h.extDataHash !== undefined) fields.extDataHash = toHex0x(h.extDataHash);
   if (h.baseFee !== undefined) fields.baseFeePerGas = qty(h.baseFee);
   if (h.blobGasUsed !== undefined) fields.blobGasUsed = qty(h.blobGasUsed);
   if (h.blockGasCost !== undefined) fields.blockGasCost = qty(h.blockGasCost);
   if (h.excessBlobGas !== undefined) fields.excessBlobGas = qty(h.excessBlobGas);
   if (h.extDataGasUsed !== undefined) fields.extDataGasUsed = qty(h.extDataGasUsed);
   if (h.minDelayExcess !== undefined) fields.minDelayExcess = qty(h.minDelayExcess);
-  if (h.parentBeaconRoot !== undefined) fields.parentBeaconBlockRoot = hex(h.parentBeaconRoot);
+  if (h.parentBeaconRoot !== undefined) fields.parentBeaconBlockRoot = toHex0x(h.parentBeaconRoot);
   if (h.timeMilliseconds !== undefined) fields.timestampMilliseconds = qty(h.timeMilliseconds);
   return sorted(fields);
 }
 
 export function formatBlock(block: StoredBlock, txs: unknown[]): Record<string, unknown> {
   return formatHeader(block, {
-    ...(block.header.extDataHash ? { blockExtraData: hex(block.extData ?? new Uint8Array()) } : {}),
+    ...(block.header.extDataHash ? { blockExtraData: toHex0x(block.extData ?? new Uint8Array()) } : {}),
     size: qty(block.size),
     totalDifficulty: qty(block.header.number),
     transactions: txs,

@@ -3,7 +3,7 @@ import { keccak256 } from '../../../crypto/keccak.js';
 import { method, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { bytes } from './fields.js';
-import { hex } from './format.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export function netService(chainId: bigint): ServiceDef {
   return {
@@ -22,7 +22,7 @@ export function web3Service(clientVersion: string): ServiceDef {
     name: 'web3',
     methods: {
       clientVersion: method(positional([]), () => clientVersion),
-      sha3: method(positional([bytes]), ([data]) => hex(keccak256(data as Uint8Array))),
+      sha3: method(positional([bytes]), ([data]) => toHex0x(keccak256(data as Uint8Array))),
     },
   };
 }

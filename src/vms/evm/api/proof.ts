@@ -8,7 +8,8 @@ import type { VM } from '@ethereumjs/vm';
 import { RpcError } from '../../../rpc/method.js';
 import type { EvmChain } from '../chain.js';
 import type { StoredBlock } from '../store.js';
-import { hex, qty } from './format.js';
+import { qty } from './format.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 /** What StateDB's GetCodeHash and GetStorageRoot answer for an account that does not exist. */
@@ -46,17 +47,17 @@ const nextSlice = () => new Promise((resolve) => setImmediate(resolve));
 
 async function storageProofs(vm: VM, addr: Address, account: Account | undefined, keys: Array<{ key: Uint8Array; length: number }>) {
   const tries = vm.stateManager as unknown as Tries;
-  const hasStorage = account !== undefined && hex(account.storageRoot) !== EMPTY_ROOT;
+  const hasStorage = account !== undefined && toHex0x(account.storageRoot) !== EMPTY_ROOT;
   const trie = hasStorage ? tries._getStorageTrie(addr, account) : undefined;
   const out: Array<{ key: string; value: string; proof: string[] }> = [];
   for (const [i, { key, length }] of keys.entries()) {
     if (i > 0 && i % KEYS_PER_SLICE === 0) await nextSlice();
-    const outputKey = length === 32 ? hex(key) : qty(BigInt(hex(key)));
+    const outputKey = length === 32 ? toHex0x(key) : qty(BigInt(toHex0x(key)));
     if (!trie) {
       out.push({ key: outputKey, value: '0x0', proof: [] });
       continue;
     }
-    const proof = (await createMerkleProof(trie, key)).map(hex);
+    const proof = (await createMerkleProof(trie, key)).map(toHex0x);
     out.push({ key: outputKey, value: quantityOf(await vm.stateManager.getStorage(addr, key)), proof });
   }
   return out;
@@ -71,14 +72,14 @@ export async function getProof(chain: EvmChain, block: StoredBlock, address: Uin
     const addr = new Address(address);
     const account = await vm.stateManager.getAccount(addr);
     const storageProof = await storageProofs(vm, addr, account, keys);
-    const accountProof = (await createMerkleProof((vm.stateManager as unknown as Tries)._trie, address)).map(hex);
+    const accountProof = (await createMerkleProof((vm.stateManager as unknown as Tries)._trie, address)).map(toHex0x);
     return {
-      address: hex(address),
+      address: toHex0x(address),
       accountProof,
       balance: qty(account?.balance ?? 0n),
-      codeHash: account ? hex(account.codeHash) : ZERO_HASH,
+      codeHash: account ? toHex0x(account.codeHash) : ZERO_HASH,
       nonce: qty(account?.nonce ?? 0n),
-      storageHash: account ? hex(account.storageRoot) : ZERO_HASH,
+      storageHash: account ? toHex0x(account.storageRoot) : ZERO_HASH,
       storageProof,
     };
   });

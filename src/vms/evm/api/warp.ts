@@ -11,7 +11,7 @@ import { sign } from '../../components/warp/bls.js';
 import { hashPayload, unsignedMessage } from '../../components/warp/message.js';
 import { aggregate, QuorumError, type WarpValidator } from '../warp/signers.js';
 import { goUint64 } from './fields.js';
-import { hex } from './format.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export interface WarpDeps {
   chain: EvmChain;
@@ -61,7 +61,7 @@ export function warpService(d: WarpDeps): ServiceDef {
   const aggregated = (unsigned: Uint8Array, quorum: bigint, subnetID: string) => {
     const validators = d.validatorsOf(subnetID === '' ? encodeCB58(d.subnetID) : subnetID);
     try {
-      return hex(aggregate(unsigned, validators, quorum));
+      return toHex0x(aggregate(unsigned, validators, quorum));
     } catch (err) {
       if (err instanceof QuorumError) throw new RpcError(err.message);
       throw err;
@@ -70,11 +70,11 @@ export function warpService(d: WarpDeps): ServiceDef {
   return {
     name: 'warp',
     methods: {
-      getMessage: method(positional([id]), async ([messageID]) => hex(await message(messageID as Uint8Array, 'message'))),
+      getMessage: method(positional([id]), async ([messageID]) => toHex0x(await message(messageID as Uint8Array, 'message'))),
       getMessageSignature: method(positional([id]), async ([messageID]) =>
-        hex(sign(await message(messageID as Uint8Array, 'signature for message'), d.secretKey)),
+        toHex0x(sign(await message(messageID as Uint8Array, 'signature for message'), d.secretKey)),
       ),
-      getBlockSignature: method(positional([id]), async ([blockID]) => hex(sign(await blockMessage(blockID as Uint8Array), d.secretKey))),
+      getBlockSignature: method(positional([id]), async ([blockID]) => toHex0x(sign(await blockMessage(blockID as Uint8Array), d.secretKey))),
       getMessageAggregateSignature: method(positional([id, goUint64, subnet]), async ([messageID, quorum, subnetID]) =>
         aggregated(await message(messageID as Uint8Array, 'message'), BigInt(quorum as number), subnetID as string),
       ),

@@ -17,13 +17,12 @@ import { checkBurned, effectiveGasPrice, gasUsed, MAX_MEMPOOL_GAS } from './fees
 import { AlreadyKnownError, AtomicMempool } from './mempool.js';
 import { AtomicRepository } from './repository.js';
 import { type AtomicParams, transferState, verifySemantics } from './verify.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 /** targetAtomicTxsSize: the most tx bytes a block carries, and the most one tx may have in the mempool. */
 export const TARGET_ATOMIC_TXS_SIZE = 40 * 1024;
 
 export type AtomicStatus = 'Accepted' | 'Processing' | 'Dropped' | 'Unknown';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export class AtomicBackend implements BlockExtension {
   readonly mempool = new AtomicMempool();
@@ -114,7 +113,7 @@ export class AtomicBackend implements BlockExtension {
           retry(gas + txGas - block.room);
           break;
         }
-        const inputs = inputUTXOs(tx.unsigned).map(hex);
+        const inputs = inputUTXOs(tx.unsigned).map(toHex);
         if (inputs.some((k) => spent.has(k)) || !(await this.applies(tx, block))) {
           this.mempool.discard(tx);
           continue;

@@ -5,6 +5,7 @@
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { type AtomicTx, inputUTXOs } from './codec.js';
 import { AtomicError, atomicErrors } from './errors.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 /** defaultMempoolSize */
 export const MEMPOOL_SIZE = 4096;
@@ -17,8 +18,6 @@ interface Entry {
   /** Arrival order, for equal prices. */
   seq: number;
 }
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** txpool.ErrAlreadyKnown: avax.issueTx answers it as a success. */
 export class AlreadyKnownError extends AtomicError {}
@@ -42,7 +41,7 @@ export class AtomicMempool {
 
   /** GetTx: the tx and whether it was discarded. */
   get(id: Uint8Array): { tx: AtomicTx; dropped: boolean } | undefined {
-    const k = hex(id);
+    const k = toHex(id);
     const live = this.pending.get(k) ?? this.current.get(k);
     if (live) return { tx: live.tx, dropped: false };
     const tx = this.discarded.get(k);
@@ -51,7 +50,7 @@ export class AtomicMempool {
 
   /** The already-known check that comes before verification. */
   checkKnown(tx: AtomicTx): void {
-    const k = hex(tx.id);
+    const k = toHex(tx.id);
     const id = encodeCB58(tx.id);
     if (this.current.has(k)) throw new AlreadyKnownError(`already known: tx ${id} is being built into a block`);
     if (this.pending.has(k)) throw new AlreadyKnownError(`already known: tx ${id} is pending`);
@@ -66,9 +65,9 @@ export class AtomicMempool {
     const conflicts = new Map<string, Entry>();
     let best: Entry | undefined;
     for (const input of inputUTXOs(tx.unsigned)) {
-      const other = this.spenders.get(hex(input));
+      const other = this.spenders.get(toHex(input));
       if (!other) continue;
-      conflicts.set(hex(other.tx.id), other);
+      conflicts.set(toHex(other.tx.id), other);
       if (!best || other.price > best.price) best = other;
     }
     if (best) {
@@ -83,10 +82,10 @@ export class AtomicMempool {
       if (price <= cheapest.price) throw new AtomicError(atomicErrors.insufficientFee(cheapest.price, price));
       this.remove(cheapest.tx, true);
     }
-    this.discarded.delete(hex(tx.id));
+    this.discarded.delete(toHex(tx.id));
     const entry = { tx, price, seq: this.seq++ };
-    this.pending.set(hex(tx.id), entry);
-    for (const input of inputUTXOs(tx.unsigned)) this.spenders.set(hex(input), entry);
+    this.pending.set(toHex(tx.id), entry);
+    for (const input of inputUTXOs(tx.unsigned)) this.spenders.set(toHex(input), entry);
   }
 
   private cheapestPending(): Entry | undefined {
@@ -99,23 +98,23 @@ export class AtomicMempool {
   takePending(): AtomicTx[] {
     const entries = [...this.pending.values()].sort((a, b) => (a.price === b.price ? a.seq - b.seq : a.price > b.price ? -1 : 1));
     for (const e of entries) {
-      this.pending.delete(hex(e.tx.id));
-      this.current.set(hex(e.tx.id), e);
+      this.pending.delete(toHex(e.tx.id));
+      this.current.set(toHex(e.tx.id), e);
     }
     return entries.map((e) => e.tx);
   }
 
   /** CancelCurrentTx: back to pending, for a later block. */
   cancel(tx: AtomicTx): void {
-    const e = this.current.get(hex(tx.id));
+    const e = this.current.get(toHex(tx.id));
     if (!e) return;
-    this.current.delete(hex(tx.id));
-    this.pending.set(hex(tx.id), e);
+    this.current.delete(toHex(tx.id));
+    this.pending.set(toHex(tx.id), e);
   }
 
   /** DiscardCurrentTx: failed verification while building; kept only as Dropped. */
   discard(tx: AtomicTx): void {
-    if (!this.current.has(hex(tx.id))) return;
+    if (!this.current.has(toHex(tx.id))) return;
     this.remove(tx, true);
   }
 
@@ -125,12 +124,12 @@ export class AtomicMempool {
   }
 
   private remove(tx: AtomicTx, discard: boolean): void {
-    const k = hex(tx.id);
+    const k = toHex(tx.id);
     this.pending.delete(k);
     this.current.delete(k);
     for (const input of inputUTXOs(tx.unsigned)) {
-      const spender = this.spenders.get(hex(input));
-      if (spender && hex(spender.tx.id) === k) this.spenders.delete(hex(input));
+      const spender = this.spenders.get(toHex(input));
+      if (spender && toHex(spender.tx.id) === k) this.spenders.delete(toHex(input));
     }
     if (!discard) {
       this.discarded.delete(k);

@@ -3,6 +3,7 @@
 // restart finds exactly the txs of the blocks it has.
 import type { Database, WriteBatch } from '../../../storage/db.js';
 import { type AtomicTx, parseAtomicTx } from './codec.js';
+import { asBuffer } from '../../../encoding/bytes.js';
 
 export class AtomicRepository {
   constructor(private readonly db: Database) {}
@@ -21,7 +22,7 @@ export class AtomicRepository {
   async get(id: Uint8Array): Promise<{ tx: AtomicTx; height: bigint } | undefined> {
     const raw = await this.db.get(id);
     if (!raw) return undefined;
-    const b = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+    const b = asBuffer(raw);
     return { height: b.readBigUInt64BE(0), tx: parseAtomicTx(b.subarray(8)) };
   }
 }

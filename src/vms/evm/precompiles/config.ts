@@ -9,6 +9,7 @@ import { Role } from './allowlist.js';
 import { feeConfigWrites } from './feemanager.js';
 import { REWARD_SLOT, type RewardSetting, rewardWord } from './rewardmanager.js';
 import { BLACKHOLE } from '../rules.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export class PrecompileConfigError extends Error {}
 
@@ -36,8 +37,6 @@ export interface PrecompileConfig extends AllowListConfig {
   json: Record<string, unknown>;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-
 function addresses(raw: unknown, key: string, field: string): Uint8Array[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new PrecompileConfigError(`json: cannot unmarshal into Go struct field ${key}.${field} of type []common.Address`);
@@ -58,17 +57,17 @@ function verifyAllowList(c: AllowListConfig, timestamp: number | undefined, dura
   for (const [list, name] of lists) {
     const seen = new Set<string>();
     for (const a of list) {
-      if (seen.has(hex(a))) throw new PrecompileConfigError(`duplicate address in ${name} list: ${toChecksumAddress(hex(a))}`);
-      seen.add(hex(a));
+      if (seen.has(toHex0x(a))) throw new PrecompileConfigError(`duplicate address in ${name} list: ${toChecksumAddress(toHex0x(a))}`);
+      seen.add(toHex0x(a));
     }
   }
-  const has = (list: Uint8Array[], a: Uint8Array) => list.some((b) => hex(b) === hex(a));
+  const has = (list: Uint8Array[], a: Uint8Array) => list.some((b) => toHex0x(b) === toHex0x(a));
   for (const a of c.admins) {
-    if (has(c.enabled, a)) throw new PrecompileConfigError(`cannot set address as both admin and enabled: ${toChecksumAddress(hex(a))}`);
-    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both admin and manager: ${toChecksumAddress(hex(a))}`);
+    if (has(c.enabled, a)) throw new PrecompileConfigError(`cannot set address as both admin and enabled: ${toChecksumAddress(toHex0x(a))}`);
+    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both admin and manager: ${toChecksumAddress(toHex0x(a))}`);
   }
   for (const a of c.enabled) {
-    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both enabled and manager: ${toChecksumAddress(hex(a))}`);
+    if (has(c.managers, a)) throw new PrecompileConfigError(`cannot set address as both enabled and manager: ${toChecksumAddress(toHex0x(a))}`);
   }
   if (c.managers.length > 0 && (timestamp === undefined || timestamp < durango)) throw new PrecompileConfigError('cannot add managers before Durango');
 }
@@ -93,22 +92,24 @@ export function allowListPrecompile(
       throw new PrecompileConfigError('json: cannot unmarshal initialMint into map[common.Address]*math.HexOrDecimal256');
     for (const [a, v] of Object.entries(raw.initialMint as Record<string, unknown>)) {
       const addr = new Uint8Array(Buffer.from(a.replace(/^0x/i, '').padStart(40, '0'), 'hex'));
-      if (v === null || v === undefined) throw new PrecompileConfigError(`initial mint cannot contain nil amount for address ${toChecksumAddress(hex(addr))}`);
+      if (v === null || v === undefined)
+        throw new PrecompileConfigError(`initial mint cannot contain nil amount for address ${toChecksumAddress(toHex0x(addr))}`);
       const text = String(v);
       if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text)) throw new PrecompileConfigError(`invalid hex or decimal integer ${JSON.stringify(text)}`);
       const amount = BigInt(text);
-      if (amount === 0n) throw new PrecompileConfigError(`initial mint cannot contain invalid amount: amount 0 for address ${toChecksumAddress(hex(addr))}`);
+      if (amount === 0n)
+        throw new PrecompileConfigError(`initial mint cannot contain invalid amount: amount 0 for address ${toChecksumAddress(toHex0x(addr))}`);
       initialMint.push([addr, amount]);
     }
     initialMint.sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])));
   }
   const json: Record<string, unknown> = {};
-  if (c.admins.length > 0) json.adminAddresses = c.admins.map(hex);
-  if (c.managers.length > 0) json.managerAddresses = c.managers.map(hex);
-  if (c.enabled.length > 0) json.enabledAddresses = c.enabled.map(hex);
+  if (c.admins.length > 0) json.adminAddresses = c.admins.map(toHex0x);
+  if (c.managers.length > 0) json.managerAddresses = c.managers.map(toHex0x);
+  if (c.enabled.length > 0) json.enabledAddresses = c.enabled.map(toHex0x);
   json.blockTimestamp = timestamp ?? null;
   if (raw.disable === true) json.disable = true;
-  if (initialMint.length > 0) json.initialMint = Object.fromEntries(initialMint.map(([a, v]) => [hex(a), `0x${v.toString(16)}`]));
+  if (initialMint.length > 0) json.initialMint = Object.fromEntries(initialMint.map(([a, v]) => [toHex0x(a), `0x${v.toString(16)}`]));
   return { key, address: new Uint8Array(Buffer.from(address, 'hex')), timestamp, disable: raw.disable === true, ...c, initialMint, json };
 }
 
@@ -156,7 +157,7 @@ export function rewardManagerPrecompile(
   const hasAddress = rewardAddress.some((b) => b !== 0);
   if (allow && hasAddress) throw new PrecompileConfigError('cannot enable both fee recipients and reward address at the same time');
   const initialReward: RewardSetting = allow ? { kind: 'feeRecipients' } : { kind: 'address', address: hasAddress ? rewardAddress : BLACKHOLE };
-  return { ...c, initialReward, json: { ...c.json, initialRewardConfig: { allowFeeRecipients: allow, rewardAddress: hex(rewardAddress) } } };
+  return { ...c, initialReward, json: { ...c.json, initialRewardConfig: { allowFeeRecipients: allow, rewardAddress: toHex0x(rewardAddress) } } };
 }
 
 /** A precompile with no config but its activation (coreth's warp). */

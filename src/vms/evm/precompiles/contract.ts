@@ -122,6 +122,7 @@ export const wordOf = (n: bigint): Uint8Array => setLengthLeft(hexBytes(n.toStri
 export const addressWord = (a: Address): Uint8Array => setLengthLeft(a.bytes, 32);
 export const checksum = (a: Address): string => toChecksumAddress(a.toString());
 
+/** Kept here, unlike fromHex: a big integer's digits, so an odd count takes a leading 0 instead of losing its last digit. */
 function hexBytes(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex'));
 }

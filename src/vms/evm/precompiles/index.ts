@@ -14,8 +14,7 @@ import { feeManagerFunctions } from './feemanager.js';
 import { nativeMinterFunctions } from './nativeminter.js';
 import { rewardManagerFunctions } from './rewardmanager.js';
 import { type WarpContext, warpFunctions } from './warp.js';
-
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+import { toHex } from '../../../encoding/bytes.js';
 
 /** Whether `c` is active at `time` (unix seconds): within [timestamp, until). */
 export const activeAt = (c: PrecompileConfig, time: bigint): boolean =>
@@ -53,9 +52,9 @@ export function installPrecompiles(evm: EVMInterface, configs: PrecompileConfig[
   for (const c of configs) {
     const functions = FUNCTIONS[c.key];
     if (!functions) continue;
-    const list = byAddress.get(hexOf(c.address)) ?? [];
+    const list = byAddress.get(toHex(c.address)) ?? [];
     list.push({ config: c, run: statefulPrecompile(new Address(c.address), functions) as unknown as PrecompileFunc });
-    byAddress.set(hexOf(c.address), list);
+    byAddress.set(toHex(c.address), list);
   }
   const builtIn = internals.getPrecompile.bind(evm);
   // Every call and transfer asks: compared as bytes (a few addresses, most differing in the first

@@ -6,7 +6,8 @@ import { type Frame, FrameTracker, type Step } from './frames.js';
 import type { GethError } from './opcodes.js';
 import { isCall, isCreate, op, opName } from './opcodes.js';
 import type { TraceResult, TraceTxInfo } from './types.js';
-import { addressOf, hex, memoryCopyPadded, quantity, unpackRevert, word } from './util.js';
+import { addressOf, memoryCopyPadded, quantity, unpackRevert, word } from './util.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 export interface CallTracerConfig {
   onlyTopCall?: boolean;
@@ -118,7 +119,7 @@ export class CallTracer extends FrameTracker {
         .slice(stack.length - 2 - size, stack.length - 2)
         .reverse()
         .map((t) => `0x${word(t)}`),
-      data: hex(data),
+      data: toHex0x(data),
       position: quantity(current.calls.length),
     };
     step.effects.push(() => current.logs.push(log));
@@ -175,10 +176,10 @@ function clearFailedLogs(f: CallFrame, parentFailed: boolean): void {
 }
 
 function toJSON(f: CallFrame): Record<string, unknown> {
-  const out: Record<string, unknown> = { from: hex(f.from), gas: quantity(f.gas), gasUsed: quantity(f.gasUsed) };
-  if (f.to) out.to = hex(f.to);
-  out.input = hex(f.input);
-  if (f.output && f.output.length > 0) out.output = hex(f.output);
+  const out: Record<string, unknown> = { from: toHex0x(f.from), gas: quantity(f.gas), gasUsed: quantity(f.gasUsed) };
+  if (f.to) out.to = toHex0x(f.to);
+  out.input = toHex0x(f.input);
+  if (f.output && f.output.length > 0) out.output = toHex0x(f.output);
   if (f.error) out.error = f.error;
   if (f.revertReason) out.revertReason = f.revertReason;
   if (f.calls.length > 0) out.calls = f.calls.map(toJSON);
@@ -208,7 +209,7 @@ export class FourByteTracer extends FrameTracker {
 
   private store(input: Uint8Array): void {
     if (input.length < 4) return;
-    const key = `${hex(input.subarray(0, 4))}-${input.length - 4}`;
+    const key = `${toHex0x(input.subarray(0, 4))}-${input.length - 4}`;
     this.ids.set(key, (this.ids.get(key) ?? 0) + 1);
   }
 }

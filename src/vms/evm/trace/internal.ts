@@ -5,7 +5,7 @@
 // cost of building the block). The follower does so only for blocks this node built before a restart.
 import type { EVMResult, Message } from '@ethereumjs/evm';
 import type { TraceableEVM } from './types.js';
-import { hex } from './util.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 /** An internal transaction as stored and listed: addresses in lower-case hex, amounts in decimal. */
 export interface InternalTx {
@@ -91,8 +91,8 @@ export class InternalTxRecorder {
     if (create ? err !== undefined || !m.to : !(frame.type === 'CALL' || frame.type === 'CALLCODE') || m.value === 0n) return;
     this.list[frame.slot] = {
       // CALLCODE runs at the caller's address: callTracer's from is that, its to the code's.
-      from: hex(frame.type === 'CALLCODE' ? m.to!.bytes : m.caller.bytes),
-      to: hex(frame.type === 'CALLCODE' ? m.codeAddress.bytes : m.to!.bytes),
+      from: toHex0x(frame.type === 'CALLCODE' ? m.to!.bytes : m.caller.bytes),
+      to: toHex0x(frame.type === 'CALLCODE' ? m.codeAddress.bytes : m.to!.bytes),
       type: frame.type,
       value: m.value.toString(),
       isReverted: err !== undefined,

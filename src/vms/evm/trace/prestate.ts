@@ -8,7 +8,8 @@ import { bigIntToBytes, generateAddress, generateAddress2 } from '@ethereumjs/ut
 import { type Frame, FrameTracker, type Step } from './frames.js';
 import { op } from './opcodes.js';
 import type { StateReader, TraceResult, TraceTxInfo } from './types.js';
-import { addressOf, bare, hex, memoryCopyPadded, quantity, word, word32 } from './util.js';
+import { addressOf, memoryCopyPadded, quantity, word, word32 } from './util.js';
+import { toHex, toHex0x } from '../../../encoding/bytes.js';
 
 export interface PrestateConfig {
   diffMode?: boolean;
@@ -42,14 +43,14 @@ export class PrestateTracer extends FrameTracker {
   protected override enter(frame: Frame, parent: Frame | undefined): void {
     if (parent) {
       // prestate_libevm.go's CaptureEnter: the callee (the code address for delegated calls).
-      if (frame.type !== op.CREATE && frame.type !== op.CREATE2) this.account(hex(frame.message.codeAddress.bytes));
+      if (frame.type !== op.CREATE && frame.type !== op.CREATE2) this.account(toHex0x(frame.message.codeAddress.bytes));
       return;
     }
     // CaptureStart: sender, recipient (or the new contract) and coinbase.
-    this.account(hex(this.tx.from));
+    this.account(toHex0x(this.tx.from));
     const to = this.tx.to ?? this.tx.created;
-    if (to) this.top(hex(to));
-    this.account(hex(this.tx.coinbase));
+    if (to) this.top(toHex0x(to));
+    this.account(toHex0x(this.tx.coinbase));
   }
 
   protected override exit(frame: Frame, res: EVMResult): void {
@@ -66,24 +67,24 @@ export class PrestateTracer extends FrameTracker {
       const slot = word(stack[n - 1]);
       later(() => this.account(caller).add(slot));
     } else if (n >= 1 && (code === op.EXTCODECOPY || code === op.EXTCODEHASH || code === op.EXTCODESIZE || code === op.BALANCE || code === op.SELFDESTRUCT)) {
-      const target = hex(addressOf(stack[n - 1]));
+      const target = toHex0x(addressOf(stack[n - 1]));
       later(() => {
         this.account(target);
         if (code === op.SELFDESTRUCT) this.deleted.add(caller);
       });
     } else if (n >= 5 && (code === op.DELEGATECALL || code === op.CALL || code === op.STATICCALL || code === op.CALLCODE)) {
-      const target = hex(addressOf(stack[n - 2]));
+      const target = toHex0x(addressOf(stack[n - 2]));
       later(() => this.account(target));
     } else if (code === op.CREATE) {
       // The address from the creator's nonce as it is now, whether or not the create then happens.
       const nonce = (await ev.stateManager.getAccount(ev.address))?.nonce ?? 0n;
-      const target = hex(generateAddress(ev.address.bytes, bigIntToBytes(nonce)));
+      const target = toHex0x(generateAddress(ev.address.bytes, bigIntToBytes(nonce)));
       later(() => this.newAccount(target));
     } else if (n >= 4 && code === op.CREATE2) {
       const init = memoryCopyPadded(ev.memory, stack[n - 2], stack[n - 3]);
       if (!init) return; // geth warns and skips, as for any copy needing over 1 MiB of padding
       const salt = word32(bigIntToBytes(stack[n - 4]));
-      const target = hex(generateAddress2(ev.address.bytes, salt, init));
+      const target = toHex0x(generateAddress2(ev.address.bytes, salt, init));
       later(() => this.newAccount(target));
     }
   }
@@ -109,7 +110,7 @@ export class PrestateTracer extends FrameTracker {
       const changed: Account = { storage: new Map() };
       if (now.balance !== before.balance) changed.balance = now.balance;
       if (now.nonce !== before.nonce) changed.nonce = now.nonce;
-      if (bare(now.code!) !== bare(before.code!)) changed.code = now.code;
+      if (toHex(now.code!) !== toHex(before.code!)) changed.code = now.code;
       let modified = changed.balance !== undefined || changed.nonce !== undefined || changed.code !== undefined;
       for (const [slot, value] of before.storage) {
         if (value === ZERO) before.storage.delete(slot);
@@ -154,7 +155,7 @@ async function read(reader: StateReader, address: string, slots: Set<string>): P
   const bytes = Buffer.from(address.slice(2), 'hex');
   const account = await reader.getAccount(bytes);
   const storage = new Map<string, string>();
-  for (const slot of slots) storage.set(slot, bare(word32(await reader.getStorage(bytes, Buffer.from(slot, 'hex')))));
+  for (const slot of slots) storage.set(slot, toHex(word32(await reader.getStorage(bytes, Buffer.from(slot, 'hex')))));
   return { balance: account?.balance ?? 0n, nonce: account?.nonce ?? 0n, code: await reader.getCode(bytes), storage };
 }
 
@@ -169,7 +170,7 @@ function render(state: Map<string, Account>): Record<string, unknown> {
     const a = state.get(address)!;
     const json: Record<string, unknown> = {};
     if (a.balance !== undefined) json.balance = quantity(a.balance);
-    if (a.code && a.code.length > 0) json.code = hex(a.code);
+    if (a.code && a.code.length > 0) json.code = toHex0x(a.code);
     if (a.nonce) json.nonce = Number(a.nonce);
     if (a.storage.size > 0) json.storage = Object.fromEntries([...a.storage.keys()].sort().map((k) => [`0x${k}`, `0x${a.storage.get(k)}`]));
     out[address] = json;

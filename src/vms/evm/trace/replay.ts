@@ -16,13 +16,12 @@ import { setRunningPredicates } from '../warp/receive.js';
 import { createTracer } from './index.js';
 import { Pacer } from './pacer.js';
 import { type StateReader, type TraceConfig, TracerError } from './types.js';
-
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
+import { toHex0x } from '../../../encoding/bytes.js';
 
 /** What re-executing a block refuses, with coreth's texts (debug_trace* answers them as they are). */
 export const replayErrors = {
   genesis: () => new TracerError('genesis is not traceable', 'unknown'),
-  parentNotFound: (parent: Uint8Array) => new TracerError(`block ${hex(parent)} not found`, 'unknown'),
+  parentNotFound: (parent: Uint8Array) => new TracerError(`block ${toHex0x(parent)} not found`, 'unknown'),
 };
 
 const reader = (vm: VM): StateReader => ({
@@ -137,7 +136,7 @@ export async function traceBlock(env: TraceEnv, block: StoredBlock, config: Trac
     // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
     withSender(tx, new Address(records[i]!.from));
     if (!which(i)) await replay(env, vm, block, tx, baseFee);
-    else out.push({ txHash: hex(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
+    else out.push({ txHash: toHex0x(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
   }
   return out;
 }

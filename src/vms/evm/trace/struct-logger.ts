@@ -12,7 +12,8 @@ import { type Frame, FrameTracker, type Step } from './frames.js';
 import { isCall, op, opName } from './opcodes.js';
 import type { Pacer } from './pacer.js';
 import type { TraceResult, TraceTxInfo } from './types.js';
-import { bare, hex, quantity, word, word32 } from './util.js';
+import { quantity, word, word32 } from './util.js';
+import { toHex, toHex0x } from '../../../encoding/bytes.js';
 
 export interface LoggerConfig {
   enableMemory?: boolean;
@@ -100,7 +101,7 @@ export class StructLogger extends FrameTracker {
     // ethereumjs's counter is coreth's too: it keeps counting although the tx never gets it paid.
     this.number(i, 'refund', s.refund, ev.gasRefund);
     if (s.withStack) this.stack(i, frame, ev.stack);
-    if (this.cfg.enableReturnData && frame.returnData.length > 0) s.returnData.set(i, hex(frame.returnData));
+    if (this.cfg.enableReturnData && frame.returnData.length > 0) s.returnData.set(i, toHex0x(frame.returnData));
     if (this.cfg.enableMemory) s.memory.set(i, memoryJson(ev.memory));
     if (this.cfg.disableStorage || (code !== op.SLOAD && code !== op.SSTORE)) return undefined;
     return this.storageStep(i, ev);
@@ -113,7 +114,7 @@ export class StructLogger extends FrameTracker {
   protected async result(result: TraceResult): Promise<StructLogs> {
     const failed = result.error !== undefined;
     // Return data when successful and revert reason when reverted, otherwise empty.
-    const returnValue = failed && result.error !== 'execution reverted' ? '' : bare(result.returnValue);
+    const returnValue = failed && result.error !== 'execution reverted' ? '' : toHex(result.returnValue);
     return new StructLogs(Number(result.gasUsed), failed, returnValue, this.steps);
   }
 
@@ -148,7 +149,7 @@ export class StructLogger extends FrameTracker {
     if (ev.opcode.code === op.SLOAD) {
       // The value at this point of the tx, as StateDB.GetState gives it.
       const value = await ev.stateManager.getStorage(ev.address, word32(Buffer.from(word(key), 'hex')));
-      slots.set(word(key), bare(word32(value)));
+      slots.set(word(key), toHex(word32(value)));
     } else if (stack.length >= 2) {
       slots.set(word(key), word(stack[stack.length - 2]!));
     } else {
@@ -177,7 +178,7 @@ export class StructLogger extends FrameTracker {
 /** Memory as geth's 32-byte words, a JSON array of hex without 0x. */
 function memoryJson(memory: Uint8Array): string {
   const words: string[] = [];
-  for (let i = 0; i + 32 <= memory.length; i += 32) words.push(`"${bare(memory.subarray(i, i + 32))}"`);
+  for (let i = 0; i + 32 <= memory.length; i += 32) words.push(`"${toHex(memory.subarray(i, i + 32))}"`);
   return `[${words.join(',')}]`;
 }
 

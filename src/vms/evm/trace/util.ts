@@ -1,9 +1,8 @@
 // Encodings the tracers share: Go's JSON forms of geth's types (hexutil.Bytes "0x…", hexutil.Big /
 // Uint64 quantities, common.Hash words), geth's padded memory copy, and abi.UnpackRevert.
 import { bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import { toHex } from '../../../encoding/bytes.js';
 
-export const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
-export const bare = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 export const quantity = (n: bigint | number): string => `0x${n.toString(16)}`;
 /** A 256-bit value as a 32-byte word, without 0x (struct log storage) or with it (common.Hash). */
 export const word = (n: bigint): string => n.toString(16).padStart(64, '0');
@@ -38,7 +37,7 @@ const PANIC_REASONS: Record<string, string> = {
 /** abi.UnpackRevert, undefined where geth's decoder refuses the data (it then prints no reason). */
 export function unpackRevert(data: Uint8Array): string | undefined {
   if (data.length < 4) return undefined;
-  const selector = bare(data.subarray(0, 4));
+  const selector = toHex(data.subarray(0, 4));
   const body = data.subarray(4);
   if (body.length < 32) return undefined;
   if (selector === PANIC_SELECTOR) {

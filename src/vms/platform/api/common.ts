@@ -7,6 +7,7 @@ import { goQuote } from '../../../encoding/goquote.js';
 import { serviceErrors } from '../../../rpc/method.js';
 import { formatAddress, parseServiceAddress } from '../../components/avax/address.js';
 import type { PChain } from '../vm.js';
+import { fromHex } from '../../../encoding/bytes.js';
 
 export interface PlatformDeps {
   vm: PChain;
@@ -53,10 +54,8 @@ export const errors = serviceErrors({
     `failed to get validator set at ${height}: failed to fetch validator set at unfinalized height with SubnetID = ${subnet}: current P-chain height (${current}) < requested P-Chain height (${height})`,
 });
 
-export const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
-export const bytesOf = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
-export const cb58 = (h: string) => encodeCB58(bytesOf(h));
-export const nodeIDString = (h: string) => `NodeID-${encodeCB58(bytesOf(h))}`;
+export const cb58 = (h: string) => encodeCB58(fromHex(h));
+export const nodeIDString = (h: string) => `NodeID-${encodeCB58(fromHex(h))}`;
 export const isZero = (b: Uint8Array) => b.every((x) => x === 0);
 
 export const pAddress = (d: PlatformDeps, addr: Uint8Array) => formatAddress('P', d.hrp, addr);
@@ -68,5 +67,5 @@ export { encodeBytes } from '../../components/avax/fields.js';
 export const ownerJson = (d: PlatformDeps, o: { locktime: bigint; threshold: number; addresses: string[] }) => ({
   locktime: String(o.locktime),
   threshold: String(o.threshold),
-  addresses: o.addresses.map((a) => pAddress(d, bytesOf(a))),
+  addresses: o.addresses.map((a) => pAddress(d, fromHex(a))),
 });

@@ -9,11 +9,12 @@ import { CodecError } from '../../../encoding/packer.js';
 import { parseUnsignedMessage, type UnsignedMessage } from '../../components/warp/message.js';
 import { aggregateFor, refusal, SigningError } from '../signing.js';
 import type { PChain } from '../vm.js';
+import { parseHex, strip0x } from '../../../encoding/bytes.js';
 
 const bytesOfHex = (text: string, what: string): Uint8Array => {
-  const h = text.replace(/^0x/, '');
-  if (!/^([0-9a-fA-F]{2})*$/.test(h)) throw new RpcError(`failed to decode ${what}: invalid hex`);
-  return new Uint8Array(Buffer.from(h, 'hex'));
+  const bytes = parseHex(strip0x(text));
+  if (!bytes) throw new RpcError(`failed to decode ${what}: invalid hex`);
+  return bytes;
 };
 
 export function signingMethods(vm: () => PChain, networkID: number) {

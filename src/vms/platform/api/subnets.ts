@@ -5,7 +5,8 @@ import { method } from '../../../rpc/method.js';
 import { arrayOf, none, string, struct } from '../../../rpc/schema.js';
 import { STAKING } from '../execute/staking.js';
 import { validatorSets } from '../validators.js';
-import { bytesOf, cb58, errors, hexOf, id, isZero, type PlatformDeps, pAddress } from './common.js';
+import { cb58, errors, id, isZero, type PlatformDeps, pAddress } from './common.js';
+import { fromHex, toHex } from '../../../encoding/bytes.js';
 
 const PRIMARY = '0'.repeat(64);
 
@@ -13,7 +14,7 @@ export function subnetMethods(d: PlatformDeps) {
   const ledger = () => d.vm.state.ledger;
   const subnetJson = (subnetID: string) => {
     const s = ledger().subnets.get(subnetID)!;
-    return { controlKeys: s.owner.addresses.map((a) => pAddress(d, bytesOf(a))), threshold: String(s.owner.threshold) };
+    return { controlKeys: s.owner.addresses.map((a) => pAddress(d, fromHex(a))), threshold: String(s.owner.threshold) };
   };
   /** A subnet's chains in ID order. */
   const chainsOf = (subnetID: string) => [...ledger().chains.entries()].filter(([, c]) => c.subnetID === subnetID).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -21,13 +22,13 @@ export function subnetMethods(d: PlatformDeps) {
   return {
     getSubnet: method(struct({ subnetID: id }), async ({ subnetID }) => {
       if (isZero(subnetID)) throw errors.primaryIsNotSubnet();
-      const s = ledger().subnets.get(hexOf(subnetID));
+      const s = ledger().subnets.get(toHex(subnetID));
       // Any other accepted tx's ID is "not a subnet"; an ID of nothing is not found.
       if (!s) throw (await d.vm.state.getTx(subnetID)) ? errors.notASubnet(encodeCB58(subnetID)) : errors.notFound();
       const empty = encodeCB58(new Uint8Array(32));
       return {
         isPermissioned: !s.conversion,
-        controlKeys: s.owner.addresses.map((a) => pAddress(d, bytesOf(a))),
+        controlKeys: s.owner.addresses.map((a) => pAddress(d, fromHex(a))),
         threshold: String(s.owner.threshold),
         locktime: String(s.owner.locktime),
         subnetTransformationTxID: empty,
@@ -45,9 +46,9 @@ export function subnetMethods(d: PlatformDeps) {
       const found = [];
       const seen = new Set<string>();
       for (const s of ids) {
-        if (seen.has(hexOf(s))) continue;
-        seen.add(hexOf(s));
-        const k = hexOf(s);
+        if (seen.has(toHex(s))) continue;
+        seen.add(toHex(s));
+        const k = toHex(s);
         if (k === PRIMARY) found.push({ id: encodeCB58(s), controlKeys: [], threshold: '0' });
         else if (ledger().subnets.has(k)) found.push({ id: encodeCB58(s), ...subnetJson(k) });
       }
@@ -69,7 +70,7 @@ export function subnetMethods(d: PlatformDeps) {
       if (blockchainID === '') throw errors.blockchainNotGiven();
       const running = d.runsChain(blockchainID);
       if (running !== undefined) {
-        const chain = ledger().chains.get(hexOf(idFromString(running)));
+        const chain = ledger().chains.get(toHex(idFromString(running)));
         const members = chain ? (validatorSets(ledger())[chain.subnetID] ?? []) : [];
         return { status: members.some((m) => m.nodeID === d.nodeID) ? 'Validating' : 'Syncing' };
       }
@@ -79,19 +80,19 @@ export function subnetMethods(d: PlatformDeps) {
       } catch (err) {
         throw errors.parsingBlockchain(blockchainID, (err as Error).message);
       }
-      return { status: ledger().chains.has(hexOf(chainID)) ? 'Created' : 'Unknown' };
+      return { status: ledger().chains.has(toHex(chainID)) ? 'Created' : 'Unknown' };
     }),
 
     validatedBy: method(struct({ blockchainID: id }), async ({ blockchainID }) => {
       if (isZero(blockchainID)) return { subnetID: encodeCB58(blockchainID) };
-      const c = ledger().chains.get(hexOf(blockchainID));
+      const c = ledger().chains.get(toHex(blockchainID));
       if (c) return { subnetID: cb58(c.subnetID) };
       if (await d.vm.state.getTx(blockchainID)) throw errors.notABlockchain(encodeCB58(blockchainID));
       throw errors.retrievingBlockchain(encodeCB58(blockchainID));
     }),
 
     validates: method(struct({ subnetID: id }), async ({ subnetID }) => {
-      const k = hexOf(subnetID);
+      const k = toHex(subnetID);
       if (k !== PRIMARY && !ledger().subnets.has(k)) {
         if (await d.vm.state.getTx(subnetID)) throw errors.notASubnet(encodeCB58(subnetID));
         throw errors.retrievingSubnet(encodeCB58(subnetID));
@@ -110,7 +111,7 @@ export function subnetMethods(d: PlatformDeps) {
     }),
 
     getTotalStake: method(struct({ subnetID: id }), ({ subnetID }) => {
-      const total = (validatorSets(ledger())[hexOf(subnetID)] ?? []).reduce((s, m) => s + m.weight, 0n);
+      const total = (validatorSets(ledger())[toHex(subnetID)] ?? []).reduce((s, m) => s + m.weight, 0n);
       return { stake: String(total), weight: String(total) };
     }),
 

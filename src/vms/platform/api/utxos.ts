@@ -9,7 +9,8 @@ import { utxoInputID } from '../utxos.js';
 import { paginatedUTXOs } from '../../components/avax/utxostate.js';
 import { atomicUTXOs, getUTXOsArgs, readUTXOsArgs, type UTXOsRequest, utxosReply } from '../../components/avax/getutxos.js';
 import type { UTXO } from '../types.js';
-import { encodeBytes, encoding, errors, hexOf, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
+import { encodeBytes, encoding, errors, id, type PlatformDeps, pAddress, parseAddress } from './common.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 export function utxoMethods(d: PlatformDeps) {
   /** avax.GetPaginatedUTXOs over the P-Chain's own set. */
@@ -23,7 +24,7 @@ export function utxoMethods(d: PlatformDeps) {
     for (const a of addrs) {
       for (const utxoID of await d.vm.state.utxoIDs(a, undefined, Number.MAX_SAFE_INTEGER)) {
         const u = await d.vm.state.getUTXO(utxoID);
-        if (u) out.set(hexOf(utxoID), u);
+        if (u) out.set(toHex(utxoID), u);
       }
     }
     return [...out.values()];
@@ -48,7 +49,7 @@ export function utxoMethods(d: PlatformDeps) {
 
     getStake: method(struct({ addresses: arrayOf(string), validatorsOnly: bool, encoding }), async ({ addresses, validatorsOnly, encoding: enc }) => {
       if (addresses.length > 256) throw errors.tooManyStakeAddresses(addresses.length);
-      const wanted = new Set(addresses.map((a) => hexOf(rpcTry(() => parseAddress(d, a)))));
+      const wanted = new Set(addresses.map((a) => toHex(rpcTry(() => parseAddress(d, a)))));
       const totals = new Map<string, bigint>();
       const outputs: string[] = [];
       const stakers = [...d.vm.state.ledger.stakers.values()]
@@ -60,7 +61,7 @@ export function utxoMethods(d: PlatformDeps) {
         if (!u || (u.type !== 25 && u.type !== 26)) continue;
         for (const o of u.stakeOuts) {
           const out = o.out.type === 22 ? o.out.out : o.out;
-          if (!out.owners.addresses.some((a) => wanted.has(hexOf(a)))) continue;
+          if (!out.owners.addresses.some((a) => wanted.has(toHex(a)))) continue;
           const asset = encodeCB58(o.assetID);
           totals.set(asset, (totals.get(asset) ?? 0n) + out.amount);
           outputs.push(encodeBytes(encodeTransferableOutput(o), enc === 'json' ? 'hex' : enc));
@@ -76,7 +77,7 @@ export function utxoMethods(d: PlatformDeps) {
 
     // The reward UTXOs a staker's RewardValidatorTx created, by the staker's tx ID.
     getRewardUTXOs: method(struct({ txID: id, encoding }), ({ txID, encoding: enc }) => {
-      const stored = d.vm.state.ledger.rewardUTXOs.get(hexOf(txID)) ?? [];
+      const stored = d.vm.state.ledger.rewardUTXOs.get(toHex(txID)) ?? [];
       if (enc === 'json' && stored.length > 0) throw errors.encodeRewardUTXO('json', 'unsupported encoding in method');
       const utxos = stored.map((h) => encodeBytes(Buffer.from(h, 'hex'), enc === 'json' ? 'hex' : enc));
       return { numFetched: String(utxos.length), utxos, encoding: enc };

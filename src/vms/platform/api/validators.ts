@@ -4,9 +4,10 @@ import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method } from '../../../rpc/method.js';
 import { arrayOf, type Field, ParamsError, struct, uint16 } from '../../../rpc/schema.js';
 import { validatorSets, warpSet } from '../validators.js';
-import { cb58, errors, hexOf, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
+import { cb58, errors, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
 import type { L1ValidatorRecord, StakerRecord } from '../ledger.js';
 import { decodeCB58 } from '../../../encoding/cb58.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
 
@@ -105,8 +106,8 @@ export function validatorMethods(d: PlatformDeps) {
 
   return {
     getCurrentValidators: method(struct({ subnetID: id, nodeIDs: arrayOf(nodeIDField) }), ({ subnetID, nodeIDs }) => {
-      const subnet = hexOf(subnetID);
-      const wanted = new Set(nodeIDs.map(hexOf));
+      const subnet = toHex(subnetID);
+      const wanted = new Set(nodeIDs.map(toHex));
       const pick = (nodeID: string) => wanted.size === 0 || wanted.has(nodeID);
       const stakers = [...ledger().stakers.values()].filter((s) => s.subnetID === subnet && s.kind !== 'primaryDelegator' && pick(s.nodeID)).sort(byEnd);
       if (isZero(subnetID)) return { validators: stakers.map((s) => primaryJson(s, wanted.size === 1)) };
@@ -126,14 +127,14 @@ export function validatorMethods(d: PlatformDeps) {
     }),
 
     getL1Validator: method(struct({ validationID: id }), ({ validationID }) => {
-      const v = ledger().l1Validators.get(hexOf(validationID));
+      const v = ledger().l1Validators.get(toHex(validationID));
       if (!v) throw errors.l1Validator(encodeCB58(validationID));
       return { ...l1Json(v), subnetID: cb58(v.subnetID), height: String(d.vm.state.lastAccepted().height) };
     }),
 
     sampleValidators: method(struct({ size: uint16, subnetID: id }), ({ size, subnetID }) => {
       if (size === 0n) return { validators: [] };
-      const members = validatorSets(ledger())[hexOf(subnetID)];
+      const members = validatorSets(ledger())[toHex(subnetID)];
       if (!members || members.length === 0) throw errors.sampling(encodeCB58(subnetID), 'missing validators');
       if (BigInt(members.filter((m) => m.weight > 0n).length) < size) throw errors.sampling(encodeCB58(subnetID), 'insufficient weight');
       // Weighted sampling without replacement, as the validator set's sampler draws.
@@ -162,11 +163,11 @@ export function validatorMethods(d: PlatformDeps) {
       for (const subnet of Object.keys(sets)
         .map((k) => cb58(k))
         .sort()) {
-        const members = sets[hexOf(idFromString(subnet))]!;
+        const members = sets[toHex(idFromString(subnet))]!;
         const set = warpSet(members);
         out[subnet] = {
           validators: set.validators.map((v) => ({
-            publicKey: `0x${hexOf(v.publicKey)}`,
+            publicKey: `0x${toHex(v.publicKey)}`,
             weight: String(v.weight),
             nodeIDs: v.members.map((m) => nodeIDString(m.nodeID)).sort(),
           })),
@@ -181,7 +182,7 @@ export function validatorMethods(d: PlatformDeps) {
       const h = height === 'proposed' ? current : height;
       if (h > current) throw errors.validatorSet(h, encodeCB58(subnetID), current);
       const sets = await d.vm.state.validatorSetsAt(h);
-      const members = (sets[hexOf(subnetID)] ?? []).slice().sort((a, b) => {
+      const members = (sets[toHex(subnetID)] ?? []).slice().sort((a, b) => {
         const ka = a.nodeID === '' ? EMPTY_NODE : nodeIDString(a.nodeID);
         const kb = b.nodeID === '' ? EMPTY_NODE : nodeIDString(b.nodeID);
         return ka < kb ? -1 : ka > kb ? 1 : 0;

@@ -1,6 +1,6 @@
 // ImportTx and ExportTx: AVAX between the P-Chain and the X- or C-Chain through shared memory.
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { compareBytes } from '../../../encoding/bytes.js';
+import { compareBytes, toHex } from '../../../encoding/bytes.js';
 import { marshalUTXO, parseUTXO } from '../codec/index.js';
 import type { SignedTx, TxOf, UTXO } from '../types.js';
 import { produce, utxoInputID } from '../utxos.js';
@@ -18,8 +18,6 @@ import {
 } from './base.js';
 import type { TxEnv, TxResult } from './env.js';
 import { transfer } from './subnets.js';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** verify.SameSubnet: the peer chain is another chain of the P-Chain's own (primary) subnet. */
 function sameSubnet(peer: Uint8Array, env: TxEnv): void {
@@ -44,7 +42,7 @@ export function importTx(tx: SignedTx, u: TxOf<17>, env: TxEnv): TxResult {
   );
   for (const raw of raws) utxos.push(wrapped('failed to unmarshal UTXO', () => parseUTXO(raw!)));
   const ins = [...u.base.inputs, ...u.importedInputs];
-  verifySpendUTXOs(tx, utxos, ins, u.base.outputs, tx.credentials, new Map([[hex(env.avaxAssetID), env.fee]]), env);
+  verifySpendUTXOs(tx, utxos, ins, u.base.outputs, tx.credentials, new Map([[toHex(env.avaxAssetID), env.fee]]), env);
   return { ...transfer(tx, u.base), imported: { source: u.sourceChain, utxoIDs } };
 }
 

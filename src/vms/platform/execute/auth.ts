@@ -7,8 +7,7 @@ import type { FxValue, Owners, SignedTx } from '../types.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fail, wrapped } from './base.js';
 import type { TxEnv } from './env.js';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+import { toHex } from '../../../encoding/bytes.js';
 
 /** secp256k1fx.Fx.VerifyPermission. */
 export function verifyPermission(tx: SignedTx, auth: FxValue, cred: FxValue, owner: Owners, env: TxEnv): void {
@@ -23,7 +22,7 @@ export function verifyPermission(tx: SignedTx, auth: FxValue, cred: FxValue, own
 export function verifySubnetAuthorization(tx: SignedTx, subnetID: Uint8Array, auth: FxValue, env: TxEnv): FxValue[] {
   // GetSubnetOwner first: a chain's ID names a tx that is not a subnet.
   const subnet =
-    env.ledger.subnets.get(hex(subnetID)) ?? (env.ledger.chains.has(hex(subnetID)) ? fail(`"${encodeCB58(subnetID)}" is not a subnet`) : fail('not found'));
+    env.ledger.subnets.get(toHex(subnetID)) ?? (env.ledger.chains.has(toHex(subnetID)) ? fail(`"${encodeCB58(subnetID)}" is not a subnet`) : fail('not found'));
   if (tx.credentials.length === 0) fail('should have the same number of credentials as inputs');
   const cred = tx.credentials[tx.credentials.length - 1]!;
   wrapped('unauthorized modification', () => verifyPermission(tx, auth, cred, ownersOf(subnet.owner), env));
@@ -33,6 +32,6 @@ export function verifySubnetAuthorization(tx: SignedTx, subnetID: Uint8Array, au
 /** verifyPoASubnetAuthorization: the authorization, then a subnet converted to an L1 is refused (no transformations exist here). */
 export function verifyPoASubnetAuthorization(tx: SignedTx, subnetID: Uint8Array, auth: FxValue, env: TxEnv): FxValue[] {
   const creds = verifySubnetAuthorization(tx, subnetID, auth, env);
-  if (env.ledger.subnets.get(hex(subnetID))?.conversion) fail(`"${encodeCB58(subnetID)}" is immutable`);
+  if (env.ledger.subnets.get(toHex(subnetID))?.conversion) fail(`"${encodeCB58(subnetID)}" is immutable`);
   return creds;
 }

@@ -2,7 +2,7 @@
 // check (utxo.VerifySpend) with its credentials.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { compareBytes } from '../../../encoding/bytes.js';
+import { compareBytes, toHex } from '../../../encoding/bytes.js';
 import { fail, VerifyError, wrapped } from '../../components/verify/errors.js';
 import { verifyTransfer } from '../../components/secp256k1fx/fx.js';
 import { verifyAssetID, verifyTransferInput, verifyTransferOutput } from '../../components/secp256k1fx/fx.js';
@@ -13,7 +13,6 @@ import type { TxEnv } from './env.js';
 
 export { fail, VerifyError, wrapped };
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const equal = (a: Uint8Array, b: Uint8Array) => compareBytes(a, b) === 0;
 
 /** TransferableOutput.Verify (a LockOut needs a locktime and holds a TransferOutput). */
@@ -74,7 +73,7 @@ export function consumedUTXOs(ins: readonly TransferableInput[], env: TxEnv): UT
 }
 
 /** The owners' codec bytes (a concrete struct: version, no type ID), hex: what locked funds are keyed by. */
-const ownerKey = (o: UTXO['output']) => hex(marshalOwners((o.type === 22 ? o.out : o).owners));
+const ownerKey = (o: UTXO['output']) => toHex(marshalOwners((o.type === 22 ? o.out : o).owners));
 
 /**
  * utxo.VerifySpendUTXOs: credentials match inputs, each input spends its UTXO with a valid
@@ -113,12 +112,12 @@ export function verifySpendUTXOs(
       fail('locked funds not marked as locked');
     }
     wrapped('failed to verify transfer', () => verifyTransfer(inner, creds[index]!, out, sig));
-    const asset = hex(utxo.assetID);
+    const asset = toHex(utxo.assetID);
     if (env.now >= locktime) bump(unlockedConsumed, asset, inner.amount);
     else bump(lockedConsumed, `${asset}/${locktime}/${ownerKey(out)}`, inner.amount);
   });
   for (const o of outs) {
-    const asset = hex(o.assetID);
+    const asset = toHex(o.assetID);
     if (o.out.type !== 22) {
       bump(unlockedProduced, asset, o.out.amount);
       continue;
@@ -154,6 +153,6 @@ export function verifySpend(
   extra = 0n,
 ): UTXO[] {
   const utxos = consumedUTXOs(ins, env);
-  verifySpendUTXOs(tx, utxos, ins, outs, creds, new Map([[hex(env.avaxAssetID), env.fee + extra]]), env);
+  verifySpendUTXOs(tx, utxos, ins, outs, creds, new Map([[toHex(env.avaxAssetID), env.fee + extra]]), env);
   return utxos;
 }

@@ -1,7 +1,7 @@
 // The L1 txs (ACP-77): ConvertSubnetToL1Tx, RegisterL1ValidatorTx, SetL1ValidatorWeightTx,
 // IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, in standard_tx_executor.go's order.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { u32, u64 } from '../../../encoding/bytes.js';
+import { fromHex, toHex, u32, u64 } from '../../../encoding/bytes.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { compareBytes } from '../../../encoding/bytes.js';
 import { verifyOwners } from '../../components/secp256k1fx/fx.js';
@@ -16,15 +16,13 @@ import { fail, verifyBaseTx, verifyMemo, verifySpend, wrapped } from './base.js'
 import type { TxEnv, TxResult } from './env.js';
 import { transfer, verifyAuth } from './subnets.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const withLen = (b: Uint8Array) => Buffer.concat([u32(b.length), b]);
 const MAX_ACTIVE = 20_000;
 /** RegisterL1ValidatorTxExpiryWindow: a day. */
 const EXPIRY_WINDOW = 86_400n;
 
-const pOwner = (o: { threshold: number; addresses: Uint8Array[] }): PChainOwner => ({ threshold: o.threshold, addresses: o.addresses.map(hex) });
-const ownersOfP = (o: PChainOwner) => ({ locktime: 0n, threshold: o.threshold, addresses: o.addresses.map(bytes) });
+const pOwner = (o: { threshold: number; addresses: Uint8Array[] }): PChainOwner => ({ threshold: o.threshold, addresses: o.addresses.map(toHex) });
+const ownersOfP = (o: PChainOwner) => ({ locktime: 0n, threshold: o.threshold, addresses: o.addresses.map(fromHex) });
 
 const activeCount = (env: TxEnv) => [...env.ledger.l1Validators.values()].filter((v) => v.endAccumulatedFee !== 0n).length;
 
@@ -77,10 +75,10 @@ export function convertSubnetToL1(tx: SignedTx, u: TxOf<35>, env: TxEnv): TxResu
     }
     balances += v.balance;
     putNewL1Validator(env, {
-      validationID: hex(sha256(Buffer.concat([u.subnetID, u32(i)]))),
-      subnetID: hex(u.subnetID),
-      nodeID: hex(v.nodeID),
-      publicKey: hex(v.publicKey),
+      validationID: toHex(sha256(Buffer.concat([u.subnetID, u32(i)]))),
+      subnetID: toHex(u.subnetID),
+      nodeID: toHex(v.nodeID),
+      publicKey: toHex(v.publicKey),
       remainingBalanceOwner: pOwner(v.remainingBalanceOwner),
       deactivationOwner: pOwner(v.deactivationOwner),
       startTime: env.chainTime,
@@ -90,10 +88,10 @@ export function convertSubnetToL1(tx: SignedTx, u: TxOf<35>, env: TxEnv): TxResu
     });
   });
   verifySpend(tx, u.base.inputs, u.base.outputs, creds, env, balances);
-  const subnet = env.ledger.subnets.get(hex(u.subnetID))!;
-  env.ledger.subnets.set(hex(u.subnetID), {
+  const subnet = env.ledger.subnets.get(toHex(u.subnetID))!;
+  env.ledger.subnets.set(toHex(u.subnetID), {
     ...subnet,
-    conversion: { conversionID: hex(conversionID(u)), chainID: hex(u.chainID), address: hex(u.address) },
+    conversion: { conversionID: toHex(conversionID(u)), chainID: toHex(u.chainID), address: toHex(u.address) },
   });
   return transfer(tx, u.base);
 }
@@ -120,9 +118,9 @@ function parsed<T>(run: () => T): T {
 }
 
 function verifyL1Conversion(env: TxEnv, subnetID: string, source: Uint8Array, address: Uint8Array): void {
-  const conv = env.ledger.subnets.get(subnetID)?.conversion ?? fail(`could not load subnet conversion for ${encodeCB58(bytes(subnetID))} with: not found`);
-  if (conv.chainID !== hex(source)) fail(`wrong warp message source chain ID expected ${encodeCB58(bytes(conv.chainID))} but had ${encodeCB58(source)}`);
-  if (conv.address !== hex(address)) fail(`wrong warp message source address expected 0x${conv.address} but got 0x${hex(address)}`);
+  const conv = env.ledger.subnets.get(subnetID)?.conversion ?? fail(`could not load subnet conversion for ${encodeCB58(fromHex(subnetID))} with: not found`);
+  if (conv.chainID !== toHex(source)) fail(`wrong warp message source chain ID expected ${encodeCB58(fromHex(conv.chainID))} but had ${encodeCB58(source)}`);
+  if (conv.address !== toHex(address)) fail(`wrong warp message source address expected 0x${conv.address} but got 0x${toHex(address)}`);
 }
 
 export function registerL1Validator(tx: SignedTx, u: TxOf<36>, env: TxEnv): TxResult {
@@ -138,14 +136,14 @@ export function registerL1Validator(tx: SignedTx, u: TxOf<36>, env: TxEnv): TxRe
     verifyOwners({ locktime: 0n, ...msg.remainingBalanceOwner });
     verifyOwners({ locktime: 0n, ...msg.disableOwner });
   });
-  verifyL1Conversion(env, hex(msg.subnetID), source, address);
+  verifyL1Conversion(env, toHex(msg.subnetID), source, address);
   const now = env.chainTime;
   if (msg.expiry <= now) fail(`warp message expired at ${msg.expiry} and it is currently ${now}`);
   if (msg.expiry - now > EXPIRY_WINDOW)
     fail(`warp message not yet allowed because time is ${msg.expiry - now} seconds in the future but the limit is ${EXPIRY_WINDOW}`);
   const payload = parseAddressedCall(parseSignedMessage(u.message).payload).payload;
   const validationID = sha256(payload);
-  const expiryKey = `${msg.expiry.toString(16).padStart(16, '0')}${hex(validationID)}`;
+  const expiryKey = `${msg.expiry.toString(16).padStart(16, '0')}${toHex(validationID)}`;
   if (env.ledger.expiries.has(expiryKey)) fail(`warp message already issued for validationID ${encodeCB58(validationID)}`);
   if (!env.verifyPoP(msg.publicKey, u.proofOfPossession)) fail('invalid proof of possession');
   let end = 0n;
@@ -154,10 +152,10 @@ export function registerL1Validator(tx: SignedTx, u: TxOf<36>, env: TxEnv): TxRe
     end = u.balance + env.ledger.c.accruedFees;
   }
   putNewL1Validator(env, {
-    validationID: hex(validationID),
-    subnetID: hex(msg.subnetID),
-    nodeID: hex(msg.nodeID),
-    publicKey: hex(msg.publicKey),
+    validationID: toHex(validationID),
+    subnetID: toHex(msg.subnetID),
+    nodeID: toHex(msg.nodeID),
+    publicKey: toHex(msg.publicKey),
     remainingBalanceOwner: pOwner(msg.remainingBalanceOwner),
     deactivationOwner: pOwner(msg.disableOwner),
     startTime: now,
@@ -189,7 +187,7 @@ export function setL1ValidatorWeight(tx: SignedTx, u: TxOf<37>, env: TxEnv): TxR
   verifySpend(tx, u.base.inputs, u.base.outputs, tx.credentials, env);
   const { msg, source, address } = parsed(() => carried(u.message, 3));
   if (msg.nonce === 0xffffffffffffffffn && msg.weight !== 0n) fail('maxUint64 nonce is reserved for removal');
-  const v = env.ledger.l1Validators.get(hex(msg.validationID)) ?? fail('could not load L1 validator: not found');
+  const v = env.ledger.l1Validators.get(toHex(msg.validationID)) ?? fail('could not load L1 validator: not found');
   if (msg.nonce < v.minNonce) fail(`warp message contains stale nonce ${msg.nonce} must be at least ${v.minNonce}`);
   verifyL1Conversion(env, v.subnetID, source, address);
   const result = transfer(tx, u.base);
@@ -210,7 +208,7 @@ export function increaseL1ValidatorBalance(tx: SignedTx, u: TxOf<38>, env: TxEnv
   verifyBaseTx(u.base, env);
   verifyMemo(u.base);
   verifySpend(tx, u.base.inputs, u.base.outputs, tx.credentials, env, u.balance);
-  const v = env.ledger.l1Validators.get(hex(u.validationID)) ?? fail('not found');
+  const v = env.ledger.l1Validators.get(toHex(u.validationID)) ?? fail('not found');
   let end = v.endAccumulatedFee;
   if (end === 0n) {
     if (activeCount(env) >= MAX_ACTIVE) fail('already at the max number of active validators');
@@ -224,7 +222,7 @@ export function disableL1Validator(tx: SignedTx, u: TxOf<39>, env: TxEnv): TxRes
   verifyBaseTx(u.base, env);
   verifyAuth(u.auth);
   verifyMemo(u.base);
-  const v = env.ledger.l1Validators.get(hex(u.validationID)) ?? fail('could not load L1 validator: not found');
+  const v = env.ledger.l1Validators.get(toHex(u.validationID)) ?? fail('could not load L1 validator: not found');
   if (tx.credentials.length === 0) fail('should have the same number of credentials as inputs');
   const cred = tx.credentials[tx.credentials.length - 1]!;
   wrapped('unauthorized modification', () => verifyPermission(tx, u.auth, cred, ownersOfP(v.deactivationOwner), env));

@@ -1,7 +1,7 @@
 // Primary-network staking: AddPermissionlessValidatorTx and AddPermissionlessDelegatorTx
 // (staker_tx_verification.go), with the local network's staking limits and reward formula.
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { compareBytes } from '../../../encoding/bytes.js';
+import { compareBytes, toHex } from '../../../encoding/bytes.js';
 import { verifyOwners } from '../../components/secp256k1fx/fx.js';
 import { ownerRecord, type StakerRecord } from '../ledger.js';
 import type { SignedTx, TxOf } from '../types.js';
@@ -9,7 +9,6 @@ import { fail, outputsSorted, verifyBaseTx, verifyMemo, verifySpend, verifyTrans
 import type { TxEnv, TxResult } from './env.js';
 import { transfer, wrappedFlow } from './subnets.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const DAY = 24n * 3600n;
 
 /** genesis.LocalParams' staking config. */
@@ -64,16 +63,16 @@ function checkDuration(end: bigint, env: TxEnv): void {
 /** The current-staker record of a primary validator's tx, staking from `start`. */
 export function validatorRecord(txID: Uint8Array, u: TxOf<25>, start: bigint, potentialReward: bigint): StakerRecord {
   return {
-    txID: hex(txID),
+    txID: toHex(txID),
     kind: 'primaryValidator',
-    nodeID: hex(u.nodeID),
-    subnetID: hex(u.subnetID),
+    nodeID: toHex(u.nodeID),
+    subnetID: toHex(u.subnetID),
     start,
     end: u.end,
     weight: u.weight,
     potentialReward,
-    publicKey: u.signer.type === 28 ? hex(u.signer.publicKey) : undefined,
-    pop: u.signer.type === 28 ? hex(u.signer.proofOfPossession) : undefined,
+    publicKey: u.signer.type === 28 ? toHex(u.signer.publicKey) : undefined,
+    pop: u.signer.type === 28 ? toHex(u.signer.proofOfPossession) : undefined,
     delegationShares: u.delegationShares,
     rewardOwner: ownerRecord(u.validatorRewardsOwner.owners),
     delegationRewardOwner: ownerRecord(u.delegatorRewardsOwner.owners),
@@ -103,12 +102,12 @@ export function addPermissionlessValidator(tx: SignedTx, u: TxOf<25>, env: TxEnv
   checkDuration(u.end, env);
   if (compareBytes(u.stakeOuts[0]!.assetID, env.avaxAssetID) !== 0)
     fail(`incorrect staked assetID: ${encodeCB58(env.avaxAssetID)} != ${encodeCB58(u.stakeOuts[0]!.assetID)}`);
-  if (env.ledger.primaryValidator(hex(u.nodeID))) fail(`duplicate validator: NodeID-${encodeCB58(u.nodeID)} on ${encodeCB58(u.subnetID)}`);
+  if (env.ledger.primaryValidator(toHex(u.nodeID))) fail(`duplicate validator: NodeID-${encodeCB58(u.nodeID)} on ${encodeCB58(u.subnetID)}`);
   wrappedFlow(() => verifySpend(tx, u.base.inputs, [...u.base.outputs, ...u.stakeOuts], tx.credentials, env));
   const c = env.ledger.c;
   const reward = potentialReward(u.end - env.chainTime, u.weight, c.supply);
   env.ledger.c = { ...c, supply: c.supply + reward };
-  env.ledger.stakers.set(hex(tx.id), validatorRecord(tx.id, u, env.chainTime, reward));
+  env.ledger.stakers.set(toHex(tx.id), validatorRecord(tx.id, u, env.chainTime, reward));
   return transfer(tx, u.base);
 }
 
@@ -129,7 +128,7 @@ export function addPermissionlessDelegator(tx: SignedTx, u: TxOf<26>, env: TxEnv
   if (compareBytes(u.stakeOuts[0]!.assetID, env.avaxAssetID) !== 0)
     fail(`incorrect staked assetID: ${encodeCB58(env.avaxAssetID)} != ${encodeCB58(u.stakeOuts[0]!.assetID)}`);
   const validator =
-    env.ledger.primaryValidator(hex(u.nodeID)) ??
+    env.ledger.primaryValidator(toHex(u.nodeID)) ??
     fail(`failed to fetch the validator for NodeID-${encodeCB58(u.nodeID)} on ${encodeCB58(u.subnetID)}: not found`);
   if (u.end > validator.end) fail('proposed staking period is not inside dependent staking period');
   let delegated = validator.weight + u.weight;
@@ -140,11 +139,11 @@ export function addPermissionlessDelegator(tx: SignedTx, u: TxOf<26>, env: TxEnv
   const c = env.ledger.c;
   const reward = potentialReward(u.end - env.chainTime, u.weight, c.supply);
   env.ledger.c = { ...c, supply: c.supply + reward };
-  env.ledger.stakers.set(hex(tx.id), {
-    txID: hex(tx.id),
+  env.ledger.stakers.set(toHex(tx.id), {
+    txID: toHex(tx.id),
     kind: 'primaryDelegator',
     nodeID: validator.nodeID,
-    subnetID: hex(u.subnetID),
+    subnetID: toHex(u.subnetID),
     start: env.chainTime,
     end: u.end,
     weight: u.weight,

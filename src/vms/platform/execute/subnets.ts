@@ -1,7 +1,7 @@
 // The subnet txs: CreateSubnetTx, CreateChainTx, AddSubnetValidatorTx, RemoveSubnetValidatorTx,
 // TransferSubnetOwnershipTx, each checked in standard_tx_executor.go's order with its texts.
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { compareBytes } from '../../../encoding/bytes.js';
+import { compareBytes, toHex } from '../../../encoding/bytes.js';
 import { verifyOwners, verifySigIndices } from '../../components/secp256k1fx/fx.js';
 import { ownerRecord } from '../ledger.js';
 import type { FxValue, SignedTx, TxOf } from '../types.js';
@@ -10,7 +10,6 @@ import { verifyPoASubnetAuthorization, verifySubnetAuthorization } from './auth.
 import { fail, verifyBaseTx, verifyMemo, verifySpend } from './base.js';
 import type { TxEnv, TxResult } from './env.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const isZero = (b: Uint8Array) => b.every((x) => x === 0);
 const DAY = 24n * 3600n;
 const YEAR = 365n * DAY;
@@ -31,7 +30,7 @@ export function createSubnet(tx: SignedTx, u: TxOf<16>, env: TxEnv): TxResult {
   verifyOwners(u.owner.owners);
   verifyMemo(u.base);
   verifySpend(tx, u.base.inputs, u.base.outputs, tx.credentials, env);
-  env.ledger.subnets.set(hex(tx.id), { owner: ownerRecord(u.owner.owners) });
+  env.ledger.subnets.set(toHex(tx.id), { owner: ownerRecord(u.owner.owners) });
   return transfer(tx, u.base);
 }
 
@@ -50,7 +49,7 @@ export function createChain(tx: SignedTx, u: TxOf<15>, env: TxEnv): TxResult {
   verifyMemo(u.base);
   const creds = verifyPoASubnetAuthorization(tx, u.subnetID, u.auth, env);
   verifySpend(tx, u.base.inputs, u.base.outputs, creds, env);
-  env.ledger.chains.set(hex(tx.id), { subnetID: hex(u.subnetID), name: Buffer.from(u.chainName).toString('latin1'), vmID: hex(u.vmID) });
+  env.ledger.chains.set(toHex(tx.id), { subnetID: toHex(u.subnetID), name: Buffer.from(u.chainName).toString('latin1'), vmID: toHex(u.vmID) });
   return {
     ...transfer(tx, u.base),
     createdChain: { chainID: tx.id, subnetID: u.subnetID, name: Buffer.from(u.chainName).toString('latin1'), vmID: u.vmID, genesis: u.genesis },
@@ -66,16 +65,16 @@ export function addSubnetValidator(tx: SignedTx, u: TxOf<13>, env: TxEnv): TxRes
   const duration = u.end - env.chainTime;
   if (u.end <= env.chainTime || duration < DAY) fail('staking period is too short');
   if (duration > YEAR) fail('staking period is too long');
-  const nodeID = hex(u.nodeID);
-  const subnetID = hex(u.subnetID);
+  const nodeID = toHex(u.nodeID);
+  const subnetID = toHex(u.subnetID);
   if (env.ledger.validatorOn(subnetID, nodeID))
     fail(`attempted to issue duplicate validator for NodeID-${encodeCB58(u.nodeID)} on subnet ${encodeCB58(u.subnetID)}`);
   const primary = env.ledger.primaryValidator(nodeID) ?? fail(`NodeID-${encodeCB58(u.nodeID)} isn't a current or pending validator of the primary network`);
   if (u.end > primary.end) fail('proposed staking period is not inside dependent staking period');
   const creds = verifyPoASubnetAuthorization(tx, u.subnetID, u.auth, env);
   wrappedFlow(() => verifySpend(tx, u.base.inputs, u.base.outputs, creds, env));
-  env.ledger.stakers.set(hex(tx.id), {
-    txID: hex(tx.id),
+  env.ledger.stakers.set(toHex(tx.id), {
+    txID: toHex(tx.id),
     kind: 'subnetValidator',
     nodeID,
     subnetID,
@@ -93,7 +92,7 @@ export function removeSubnetValidator(tx: SignedTx, u: TxOf<23>, env: TxEnv): Tx
   verifyAuth(u.auth);
   verifyMemo(u.base);
   const staker =
-    env.ledger.validatorOn(hex(u.subnetID), hex(u.nodeID)) ??
+    env.ledger.validatorOn(toHex(u.subnetID), toHex(u.nodeID)) ??
     fail(`NodeID-${encodeCB58(u.nodeID)} isn't a current or pending validator of ${encodeCB58(u.subnetID)}: not found`);
   if (staker.kind !== 'subnetValidator') fail('attempting to remove permissionless validator');
   const creds = verifySubnetAuthorization(tx, u.subnetID, u.auth, env);
@@ -110,8 +109,8 @@ export function transferSubnetOwnership(tx: SignedTx, u: TxOf<33>, env: TxEnv): 
   verifyMemo(u.base);
   const creds = verifySubnetAuthorization(tx, u.subnetID, u.auth, env);
   wrappedFlow(() => verifySpend(tx, u.base.inputs, u.base.outputs, creds, env));
-  const subnet = env.ledger.subnets.get(hex(u.subnetID))!;
-  env.ledger.subnets.set(hex(u.subnetID), { ...subnet, owner: ownerRecord(u.owner.owners) });
+  const subnet = env.ledger.subnets.get(toHex(u.subnetID))!;
+  env.ledger.subnets.set(toHex(u.subnetID), { ...subnet, owner: ownerRecord(u.owner.owners) });
   return transfer(tx, u.base);
 }
 
