@@ -17,10 +17,10 @@ import { icmOps } from './icm.js';
 import { type BlockActivity, indexMetrics, MetricsMemory } from '../metrics/index.js';
 import { type AcceptedEvmBlock, blockTxs, type CallFrameJson, callTraces, type EvmChain, type InternalTx, type TxRecord } from '../../vms/evm/index.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
+import { fromHex0x as bytes, toHex0x as hex, toHex as hashKey } from '../../encoding/bytes.js';
 
 /** Blocks accepted and not yet indexed that the follower keeps, at most. */
 const KEPT_BLOCKS = 1024;
-const hashKey = (hash: Uint8Array) => Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('hex');
 
 const topic = (signature: string, digestHex: string) => Buffer.from(knownKeccak(signature, digestHex)).toString('hex');
 export const TRANSFER = topic('Transfer(address,address,uint256)', 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef');
@@ -56,8 +56,6 @@ const FOLLOW_QUIET_MS = 50;
  */
 const FOLLOW_MAX_DELAY_MS = 250;
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const bytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
 /** The token-transfer parties of a log: ERC-20/721 Transfer, ERC-1155 TransferSingle/TransferBatch. */

@@ -10,8 +10,8 @@ import { type InternalTx, TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from './fo
 import { internalKey } from './keys.js';
 import { ownerOf, type TokenInfo, tokenInfo, tokenUri } from './tokens.js';
 import type { Database } from '../../storage/db.js';
+import { toHex0x as hex } from '../../encoding/bytes.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const checksum = (a: Uint8Array | string) => toChecksumAddress(typeof a === 'string' ? a : hex(a));
 const rich = (a: Uint8Array | string) => ({ address: checksum(a) });
 

@@ -34,14 +34,13 @@ import { Rounds } from './rounds.js';
 import { TrieMemo } from './state.js';
 import { ChainStore, type StoredBlock } from './store.js';
 import type { RunningPredicates, TxPredicates } from './warp/receive.js';
+import { toHex as hex } from '../../encoding/bytes.js';
 
 interface Events {
   block: [AcceptedEvmBlock];
   pendingTx: [Uint8Array];
   buildFailed: [Error];
 }
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** Serializes async sections (the reader VM runs one read at a time). */
 class Lock {
