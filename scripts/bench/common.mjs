@@ -163,6 +163,33 @@ export async function timeMetricQueries(request, uri, chainId, queries) {
 }
 
 /** Whether taskset is there to pin the measured processes to their own cores. */
+/** POSTs a JSON payload over `agent` (keep-alive); resolves to the parsed reply, rejects on a reply that is not JSON or none within `timeoutMs`. */
+export function postJson(agent, url, payload, timeoutMs) {
+  const body = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          }
+        });
+        res.once('error', reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no reply within ${timeoutMs / 1000} s`)));
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
 export function hasTaskset() {
   try {
     execFileSync('taskset', ['-V'], { stdio: 'ignore' });

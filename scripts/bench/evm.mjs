@@ -87,7 +87,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { getCreateAddress, id as keccakText, keccak256, Wallet } from 'ethers';
-import { CLI, cpuSeconds, envIntOf, freePort, hasTaskset, pct, ROOT, serveBareReply } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, freePort, hasTaskset, pct, ROOT, serveBareReply, postJson } from './common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 // CHAIN=C (default): the C-Chain; CHAIN=l1: the Subnet-EVM L1 of fixtures/myl1.json (chain ID 99999,
@@ -286,32 +286,7 @@ async function main() {
 
   // --- JSON-RPC over HTTP keep-alive ----------------------------------------------------------------
   let rpcId = 0;
-  /** POSTs a JSON payload; resolves to the parsed reply. */
-  function post(url, payload, timeoutMs = 300_000) {
-    const body = JSON.stringify(payload);
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            try {
-              resolve(JSON.parse(text));
-            } catch {
-              reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-            }
-          });
-          res.once('error', reject);
-        },
-      );
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no reply within ${timeoutMs / 1000} s`)));
-      req.once('error', reject);
-      req.end(body);
-    });
-  }
+  const post = (url, payload, timeoutMs = 300_000) => postJson(agent, url, payload, timeoutMs);
   async function call(side, method, params = []) {
     const reply = await post(side.rpc, { jsonrpc: '2.0', id: ++rpcId, method, params });
     if (reply.error) throw new Error(`${method}: ${reply.error.message ?? JSON.stringify(reply.error)}`);

@@ -65,7 +65,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { id as keccakText, Interface, keccak256, Wallet } from 'ethers';
-import { CLI, envIntOf, freePort, nativeSigner, pct, processUri, ROOT } from './common.mjs';
+import { CLI, envIntOf, freePort, nativeSigner, pct, processUri, ROOT, postJson } from './common.mjs';
 
 const envInt = envIntOf('bench:state');
 const list = (name, dflt) =>
@@ -171,31 +171,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanu
 
 // --- JSON-RPC --------------------------------------------------------------------------------------
 let rpcId = 0;
-function post(url, payload, timeoutMs = 600_000) {
-  const body = JSON.stringify(payload);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve(JSON.parse(text));
-          } catch {
-            reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-          }
-        });
-        res.once('error', reject);
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no reply within ${timeoutMs / 1000} s`)));
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const post = (url, payload, timeoutMs = 600_000) => postJson(agent, url, payload, timeoutMs);
 async function call(url, method, params = []) {
   const reply = await post(url, { jsonrpc: '2.0', id: ++rpcId, method, params });
   if (reply.error) throw new Error(`${method}: ${reply.error.message ?? JSON.stringify(reply.error)}`);
