@@ -16,7 +16,7 @@ import {
   unsignedMessage,
 } from '../vms/components/warp/index.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { aggregateFor, conversionID, parsePlatformMessage, type PChain, refusal, SigningError } from '../vms/platform/index.js';
+import { aggregateFor, conversionID, marshalPlatformMessage, parsePlatformMessage, type PChain, refusal, SigningError } from '../vms/platform/index.js';
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';
 import { checkNetwork } from './primary/handlers.js';
@@ -133,17 +133,6 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
   };
 }
 
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
-const u64 = (n: bigint) => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(n);
-  return b;
-};
-
 /**
  * The P-Chain's message for one of its L1 txs, with the justification and the signing subnet a
  * client gives for it (builders-hub's toolbox): the conversion (justified by the subnet ID), a
@@ -153,25 +142,25 @@ async function messageOfTx(p: PChain, networkID: number, txID: Uint8Array): Prom
   const tx = await p.state.getTx(txID);
   if (!tx) throw new DataError(404, `transaction ${encodeCB58(txID)} not found on the P-Chain`);
   const u = tx.unsigned;
-  const platform = (payload: Uint8Array) => unsignedMessage(networkID, new Uint8Array(32), addressedCall(new Uint8Array(), payload));
+  const platform = (m: Parameters<typeof marshalPlatformMessage>[0]) =>
+    unsignedMessage(networkID, new Uint8Array(32), addressedCall(new Uint8Array(), marshalPlatformMessage(m)));
   if (u.type === 35) {
-    const payload = Buffer.concat([Uint8Array.of(0, 0), u32(0), conversionID(u)]);
-    return { unsigned: platform(payload), justification: u.subnetID, subnet: u.subnetID };
+    return { unsigned: platform({ type: 0, conversionID: conversionID(u) }), justification: u.subnetID, subnet: u.subnetID };
   }
   if (u.type === 36 || u.type === 37) {
     const inner = parsePlatformMessage(parseAddressedCall(parseSignedMessage(u.message).payload).payload);
     if (inner.type === 1) {
       const validationID = sha256(parseAddressedCall(parseSignedMessage(u.message).payload).payload);
       return {
-        unsigned: platform(Buffer.concat([Uint8Array.of(0, 0), u32(2), validationID, Uint8Array.of(1)])),
+        unsigned: platform({ type: 2, validationID, registered: true }),
         justification: new Uint8Array(),
         subnet: inner.subnetID,
       };
     }
     if (inner.type === 3) {
       const v = p.state.ledger.l1Validators.get(Buffer.from(inner.validationID).toString('hex'));
-      const payload = Buffer.concat([Uint8Array.of(0, 0), u32(3), inner.validationID, u64(inner.nonce), u64(inner.weight)]);
-      return { unsigned: platform(payload), justification: new Uint8Array(), subnet: v ? Buffer.from(v.subnetID, 'hex') : new Uint8Array(32) };
+      const weight = { type: 3 as const, validationID: inner.validationID, nonce: inner.nonce, weight: inner.weight };
+      return { unsigned: platform(weight), justification: new Uint8Array(), subnet: v ? Buffer.from(v.subnetID, 'hex') : new Uint8Array(32) };
     }
   }
   throw badRequest(`transaction ${encodeCB58(txID)} is not a P-Chain L1 transaction (ConvertSubnetToL1Tx, RegisterL1ValidatorTx or SetL1ValidatorWeightTx)`);

@@ -11,6 +11,6 @@ export { buildTx, marshalGenesis, type PGenesis } from './codec/index.js';
 export type { Block, ConvertValidator, SignedTx, UnsignedTx } from './types.js';
 // Warp: the P-Chain's own messages, the signature-request rules and the aggregator (the Data API, the node's signing API).
 export { conversionID } from './execute/l1.js';
-export { parsePlatformMessage } from './warp.js';
+export { marshalPlatformMessage, parsePlatformMessage } from './warp.js';
 export { aggregateFor, refusal, SigningError } from './signing.js';
 export { signingMethods } from './api/signing.js';

@@ -2,6 +2,7 @@
 // messages RegisterL1ValidatorTx and SetL1ValidatorWeightTx carry and of those the P-Chain signs.
 // The linear codec, one u16 version in front; the warp message and its payloads are
 // src/vms/components/warp's.
+import { u32, u64 } from '../../encoding/bytes.js';
 import { CodecError, type Reader, unmarshal } from '../../encoding/packer.js';
 
 export interface RegisterL1Validator {
@@ -62,4 +63,15 @@ export function parsePlatformMessage(bytes: Uint8Array): PlatformMessage {
         throw new CodecError(`couldn't unmarshal interface: unknown type ID ${type}`);
     }
   });
+}
+
+/**
+ * message.Marshal of the messages the P-Chain signs about its own L1 txs (codec version 0 in front):
+ * a conversion, a registration's acknowledgement and a weight change's acknowledgement.
+ */
+export function marshalPlatformMessage(m: Exclude<PlatformMessage, RegisterL1Validator>): Uint8Array {
+  const version = Uint8Array.of(0, 0);
+  if (m.type === 0) return Buffer.concat([version, u32(0), m.conversionID]);
+  if (m.type === 2) return Buffer.concat([version, u32(2), m.validationID, Uint8Array.of(m.registered ? 1 : 0)]);
+  return Buffer.concat([version, u32(3), m.validationID, u64(m.nonce), u64(m.weight)]);
 }
