@@ -3,7 +3,7 @@
 // restart would, while new requests wait.
 import type { DevSettings } from '../vms/evm/index.js';
 import { buildCore } from './core.js';
-import type { Core, Shell } from './shell.js';
+import { type Core, type Shell, StartError } from './shell.js';
 
 export class CoreSlot {
   core: Core | undefined;
@@ -19,9 +19,9 @@ export class CoreSlot {
     return this.core;
   }
 
-  /** The core, or a StartError-like failure while it is being rebuilt. */
+  /** The core; while it is being rebuilt, a StartError. */
   current(): Core {
-    if (!this.core) throw new Error('the node is being rebuilt');
+    if (!this.core) throw new StartError('the node is being rebuilt');
     return this.core;
   }
 

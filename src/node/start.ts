@@ -125,26 +125,22 @@ export async function startNode(config: NodeConfig): Promise<RunningNode> {
 /** What a caller holds of a started node: always the current core's chains. */
 function running(shell: Shell, slot: CoreSlot, uri: string, cleanup: () => Promise<void>): RunningNode {
   const { config, db, main } = shell;
-  const current = () => {
-    if (!slot.core) throw new StartError('the node is being rebuilt');
-    return slot.core;
-  };
   let stopping: Promise<void> | undefined;
   return {
     uri,
     config,
-    testAccounts: current().accounts,
+    testAccounts: slot.current().accounts,
     get chains() {
-      return current().manager;
+      return slot.current().manager;
     },
     get xChain() {
-      return current().xChain;
+      return slot.current().xChain;
     },
     get cChain() {
-      return current().cChain;
+      return slot.current().cChain;
     },
     get l1s() {
-      return current().l1s;
+      return slot.current().l1s;
     },
     stop() {
       stopping ??= (async () => {
