@@ -95,6 +95,18 @@ export const FLAGS: FlagSpec[] = [
   flag('chain-aliases-file', 'string', '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', 'JSON map of blockchain ID to aliases'),
   flag('l1', 'paths', '', 'a Subnet-EVM genesis file to run as an L1, aliased by its base name (repeatable; not an avalanchego flag)'),
   flag('dev', 'bool', 'false', 'development node: turns the debug_* and txpool_* namespaces on for every EVM chain'),
+  flag('fork-url', 'string', '', "fork the C-Chain from this coreth JSON-RPC endpoint (http or https), as Anvil's --fork-url; not an avalanchego flag"),
+  flag('fork-block-number', 'string', '', "the upstream's block to fork (default: its latest), as Anvil's --fork-block-number"),
+  flag('fork-retries', 'uint', '5', "retries of a fork request on rate limits, 5xx, timeouts and connection errors (Anvil's --retries)"),
+  flag('fork-retry-backoff', 'uint', '1000', "milliseconds before the first retry of a fork request, doubling at each (Anvil's --fork-retry-backoff)"),
+  flag('fork-timeout', 'uint', '45000', "milliseconds a fork request may take (Anvil's --timeout)"),
+  flag(
+    'compute-units-per-second',
+    'uint',
+    '0',
+    'pace fork requests at this many compute units a second, 20 a call (0: unpaced; Anvil only slows down once the upstream says it is rate limited)',
+  ),
+  flag('offline', 'bool', 'false', "run a fork from its cache only: the upstream is never called (Anvil's --offline)"),
   flag(
     'state-dir',
     'string',

@@ -31,6 +31,8 @@ export interface NodeConfig {
   testAccounts: number;
   /** --dev: developer namespaces on every EVM chain. */
   dev: boolean;
+  /** --fork-*: the C-Chain as a fork of an upstream chain (vms/evm/fork). */
+  fork: ForkFlags;
   chainConfigDir: string;
   chainAliasesFile: string;
   /** --l1: Subnet-EVM genesis files. */
@@ -207,6 +209,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       xBlockIntervalNs: flags['x-block-interval'] as bigint,
       testAccounts: flags['test-accounts'] as number,
       dev: bool('dev'),
+      fork: forkFlags(flags),
       chainConfigDir: str('chain-config-dir'),
       chainAliasesFile: str('chain-aliases-file'),
       l1: (flags.l1 as string[]).map((p) => resolve(p)),
@@ -227,5 +230,33 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       flags,
       explicit,
     },
+  };
+}
+
+/** The fork flags, as vms/evm/fork's ForkSettings. */
+export interface ForkFlags {
+  url?: string;
+  blockNumber?: bigint;
+  retries: number;
+  retryBackoffMs: number;
+  timeoutMs: number;
+  computeUnitsPerSecond: number;
+  offline: boolean;
+}
+
+function forkFlags(flags: Record<string, FlagValue>): ForkFlags {
+  const url = flags['fork-url'] as string;
+  const number = flags['fork-block-number'] as string;
+  if (number !== '' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(number))
+    throw new FlagError(`invalid --fork-block-number ${JSON.stringify(number)}: want a block number`, 'config');
+  if (url !== '' && !/^https?:\/\//i.test(url)) throw new FlagError(`invalid --fork-url: want an http:// or https:// URL`, 'config');
+  return {
+    ...(url === '' ? {} : { url }),
+    ...(number === '' ? {} : { blockNumber: BigInt(number) }),
+    retries: flags['fork-retries'] as number,
+    retryBackoffMs: flags['fork-retry-backoff'] as number,
+    timeoutMs: flags['fork-timeout'] as number,
+    computeUnitsPerSecond: flags['compute-units-per-second'] as number,
+    offline: flags.offline as boolean,
   };
 }

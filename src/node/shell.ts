@@ -15,7 +15,7 @@ import type { Journal } from '../rpc/journal.js';
 import type { Router } from '../server/router.js';
 import type { Database } from '../storage/db.js';
 import type { TestAccount, XChain } from '../vms/avm/index.js';
-import type { EvmChain } from '../vms/evm/index.js';
+import type { ChainForks, EvmChain } from '../vms/evm/index.js';
 
 /** A start-up failure the user caused (a flag, a file): one line, and the node exits non-zero. */
 export class StartError extends Error {}
@@ -55,6 +55,8 @@ export interface Shell {
   states?: NodeStates;
   /** Health faults injected before a rebuild, kept by the new core. */
   healthFaults?: Record<string, string>;
+  /** The chains' forks (--fork-url), with their upstreams and caches: a rebuild keeps them. */
+  forks: ChainForks;
 }
 
 export interface Core {

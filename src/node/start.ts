@@ -4,6 +4,7 @@
 // the store's content back, and builds the core again, as a restart would (slot.ts, states.ts).
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Profiler } from '../api/admin/profiler.js';
 import { TravelClock } from '../chains/clock.js';
 import { LOCAL_NODE } from '../chains/ids.js';
@@ -20,7 +21,7 @@ import { type Database, openDatabase } from '../storage/db.js';
 import { writeFileAtomic } from '../storage/files.js';
 import { ROOT_KEYS } from '../storage/keys.js';
 import type { TestAccount, XChain } from '../vms/avm/index.js';
-import type { EvmChain } from '../vms/evm/index.js';
+import { ChainForks, type EvmChain } from '../vms/evm/index.js';
 import { listen } from './server.js';
 import { formatAddrPort, type L1Info, type Shell, StartError } from './shell.js';
 import { CoreSlot } from './slot.js';
@@ -68,11 +69,15 @@ async function openShell(config: NodeConfig, logs: LogFactory, cleanups: Cleanup
   // Go samples the heap from the start; so does the admin profiler, for admin.memoryProfile.
   profiler?.startSampling();
   if (profiler) cleanups.push(() => profiler.close());
+  // The fork cache is a store of its own: a revert or a load of the node's state keeps what was fetched.
+  const forks = new ChainForks(config.fork, () => openDatabase(config.dbType, join(config.dbDir, 'fork-cache')));
+  cleanups.push(() => forks.close());
   return {
     config,
     logs,
     main: logs.get('main')!,
     db,
+    forks,
     vms,
     vmAliases,
     clock: new TravelClock(),

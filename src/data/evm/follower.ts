@@ -139,7 +139,8 @@ export class EvmFollower {
   /** The last height indexed (-1 before genesis' children). */
   async cursor(): Promise<bigint> {
     const v = await this.db.get(CURSOR);
-    return v ? Buffer.from(v).readBigInt64BE() : 0n;
+    // A fork's history up to its fork block is the upstream's: the Data API indexes the chain's own blocks.
+    return v ? Buffer.from(v).readBigInt64BE() : (this.chain.forkedAt ?? 0n);
   }
 
   private delayed: NodeJS.Timeout | undefined;

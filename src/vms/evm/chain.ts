@@ -17,7 +17,7 @@ import { TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
 import { BlockBuilder } from './builder.js';
 import { InternalRecording } from './recording.js';
-import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions } from './chaintypes.js';
+import type { AcceptedEvmBlock, BlockExtension, ChainFork, EvmChainOptions } from './chaintypes.js';
 import { DevControls } from './devcontrols.js';
 import { StateEdits } from './edits.js';
 import { countedState, execVM, stateAt } from './execution.js';
@@ -85,6 +85,8 @@ export class EvmChain extends EventEmitter<Events> {
     super();
     this.store = new ChainStore(db, opts.flavor.layout);
     this.nodes = new NodeStore(db.prefix('nodes'));
+    this.store.history = opts.fork?.history;
+    this.nodes.fork = opts.fork?.state;
     this.rules = new BlockRules(opts, () => this.head.header.time);
     this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules);
     this.dev = new DevControls(opts.clock, this);
@@ -109,7 +111,7 @@ export class EvmChain extends EventEmitter<Events> {
   }
 
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
-    const chainId = BigInt(opts.genesis.config.chainId ?? 0);
+    const chainId = opts.fork?.chainId ?? BigInt(opts.genesis.config.chainId ?? 0);
     const chain = new EvmChain(db, chainCommon(chainId), chainId, opts);
     await chain.init();
     return chain;
@@ -117,6 +119,11 @@ export class EvmChain extends EventEmitter<Events> {
 
   get flavor(): EvmFlavor {
     return this.opts.flavor;
+  }
+
+  /** A fork's fork block (the upstream's last): the chain's own blocks begin after it. */
+  get forkedAt(): bigint | undefined {
+    return this.opts.fork?.number;
   }
 
   /** The last accepted block. */
@@ -184,7 +191,8 @@ export class EvmChain extends EventEmitter<Events> {
   private async init(): Promise<void> {
     const multiCoin = this.opts.flavor.multiCoin;
     const headHash = await this.store.head();
-    if (!headHash) await this.writeGenesis();
+    if (!headHash && this.opts.fork) await this.writeForkBase(this.opts.fork);
+    else if (!headHash) await this.writeGenesis();
     else {
       const head = await this.store.block(headHash);
       const genesis = await this.store.blockAt(0n);
@@ -218,6 +226,20 @@ export class EvmChain extends EventEmitter<Events> {
     await this.db.write(batch);
     settled();
     this.current = this.genesis;
+  }
+
+  /**
+   * A fresh fork: its head is the upstream's fork block, which the store finds in the fork's history
+   * (as every upstream block up to it), and its genesis the upstream's.
+   */
+  private async writeForkBase(fork: ChainFork): Promise<void> {
+    const [base, genesis] = await Promise.all([this.store.blockAt(fork.number), this.store.blockAt(0n)]);
+    if (!base || !genesis) throw new Error(`the fork's upstream has no block ${base ? 0 : fork.number}`);
+    const batch = new WriteBatch();
+    this.store.putHead(batch, base.hash);
+    await this.db.write(batch);
+    this.current = base;
+    this.genesis = genesis;
   }
 
   /** The builder, over the builder VM, with what it reads of the chain and tells it. */

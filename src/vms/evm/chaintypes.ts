@@ -16,6 +16,9 @@ import type { InternalTx } from './trace/internal.js';
 import type { StateUpgrade } from './upgrades.js';
 import type { WarpReceiveContext } from './warp/receive.js';
 
+import type { UpstreamHistory } from './store.js';
+import type { ForkState } from './fork/state.js';
+
 export interface EvmChainOptions {
   clock: Clock;
   acceptance?: Acceptance;
@@ -45,6 +48,18 @@ export interface EvmChainOptions {
   warp?: WarpContext;
   /** How warp messages delivered to this chain are verified. */
   warpReceive?: WarpReceiveContext;
+  /** A fork of an upstream chain: its chain ID, its history up to the fork block and its state there. */
+  fork?: ChainFork;
+}
+
+/** What a forked chain reads of its upstream (fork/open.ts makes it). */
+export interface ChainFork {
+  chainId: bigint;
+  /** The fork block's height and hash: the chain's first head. */
+  number: bigint;
+  hash: Uint8Array;
+  state: ForkState;
+  history: UpstreamHistory;
 }
 
 /** The block being built, as an extension sees it once the block's EVM txs have run. */

@@ -6,9 +6,19 @@ import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, getOpcodesForHF, type Message, paramsEVM } from '@ethereumjs/evm';
 import { gethError as frameError, type Pacer } from './trace/index.js';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, bigIntToUnpaddedBytes, equalsBytes, generateAddress, KECCAK256_NULL, unpadBytes, ValueEncoding } from '@ethereumjs/util';
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { CacheType, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
+import {
+  Account,
+  Address,
+  bigIntToUnpaddedBytes,
+  concatBytes,
+  equalsBytes,
+  generateAddress,
+  KECCAK256_NULL,
+  unpadBytes,
+  ValueEncoding,
+} from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../../crypto/keccak.js';
 import { createVM, type VM } from '@ethereumjs/vm';
@@ -20,7 +30,9 @@ import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { dropRefunds } from './rules.js';
 import { AccountEntry, copyOf, ObjectCaches } from './accountcache.js';
-import { MultiCoinAccountTrie, memoTries, type TrieMemo } from './state.js';
+import { trieClass, type TrieMemo } from './state.js';
+import type { ForkState } from './fork/state.js';
+import { forkLayer, ownStorageTrie } from './fork/tries.js';
 import { toHex } from '../../encoding/bytes.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
@@ -67,14 +79,17 @@ export function stateAt(
   memo?: TrieMemo,
 ): CountedStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
-  const Trie = memo ? memoTries(memo, multiCoin) : multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
+  const fork = nodes.fork;
+  const Trie = trieClass(multiCoin, memo, fork && forkLayer(fork));
   const trie = new Trie(opts);
   // The reader's caches hold only what one call wrote, reverted when it ends (its memo keeps the
   // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.
   const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
   const caches =
     cacheEntries > 0 ? new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
-  return memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
+  const sm = memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
+  sm.fork = fork;
+  return sm;
 }
 
 /**
@@ -85,6 +100,8 @@ export function stateAt(
  */
 export class CountedStateManager extends MerkleStateManager {
   depth = 0;
+  /** A forked chain's upstream state, read where the chain's own lacks a node or code. */
+  fork: ForkState | undefined;
 
   // Not async: callers open a checkpoint without awaiting it, as the base class's takes effect at once.
   override checkpoint(): Promise<void> {
@@ -108,6 +125,28 @@ export class CountedStateManager extends MerkleStateManager {
     const entry = this._caches?.account?.get(address);
     if (entry instanceof AccountEntry) return entry.copy();
     return super.getAccount(address);
+  }
+
+  /** On a fork, code the chain has not stored is fetched first: the base class reads missing code as none. */
+  override async getCode(address: Address): Promise<Uint8Array> {
+    if (this.fork && this._caches?.code?.get(address) === undefined) {
+      const account = await this.getAccount(address);
+      if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
+        const key = concatBytes(CODEHASH_PREFIX, account.codeHash);
+        await this.fork.ensureCode(address.bytes, account.codeHash, key, this.fork.blockOf(this._trie.root()));
+      }
+    }
+    return super.getCode(address);
+  }
+
+  /** On a fork, a storage trie learns whose it is, to fetch what it lacks. */
+  protected override _getStorageTrie(addressOrHash: Address | { bytes: Uint8Array } | Uint8Array, rootAccount?: Account): MerklePatriciaTrie {
+    const trie = super._getStorageTrie(addressOrHash as Address | Uint8Array, rootAccount);
+    if (this.fork) {
+      const hashed = addressOrHash instanceof Uint8Array ? addressOrHash : this.fork.noteAddress(addressOrHash.bytes);
+      ownStorageTrie(trie, hashed, this.fork.blockOf(this._trie.root()));
+    }
+    return trie;
   }
 
   /** Reverts every checkpoint opened above `depth`. */

@@ -13,6 +13,8 @@ import { ChainConfigError, readChainConfig } from './chainfile.js';
 import { addAtomic, chainOptions, chainVM, HeldKeys, l1ValidatorSet, l1ValidatorsRoute, rpcHandlers, warpValidators } from './chainparts.js';
 import { type ChainRulesOf, chainOf } from './chainrules.js';
 import { GenesisError } from './genesis.js';
+import { chainCommon } from './rules.js';
+import { encodeCB58 } from '../../encoding/cb58.js';
 import type { EvmChainVM, EvmConfig } from './vmtypes.js';
 
 export { ChainConfigError, l1ValidatorsFromConfig } from './chainfile.js';
@@ -28,7 +30,9 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
       const rules = rulesOf(config, ctx, chainConfig);
       const l1Set = l1ValidatorSet(config, ctx, chainConfig, keys);
       const validatorsOf = warpValidators(config, keys);
-      const chain = await EvmChain.open(ctx.db, chainOptions(config, ctx, rules, validatorsOf));
+      // Only the C-Chain forks for now: an L1 would take its upstream's chain config too.
+      const fork = config.kind === 'coreth' ? await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, 'coreth', chainCommon) : undefined;
+      const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, validatorsOf), ...(fork ? { fork } : {}) });
       ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);

@@ -6,6 +6,7 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import { toHex } from '../../encoding/bytes.js';
+import type { ForkState } from './fork/state.js';
 
 /** Recently read nodes kept in memory (entries, not bytes): the hot top of the tries. */
 const CACHE_ENTRIES = 50_000;
@@ -27,6 +28,8 @@ export class NodeStore implements DB<string, Value> {
   /** Handed to a batch that has not committed yet. */
   private flushing = new Map<string, Uint8Array>();
   private cache = new Map<string, Uint8Array>();
+  /** A forked chain's upstream state: nodes and code the chain has not written are read there. */
+  fork: ForkState | undefined;
 
   constructor(private readonly db: Database) {}
 
@@ -34,7 +37,8 @@ export class NodeStore implements DB<string, Value> {
     const hex = keyHex(key);
     const hit = this.pending.get(hex) ?? this.flushing.get(hex) ?? this.cache.get(hex);
     if (hit) return hit;
-    const value = await this.db.get(Buffer.from(hex, 'hex'));
+    const bytes = Buffer.from(hex, 'hex');
+    const value = (await this.db.get(bytes)) ?? (await this.fork?.get(bytes));
     if (value) this.remember(hex, value);
     return value;
   }

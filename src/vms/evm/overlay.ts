@@ -10,6 +10,11 @@ export class ScratchStore implements DB<string, Value> {
 
   constructor(private readonly base: NodeStore) {}
 
+  /** The base's fork: a re-execution on a forked chain reads the upstream's state as the chain does. */
+  get fork() {
+    return this.base.fork;
+  }
+
   async get(key: string): Promise<Value | undefined> {
     return this.own.get(keyHex(key)) ?? this.base.get(key);
   }

@@ -64,15 +64,26 @@ export class TrieMemo {
   }
 }
 
-/** Unprefixed hex of a byte view, without copying it. */
-
 // biome-ignore lint/suspicious/noExplicitAny: a mixin base takes any constructor arguments
-type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
+export type TrieClass = new (...args: any[]) => MerklePatriciaTrie;
+
+/**
+ * A copy of `trie` as an instance of `Storage` (MerklePatriciaTrie.shallowCopy makes a plain trie):
+ * the state manager's storage tries are copies of its account trie, and must keep its layers.
+ */
+export function copyAs(trie: MerklePatriciaTrie, Storage: TrieClass, includeCheckpoints: boolean, opts?: Record<string, unknown>): MerklePatriciaTrie {
+  // biome-ignore lint/suspicious/noExplicitAny: the trie's options and database are private in its types
+  const self = trie as any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const copy = new Storage({ ...self._opts, db: self._db.db.shallowCopy(), root: trie.root(), cacheSize: 0, ...(opts ?? {}) }) as any;
+  if (includeCheckpoints && trie.hasCheckpoints()) copy._db.setCheckpoints(self._db.checkpoints);
+  return copy;
+}
 
 /**
  * A trie class whose reads go through `memo`, and whose copies (the state manager's storage tries) are
- * memoizing `storage` tries: the reader's state is re-read at the same root by call after call, and
- * its own caches are emptied by the revert that ends each call.
+ * `storage` tries: the reader's state is re-read at the same root by call after call, and its own
+ * caches are emptied by the revert that ends each call.
  */
 function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => TrieClass): TrieClass {
   return class extends Base {
@@ -86,20 +97,30 @@ function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => 
     }
 
     override shallowCopy(includeCheckpoints = true, opts?: Record<string, unknown>): MerklePatriciaTrie {
-      // As MerklePatriciaTrie.shallowCopy, but of the memoizing storage class.
-      // biome-ignore lint/suspicious/noExplicitAny: the trie's options and database are private in its types
-      const self = this as any;
-      const Storage = storage();
-      // biome-ignore lint/suspicious/noExplicitAny: as above
-      const copy = new Storage({ ...self._opts, db: self._db.db.shallowCopy(), root: this.root(), cacheSize: 0, ...(opts ?? {}) }) as any;
-      if (includeCheckpoints && this.hasCheckpoints()) copy._db.setCheckpoints(self._db.checkpoints);
-      return copy;
+      return copyAs(this, storage(), includeCheckpoints, opts);
     }
   };
 }
 
-/** The account trie class (five-field or plain) and its storage tries, memoized in `memo`. */
-export function memoTries(memo: TrieMemo, multiCoin: boolean): TrieClass {
-  const storage: TrieClass = memoizing(MerklePatriciaTrie, memo, () => storage);
-  return memoizing(multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie, memo, () => storage);
+/** A layer over a trie class (and its storage copies, of class `storage`). */
+export type TrieLayer = (Base: TrieClass, kind: 'account' | 'storage', storage: () => TrieClass) => TrieClass;
+
+/**
+ * The account trie class of a state: five-field or plain accounts, reads memoized in `memo` (the
+ * reader's), under `layer` (a fork's), its storage tries copies with the same layers.
+ */
+export function trieClass(multiCoin: boolean, memo?: TrieMemo, layer?: TrieLayer): TrieClass {
+  if (!memo && !layer) return multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
+  let storage: TrieClass = MerklePatriciaTrie;
+  const storageOf = () => storage;
+  let account: TrieClass = multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
+  if (memo) {
+    storage = memoizing(storage, memo, storageOf);
+    account = memoizing(account, memo, storageOf);
+  }
+  if (layer) {
+    storage = layer(storage, 'storage', storageOf);
+    account = layer(account, 'account', storageOf);
+  }
+  return account;
 }

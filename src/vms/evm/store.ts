@@ -8,7 +8,7 @@ import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import { type CorethHeader, decodeHeader, type HeaderLayout } from './header.js';
 import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/precompile.js';
-import { decodeRecords, encodeRecords, type TxRecord } from './records.js';
+import { decodeRecords, encodeRecords, type EvmLog, type TxRecord } from './records.js';
 import { toHex } from '../../encoding/bytes.js';
 
 export interface StoredBlock {
@@ -25,6 +25,26 @@ export interface StoredBlock {
 export interface TxLocation {
   number: bigint;
   index: number;
+}
+
+/** A log of a fork's upstream history and where it is. */
+export interface UpstreamLog {
+  log: EvmLog;
+  number: bigint;
+  blockHash: Uint8Array;
+  txHash: Uint8Array;
+  txIndex: number;
+  logIndex: number;
+}
+
+/** What the store of a forked chain reads of its upstream's history (fork/history.ts). */
+export interface UpstreamHistory {
+  /** The fork block: the upstream's history is what is at or below it. */
+  readonly base: bigint;
+  at(number: bigint): Promise<{ block: StoredBlock; records: TxRecord[] } | undefined>;
+  byHash(hash: Uint8Array): Promise<{ block: StoredBlock; records: TxRecord[] } | undefined>;
+  lookup(txHash: Uint8Array): Promise<TxLocation | undefined>;
+  logs(addresses: Uint8Array[], topics: Array<Uint8Array[] | undefined>, from: bigint, to: bigint): Promise<UpstreamLog[]>;
 }
 
 const u64 = (n: bigint): Uint8Array => {
@@ -66,6 +86,8 @@ export class ChainStore {
   readonly warp: Database;
   private readonly cache = new Map<string, StoredBlock>();
   private readonly recordsCache = new Map<string, readonly TxRecord[]>();
+  /** A forked chain's history up to the fork block: what the store lacks there is the upstream's. */
+  history: UpstreamHistory | undefined;
 
   constructor(
     db: Database,
@@ -87,6 +109,11 @@ export class ChainStore {
 
   async head(): Promise<Uint8Array | undefined> {
     return this.meta.get(HEAD);
+  }
+
+  /** Makes a block the store does not hold (a fork's upstream block) the head. */
+  putHead(batch: WriteBatch, hash: Uint8Array): void {
+    batch.put(this.meta, HEAD, hash);
   }
 
   /** Adds an accepted block and its records to `batch`, and makes it the head. */
@@ -136,14 +163,26 @@ export class ChainStore {
   }
 
   async hashAt(number: bigint): Promise<Uint8Array | undefined> {
-    return this.heights.get(u64(number));
+    return (await this.heights.get(u64(number))) ?? (await this.upstreamAt(number))?.hash;
+  }
+
+  /** A forked chain's upstream block at `number` (at or below the fork block), kept at hand. */
+  private async upstreamAt(number: bigint): Promise<StoredBlock | undefined> {
+    const found = await this.history?.at(number);
+    if (!found) return undefined;
+    this.remember(found.block, found.records);
+    return found.block;
   }
 
   async block(hash: Uint8Array): Promise<StoredBlock | undefined> {
     const cached = this.cache.get(toHex(hash));
     if (cached) return cached;
     const bytes = await this.blocks.get(hash);
-    if (!bytes) return undefined;
+    if (!bytes) {
+      const found = await this.history?.byHash(hash);
+      if (found) this.remember(found.block, found.records);
+      return found?.block;
+    }
     const fields = RLP.decode(bytes) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>, unknown, unknown, Uint8Array?];
     const header = decodeHeader(fields[0], this.layout);
     const extData = fields[4];
@@ -154,8 +193,8 @@ export class ChainStore {
   }
 
   async blockAt(number: bigint): Promise<StoredBlock | undefined> {
-    const hash = await this.hashAt(number);
-    return hash && this.block(hash);
+    const hash = await this.heights.get(u64(number));
+    return hash ? this.block(hash) : this.upstreamAt(number);
   }
 
   /** For each height, its hash and tx records, in a few round trips to the store. */
@@ -163,7 +202,12 @@ export class ChainStore {
     const hashes = await this.heights.getMany(heights.map(u64));
     const present = heights.map((number, i) => ({ number, hash: hashes[i] })).filter((h): h is { number: bigint; hash: Uint8Array } => h.hash !== undefined);
     const raw = await this.records.getMany(present.map((h) => h.hash));
-    return present.map((h, i) => ({ ...h, records: raw[i] ? decodeRecords(raw[i]!) : [] }));
+    const local = present.map((h, i) => ({ ...h, records: raw[i] ? decodeRecords(raw[i]!) : [] }));
+    if (!this.history) return local;
+    const upstream = heights.filter((n, i) => hashes[i] === undefined && n <= this.history!.base);
+    const fetched = await Promise.all(upstream.map((n) => this.history!.at(n)));
+    const more = fetched.flatMap((f) => (f ? [{ number: f.block.header.number, hash: f.block.hash, records: f.records }] : []));
+    return [...more, ...local].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
   }
 
   /** A block's tx records (shared with other readers: not to be changed). */
@@ -172,7 +216,13 @@ export class ChainStore {
     const cached = this.recordsCache.get(key);
     if (cached) return cached;
     const bytes = await this.records.get(hash);
-    if (!bytes) return [];
+    if (!bytes) {
+      const found = this.history && (await this.history.byHash(hash));
+      if (!found) return [];
+      const records = Object.freeze(found.records);
+      this.keepRecords(key, records);
+      return records;
+    }
     // A list reads a block's records once per tx it shows: each decode of a full block costs ~0.3 ms.
     const records = Object.freeze(decodeRecords(bytes));
     this.keepRecords(key, records);
@@ -181,7 +231,7 @@ export class ChainStore {
 
   async lookup(txHash: Uint8Array): Promise<TxLocation | undefined> {
     const bytes = await this.lookups.get(txHash);
-    if (!bytes) return undefined;
+    if (!bytes) return this.history?.lookup(txHash);
     const [n, i] = RLP.decode(bytes) as Uint8Array[];
     return { number: bytesToBigInt(n!), index: Number(bytesToBigInt(i!)) };
   }

@@ -5,6 +5,8 @@ import type { ServiceDef } from '../../rpc/method.js';
 import type { EvmChain } from './chain.js';
 import type { WarpValidator } from './warp/signers.js';
 
+import type { ChainForks } from './fork/open.js';
+
 export interface EvmConfig {
   /** coreth's rules (the C-Chain) or Subnet-EVM's (L1s). */
   kind: 'coreth' | 'subnet-evm';
@@ -25,6 +27,8 @@ export interface EvmConfig {
   subnetValidators?: (subnetID: Uint8Array) => SubnetMember[] | undefined;
   /** With --dev, the whole node's snapshots, for evm_snapshot, evm_revert, anvil_dumpState, anvil_loadState and anvil_reset. */
   states?: NodeStates | undefined;
+  /** --fork-url: the forks of the node's chains (the C-Chain's, for now). */
+  forks?: ChainForks;
 }
 
 /** One validator of a subnet, as the P-Chain's state gives it. */

@@ -95,6 +95,13 @@ const CHUNK = 512;
 
 export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
+  // A fork's history up to its fork block is the upstream's: its logs are the upstream's answer.
+  const history = chain.store.history;
+  if (history && from <= history.base) {
+    for (const l of await history.logs(f.addresses, f.topics, from, to)) out.push(formatLog(l.log, l));
+    if (to <= history.base) return out;
+    from = history.base + 1n;
+  }
   let heights = await candidates(chain, f, from, to);
   if (!heights) {
     heights = [];

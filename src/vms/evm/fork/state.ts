@@ -1,0 +1,190 @@
+// The state of a forked chain, read lazily from its upstream. The chain's tries start at the
+// upstream's state root of the fork block, so every trie node the chain reads is either one it wrote
+// itself or one of the upstream's, found by its hash. An upstream node the chain lacks is fetched
+// with eth_getProof of the key being looked up (the proof is the path to that key: every node the
+// lookup walks), checked by its hash and kept in the fork cache. A local block's state root is then
+// the true root of the forked state, as the upstream would compute it.
+//
+// One case a proof does not cover: a deletion that leaves a branch with one child merges that child
+// upward, and the child (a sibling of the deleted key) is on no path the chain has asked for. Its
+// position in the trie is known (the deleted key's proof holds the branch), so a key whose hash
+// starts with that position is searched for, and its proof holds the sibling.
+import { RLP } from '@ethereumjs/rlp';
+import { keccak256 } from '../../../crypto/keccak.js';
+import { fromHex0x, toHex, toHex0x } from '../../../encoding/bytes.js';
+import { RpcError } from '../../../rpc/method.js';
+import type { Database } from '../../../storage/db.js';
+import { type ProofNode, siblingPrefix } from './proofpath.js';
+
+/** What the fork asks of its upstream (upstream.ts): one JSON-RPC call, batched and retried there. */
+export interface UpstreamCaller {
+  call<T = unknown>(method: string, params: unknown[]): Promise<T>;
+}
+
+/** Where a trie lookup happens: the account trie (key: an address) or an account's storage trie (key: a slot). */
+export interface TrieSite {
+  /** The upstream block whose state the trie's upstream nodes are from. */
+  block: bigint;
+  /** The account's address: the key of an account-trie lookup, the owner of a storage trie. */
+  address: Uint8Array;
+  /** The storage slot, for a storage-trie lookup. */
+  slot?: Uint8Array;
+}
+
+interface ProofReply {
+  accountProof: string[];
+  storageProof: Array<{ key: string; proof: string[] }>;
+}
+
+/** Hashed-key prefixes longer than this are not searched for: 16^6 keccaks is a few seconds. */
+const SEARCH_NIBBLES = 6;
+/** Entries each of the maps below keeps, the newest (what a client touches stays bounded). */
+const KEPT = 100_000;
+
+/** Sets `key` in `map`, forgetting its oldest entry past KEPT. */
+function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (map.size >= KEPT) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+/**
+ * What a fork could not read of its upstream: an error of the method that asked (a JSON-RPC server
+ * error with the upstream's own one-line message), never an internal error or a hang.
+ */
+export class ForkFailure extends RpcError {}
+
+export class ForkStateError extends ForkFailure {}
+
+/** The upstream, its failures as ForkFailures. */
+export function guarded(upstream: UpstreamCaller): UpstreamCaller {
+  return {
+    async call<T>(method: string, params: unknown[]): Promise<T> {
+      try {
+        return await upstream.call<T>(method, params);
+      } catch (err) {
+        throw err instanceof ForkFailure ? err : new ForkFailure((err as Error).message);
+      }
+    },
+  };
+}
+
+export class ForkState {
+  /** Proofs asked for or under way, by block, address and slot: each is fetched once. */
+  private readonly proofs = new Map<string, Promise<ProofNode[][]>>();
+  /** Upstream blocks by state root: a trie at one of these reads that block's state. */
+  private readonly roots = new Map<string, bigint>();
+  /** Addresses by their hash: a storage trie knows only its account's hashed address (an account is read before its storage). */
+  private readonly addresses = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly upstream: UpstreamCaller,
+    /** The fork cache's nodes and code, by the keys the tries and the state manager read. */
+    private readonly nodes: Database,
+    /** The fork block: the state a trie reads when its root is one the chain made. */
+    readonly base: bigint,
+  ) {}
+
+  /** The upstream's node or code under `key`, if the fork has fetched it. */
+  get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.nodes.get(key);
+  }
+
+  /** Marks `root` as the state root of upstream block `number`. */
+  noteRoot(root: Uint8Array, number: bigint): void {
+    keep(this.roots, toHex(root), number);
+  }
+
+  /** The upstream block a trie rooted at `root` reads: its own, or the fork block for a root the chain made. */
+  blockOf(root: Uint8Array): bigint {
+    return this.roots.get(toHex(root)) ?? this.base;
+  }
+
+  /** Remembers the address behind a hashed address, for its storage trie's lookups. */
+  noteAddress(address: Uint8Array): Uint8Array {
+    const hashed = keccak256(address);
+    const key = toHex(hashed);
+    if (!this.addresses.has(key)) keep(this.addresses, key, address);
+    return hashed;
+  }
+
+  addressOf(hashed: Uint8Array): Uint8Array | undefined {
+    return this.addresses.get(toHex(hashed));
+  }
+
+  /**
+   * Fetches what a lookup at `site` misses: the proof of its key, then, when the node is not on that
+   * path (a deletion's sibling), the proof of a key found to lead to it. Throws when neither holds it.
+   */
+  async resolve(site: TrieSite, missing: Uint8Array): Promise<void> {
+    const paths = await this.proof(site);
+    if (await this.nodes.get(missing)) return;
+    const path = site.slot === undefined ? paths[0]! : paths[1]!;
+    const key = keccak256(site.slot ?? site.address);
+    const prefix = siblingPrefix(path, key, missing);
+    if (prefix && prefix.length <= SEARCH_NIBBLES) {
+      const found = searchKey(prefix, site.slot === undefined ? 20 : 32);
+      await this.proof(site.slot === undefined ? { block: site.block, address: found } : { ...site, slot: found });
+      if (await this.nodes.get(missing)) return;
+    }
+    throw new ForkStateError(
+      `forked state: the upstream's trie node ${toHex0x(missing)} (on the path of ${toHex0x(site.slot ?? site.address)} at block ${site.block}) is on no path the fork can fetch`,
+    );
+  }
+
+  /** The code behind `codeHash` (the key `codeKey` the state manager reads), fetched when missing. */
+  async ensureCode(address: Uint8Array, codeHash: Uint8Array, codeKey: Uint8Array, block: bigint): Promise<void> {
+    if (await this.nodes.get(codeKey)) return;
+    const code = fromHex0x(await this.upstream.call<string>('eth_getCode', [toHex0x(address), qty(block)]));
+    if (toHex(keccak256(code)) !== toHex(codeHash))
+      throw new ForkStateError(`forked state: the upstream's code of ${toHex0x(address)} at block ${block} does not hash to the account's code hash`);
+    await this.nodes.put(codeKey, code);
+  }
+
+  /** The proof of an account (and a slot): [account path, storage path], its nodes kept by hash. */
+  private proof(site: TrieSite): Promise<ProofNode[][]> {
+    const id = `${site.block}:${toHex(site.address)}:${site.slot ? toHex(site.slot) : ''}`;
+    let pending = this.proofs.get(id);
+    if (!pending) {
+      pending = this.fetchProof(site);
+      keep(this.proofs, id, pending);
+      // A failure is not kept: the next lookup asks again (the upstream may be back).
+      pending.catch(() => this.proofs.delete(id));
+    }
+    return pending;
+  }
+
+  private async fetchProof(site: TrieSite): Promise<ProofNode[][]> {
+    const slots = site.slot ? [toHex0x(site.slot)] : [];
+    const reply = await this.upstream.call<ProofReply>('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
+    const account = await this.keep(reply.accountProof);
+    const storage = site.slot ? await this.keep(reply.storageProof[0]?.proof ?? []) : [];
+    return [account, storage];
+  }
+
+  /** Keeps each node of a proof under its hash (a node that is not what the hash names is never found). */
+  private async keep(proof: unknown): Promise<ProofNode[]> {
+    if (!Array.isArray(proof)) throw new ForkStateError('forked state: the upstream answered eth_getProof without a proof');
+    const nodes = proof.map((hex) => fromHex0x(String(hex)));
+    await this.nodes.batch(nodes.map((node) => ({ type: 'put' as const, key: keccak256(node), value: node })));
+    return nodes.map((node) => RLP.decode(node) as ProofNode);
+  }
+}
+
+const qty = (n: bigint) => `0x${n.toString(16)}`;
+
+/**
+ * A key of `length` bytes whose keccak starts with the nibbles `prefix`: counted up from zero, so
+ * the same position always finds the same key.
+ */
+function searchKey(prefix: number[], length: number): Uint8Array {
+  const key = new Uint8Array(length);
+  const view = new DataView(key.buffer);
+  for (let i = 0; i < 2 ** 32; i++) {
+    view.setUint32(length - 4, i);
+    const hash = keccak256(key);
+    let match = true;
+    for (let j = 0; j < prefix.length && match; j++) match = (j % 2 === 0 ? hash[j >> 1]! >> 4 : hash[j >> 1]! & 15) === prefix[j];
+    if (match) return key;
+  }
+  throw new ForkStateError('forked state: no key found for a trie position');
+}

@@ -1,0 +1,176 @@
+// Forking the C-Chain (--fork-url, --fork-block-number): a second node started here is the upstream,
+// with history before the fork block and after it. The fork serves the upstream's blocks, txs,
+// receipts and logs up to the fork block as the upstream does, reads its state there lazily, builds
+// on top of it with true state roots (the same tx on both makes the same root), leaves the upstream
+// alone, restarts from its cache with the upstream gone, and refuses a bad fork at start in one line.
+import { createHash } from 'node:crypto';
+import { type Hex, encodeDeployData, encodeFunctionData, decodeFunctionResult, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
+import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { fixture } from './support/solc.js';
+
+const token = fixture('TestToken');
+// The node's deterministic --test-accounts (vms/avm/testaccounts.ts).
+const keys = [0, 1].map((i) => `0x${createHash('sha256').update(`avalanche-emulator test account ${i}`).digest('hex')}` as Hex);
+const [deployer, holder] = keys.map((k) => privateKeyToAccount(k));
+const HOLDERS = Array.from({ length: 40 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '0')}` as Hex);
+
+let upstream: TestNode;
+let U: string;
+let tokenAddress: Hex;
+let forkBlock: bigint;
+const forkDir = tempDir('fork-');
+
+async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const { json } = await rpc(url, method, params);
+  if (json.error) throw new Error(`${method}: ${json.error.message}`);
+  return json.result as T;
+}
+
+/** Signs and sends a legacy tx (a fixed gas price: the same fee on any chain) and waits for its receipt. */
+async function send(url: string, from: (typeof keys)[number], to: Hex | undefined, data: Hex, nonce?: number): Promise<any> {
+  const account = privateKeyToAccount(from);
+  const chainId = Number(await call(url, 'eth_chainId'));
+  const n = nonce ?? Number(await call(url, 'eth_getTransactionCount', [account.address, 'pending']));
+  const raw = await account.signTransaction({ type: 'legacy', chainId, nonce: n, gas: 3_000_000n, gasPrice: parseGwei('100'), ...(to ? { to } : {}), data });
+  const hash = await call(url, 'eth_sendRawTransaction', [raw]);
+  return call(url, 'eth_getTransactionReceipt', [hash]);
+}
+
+const transfer = (to: Hex, amount: bigint) => encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [to, amount] });
+
+async function balanceOf(url: string, who: Hex, block = 'latest'): Promise<bigint> {
+  const data = encodeFunctionData({ abi: token.abi, functionName: 'balanceOf', args: [who] });
+  return decodeFunctionResult({ abi: token.abi, functionName: 'balanceOf', data: await call(url, 'eth_call', [{ to: tokenAddress, data }, block]) }) as bigint;
+}
+
+const qty = (n: bigint) => `0x${n.toString(16)}`;
+const C = (uri: string) => `${uri}/ext/bc/C/rpc`;
+
+beforeAll(async () => {
+  upstream = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 2 });
+  U = C(upstream.uri);
+  const deployed = await send(U, keys[0]!, undefined, encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: ['Fork', 'FRK', 10n ** 24n] }));
+  tokenAddress = deployed.contractAddress;
+  // Holders enough for the token's storage trie to branch: a transfer that empties a slot then
+  // merges a branch with a sibling on no path the fork read.
+  for (const [i, h] of HOLDERS.entries()) await send(U, keys[0]!, tokenAddress, transfer(h, 1000n + BigInt(i)));
+  await send(U, keys[0]!, tokenAddress, transfer(holder!.address, 5000n));
+  forkBlock = BigInt(await call(U, 'eth_blockNumber'));
+}, 120_000);
+
+afterAll(async () => {
+  await upstream?.stop().catch(() => undefined);
+});
+
+describe('a fork of the C-Chain', () => {
+  let fork: Awaited<ReturnType<typeof startEmulator>>;
+  let F: string;
+  const options = { httpPort: 0, logLevel: 'off', dataDir: forkDir, dev: true, forkRetries: 0, forkRetryBackoff: 10 } as const;
+
+  beforeAll(async () => {
+    fork = await startEmulator({ ...options, forkUrl: U, forkBlockNumber: String(forkBlock) });
+    F = C(fork.uri);
+  }, 60_000);
+
+  afterAll(async () => {
+    await fork?.stop().catch(() => undefined);
+  });
+
+  it("takes the upstream's chain ID and its fork block as its head, with the upstream's hash", async () => {
+    expect(await call(F, 'eth_chainId')).toBe(await call(U, 'eth_chainId'));
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock);
+    for (const n of [0n, 1n, forkBlock - 1n, forkBlock]) {
+      expect(await call(F, 'eth_getBlockByNumber', [qty(n), true])).toEqual(await call(U, 'eth_getBlockByNumber', [qty(n), true]));
+    }
+    const head = await call(U, 'eth_getBlockByNumber', [qty(forkBlock), false]);
+    expect(await call(F, 'eth_getBlockByHash', [head.hash, false])).toEqual(head);
+    expect(await call(F, 'eth_getBlockByNumber', ['earliest', false])).toEqual(await call(U, 'eth_getBlockByNumber', ['0x0', false]));
+  });
+
+  it("serves the upstream's txs, receipts and logs up to the fork block", async () => {
+    const block = await call(U, 'eth_getBlockByNumber', [qty(forkBlock - 3n), false]);
+    const txHash = block.transactions[0];
+    expect(await call(F, 'eth_getTransactionByHash', [txHash])).toEqual(await call(U, 'eth_getTransactionByHash', [txHash]));
+    expect(await call(F, 'eth_getTransactionReceipt', [txHash])).toEqual(await call(U, 'eth_getTransactionReceipt', [txHash]));
+    const filter = { address: tokenAddress, fromBlock: '0x0', toBlock: qty(forkBlock) };
+    const logs = await call(F, 'eth_getLogs', [filter]);
+    expect(logs).toHaveLength(HOLDERS.length + 2);
+    expect(logs).toEqual(await call(U, 'eth_getLogs', [filter]));
+  });
+
+  it('reads the state at the fork block: code, storage, balances, nonces', async () => {
+    const at = qty(forkBlock);
+    expect(await call(F, 'eth_getCode', [tokenAddress, 'latest'])).toBe(await call(U, 'eth_getCode', [tokenAddress, at]));
+    expect(await call(F, 'eth_getStorageAt', [tokenAddress, '0x3', 'latest'])).toBe(await call(U, 'eth_getStorageAt', [tokenAddress, '0x3', at]));
+    for (const who of [deployer!.address, holder!.address]) {
+      expect(await call(F, 'eth_getBalance', [who, 'latest'])).toBe(await call(U, 'eth_getBalance', [who, at]));
+      expect(await call(F, 'eth_getTransactionCount', [who, 'latest'])).toBe(await call(U, 'eth_getTransactionCount', [who, at]));
+    }
+    for (const h of HOLDERS.slice(0, 5)) expect(await balanceOf(F, h)).toBe(await balanceOf(U, h, at));
+  });
+
+  it('builds on the fork block: the same tx makes the same state root as on the upstream', async () => {
+    // The holder empties its balance (its slot is deleted from the token's storage trie), on both.
+    const nonce = Number(await call(U, 'eth_getTransactionCount', [holder!.address, 'latest']));
+    const onFork = await send(F, keys[1]!, tokenAddress, transfer(HOLDERS[7]!, 5000n), nonce);
+    const onUpstream = await send(U, keys[1]!, tokenAddress, transfer(HOLDERS[7]!, 5000n), nonce);
+    expect(onFork.status).toBe('0x1');
+    expect(BigInt(onFork.blockNumber)).toBe(forkBlock + 1n);
+    const [mine, theirs] = await Promise.all([
+      call(F, 'eth_getBlockByNumber', [onFork.blockNumber, false]),
+      call(U, 'eth_getBlockByNumber', [onUpstream.blockNumber, false]),
+    ]);
+    expect(mine.parentHash).toBe((await call(U, 'eth_getBlockByNumber', [qty(forkBlock), false])).hash);
+    expect(mine.stateRoot).toBe(theirs.stateRoot);
+    expect(mine.receiptsRoot).toBe(theirs.receiptsRoot);
+    expect(await balanceOf(F, holder!.address)).toBe(0n);
+    expect(await balanceOf(F, HOLDERS[7]!)).toBe(5000n + 1007n);
+  });
+
+  it('lets a test send as an account that holds tokens upstream (impersonation), and leaves the upstream alone', async () => {
+    const whale = HOLDERS[3]!;
+    await call(F, 'anvil_impersonateAccount', [whale]);
+    await call(F, 'anvil_setBalance', [whale, qty(10n ** 20n)]);
+    const hash = await call(F, 'eth_sendTransaction', [{ from: whale, to: tokenAddress, data: transfer(HOLDERS[4]!, 1003n) }]);
+    expect((await call(F, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
+    expect(await balanceOf(F, whale)).toBe(0n);
+    expect(await balanceOf(U, whale)).toBe(1003n);
+    expect(await call(U, 'eth_getTransactionByHash', [hash])).toBeNull();
+  });
+
+  it('restarts from its cache with the upstream gone', async () => {
+    const head = await call(F, 'eth_getBlockByNumber', ['latest', false]);
+    const before = await call(F, 'eth_getBlockByNumber', [qty(forkBlock), true]);
+    await fork.stop();
+    await upstream.stop();
+    fork = await startEmulator(options);
+    F = C(fork.uri);
+    expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(head);
+    expect(await call(F, 'eth_getBlockByNumber', [qty(forkBlock), true])).toEqual(before);
+    expect(await balanceOf(F, HOLDERS[4]!)).toBe(1004n + 1003n);
+    // What was never fetched is a JSON-RPC error naming the upstream, not a hang or a 500.
+    const { status, json } = await rpc(F, 'eth_getBlockByNumber', ['0x2', false]);
+    expect(status).toBe(200);
+    expect(json.error.message).toMatch(/fork upstream http:\/\/127\.0\.0\.1:\d+: eth_getBlockByNumber failed/);
+  }, 60_000);
+});
+
+describe('a fork that cannot start', () => {
+  const start = (extra: Record<string, unknown>) =>
+    startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir('fork-bad-'), dbType: 'memdb', forkRetries: 0, ...extra });
+
+  it('refuses a fork block past the upstream head, an unreachable upstream and one that is not coreth', async () => {
+    const up = await startTestNode({ dbType: 'memdb', l1: [`${import.meta.dirname}/../fixtures/myl1.json`] });
+    try {
+      const url = C(up.uri);
+      await expect(start({ forkUrl: url, forkBlockNumber: '1000' })).rejects.toThrow(/^--fork-block-number=1000 is past the upstream's head 0$/);
+      await expect(start({ forkUrl: `${up.uri}/ext/bc/myl1/rpc` })).rejects.toThrow(/no extDataHash, which every coreth header has/);
+    } finally {
+      await up.stop();
+    }
+    await expect(start({ forkUrl: 'http://127.0.0.1:1/' })).rejects.toThrow(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_chainId failed/);
+  }, 60_000);
+});
