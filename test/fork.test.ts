@@ -65,6 +65,67 @@ afterAll(async () => {
   await upstream?.stop().catch(() => undefined);
 });
 
+describe("Anvil's fork controls", () => {
+  let fork: Awaited<ReturnType<typeof startEmulator>>;
+  let F: string;
+
+  beforeAll(async () => {
+    fork = await startEmulator({
+      httpPort: 0,
+      logLevel: 'off',
+      dataDir: tempDir('fork-reset-'),
+      dbType: 'memdb',
+      dev: true,
+      forkUrl: U,
+      forkBlockNumber: String(forkBlock - 5n),
+    });
+    F = C(fork.uri);
+  }, 60_000);
+
+  afterAll(async () => {
+    await fork?.stop().catch(() => undefined);
+  });
+
+  it('anvil_nodeInfo names the fork; anvil_reset({forking}) forks another block, dropping local blocks', async () => {
+    expect((await call(F, 'anvil_nodeInfo')).forkConfig).toEqual({ forkUrl: U, forkBlockNumber: Number(forkBlock - 5n), forkRetryBackoff: 1000 });
+    await call(F, 'anvil_setBalance', [HOLDERS[0], '0x1']);
+    await call(F, 'evm_mine');
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock - 4n);
+    expect(await call(F, 'anvil_reset', [{ forking: { jsonRpcUrl: U, blockNumber: Number(forkBlock) } }])).toBeNull();
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock);
+    expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(await call(U, 'eth_getBlockByNumber', [qty(forkBlock), false]));
+    expect(await call(F, 'eth_getBalance', [HOLDERS[0], 'latest'])).toBe(await call(U, 'eth_getBalance', [HOLDERS[0], qty(forkBlock)]));
+    expect(await balanceOf(F, holder!.address)).toBe(5000n);
+    // A block past the upstream's head is refused, and the fork stays as it was.
+    const { json } = await rpc(F, 'anvil_reset', [{ forking: { blockNumber: Number(forkBlock) + 1000 } }]);
+    expect(json.error.message).toBe(`forking block ${forkBlock + 1000n} is past the upstream's head ${forkBlock}`);
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock);
+  });
+
+  it('anvil_setRpcUrl reads the same chain from another endpoint, and refuses another chain', async () => {
+    const other = U.replace('127.0.0.1', 'localhost');
+    expect(await call(F, 'anvil_setRpcUrl', [other])).toBeNull();
+    expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkUrl).toBe(other);
+    expect(await balanceOf(F, HOLDERS[9]!)).toBe(1009n);
+    const { json } = await rpc(F, 'anvil_setRpcUrl', ['http://127.0.0.1:1/']);
+    expect(json.error.message).toMatch(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_chainId failed/);
+    expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkUrl).toBe(other);
+  });
+
+  it('anvil_reset without forking leaves the fork (as Anvil), and with forking forks again', async () => {
+    expect(await call(F, 'anvil_reset', [])).toBeNull();
+    expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkUrl).toBeNull();
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(0n);
+    expect(await call(F, 'eth_getCode', [tokenAddress, 'latest'])).toBe('0x');
+    // viem's reset() sends {forking: {}}: on a chain that is no fork, a plain reset.
+    expect(await call(F, 'anvil_reset', [{ forking: {} }])).toBeNull();
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(0n);
+    expect(await call(F, 'hardhat_reset', [{ forking: { jsonRpcUrl: U, blockNumber: Number(forkBlock - 1n) } }])).toBe(null);
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock - 1n);
+    expect(await call(F, 'eth_getCode', [tokenAddress, 'latest'])).toBe(await call(U, 'eth_getCode', [tokenAddress, 'latest']));
+  });
+});
+
 describe('a fork of the C-Chain', () => {
   let fork: Awaited<ReturnType<typeof startEmulator>>;
   let F: string;
@@ -155,6 +216,12 @@ describe('a fork of the C-Chain', () => {
     const { status, json } = await rpc(F, 'eth_getBlockByNumber', ['0x2', false]);
     expect(status).toBe(200);
     expect(json.error.message).toMatch(/fork upstream http:\/\/127\.0\.0\.1:\d+: eth_getBlockByNumber failed/);
+    // --offline: the upstream is never asked, and says so.
+    await fork.stop();
+    fork = await startEmulator({ ...options, offline: true });
+    F = C(fork.uri);
+    expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(head);
+    expect((await rpc(F, 'eth_getBlockByNumber', ['0x2', false])).json.error.message).toBe('--offline: eth_getBlockByNumber is not in the fork cache');
   }, 60_000);
 });
 

@@ -190,13 +190,20 @@ describe('dev controls take the ranges Anvil takes; everything else is -32602 an
     expect((await head(c)).hash).toBe(before.hash);
   });
 
-  it("anvil_reset asking for a fork is refused; viem's reset() ({forking: {}}) and no argument reset the node", async () => {
-    for (const params of [[{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }], [{ jsonRpcUrl: 'http://127.0.0.1:1' }], [{ blockNumber: 5 }]]) {
-      expect((await geth(c, 'anvil_reset', params)).error).toEqual({
-        code: -32000,
-        message: 'forking is not supported: the emulator does not reach other networks',
-      });
+  it("anvil_reset asking for a fork it cannot make is refused, resetting nothing; viem's reset() ({forking: {}}) and no argument reset the node", async () => {
+    await geth(c, 'anvil_mine', ['0x1']);
+    const before = await head(c);
+    for (const params of [[{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }], [{ jsonRpcUrl: 'http://127.0.0.1:1' }]]) {
+      const { error } = await geth(c, 'anvil_reset', params);
+      expect(error.code).toBe(-32000);
+      expect(error.message).toMatch(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_blockNumber failed: connect ECONNREFUSED/);
     }
+    // A block without a URL, on a chain that is no fork: Anvil's words.
+    expect((await geth(c, 'anvil_reset', [{ blockNumber: 5 }])).error).toEqual({
+      code: -32000,
+      message: 'Forking not enabled and RPC URL not provided to start forking',
+    });
+    expect((await head(c)).hash).toBe(before.hash);
     for (const params of [[{ forking: {} }], [], [null]]) {
       await geth(c, 'anvil_mine', ['0x1']);
       expect((await geth(c, 'anvil_reset', params)).result).toBeNull();

@@ -129,7 +129,9 @@ export function rpcHandlers(
   if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
   if (on.has('debug')) services.push(debugService(chain));
-  if (config.dev) services.push(...devServices(chain, gas, config.states));
+  // The C-Chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl).
+  const fork = config.kind === 'coreth' ? config.forks?.control(encodeCB58(ctx.chainID)) : undefined;
+  if (config.dev) services.push(...devServices(chain, gas, config.states, fork));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
     const ids = { networkID: ctx.networkID, blockchainID: ctx.chainID, subnetID: ctx.subnetID };

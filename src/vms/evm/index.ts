@@ -4,7 +4,8 @@
 export { evmFactory, type EvmChainVM, l1ValidatorsFromConfig, type SubnetMember } from './factory.js';
 export type { EvmChain } from './chain.js';
 // Forking (--fork-url): the forks of the node's chains, kept across rebuilds of its core.
-export { ChainForks, ForkError } from './fork/open.js';
+export { ChainForks } from './fork/forks.js';
+export { ForkError } from './fork/open.js';
 export type { AcceptedEvmBlock } from './chaintypes.js';
 export type { DevSettings } from './devcontrols.js';
 // ewoq and the --test-accounts, funded on the EVM chains.

@@ -5,7 +5,7 @@ import type { ServiceDef } from '../../rpc/method.js';
 import type { EvmChain } from './chain.js';
 import type { WarpValidator } from './warp/signers.js';
 
-import type { ChainForks } from './fork/open.js';
+import type { ChainForks } from './fork/forks.js';
 
 export interface EvmConfig {
   /** coreth's rules (the C-Chain) or Subnet-EVM's (L1s). */

@@ -12,7 +12,8 @@ import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@eth
 import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, RawNumber } from '../../../encoding/gojson.js';
-import { ParamsError } from '../../../rpc/schema.js';
+import { ParamsError, string } from '../../../rpc/schema.js';
+import type { ForkControl, ForkTarget } from '../fork/forks.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -24,7 +25,7 @@ const devErrors = {
   timeTooLate: (t: bigint) =>
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
-  forking: () => new RpcError('forking is not supported: the emulator does not reach other networks'),
+  forking: () => new RpcError('forking is not supported on this chain: the emulator forks the C-Chain only'),
 };
 
 /** A time a dev control would give a block: refused past what a header can carry. */
@@ -35,11 +36,11 @@ function checkTime(t: bigint): bigint {
 
 /**
  * anvil_reset's argument as Anvil reads it (alloy's Forking): nothing, null, `{forking: {jsonRpcUrl,
- * blockNumber}}` or the same fields flat; anything else is -32602, never a reset. Whether it asks
- * for a fork (a URL or a block).
+ * blockNumber}}` or the same fields flat; anything else is -32602, never a reset. The fork it asks
+ * for, undefined when it asks for none (nothing or null).
  */
-function asksForFork(options: JsonValue | undefined): boolean {
-  if (options === undefined || options === null) return false;
+function forkTarget(options: JsonValue | undefined): ForkTarget | undefined {
+  if (options === undefined || options === null) return undefined;
   const object = (v: JsonValue, what: string): Record<string, JsonValue> => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ParamsError(`invalid type: ${jsonKind(v)}, expected ${what}`);
     return v as Record<string, JsonValue>;
@@ -49,8 +50,23 @@ function asksForFork(options: JsonValue | undefined): boolean {
   const url = inner.jsonRpcUrl ?? null;
   if (url !== null && typeof url !== 'string') throw new ParamsError(`invalid type: ${jsonKind(url)}, expected a string`);
   const block = inner.blockNumber ?? null;
-  if (block !== null) hexOrDecimal64.decode(block);
-  return url !== null || block !== null;
+  return { ...(url === null ? {} : { url }), ...(block === null ? {} : { blockNumber: hexOrDecimal64.decode(block) as bigint }) };
+}
+
+/**
+ * anvil_reset as Anvil does it, for the chain asked: with `forking`, the chain forks again (its
+ * upstream or the one given, at the block given or the upstream's latest); without, it is a fork no
+ * more. Then the whole node goes back to genesis. On a chain that is no fork, `{forking: {}}`
+ * (viem's reset()) is a plain reset.
+ */
+async function resetFork(target: ForkTarget | undefined, fork: ForkControl | undefined): Promise<void> {
+  const asks = target !== undefined && (target.url !== undefined || target.blockNumber !== undefined);
+  if (!fork) {
+    if (asks) throw devErrors.forking();
+    return;
+  }
+  if (target === undefined) fork.unfork();
+  else if (asks || (await fork.forked())) await fork.retarget(target);
 }
 
 /** How serde names an unexpected JSON value in its errors (Anvil's). */
@@ -66,12 +82,10 @@ function jsonKind(v: JsonValue): string {
 
 /** The whole node's snapshots (chains/states.ts): Anvil's state methods act on every chain at once. */
 type Methods = ServiceDef['methods'];
-function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: Methods; hardhat: Methods } {
+function stateServices(states: NodeStates | undefined, fork: ForkControl | undefined): { evm: Methods; anvil: Methods; hardhat: Methods } {
   if (!states) return { evm: {}, anvil: {}, hardhat: {} };
   const reset = method(positional([raw], 0), async ([options]) => {
-    // anvil_reset({forking: {jsonRpcUrl, blockNumber}}) would fork a remote chain: the emulator has no
-    // network access. viem's reset() sends {forking: {}} with neither: a plain reset.
-    if (asksForFork(options as JsonValue | undefined)) throw devErrors.forking();
+    await resetFork(forkTarget(options as JsonValue | undefined), fork);
     await states.reset();
     return null;
   });
@@ -99,8 +113,8 @@ function stateServices(states: NodeStates | undefined): { evm: Methods; anvil: M
   };
 }
 
-export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates): ServiceDef[] {
-  const whole = stateServices(states);
+export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
+  const whole = stateServices(states, fork);
   const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
@@ -223,10 +237,11 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       return null;
     }),
   };
-  // anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, no fork.
+  // anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, the fork.
   const nodeInfo = method(positional([]), async () => {
     const head = chain.head;
     const baseFee = gas.nextBaseFee();
+    const forked = await fork?.describe();
     return {
       currentBlockNumber: quantity(head.header.number),
       currentBlockTimestamp: Number(head.header.time),
@@ -239,8 +254,15 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         gasLimit: quantity(head.header.gasLimit),
         gasPrice: quantity(baseFee + (await gas.suggestTip())),
       },
-      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+      forkConfig: forked
+        ? { forkUrl: forked.url, forkBlockNumber: Number(forked.blockNumber), forkRetryBackoff: forked.retryBackoffMs }
+        : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
     };
+  });
+  // anvil_setRpcUrl: the fork reads its upstream's chain from another endpoint.
+  const setRpcUrl = method(positional([string]), async ([url]) => {
+    if (!(await fork?.setUrl(url as string))) throw new RpcError('anvil_setRpcUrl: this chain is not a fork');
+    return null;
   });
 
   return [
@@ -274,6 +296,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         autoImpersonateAccount,
         ...fees,
         nodeInfo,
+        setRpcUrl,
         ...whole.anvil,
       },
     },

@@ -7,6 +7,7 @@ import { toHex0x } from '../../../encoding/bytes.js';
 import type { Database } from '../../../storage/db.js';
 import type { ChainFork } from '../chaintypes.js';
 import type { HeaderLayout } from '../header.js';
+import { ChainStore } from '../store.js';
 import { ForkHistory } from './history.js';
 import { ForkFailure, ForkState, guarded, type UpstreamCaller } from './state.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
@@ -22,7 +23,7 @@ export interface ForkSettings extends Omit<UpstreamOptions, 'url'> {
 /** A fork that cannot start: one line, said at start (the node exits) or by anvil_reset. */
 export class ForkError extends ForkFailure {}
 
-interface ForkRecord {
+export interface ForkRecord {
   url: string;
   chainId: string;
   number: string;
@@ -41,7 +42,35 @@ const offline: UpstreamCaller = {
 };
 
 export interface OpenedFork extends ChainFork {
+  /** The upstream's URL the fork reads from now. */
+  readonly url: string;
+  /** anvil_setRpcUrl: reads go to `url` from now on (an upstream of the same chain). */
+  setUrl(url: string): Promise<void>;
   close(): void;
+}
+
+/** What a chain's database says it forked, if anything. */
+export async function readRecord(db: Database): Promise<ForkRecord | undefined> {
+  const stored = await db.prefix('fork').get(RECORD);
+  return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
+}
+
+/** Writes what the chain forked into its database (a reset empties it; a restart reads it). */
+export async function writeRecord(db: Database, fork: OpenedFork): Promise<void> {
+  const record: ForkRecord = { url: fork.url, chainId: `${fork.chainId}`, number: `${fork.number}`, hash: toHex0x(fork.hash) };
+  await db.prefix('fork').put(RECORD, new TextEncoder().encode(JSON.stringify(record)));
+}
+
+/** An upstream whose URL can change under the fork (anvil_setRpcUrl), its failures ForkFailures. */
+class Switchable implements UpstreamCaller {
+  constructor(
+    public upstream: Upstream | undefined,
+    public url: string,
+  ) {}
+
+  call<T>(method: string, params: unknown[]): Promise<T> {
+    return (this.upstream ? guarded(this.upstream) : offline).call<T>(method, params);
+  }
 }
 
 /**
@@ -55,30 +84,45 @@ export async function openFork(
   layout: HeaderLayout,
   commonOf: (chainId: bigint) => Common,
 ): Promise<OpenedFork | undefined> {
-  const meta = db.prefix('fork');
-  const stored = await meta.get(RECORD);
-  const record = stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
+  const record = await readRecord(db);
   const url = settings.url ?? record?.url;
   if (url === undefined) return undefined;
   if (record && settings.blockNumber !== undefined && BigInt(record.number) !== settings.blockNumber)
     throw new ForkError(`this data dir forked block ${BigInt(record.number)}, not --fork-block-number=${settings.blockNumber}: use another data dir`);
   if (!record && settings.offline) throw new ForkError('--offline: this data dir has no fork yet to run offline');
-  const upstream = settings.offline ? undefined : new Upstream({ ...settings, url });
+  if (!record && (await new ChainStore(db, layout).head())) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
+  const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
-    const caller = upstream ? guarded(upstream) : offline;
-    const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : BigInt(await caller.call<string>('eth_chainId', []));
-    const number = record ? BigInt(record.number) : await forkBlock(caller, settings.blockNumber);
+    const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : BigInt(await upstream.call<string>('eth_chainId', []));
+    const number = record ? BigInt(record.number) : await forkBlock(upstream, settings.blockNumber);
     const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
-    const state = new ForkState(caller, upstreamCache.prefix('nodes'), number);
-    const history = new ForkHistory(caller, upstreamCache, number, layout, commonOf(chainId), state);
+    const state = new ForkState(upstream, upstreamCache.prefix('nodes'), number);
+    const history = new ForkHistory(upstream, upstreamCache, number, layout, commonOf(chainId), state);
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
-    if (!record)
-      await meta.put(RECORD, new TextEncoder().encode(JSON.stringify({ url, chainId: `${chainId}`, number: `${number}`, hash: toHex0x(base.block.hash) })));
-    return { chainId, number, hash: base.block.hash, state, history, close: () => upstream?.close() };
+    const fork: OpenedFork = {
+      chainId,
+      number,
+      hash: base.block.hash,
+      state,
+      history,
+      get url() {
+        return upstream.url;
+      },
+      async setUrl(next) {
+        const theirs = BigInt(await askOnce(settings, next, 'eth_chainId'));
+        if (theirs !== chainId) throw new ForkError(`${new URL(next).origin} is chain ${theirs}, not the forked chain ${chainId}`);
+        upstream.upstream?.close();
+        upstream.upstream = new Upstream({ ...settings, url: next });
+        upstream.url = next;
+      },
+      close: () => upstream.upstream?.close(),
+    };
+    if (!record) await writeRecord(db, fork);
+    return fork;
   } catch (err) {
-    upstream?.close();
+    upstream.upstream?.close();
     throw err;
   }
 }
@@ -97,48 +141,25 @@ async function forkBlock(upstream: UpstreamCaller, asked: bigint | undefined): P
  */
 async function checkChainId(settings: ForkSettings, url: string, recorded: bigint): Promise<bigint> {
   if (settings.offline) return recorded;
-  // Asked once, without retries: an upstream that is down must not hold the start for half a minute.
-  const once = new Upstream({ ...settings, url, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) });
   let now: bigint;
   try {
-    now = BigInt(await once.call<string>('eth_chainId', []));
+    now = BigInt(await askOnce(settings, url, 'eth_chainId'));
   } catch {
     return recorded;
-  } finally {
-    once.close();
   }
   if (now !== recorded) throw new ForkError(`the fork's upstream now has chain ID ${now}; this data dir forked chain ID ${recorded}`);
   return recorded;
 }
 
 /**
- * The forks of a node's chains, each opened once per process: a rebuild of the node's core (a
- * revert, a load) finds its chain's fork as it was, with its upstream and what it fetched.
+ * One call, without retries and within a few seconds, for the checks a caller waits on (a restart,
+ * anvil_setRpcUrl, anvil_reset): an upstream that is down must not hold them for half a minute.
  */
-export class ChainForks {
-  private readonly opened = new Map<string, Promise<OpenedFork | undefined>>();
-  private cache: Promise<Database> | undefined;
-
-  constructor(
-    private readonly settings: ForkSettings,
-    /** Opens the fork cache's store (only once a chain is a fork). */
-    private readonly openCache: () => Promise<Database>,
-  ) {}
-
-  /** The fork chain `id` runs on, if it is one (see openFork). */
-  of(id: string, db: Database, layout: HeaderLayout, commonOf: (chainId: bigint) => Common): Promise<OpenedFork | undefined> {
-    let fork = this.opened.get(id);
-    if (!fork) {
-      fork = openFork(this.settings, db, () => (this.cache ??= this.openCache()), layout, commonOf);
-      this.opened.set(id, fork);
-      fork.catch(() => this.opened.delete(id));
-    }
-    return fork;
-  }
-
-  async close(): Promise<void> {
-    for (const fork of this.opened.values()) (await fork.catch(() => undefined))?.close();
-    this.opened.clear();
-    await (await this.cache?.catch(() => undefined))?.close();
+export async function askOnce(settings: Omit<ForkSettings, 'url'>, url: string, method: string): Promise<string> {
+  const once = new Upstream({ ...settings, url, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) });
+  try {
+    return await guarded(once).call<string>(method, []);
+  } finally {
+    once.close();
   }
 }

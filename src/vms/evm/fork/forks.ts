@@ -1,0 +1,118 @@
+// The forks of a node's chains, each opened once per process: a rebuild of the node's core (a revert,
+// a load, a reset) finds its chain's fork as it was, with its upstream and what it fetched. Anvil's
+// controls change a chain's fork: anvil_reset({forking}) forks another block (or upstream) at the
+// reset, anvil_setRpcUrl reads the same chain from another endpoint.
+import type { Common } from '@ethereumjs/common';
+import type { Database } from '../../../storage/db.js';
+import type { HeaderLayout } from '../header.js';
+import { askOnce, ForkError, type ForkSettings, type OpenedFork, openFork, readRecord, writeRecord } from './open.js';
+import { DEFAULT_RETRY_BACKOFF_MS } from './upstream.js';
+
+/** anvil_reset's `forking`: another upstream, another block (none: the upstream's latest). */
+export interface ForkTarget {
+  url?: string;
+  blockNumber?: bigint;
+}
+
+/** What a chain's dev API may do to its fork. */
+export interface ForkControl {
+  /** Whether the chain is a fork now. */
+  forked(): Promise<boolean>;
+  /** What it forks (anvil_nodeInfo's forkConfig), if it is a fork. */
+  describe(): Promise<{ url: string; blockNumber: bigint; retryBackoffMs: number } | undefined>;
+  /** Before a reset: the chain forks `target` from then on (no URL: the one it forks now). */
+  retarget(target: ForkTarget): Promise<void>;
+  /** Before a reset: the chain is no fork from then on (Anvil's anvil_reset without `forking`). */
+  unfork(): void;
+  /** anvil_setRpcUrl: false when the chain is no fork. */
+  setUrl(url: string): Promise<boolean>;
+}
+
+export class ChainForks {
+  private readonly opened = new Map<string, Promise<OpenedFork | undefined>>();
+  /** Settings a control gave a chain, over the flags'. */
+  private readonly targets = new Map<string, ForkSettings>();
+  /** The chain databases the forks were last opened on (where anvil_setRpcUrl writes the new URL). */
+  private readonly dbs = new Map<string, Database>();
+  /** Forks a retarget replaced, closed once their chain is rebuilt on the new one. */
+  private retired: OpenedFork[] = [];
+  private cache: Promise<Database> | undefined;
+
+  constructor(
+    /** The flags': what the C-Chain forks. */
+    private readonly settings: ForkSettings,
+    /** Opens the fork cache's store (only once a chain is a fork). */
+    private readonly openCache: () => Promise<Database>,
+  ) {}
+
+  /**
+   * The fork chain `id` runs on, if it is one (see openFork). Opened once: a rebuild on a store a
+   * reset emptied gets it again, and its record is written back.
+   */
+  async of(id: string, db: Database, layout: HeaderLayout, commonOf: (chainId: bigint) => Common): Promise<OpenedFork | undefined> {
+    let pending = this.opened.get(id);
+    if (!pending) {
+      pending = openFork(this.targets.get(id) ?? this.settings, db, () => (this.cache ??= this.openCache()), layout, commonOf);
+      this.opened.set(id, pending);
+      pending.catch(() => this.opened.delete(id));
+    }
+    const fork = await pending;
+    this.dbs.set(id, db);
+    for (const old of this.retired) old.close();
+    this.retired = [];
+    if (fork && !(await readRecord(db))) await writeRecord(db, fork);
+    return fork;
+  }
+
+  /** The controls of chain `id`'s dev API. */
+  control(id: string): ForkControl {
+    return {
+      forked: async () => (await this.opened.get(id)?.catch(() => undefined)) !== undefined,
+      describe: async () => {
+        const fork = await this.opened.get(id)?.catch(() => undefined);
+        const backoff = (this.targets.get(id) ?? this.settings).retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
+        return fork && { url: fork.url, blockNumber: fork.number, retryBackoffMs: backoff };
+      },
+      unfork: () => {
+        const { url: _, blockNumber: __, ...rest } = this.settings;
+        this.targets.set(id, { ...rest, offline: false });
+        void this.opened.get(id)?.then((old) => old && this.retired.push(old));
+        this.opened.delete(id);
+      },
+      retarget: async (target) => {
+        const current = await this.opened.get(id)?.catch(() => undefined);
+        const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? this.settings.url;
+        // Anvil's words.
+        if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
+        const { blockNumber: _, ...rest } = this.settings;
+        const settings = { ...rest, url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
+        // Checked before the reset: a fork that cannot open must not leave the node without a chain.
+        await checkTarget(settings);
+        this.targets.set(id, settings);
+        this.opened.delete(id);
+        if (current) this.retired.push(current);
+      },
+      setUrl: async (url) => {
+        const current = await this.opened.get(id)?.catch(() => undefined);
+        if (!current) return false;
+        await current.setUrl(url);
+        const db = this.dbs.get(id);
+        if (db) await writeRecord(db, current);
+        return true;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const fork of this.opened.values()) (await fork.catch(() => undefined))?.close();
+    this.opened.clear();
+    await (await this.cache?.catch(() => undefined))?.close();
+  }
+}
+
+/** That a fork target's upstream answers and has the block asked for. */
+async function checkTarget(settings: ForkSettings & { url: string }): Promise<void> {
+  const head = BigInt(await askOnce(settings, settings.url, 'eth_blockNumber'));
+  if (settings.blockNumber !== undefined && settings.blockNumber > head)
+    throw new ForkError(`forking block ${settings.blockNumber} is past the upstream's head ${head}`);
+}
