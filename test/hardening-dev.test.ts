@@ -195,8 +195,8 @@ describe('dev controls take the ranges Anvil takes; everything else is -32602 an
     const before = await head(c);
     for (const params of [[{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }], [{ jsonRpcUrl: 'http://127.0.0.1:1' }]]) {
       const { error } = await geth(c, 'anvil_reset', params);
-      expect(error.code).toBe(-32000);
-      expect(error.message).toMatch(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_blockNumber failed: connect ECONNREFUSED/);
+      expect(error?.code).toBe(-32000);
+      expect(error?.message).toMatch(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_blockNumber failed: connect ECONNREFUSED/);
     }
     // A block without a URL, on a chain that is no fork: Anvil's words.
     expect((await geth(c, 'anvil_reset', [{ blockNumber: 5 }])).error).toEqual({
