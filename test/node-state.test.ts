@@ -105,7 +105,7 @@ describe("Anvil's state methods (--dev, viem's test client)", () => {
     expect((await rpc(`${node.uri}/ext/bc/C/rpc`, 'evm_revert', [id])).json.result).toBe(false);
   });
 
-  it('anvil_dumpState/anvil_loadState round-trip through hex; anvil_reset goes back to genesis; forking is refused', async () => {
+  it('anvil_dumpState/anvil_loadState round-trip through hex; anvil_reset goes back to genesis; forking an upstream that does not answer is refused', async () => {
     const { test, client, wallet } = evmClients(`${node.uri}/ext/bc/C/rpc`, 43112);
     await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x7777777777777777777777777777777777777777', value: 9n }) });
     const state = await test.dumpState();
@@ -117,8 +117,9 @@ describe("Anvil's state methods (--dev, viem's test client)", () => {
     await test.loadState({ state });
     expect(await client.getBlockNumber()).toBe(height);
     expect(await client.getBalance({ address: '0x7777777777777777777777777777777777777777' })).toBe(9n);
-    const forking = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://example.com', blockNumber: 5 } }]);
-    expect(forking.json.error.message).toBe('forking is not supported: the emulator does not reach other networks');
+    // (test/fork.test.ts forks a live upstream; here none answers, and nothing is reset.)
+    const forking = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 5 } }]);
+    expect(forking.json.error.message).toMatch(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_blockNumber failed: connect ECONNREFUSED/);
     const bad = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_loadState', ['0x1234']);
     expect(bad.json.error.message).toBe('failed to load state: not a state dumped by the emulator: not gzip data');
   });

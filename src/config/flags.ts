@@ -96,6 +96,12 @@ export const FLAGS: FlagSpec[] = [
   flag('l1', 'paths', '', 'a Subnet-EVM genesis file to run as an L1, aliased by its base name (repeatable; not an avalanchego flag)'),
   flag('dev', 'bool', 'false', 'development node: turns the debug_* and txpool_* namespaces on for every EVM chain'),
   flag('fork-url', 'string', '', "fork the C-Chain from this coreth JSON-RPC endpoint (http or https), as Anvil's --fork-url; not an avalanchego flag"),
+  flag(
+    'fork-l1',
+    'paths',
+    '',
+    'an L1 forked from a Subnet-EVM endpoint, as name=url or name=url@block, aliased by its name (repeatable; not an avalanchego flag)',
+  ),
   flag('fork-block-number', 'string', '', "the upstream's block to fork (default: its latest), as Anvil's --fork-block-number"),
   flag('fork-retries', 'uint', '5', "retries of a fork request on rate limits, 5xx, timeouts and connection errors (Anvil's --retries)"),
   flag('fork-retry-backoff', 'uint', '1000', "milliseconds before the first retry of a fork request, doubling at each (Anvil's --fork-retry-backoff)"),

@@ -33,6 +33,8 @@ export interface NodeConfig {
   dev: boolean;
   /** --fork-*: the C-Chain as a fork of an upstream chain (vms/evm/fork). */
   fork: ForkFlags;
+  /** --fork-l1: L1s forked from Subnet-EVM endpoints. */
+  forkL1: ForkedL1[];
   chainConfigDir: string;
   chainAliasesFile: string;
   /** --l1: Subnet-EVM genesis files. */
@@ -210,6 +212,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       testAccounts: flags['test-accounts'] as number,
       dev: bool('dev'),
       fork: forkFlags(flags),
+      forkL1: (flags['fork-l1'] as string[]).map(forkedL1),
       chainConfigDir: str('chain-config-dir'),
       chainAliasesFile: str('chain-aliases-file'),
       l1: (flags.l1 as string[]).map((p) => resolve(p)),
@@ -242,6 +245,19 @@ export interface ForkFlags {
   timeoutMs: number;
   computeUnitsPerSecond: number;
   offline: boolean;
+}
+
+/** An L1 of --fork-l1: its alias, its upstream and the block (none: the upstream's latest). */
+export interface ForkedL1 {
+  name: string;
+  url: string;
+  blockNumber?: bigint;
+}
+
+function forkedL1(spec: string): ForkedL1 {
+  const m = /^([^=]+)=(https?:\/\/\S+?)(?:@(0x[0-9a-fA-F]+|\d+))?$/i.exec(spec);
+  if (!m) throw new FlagError(`invalid --fork-l1 ${JSON.stringify(spec)}: want name=url or name=url@block, with an http or https url`, 'config');
+  return { name: m[1]!, url: m[2]!, ...(m[3] === undefined ? {} : { blockNumber: BigInt(m[3]) }) };
 }
 
 function forkFlags(flags: Record<string, FlagValue>): ForkFlags {

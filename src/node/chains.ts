@@ -66,7 +66,9 @@ export class SubnetChains {
         upgrade: await readChainFile(dir, [id, ...aliases], 'upgrade.json'),
       });
     } catch (err) {
-      if (strict) throw (err as Error).message.startsWith('--l1=') ? err : new L1Error(`--l1=${strict}: ${(err as Error).message}`);
+      // `strict` is an --l1 file's path, or a --fork-l1 flag as written.
+      const flag = strict?.startsWith('--') ? strict : `--l1=${strict}`;
+      if (strict) throw (err as Error).message.startsWith(flag) ? err : new L1Error(`${flag}: ${(err as Error).message}`);
       this.shell.main.error('error creating chain', {
         subnetID: encodeCB58(c.subnetID),
         chainID: id,

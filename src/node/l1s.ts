@@ -3,9 +3,19 @@
 import { LOCAL_NODE, VM_IDS } from '../chains/ids.js';
 import type { ChainManager } from '../chains/manager.js';
 import { decodeCB58, encodeCB58 } from '../encoding/cb58.js';
-import { convertValidator, convertValidatorWithKey, L1_NODE_WEIGHT, type L1Definition, L1Error, readL1, VALIDATOR_MANAGER_ADDRESS } from '../genesis/l1.js';
+import type { ForkedL1 } from '../config/load.js';
+import {
+  chainNameOf,
+  convertValidator,
+  convertValidatorWithKey,
+  L1_NODE_WEIGHT,
+  type L1Definition,
+  L1Error,
+  readL1,
+  VALIDATOR_MANAGER_ADDRESS,
+} from '../genesis/l1.js';
 import { EWOQ_PRIVATE_KEY } from '../vms/avm/index.js';
-import { l1ValidatorsFromConfig } from '../vms/evm/index.js';
+import { forkedL1Genesis, l1ValidatorsFromConfig } from '../vms/evm/index.js';
 import { type CreatedChain, PWallet } from '../vms/platform/index.js';
 import type { SubnetChains } from './chains.js';
 import { readChainFile } from './files.js';
@@ -19,9 +29,12 @@ type SubnetIDs = { subnetID: Uint8Array; chainID: Uint8Array };
 export async function createSubnetChains(shell: Shell, manager: ChainManager, vms: NodeVMs, subnets: SubnetChains): Promise<L1Info[]> {
   const l1s: L1Definition[] = [];
   for (const path of shell.config.l1) l1s.push(await readL1(path));
+  const forked = shell.config.forkL1.map((f) => ({ ...f, chainName: chainNameOf(f.name), path: `--fork-l1=${f.name}` }));
   const created = new Map<string, SubnetIDs>();
-  await subnets.start(await knownChains(vms, l1s, subnets, created));
+  await subnets.start(await knownChains(vms, [...l1s, ...forked], subnets, created));
   for (const l of l1s) if (!created.has(l.name)) created.set(l.name, await createL1(shell, vms, manager, subnets, l));
+  for (const f of forked) if (!created.has(f.name)) created.set(f.name, await createForkedL1(shell, vms, manager, subnets, f));
+  l1s.push(...forked.map((f) => ({ ...f, genesis: new Uint8Array() })));
   return l1s.map((l) => {
     const ids = created.get(l.name)!;
     const evm = vms.evmChain(encodeCB58(ids.chainID))!;
@@ -34,7 +47,12 @@ export async function createSubnetChains(shell: Shell, manager: ChainManager, vm
  * the primary network's. An --l1 chain the P-Chain created on an earlier run (same name, same
  * genesis) keeps its ID and gets its alias.
  */
-async function knownChains(vms: NodeVMs, l1s: L1Definition[], subnets: SubnetChains, created: Map<string, SubnetIDs>): Promise<CreatedChain[]> {
+async function knownChains(
+  vms: NodeVMs,
+  l1s: Array<L1Definition | ForkedL1Definition>,
+  subnets: SubnetChains,
+  created: Map<string, SubnetIDs>,
+): Promise<CreatedChain[]> {
   const pChain = vms.pChain;
   const chains: CreatedChain[] = [];
   for (const [chainHex, rec] of pChain.state.ledger.chains) {
@@ -42,7 +60,9 @@ async function knownChains(vms: NodeVMs, l1s: L1Definition[], subnets: SubnetCha
     const tx = await pChain.state.getTx(Buffer.from(chainHex, 'hex'));
     if (tx?.unsigned.type !== 15) continue;
     const c = { chainID: tx.id, subnetID: tx.unsigned.subnetID, name: rec.name, vmID: tx.unsigned.vmID, genesis: tx.unsigned.genesis };
-    const l1 = l1s.find((l) => l.chainName === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && Buffer.from(l.genesis).equals(Buffer.from(c.genesis)));
+    // A forked L1 is known by its name: its genesis came from its upstream, which need not answer now.
+    const same = (l: L1Definition | ForkedL1Definition) => !('genesis' in l) || Buffer.from(l.genesis).equals(Buffer.from(c.genesis));
+    const l1 = l1s.find((l) => l.chainName === rec.name && encodeCB58(c.vmID) === VM_IDS.subnetEvm && same(l));
     if (l1 && !created.has(l1.name)) {
       subnets.aliases.set(chainHex, [l1.name]);
       subnets.strict.set(chainHex, l1.path);
@@ -53,12 +73,40 @@ async function knownChains(vms: NodeVMs, l1s: L1Definition[], subnets: SubnetCha
   return chains;
 }
 
+/** An L1 of --fork-l1: its alias and chain name, its upstream and block. */
+interface ForkedL1Definition extends ForkedL1 {
+  chainName: string;
+  path: string;
+}
+
+/** A --fork-l1 chain: created as an --l1 chain, with a genesis of its upstream's rules, forking it. */
+async function createForkedL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subnets: SubnetChains, f: ForkedL1Definition): Promise<SubnetIDs> {
+  let genesis: Uint8Array;
+  try {
+    genesis = await forkedL1Genesis(shell.forks.upstreamSettings, f.url);
+  } catch (err) {
+    throw new L1Error(`${f.path}: ${(err as Error).message}`);
+  }
+  const target = { url: f.url, ...(f.blockNumber === undefined ? {} : { blockNumber: f.blockNumber }) };
+  return createL1(shell, vms, manager, subnets, { name: f.name, chainName: f.chainName, path: f.path, genesis }, (id) =>
+    shell.forks.target(encodeCB58(id), target),
+  );
+}
+
 /** An --l1 chain: ewoq's CreateSubnetTx, CreateChainTx and ConvertSubnetToL1Tx (the node and the chain config's emulator-validators). */
-async function createL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subnets: SubnetChains, l: L1Definition): Promise<SubnetIDs> {
+async function createL1(
+  shell: Shell,
+  vms: NodeVMs,
+  manager: ChainManager,
+  subnets: SubnetChains,
+  l: L1Definition,
+  beforeCreate?: (chainID: Uint8Array) => void,
+): Promise<SubnetIDs> {
   const wallet = new PWallet(vms.pChain, EWOQ_PRIVATE_KEY);
   try {
     const subnetID = await wallet.createSubnet();
     const chainTx = await wallet.createChainTx(subnetID, l.chainName, decodeCB58(VM_IDS.subnetEvm), l.genesis);
+    beforeCreate?.(chainTx.id);
     subnets.aliases.set(toHex(chainTx.id), [l.name]);
     subnets.strict.set(toHex(chainTx.id), l.path);
     await wallet.issue(chainTx);
@@ -72,6 +120,7 @@ async function createL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subne
   } catch (err) {
     // Whatever fails while the node sets up an --l1 chain is that flag's doing: the message names it.
     const message = (err as Error).message;
-    throw message.startsWith('--l1=') ? err : new L1Error(`--l1=${l.path}: ${message}`);
+    const flag = l.path.startsWith('--fork-l1=') ? l.path : `--l1=${l.path}`;
+    throw message.startsWith(flag) ? err : new L1Error(`${flag}: ${message}`);
   }
 }

@@ -129,8 +129,9 @@ export function rpcHandlers(
   if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
   if (on.has('debug')) services.push(debugService(chain));
-  // The C-Chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl).
-  const fork = config.kind === 'coreth' ? config.forks?.control(encodeCB58(ctx.chainID)) : undefined;
+  // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); only the
+  // C-Chain can become one at run time (an L1 takes its upstream's rules at creation: --fork-l1).
+  const fork = config.forks?.control(encodeCB58(ctx.chainID), config.kind === 'coreth');
   if (config.dev) services.push(...devServices(chain, gas, config.states, fork));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;

@@ -30,8 +30,8 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
       const rules = rulesOf(config, ctx, chainConfig);
       const l1Set = l1ValidatorSet(config, ctx, chainConfig, keys);
       const validatorsOf = warpValidators(config, keys);
-      // Only the C-Chain forks for now: an L1 would take its upstream's chain config too.
-      const fork = config.kind === 'coreth' ? await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, 'coreth', chainCommon) : undefined;
+      // The C-Chain forks what the flags say, an L1 what --fork-l1 made it (its genesis has the upstream's rules).
+      const fork = await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, config.kind, chainCommon);
       const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, validatorsOf), ...(fork ? { fork } : {}) });
       ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));

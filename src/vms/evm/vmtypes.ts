@@ -27,7 +27,7 @@ export interface EvmConfig {
   subnetValidators?: (subnetID: Uint8Array) => SubnetMember[] | undefined;
   /** With --dev, the whole node's snapshots, for evm_snapshot, evm_revert, anvil_dumpState, anvil_loadState and anvil_reset. */
   states?: NodeStates | undefined;
-  /** --fork-url: the forks of the node's chains (the C-Chain's, for now). */
+  /** --fork-url and --fork-l1: the forks of the node's chains. */
   forks?: ChainForks;
 }
 

@@ -52,7 +52,10 @@ export class ChainForks {
   async of(id: string, db: Database, layout: HeaderLayout, commonOf: (chainId: bigint) => Common): Promise<OpenedFork | undefined> {
     let pending = this.opened.get(id);
     if (!pending) {
-      pending = openFork(this.targets.get(id) ?? this.settings, db, () => (this.cache ??= this.openCache()), layout, commonOf);
+      // The flags' fork is the C-Chain's; an L1 forks what --fork-l1 or its record says.
+      const { url: _, blockNumber: __, ...unset } = this.settings;
+      const settings = this.targets.get(id) ?? (layout === 'coreth' ? this.settings : unset);
+      pending = openFork(settings, db, () => (this.cache ??= this.openCache()), layout, commonOf);
       this.opened.set(id, pending);
       pending.catch(() => this.opened.delete(id));
     }
@@ -64,8 +67,20 @@ export class ChainForks {
     return fork;
   }
 
-  /** The controls of chain `id`'s dev API. */
-  control(id: string): ForkControl {
+  /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`. */
+  target(id: string, target: ForkTarget & { url: string }): void {
+    const { url: _, blockNumber: __, ...rest } = this.settings;
+    this.targets.set(id, { ...rest, ...target });
+  }
+
+  /** What the forks' upstreams are asked with (--fork-retries and the others). */
+  get upstreamSettings(): Omit<ForkSettings, 'url' | 'blockNumber'> {
+    const { url: _, blockNumber: __, ...rest } = this.settings;
+    return rest;
+  }
+
+  /** The controls of chain `id`'s dev API; `startable`: whether the chain may become a fork at run time. */
+  control(id: string, startable: boolean): ForkControl {
     return {
       forked: async () => (await this.opened.get(id)?.catch(() => undefined)) !== undefined,
       describe: async () => {
@@ -81,6 +96,7 @@ export class ChainForks {
       },
       retarget: async (target) => {
         const current = await this.opened.get(id)?.catch(() => undefined);
+        if (!current && !startable) throw new ForkError('this chain is no fork: an L1 is forked at start, with --fork-l1');
         const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? this.settings.url;
         // Anvil's words.
         if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');

@@ -112,23 +112,32 @@ export class ForkState {
   }
 
   /**
-   * Fetches what a lookup at `site` misses: the proof of its key, then, when the node is not on that
-   * path (a deletion's sibling), the proof of a key found to lead to it. Throws when neither holds it.
+   * Fetches what a lookup misses, `sites` being the keys the trie was walking (newest first: its
+   * reads may run concurrently): the proof of each until one holds the node, then, when none does
+   * (a deletion's sibling), the proof of a key found to lead to it. Throws when nothing holds it.
    */
-  async resolve(site: TrieSite, missing: Uint8Array): Promise<void> {
-    const paths = await this.proof(site);
+  async resolve(sites: readonly TrieSite[], missing: Uint8Array): Promise<void> {
+    // The newest key is the lookup's own unless reads overlapped; the others go out as one batch.
+    const [newest, ...rest] = sites;
+    if (newest) await this.proof(newest);
     if (await this.nodes.get(missing)) return;
+    await Promise.all(rest.map((site) => this.proof(site)));
+    if (await this.nodes.get(missing)) return;
+    for (const site of sites) if (await this.searchSibling(site, missing)) return;
+    const site = sites[0];
+    const where = site ? ` (on the path of ${toHex0x(site.slot ?? site.address)} at block ${site.block})` : '';
+    throw new ForkStateError(`forked state: the upstream's trie node ${toHex0x(missing)}${where} is on no path the fork can fetch`);
+  }
+
+  /** Whether a key leading to `missing`, a child of a branch on the path of `site`'s key, found it. */
+  private async searchSibling(site: TrieSite, missing: Uint8Array): Promise<boolean> {
+    const paths = await this.proof(site);
     const path = site.slot === undefined ? paths[0]! : paths[1]!;
-    const key = keccak256(site.slot ?? site.address);
-    const prefix = siblingPrefix(path, key, missing);
-    if (prefix && prefix.length <= SEARCH_NIBBLES) {
-      const found = searchKey(prefix, site.slot === undefined ? 20 : 32);
-      await this.proof(site.slot === undefined ? { block: site.block, address: found } : { ...site, slot: found });
-      if (await this.nodes.get(missing)) return;
-    }
-    throw new ForkStateError(
-      `forked state: the upstream's trie node ${toHex0x(missing)} (on the path of ${toHex0x(site.slot ?? site.address)} at block ${site.block}) is on no path the fork can fetch`,
-    );
+    const prefix = siblingPrefix(path, keccak256(site.slot ?? site.address), missing);
+    if (!prefix || prefix.length > SEARCH_NIBBLES) return false;
+    const found = searchKey(prefix, site.slot === undefined ? 20 : 32);
+    await this.proof(site.slot === undefined ? { block: site.block, address: found } : { ...site, slot: found });
+    return (await this.nodes.get(missing)) !== undefined;
   }
 
   /** The code behind `codeHash` (the key `codeKey` the state manager reads), fetched when missing. */

@@ -4,7 +4,7 @@
 // told by its state manager whose storage it is and which upstream block it reads.
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { copyAs, type TrieClass, type TrieLayer } from '../state.js';
-import type { ForkState, TrieSite } from './state.js';
+import { type ForkState, ForkStateError, type TrieSite } from './state.js';
 
 /** What a storage trie of a forked state knows of itself. */
 interface StorageOwner {
@@ -21,6 +21,24 @@ export function ownStorageTrie(trie: MerklePatriciaTrie, hashed: Uint8Array, blo
 }
 
 const MISSING = 'Missing node in DB';
+/** Keys of a trie's latest operations kept to resolve a miss (reads of one trie may run concurrently). */
+const RECENT_SITES = 64;
+
+/** The zero address: any key's proof holds the root. */
+const ANY_KEY = new Uint8Array(20);
+
+/**
+ * Where a lookup with no key under way happens: the trie checking its root exists (a state set to
+ * a past block's root). An account trie's root comes with the proof of any key at the block whose
+ * root it is; a storage trie's with its owner's.
+ */
+function rootSite(fork: ForkState, kind: 'account' | 'storage', node: Uint8Array, trie: MerklePatriciaTrie): TrieSite {
+  if (kind === 'account') return { block: fork.blockOf(node), address: ANY_KEY };
+  const owner = owners.get(trie);
+  const address = owner && fork.addressOf(owner.hashed);
+  if (!owner || !address) throw new ForkStateError(`forked state: the storage trie ${Buffer.from(node).toString('hex')} has no known owner`);
+  return { block: owner.block, address, slot: new Uint8Array(32) };
+}
 
 /** What of @ethereumjs/mpt's CheckpointDB a miss is remembered in. */
 interface MissMemory {
@@ -45,28 +63,47 @@ function forgetMiss(trie: MerklePatriciaTrie, hash: Uint8Array): void {
 export function forkLayer(fork: ForkState): TrieLayer {
   return (Base: TrieClass, kind: 'account' | 'storage', storage: () => TrieClass): TrieClass =>
     class extends Base {
-      /** The key of the operation under way, where a miss is resolved. */
-      site: TrieSite | undefined;
+      /** The keys of the latest operations, newest first: a miss is on the path of one under way. */
+      sites: TrieSite[] = [];
+
+      private noteSite(site: TrieSite | undefined): void {
+        if (!site) return;
+        this.sites.unshift(site);
+        if (this.sites.length > RECENT_SITES) this.sites.pop();
+      }
 
       override appliedKey(key: Uint8Array): Uint8Array {
         if (kind === 'account') {
           fork.noteAddress(key);
-          this.site = { block: fork.blockOf(this.root()), address: key };
+          this.noteSite({ block: fork.blockOf(this.root()), address: key });
         } else {
           const owner = owners.get(this);
           const address = owner && fork.addressOf(owner.hashed);
-          this.site = owner && address ? { block: owner.block, address, slot: key } : undefined;
+          this.noteSite(owner && address ? { block: owner.block, address, slot: key } : undefined);
         }
         return super.appliedKey(key);
       }
+
+      /** A root check walks no key: a miss there is the root, found by a proof of any key (rootSite). */
+      override async checkRoot(root: Uint8Array): Promise<boolean> {
+        this.checking = root;
+        try {
+          return await super.checkRoot(root);
+        } finally {
+          this.checking = undefined;
+        }
+      }
+
+      /** The root being checked, if a check is under way. */
+      private checking: Uint8Array | undefined;
 
       override async lookupNode(node: Uint8Array | Uint8Array[]): ReturnType<MerklePatriciaTrie['lookupNode']> {
         try {
           return await super.lookupNode(node);
         } catch (err) {
           if ((err as Error).message !== MISSING || !(node instanceof Uint8Array) || node.length !== 32) throw err;
-          if (!this.site) throw new Error(`forked state: trie node ${Buffer.from(node).toString('hex')} is missing and its key is unknown`);
-          await fork.resolve(this.site, node);
+          const root = this.checking !== undefined && Buffer.compare(this.checking, node) === 0;
+          await fork.resolve(root ? [rootSite(fork, kind, node, this)] : this.sites, node);
           forgetMiss(this, node);
           return super.lookupNode(node);
         }

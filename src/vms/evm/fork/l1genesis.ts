@@ -1,0 +1,53 @@
+// The genesis an L1 forked from a Subnet-EVM endpoint is created with on this node's P-Chain: the
+// upstream's chain config (eth_getChainConfig: the fee config, the precompiles and when they
+// activate) and its genesis block's header fields, without an alloc. The chain's state is the
+// upstream's at the fork block, read from it; this genesis gives the chain its rules.
+import { ForkError, type ForkSettings } from './open.js';
+import { guarded } from './state.js';
+import { Upstream } from './upstream.js';
+
+interface BlockJson {
+  nonce: string;
+  timestamp: string;
+  extraData: string;
+  gasLimit: string;
+  difficulty: string;
+  mixHash: string;
+  miner: string;
+  extDataHash?: string;
+}
+
+/** The genesis file's bytes for an L1 forking `url`. */
+export async function forkedL1Genesis(settings: Omit<ForkSettings, 'url'>, url: string): Promise<Uint8Array> {
+  const upstream = new Upstream({ ...settings, url });
+  try {
+    const call = guarded(upstream).call;
+    const [config, genesis] = await Promise.all([
+      call<Record<string, unknown> | null>('eth_getChainConfig', []).catch((err: Error) => {
+        throw new ForkError(`${upstream.origin} is not a Subnet-EVM chain (eth_getChainConfig: ${err.message})`);
+      }),
+      call<BlockJson | null>('eth_getBlockByNumber', ['0x0', false]),
+    ]);
+    if (!config || !genesis) throw new ForkError(`${upstream.origin} has no chain config or genesis block`);
+    if (genesis.extDataHash !== undefined) throw new ForkError(`${upstream.origin} is coreth (the C-Chain), not Subnet-EVM: fork it with --fork-url`);
+    // The upgrades eth_getChainConfig ends with are upgrade.json's, not the genesis's.
+    const { upgrades: _, ...rules } = config;
+    const json = {
+      config: rules,
+      nonce: genesis.nonce,
+      timestamp: genesis.timestamp,
+      extraData: genesis.extraData,
+      gasLimit: genesis.gasLimit,
+      difficulty: genesis.difficulty,
+      mixHash: genesis.mixHash,
+      coinbase: genesis.miner,
+      alloc: {},
+      number: '0x0',
+      gasUsed: '0x0',
+      parentHash: `0x${'0'.repeat(64)}`,
+    };
+    return new TextEncoder().encode(JSON.stringify(json));
+  } finally {
+    upstream.close();
+  }
+}
