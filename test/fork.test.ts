@@ -20,6 +20,10 @@ const HOLDERS = Array.from({ length: 40 }, (_, i) => `0x${(0xa000 + i).toString(
 let upstream: TestNode;
 let U: string;
 let tokenAddress: Hex;
+/** A contract with two storage slots (1 and 2), each a leaf under the root branch; any call clears slot 1. */
+let twoSlots: Hex;
+// Constructor: sstore(1, 1), sstore(2, 2), return the runtime sstore(1, 0).
+const TWO_SLOTS_INIT: Hex = '0x600160015560026002556006601660003960066000f3600060015500';
 let forkBlock: bigint;
 const forkDir = tempDir('fork-');
 
@@ -58,6 +62,7 @@ beforeAll(async () => {
   // merges a branch with a sibling on no path the fork read.
   for (const [i, h] of HOLDERS.entries()) await send(U, keys[0]!, tokenAddress, transfer(h, 1000n + BigInt(i)));
   await send(U, keys[0]!, tokenAddress, transfer(holder!.address, 5000n));
+  twoSlots = (await send(U, keys[0]!, undefined, TWO_SLOTS_INIT)).contractAddress;
   forkBlock = BigInt(await call(U, 'eth_blockNumber'));
 }, 120_000);
 
@@ -189,6 +194,22 @@ describe('a fork of the C-Chain', () => {
     expect(mine.receiptsRoot).toBe(theirs.receiptsRoot);
     expect(await balanceOf(F, holder!.address)).toBe(0n);
     expect(await balanceOf(F, HOLDERS[7]!)).toBe(5000n + 1007n);
+  });
+
+  it("empties a slot whose sibling leaf it never read, and gets the upstream's state root", async () => {
+    // Deleting slot 1 merges the root branch into slot 2's leaf, which is on no path the fork read:
+    // the fork finds a key leading to it and fetches its proof.
+    expect(await call(F, 'eth_getStorageAt', [twoSlots, '0x1', 'latest'])).toBe(`0x${'0'.repeat(63)}1`);
+    const nonce = Number(await call(U, 'eth_getTransactionCount', [deployer!.address, 'latest']));
+    const onFork = await send(F, keys[0]!, twoSlots, '0x', nonce);
+    const onUpstream = await send(U, keys[0]!, twoSlots, '0x', nonce);
+    expect(onFork.status).toBe('0x1');
+    const [mine, theirs] = await Promise.all([
+      call(F, 'eth_getBlockByNumber', [onFork.blockNumber, false]),
+      call(U, 'eth_getBlockByNumber', [onUpstream.blockNumber, false]),
+    ]);
+    expect(mine.stateRoot).toBe(theirs.stateRoot);
+    expect(await call(F, 'eth_getStorageAt', [twoSlots, '0x2', 'latest'])).toBe(`0x${'0'.repeat(63)}2`);
   });
 
   it('lets a test send as an account that holds tokens upstream (impersonation), and leaves the upstream alone', async () => {
