@@ -20,6 +20,12 @@ type Value = Uint8Array | string;
  */
 const bytesOf = (v: Value): Uint8Array => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
 
+/** The first read's value, else the second's (both under way already). */
+async function firstOf(a: Promise<Uint8Array | undefined>, b: Promise<Uint8Array | undefined>): Promise<Uint8Array | undefined> {
+  const [own, upstream] = await Promise.all([a, b]);
+  return own ?? upstream;
+}
+
 export const keyHex = (key: Key): string => (typeof key === 'string' ? key : toHex(key));
 
 export class NodeStore implements DB<string, Value> {
@@ -38,7 +44,8 @@ export class NodeStore implements DB<string, Value> {
     const hit = this.pending.get(hex) ?? this.flushing.get(hex) ?? this.cache.get(hex);
     if (hit) return hit;
     const bytes = Buffer.from(hex, 'hex');
-    const value = (await this.db.get(bytes)) ?? (await this.fork?.get(bytes));
+    // On a fork most nodes are the upstream's: both stores are asked at once, not one after the other.
+    const value = this.fork ? await firstOf(this.db.get(bytes), this.fork.get(bytes)) : await this.db.get(bytes);
     if (value) this.remember(hex, value);
     return value;
   }

@@ -46,6 +46,7 @@ export class GasOracle {
     if (this.cached?.head === key) return this.cached.tip;
     const tips: bigint[] = [];
     const oldest = BigInt(unixMillis(this.clock)) - LOOKBACK_MS;
+    await this.prefetchUpstream(head.header.number, oldest);
     for (let n = head.header.number, seen = 0n; n > 0n && seen < LOOKBACK_BLOCKS; n--, seen++) {
       const block = await this.chain.store.blockAt(n);
       if (!block || (block.header.timeMilliseconds ?? block.header.time * 1000n) < oldest) break;
@@ -61,6 +62,21 @@ export class GasOracle {
     this.lastTip = tip;
     this.cached = { head: key, tip };
     return tip;
+  }
+
+  /**
+   * On a fork, the upstream's blocks in the window are asked for at once (one batched round trip)
+   * rather than one after another as the walk reaches them; none when the fork block is already
+   * older than the window.
+   */
+  private async prefetchUpstream(head: bigint, oldestMs: bigint): Promise<void> {
+    const forked = this.chain.forkedAt;
+    if (forked === undefined || head - forked >= LOOKBACK_BLOCKS) return;
+    const base = await this.chain.store.blockAt(forked);
+    if (!base || (base.header.timeMilliseconds ?? base.header.time * 1000n) < oldestMs) return;
+    const heights: bigint[] = [];
+    for (let n = forked - 1n, seen = head - forked + 1n; n > 0n && seen < LOOKBACK_BLOCKS; n--, seen++) heights.push(n);
+    await Promise.all(heights.map((n) => this.chain.store.blockAt(n)));
   }
 
   async feeHistory(count: bigint, last: BlockTag, percentiles: number[]): Promise<Record<string, unknown>> {

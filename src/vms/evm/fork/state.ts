@@ -73,6 +73,8 @@ export class ForkState {
   private readonly proofs = new Map<string, Promise<ProofNode[][]>>();
   /** Upstream blocks by state root: a trie at one of these reads that block's state. */
   private readonly roots = new Map<string, bigint>();
+  /** Code hashes whose code the store holds. */
+  private readonly codes = new Map<string, true>();
   /** Addresses by their hash: a storage trie knows only its account's hashed address (an account is read before its storage). */
   private readonly addresses = new Map<string, Uint8Array>();
 
@@ -142,11 +144,18 @@ export class ForkState {
 
   /** The code behind `codeHash` (the key `codeKey` the state manager reads), fetched when missing. */
   async ensureCode(address: Uint8Array, codeHash: Uint8Array, codeKey: Uint8Array, block: bigint): Promise<void> {
-    if (await this.nodes.get(codeKey)) return;
+    // Known present: a call reads its contract's code at every new head, and the store would be asked each time.
+    const known = toHex(codeHash);
+    if (this.codes.has(known)) return;
+    if (await this.nodes.get(codeKey)) {
+      keep(this.codes, known, true);
+      return;
+    }
     const code = fromHex0x(await this.upstream.call<string>('eth_getCode', [toHex0x(address), qty(block)]));
     if (toHex(keccak256(code)) !== toHex(codeHash))
       throw new ForkStateError(`forked state: the upstream's code of ${toHex0x(address)} at block ${block} does not hash to the account's code hash`);
     await this.nodes.put(codeKey, code);
+    keep(this.codes, known, true);
   }
 
   /** The proof of an account (and a slot): [account path, storage path], its nodes kept by hash. */
