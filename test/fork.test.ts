@@ -161,6 +161,9 @@ describe('a fork of the C-Chain', () => {
     const txHash = block.transactions[0];
     expect(await call(F, 'eth_getTransactionByHash', [txHash])).toEqual(await call(U, 'eth_getTransactionByHash', [txHash]));
     expect(await call(F, 'eth_getTransactionReceipt', [txHash])).toEqual(await call(U, 'eth_getTransactionReceipt', [txHash]));
+    // A pre-fork tx runs again on the upstream's state before its block, read at that block.
+    const tracer = { tracer: 'callTracer' };
+    expect(await call(F, 'debug_traceTransaction', [txHash, tracer])).toEqual(await call(U, 'debug_traceTransaction', [txHash, tracer]));
     const filter = { address: tokenAddress, fromBlock: '0x0', toBlock: qty(forkBlock) };
     const logs = await call(F, 'eth_getLogs', [filter]);
     expect(logs).toHaveLength(HOLDERS.length + 2);

@@ -91,7 +91,7 @@ export class ForkState {
     return this.nodes.get(key);
   }
 
-  /** Marks `root` as the state root of upstream block `number`. */
+  /** Marks `root` as the state root of upstream block `number`, or one made from it (its other nodes are that block's). */
   noteRoot(root: Uint8Array, number: bigint): void {
     keep(this.roots, toHex(root), number);
   }

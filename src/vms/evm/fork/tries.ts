@@ -84,6 +84,22 @@ export function forkLayer(fork: ForkState): TrieLayer {
         return super.appliedKey(key);
       }
 
+      /**
+       * A root the trie makes from an upstream block's reads that block's nodes where it did not
+       * change them: a block before the fork block, run again (a trace), reads its parent's state.
+       */
+      override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
+        const block = fork.blockOf(this.root());
+        await super.put(key, value, skipKeyTransform);
+        if (kind === 'account') fork.noteRoot(this.root(), block);
+      }
+
+      override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
+        const block = fork.blockOf(this.root());
+        await super.del(key, skipKeyTransform);
+        if (kind === 'account') fork.noteRoot(this.root(), block);
+      }
+
       /** A root check walks no key: a miss there is the root, found by a proof of any key (rootSite). */
       override async checkRoot(root: Uint8Array): Promise<boolean> {
         this.checking = root;
