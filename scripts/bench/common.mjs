@@ -2,7 +2,8 @@
 // built), integer settings from the environment, percentiles and a process's CPU time.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -197,4 +198,26 @@ export function hasTaskset() {
   } catch {
     return false;
   }
+}
+
+/**
+ * What a benchmark starts (child processes, temp dirs, servers), killed, closed and removed by
+ * `cleanup` at its end, or on SIGINT; `tempDir` makes a dir that cleanup removes.
+ */
+export function leftovers() {
+  const children = new Set();
+  const dirs = new Set();
+  const servers = new Set();
+  async function cleanup() {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    for (const s of servers) s.close();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  }
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  async function tempDir(prefix) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+    dirs.add(dir);
+    return dir;
+  }
+  return { children, dirs, servers, cleanup, tempDir };
 }

@@ -65,7 +65,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,7 +83,7 @@ import {
   http as viemHttp,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CLI, cpuSeconds, envIntOf, freePort, pct, ROOT } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, freePort, leftovers, pct, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:fork');
 const HOLDERS = envInt('HOLDERS', 300);
@@ -119,21 +119,7 @@ function fail(message) {
 }
 
 // --- Children and temp dirs ----------------------------------------------------------------------------
-const children = new Set();
-const dirs = new Set();
-const servers = new Set();
-async function cleanup() {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const s of servers) s.close();
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-async function tempDir(prefix) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  dirs.add(dir);
-  return dir;
-}
+const { children, dirs, servers, cleanup, tempDir } = leftovers();
 
 function spawnChild(cmd, args, env = process.env) {
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env });

@@ -51,7 +51,7 @@
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -59,7 +59,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import solc from 'solc';
 import { createWalletClient, defineChain, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CLI, cpuSeconds, envIntOf, freePort, pct, processUri, ROOT } from './common.mjs';
+import { CLI, cpuSeconds, envIntOf, freePort, leftovers, pct, processUri, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:suite');
 const TESTS = envInt('TESTS', 100);
@@ -245,19 +245,7 @@ async function runMix(side, mix) {
 }
 
 // --- Servers -----------------------------------------------------------------------------------------
-const children = new Set();
-const dirs = new Set();
-async function cleanup() {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-async function tempDir(prefix) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  dirs.add(dir);
-  return dir;
-}
+const { children, dirs, cleanup, tempDir } = leftovers();
 
 function spawnChild(cmd, args, env) {
   const child = spawn(cmd, args, { stdio: 'ignore', env });
