@@ -40,10 +40,12 @@ interface ProofReply {
 const SEARCH_NIBBLES = 6;
 /** Entries each of the maps below keeps, the newest (what a client touches stays bounded). */
 const KEPT = 100_000;
+/** Proofs kept with their nodes (a few KiB each): enough for the reads of one call to share them. */
+const KEPT_PROOFS = 1_024;
 
-/** Sets `key` in `map`, forgetting its oldest entry past KEPT. */
-function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (map.size >= KEPT) map.delete(map.keys().next().value!);
+/** Sets `key` in `map`, forgetting its oldest entry past `cap`. */
+function keep<K, V>(map: Map<K, V>, key: K, value: V, cap = KEPT): void {
+  if (map.size >= cap) map.delete(map.keys().next().value!);
   map.set(key, value);
 }
 
@@ -70,7 +72,7 @@ export function guarded(upstream: UpstreamCaller): UpstreamCaller {
 
 export class ForkState {
   /** Proofs asked for or under way, by block, address and slot: each is fetched once. */
-  private readonly proofs = new Map<string, Promise<ProofNode[][]>>();
+  private readonly proofs = new Map<string, Promise<Uint8Array[][]>>();
   /** Upstream blocks by state root: a trie at one of these reads that block's state. */
   private readonly roots = new Map<string, bigint>();
   /** Code hashes whose code the store holds. */
@@ -135,7 +137,9 @@ export class ForkState {
   private async searchSibling(site: TrieSite, missing: Uint8Array): Promise<boolean> {
     const paths = await this.proof(site);
     const path = site.slot === undefined ? paths[0]! : paths[1]!;
-    const prefix = siblingPrefix(path, keccak256(site.slot ?? site.address), missing);
+    // Decoded only here: most proofs are never read again, their nodes found by hash.
+    const nodes = path.map((node) => RLP.decode(node) as ProofNode);
+    const prefix = siblingPrefix(nodes, keccak256(site.slot ?? site.address), missing);
     if (!prefix || prefix.length > SEARCH_NIBBLES) return false;
     const found = searchKey(prefix, site.slot === undefined ? 20 : 32);
     await this.proof(site.slot === undefined ? { block: site.block, address: found } : { ...site, slot: found });
@@ -158,20 +162,20 @@ export class ForkState {
     keep(this.codes, known, true);
   }
 
-  /** The proof of an account (and a slot): [account path, storage path], its nodes kept by hash. */
-  private proof(site: TrieSite): Promise<ProofNode[][]> {
+  /** The proof of an account (and a slot): [account path, storage path] as RLP nodes, each kept by hash. */
+  private proof(site: TrieSite): Promise<Uint8Array[][]> {
     const id = `${site.block}:${toHex(site.address)}:${site.slot ? toHex(site.slot) : ''}`;
     let pending = this.proofs.get(id);
     if (!pending) {
       pending = this.fetchProof(site);
-      keep(this.proofs, id, pending);
+      keep(this.proofs, id, pending, KEPT_PROOFS);
       // A failure is not kept: the next lookup asks again (the upstream may be back).
       pending.catch(() => this.proofs.delete(id));
     }
     return pending;
   }
 
-  private async fetchProof(site: TrieSite): Promise<ProofNode[][]> {
+  private async fetchProof(site: TrieSite): Promise<Uint8Array[][]> {
     const slots = site.slot ? [toHex0x(site.slot)] : [];
     const reply = await this.upstream.call<ProofReply>('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
     const account = await this.keep(reply.accountProof);
@@ -180,11 +184,11 @@ export class ForkState {
   }
 
   /** Keeps each node of a proof under its hash (a node that is not what the hash names is never found). */
-  private async keep(proof: unknown): Promise<ProofNode[]> {
+  private async keep(proof: unknown): Promise<Uint8Array[]> {
     if (!Array.isArray(proof)) throw new ForkStateError('forked state: the upstream answered eth_getProof without a proof');
     const nodes = proof.map((hex) => fromHex0x(String(hex)));
     await this.nodes.batch(nodes.map((node) => ({ type: 'put' as const, key: keccak256(node), value: node })));
-    return nodes.map((node) => RLP.decode(node) as ProofNode);
+    return nodes;
   }
 }
 
