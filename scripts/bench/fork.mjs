@@ -49,6 +49,24 @@
 // (its CPU is the suite's only). Two more tables give the upstream requests and calls of each phase
 // (start-up included) and by method.
 //
+// Then, where there is a forge (FORGE=/path/to/forge, else node_modules/@foundry-rs/forge-linux-amd64/
+// bin/forge; otherwise one line says the phase was skipped and why), the same suite as a forge test:
+// scripts/bench/forge (foundry.toml, offline; test/ForkBench.t.sol: balanceOf of every holder, the
+// balance and nonce of ACCOUNTS, the token's code hash, a vm.prank transfer, the balances again; the
+// addresses come in FORK_BENCH_* env vars). forge needs a solc: no native one is downloaded, the npm
+// solc serves as one through scripts/bench/forge/solc.mjs (--version and --standard-json, behind a
+// shell shim that forge runs with --use). The project is copied to a temp dir and built once (timed),
+// then `forge test --fork-url <url> --fork-block-number <n> --json` runs on three targets: this node's
+// fork, Anvil's fork (each a fresh forker on the proxy, then a second counting proxy between forge and
+// it, so forge's own calls are counted too) and, for reference, the upstream itself through the proxy.
+// On each, three runs, HOME at a fresh temp dir per target: cold (a fresh forker, forge's RPC cache
+// empty), warm (the same forker, forge's cache off: --no-storage-caching) and cached (the same forker,
+// forge's own cache from the cold run). forge 1.7.1 caches fork state for every endpoint by default,
+// localhost included (rpc_storage_caching endpoints = "all"; only chain ids 99, 1337 and 31337 are
+// never cached), in ~/.foundry/cache/rpc/<chain id>/<block>/storage.json: keyed by chain and block, not
+// by URL, so one HOME shared by two forkers of the same block would hand the second the first one's
+// cache. Timed: forge's process from spawn to exit and the test's own duration as forge reports it.
+//
 // Anvil forks a coreth upstream as it is (no --chain-id, --fork-chain-id or --no-storage-caching
 // needed; coreth's extra header fields are ignored). It first asks eth_getAccountInfo, which coreth
 // does not have (-32601), then falls back to eth_getBalance + eth_getTransactionCount + eth_getCode
@@ -61,11 +79,12 @@
 //     the script prints each phase's heaviest frames by self time; <profile>.phases.json beside each
 //     holds the phases' ends in CLOCK_MONOTONIC µs, the profile's clock; profiling slows the node down)
 //   TRACE=1 (the proxy prints each upstream request to stderr)
+//   FORGE=/path/to/forge (forge 1.7.1's binary; FORGE=off skips the forge phase)
 // Exits 1 when a forker failed or a check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +98,7 @@ import {
   encodeDeployData,
   encodeFunctionData,
   getContractAddress,
+  keccak256,
   parseGwei,
   http as viemHttp,
 } from 'viem';
@@ -481,6 +501,250 @@ async function runForker(key, ctx, round) {
   return results;
 }
 
+// --- forge test ----------------------------------------------------------------------------------------------------
+const FORGE_PROJECT = path.join(ROOT, 'scripts/bench/forge');
+const FORGE_SOLC = path.join(FORGE_PROJECT, 'solc.mjs');
+const FORGE_SUITE = 'test/ForkBench.t.sol:ForkBenchTest';
+const FORGE_TEST = 'testForkSuite()';
+/** The forge runs on each target, in this order: [run, forge's RPC cache on, what it is]. */
+const FORGE_RUNS = [
+  ['cold', true, "nothing fetched yet: a fresh forker, forge's cache empty"],
+  ['warm', false, "the same forker again, forge's cache off (--no-storage-caching)"],
+  ['cached', true, "the same forker again, forge's own cache from the cold run"],
+];
+const FORGE_LABELS = { node: 'this node', anvil: 'Anvil', upstream: 'upstream' };
+
+/** forge: FORGE=<path> (FORGE=off: none), else the npm package's binary; { bin, version } or { skip: why }. */
+function findForge() {
+  const env = process.env.FORGE ?? '';
+  if (env === 'off' || env === '0') return { skip: 'FORGE=off' };
+  const bin = env ? path.resolve(env) : path.join(ROOT, 'node_modules/@foundry-rs/forge-linux-amd64/bin/forge');
+  if (!existsSync(bin)) {
+    return {
+      skip: env ? `FORGE=${env}: no such file` : `no forge at ${path.relative(ROOT, bin)} (install @foundry-rs/forge-linux-amd64, or set FORGE=/path/to/forge)`,
+    };
+  }
+  try {
+    return { bin, version: /\d+\.\d+\.\d+/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }))?.[0] ?? '?' };
+  } catch (e) {
+    return { skip: `${bin} --version failed: ${String(e?.message ?? e).split('\n')[0]}` };
+  }
+}
+
+/** A word of shell, single-quoted. */
+const shellWord = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
+
+/**
+ * A copy of scripts/bench/forge in a temp dir (forge writes its out/ and cache/ there), a solc for
+ * forge beside it (a shell shim: --version answered at once, in native solc's format, the rest by
+ * solc.mjs: the npm solc), and the test compiled once with it (`forge build`, timed).
+ */
+async function prepareForge(forge) {
+  const dir = await tempDir('bench-fork-forge-');
+  await mkdir(path.join(dir, 'test'));
+  await writeFile(path.join(dir, 'foundry.toml'), await readFile(path.join(FORGE_PROJECT, 'foundry.toml')));
+  for (const name of await readdir(path.join(FORGE_PROJECT, 'test'))) {
+    await writeFile(path.join(dir, 'test', name), await readFile(path.join(FORGE_PROJECT, 'test', name)));
+  }
+  const shim = path.join(dir, 'solc');
+  await writeFile(
+    shim,
+    [
+      '#!/bin/sh',
+      `if [ "$1" = "--version" ] && [ $# -eq 1 ]; then printf '%s\\n' 'solc, the solidity compiler commandline interface' ${shellWord(`Version: ${solc.version()}`)}; exit 0; fi`,
+      `exec ${shellWord(process.execPath)} ${shellWord(FORGE_SOLC)} "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  const home = await tempDir('bench-fork-forge-home-');
+  const t0 = performance.now();
+  const out = await runForge(forge.bin, ['build', '--root', dir, '--use', shim], { cwd: dir, env: { ...process.env, HOME: home } });
+  if (out.code !== 0) throw new Error(`forge build failed (${out.code}): ${(out.stderr || out.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  return { dir, shim, compileMs: performance.now() - t0 };
+}
+
+/** Runs forge to its end: { code, stdout, stderr }. */
+function runForge(bin, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code: code ?? signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+/** forge's durations ("1s 234ms 5µs 6ns", humantime's format) in ms. */
+function durationMs(text) {
+  const unit = { h: 3_600_000, m: 60_000, min: 60_000, s: 1000, ms: 1, µs: 1e-3, us: 1e-3, ns: 1e-6 };
+  let ms = 0;
+  for (const [, n, u] of String(text).matchAll(/(\d+(?:\.\d+)?)\s*(ns|µs|us|ms|min|s|m|h)\b/g)) ms += Number(n) * unit[u];
+  return ms;
+}
+
+/** Sizes of the storage caches forge wrote under `home` (~/.foundry/cache/rpc/<chain>/<block>/storage.json): { files, bytes }. */
+async function forgeCacheOf(home) {
+  const root = path.join(home, '.foundry', 'cache', 'rpc');
+  const found = { files: [], bytes: 0 };
+  const walk = async (dir) => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else {
+        found.files.push(path.relative(root, p));
+        found.bytes += (await stat(p)).size;
+      }
+    }
+  };
+  await walk(root);
+  return found;
+}
+
+/** One `forge test` of the bench's test on a fork of `url` at the fork block: { ms, testMs, suiteMs }; throws when the test failed. */
+async function forgeTest(forge, project, ctx, { url, home, caching }) {
+  const args = ['test', '--root', project.dir, '--use', project.shim, '--fork-url', url, '--fork-block-number', String(ctx.forkBlock), '--json'];
+  if (!caching) args.push('--no-storage-caching');
+  const env = {
+    ...process.env,
+    HOME: home,
+    FORK_BENCH_TOKEN: ctx.tokenAddress,
+    FORK_BENCH_HOLDERS: holders.join(','),
+    FORK_BENCH_AMOUNT0: String(amountOf(0)),
+    FORK_BENCH_ACCOUNTS: String(ACCOUNTS),
+    FORK_BENCH_FUNDED: String(FUNDED),
+    FORK_BENCH_CODEHASH: keccak256(ctx.token.deployedBytecode),
+  };
+  const t0 = performance.now();
+  const out = await runForge(forge.bin, args, { cwd: project.dir, env });
+  const ms = performance.now() - t0;
+  let suite;
+  try {
+    suite = JSON.parse(out.stdout.slice(out.stdout.indexOf('{')))[FORGE_SUITE];
+  } catch {}
+  const test = suite?.test_results?.[FORGE_TEST];
+  if (!test) throw new Error(`forge test (${out.code}) ran no ${FORGE_TEST}: ${(out.stderr || out.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  if (test.status !== 'Success') throw new Error(`forge test: ${test.status}: ${test.reason ?? ''}`);
+  return { ms, testMs: durationMs(test.duration), suiteMs: durationMs(suite.duration) };
+}
+
+/**
+ * The forge runs on one target: `node` (this node forking the upstream, cold), `anvil` (likewise) or
+ * `upstream` (forge forking the upstream itself, through the proxy). Between forge and a forker is a
+ * second counting proxy, so forge's own requests are counted too (for the upstream they are the
+ * upstream's). Answers [{ run, ms, testMs, client, upstream, cpu, upstreamCpu, cache }] (an { run, error } last on failure).
+ */
+async function runForgeTarget(key, ctx, forge, project, round) {
+  const results = [];
+  const home = await tempDir('bench-fork-forge-home-');
+  const anvilHome = key === 'anvil' ? await tempDir('bench-fork-anvil-home-') : undefined;
+  let side;
+  let client;
+  let run = 'start-up';
+  try {
+    ctx.proxy.take();
+    if (key === 'node') side = await startNodeFork({ forkUrl: ctx.proxy.url, forkBlock: ctx.forkBlock, label: `forge-${round}` });
+    if (key === 'anvil') side = await startAnvilFork({ forkUrl: ctx.proxy.url, forkBlock: ctx.forkBlock, home: anvilHome });
+    if (side) client = await startProxy(side.url);
+    const startup = ctx.proxy.take();
+    for (const [name, caching] of FORGE_RUNS) {
+      run = name;
+      ctx.proxy.take();
+      client?.take();
+      const cpu0 = side ? await cpuSeconds(side.child.pid) : NaN;
+      const up0 = await cpuSeconds(ctx.upstream.child.pid);
+      const r = await forgeTest(forge, project, ctx, { url: client ? client.url : ctx.proxy.url, home, caching });
+      const upstream = ctx.proxy.take();
+      results.push({
+        run,
+        ...r,
+        startup: run === 'cold' ? startup : undefined,
+        upstream,
+        client: client ? client.take() : upstream,
+        cpu: side ? (await cpuSeconds(side.child.pid)) - cpu0 : NaN,
+        upstreamCpu: (await cpuSeconds(ctx.upstream.child.pid)) - up0,
+        cache: await forgeCacheOf(home),
+      });
+    }
+  } catch (e) {
+    results.push({ run, error: String(e?.shortMessage ?? e?.message ?? e).split('\n')[0] });
+  } finally {
+    client?.close();
+    if (side) await stopChild(side.child);
+    for (const d of [home, anvilHome, side?.dir]) {
+      if (!d) continue;
+      await rm(d, { recursive: true, force: true });
+      dirs.delete(d);
+    }
+  }
+  return results;
+}
+
+/** The forge phase's table: medians over rounds of the times, the last round's counts; then calls by method. */
+function reportForge(forgeRounds, forge, project) {
+  const all = byForker(forgeRounds);
+  const keys = Object.keys(FORGE_LABELS).filter((k) => all[k]);
+  const columns = keys.flatMap((k) =>
+    FORGE_RUNS.map(([run]) => ({ key: k, run, label: `${FORGE_LABELS[k]} ${run}`, results: (all[k][run] ?? []).filter((r) => !r.error) })),
+  );
+  const anvilOf = (c) => columns.find((a) => a.key === 'anvil' && a.run === c.run);
+  const cell = (c, f, digits = f0, ratio = true) => {
+    if (!c.results.length) return all[c.key]?.[c.run]?.length ? 'error' : 'not run';
+    const v = median(c.results.map(f));
+    const a = ratio && c.key === 'node' && anvilOf(c)?.results.length ? median(anvilOf(c).results.map(f)) : NaN;
+    return Number.isFinite(a) && a > 0 ? `${digits(v)} (${f2(v / a)}x)` : digits(v);
+  };
+  const count = (c, f) => (c.results.length ? String(f(c.results.at(-1))) : '-');
+  console.log(
+    `\nforge test on each fork: forge ${forge.version}, the test compiled once (forge build) with the npm solc ${solc.version()} through scripts/bench/forge/solc.mjs in ${f1(project.compileMs / 1000)} s.`,
+  );
+  console.log(
+    `Median of ${ROUNDS} round(s); (x) = this node / Anvil, same run kind. Runs: ${FORGE_RUNS.map(([run, , what]) => `${run} = ${what}`).join('; ')}.`,
+  );
+  const lines = [['', ...columns.map((c) => c.label)]];
+  lines.push(['forge test, ms (spawn to exit)', ...columns.map((c) => cell(c, (r) => r.ms))]);
+  lines.push(["  the test's own duration, ms (forge's)", ...columns.map((c) => cell(c, (r) => r.testMs))]);
+  lines.push(['forker CPU s in the run', ...columns.map((c) => (c.key === 'upstream' ? '-' : cell(c, (r) => r.cpu, f2, false)))]);
+  lines.push(['upstream CPU s in the run', ...columns.map((c) => cell(c, (r) => r.upstreamCpu, f2, false))]);
+  lines.push(["forge's HTTP requests / JSON-RPC calls", ...columns.map((c) => count(c, (r) => `${r.client.http} / ${r.client.calls}`))]);
+  lines.push(['upstream HTTP requests / JSON-RPC calls', ...columns.map((c) => count(c, (r) => `${r.upstream.http} / ${r.upstream.calls}`))]);
+  lines.push(['  upstream bytes received, kB', ...columns.map((c) => count(c, (r) => f0(r.upstream.bytesIn / 1024)))]);
+  lines.push([
+    '  before it: the forker start-up',
+    ...columns.map((c) => count(c, (r) => (r.startup && c.key !== 'upstream' ? `${r.startup.http} / ${r.startup.calls}` : '-'))),
+  ]);
+  lines.push(["forge's RPC cache after the run, kB (files)", ...columns.map((c) => count(c, (r) => `${f1(r.cache.bytes / 1024)} (${r.cache.files.length})`))]);
+  printLines(lines);
+  const cacheFiles = [...new Set(columns.flatMap((c) => c.results.flatMap((r) => r.cache.files)))];
+  if (cacheFiles.length) console.log(`  forge's RPC cache: ~/.foundry/cache/rpc/${cacheFiles.join(', ')}`);
+  for (const [what, of] of [
+    ["forge's JSON-RPC calls by method (last round)", (r) => r.client.methods],
+    ['Upstream JSON-RPC calls by method in the forge runs (last round)', (r) => r.upstream.methods],
+  ]) {
+    const methods = [...new Set(columns.flatMap((c) => (c.results.length ? [...of(c.results.at(-1)).keys()] : [])))].sort();
+    if (!methods.length) continue;
+    console.log(`\n${what}`);
+    const ml = [['', ...columns.map((c) => c.label)]];
+    for (const m of methods) ml.push([String(m), ...columns.map((c) => count(c, (r) => of(r).get(m) ?? 0))]);
+    printLines(ml);
+  }
+  for (const k of keys) {
+    for (const r of Object.values(all[k]).flat()) if (r.error) console.log(`  forge on ${FORGE_LABELS[k]} failed (${r.run}): ${r.error}`);
+  }
+}
+
 // --- Profiles --------------------------------------------------------------------------------------------------------
 /** CLOCK_MONOTONIC in µs: the clock of V8's CPU profiles (startTime, endTime), so phases can be cut out of them. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -656,6 +920,33 @@ try {
     }
     rounds.push(results);
   }
+  // forge test on each fork, where there is a forge (before the reference run below, which moves the
+  // upstream past the fork block).
+  const forge = findForge();
+  let forgePhase;
+  if (forge.skip) console.log(`bench:fork: forge phase skipped: ${forge.skip}`);
+  else {
+    let project;
+    try {
+      project = await prepareForge(forge);
+    } catch (e) {
+      console.log(`bench:fork: forge phase failed: ${String(e?.message ?? e).split('\n')[0]}`);
+      process.exitCode = 1;
+    }
+    const targets = [...ONLY, 'upstream'];
+    const forgeRounds = [];
+    for (let round = 0; project && round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? targets : [...ONLY].reverse().concat('upstream');
+      const results = {};
+      for (const key of order) {
+        process.stdout.write(`  forge round ${round + 1}/${ROUNDS}: ${FORGE_LABELS[key]} ...`);
+        results[key] = await runForgeTarget(key, ctx, forge, project, round + 1);
+        console.log(results[key].map((r) => (r.error ? ` ${r.run}: error` : ` ${r.run} ${f0(r.ms)} ms, ${r.upstream.http} upstream requests`)).join(';'));
+      }
+      forgeRounds.push(results);
+    }
+    if (project) forgePhase = { forgeRounds, forge, project };
+  }
   // The same suite on the upstream itself (this node, not a fork, memdb, its state in memory): what
   // the suite costs on this node without forking, a floor for the forked runs. Run last: it changes
   // the upstream (the impersonated transfer).
@@ -665,9 +956,11 @@ try {
   reference.sys = NaN;
   reference.upstreamCpu = NaN;
   report(rounds, anvilVersion(), reference);
+  if (forgePhase) reportForge(forgePhase.forgeRounds, forgePhase.forge, forgePhase.project);
   for (const p of ctx.profiles) await printProfile(p);
   console.log(`\ntotal ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`);
-  if (rounds.some((r) => Object.values(r).some((runs) => runs.some((x) => x.error)))) process.exitCode = 1;
+  const failed = (rs) => rs.some((r) => Object.values(r).some((runs) => runs.some((x) => x.error)));
+  if (failed(rounds) || (forgePhase && failed(forgePhase.forgeRounds))) process.exitCode = 1;
   proxy.close();
   await stopChild(upstream.child);
 } finally {
