@@ -10,6 +10,8 @@ import type { Clock } from '../../chains/clock.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import type { BlockRules } from './blockrules.js';
+import type { UnprotectedTxs } from './chainfile.js';
+import { toHex } from '../../encoding/bytes.js';
 import type { EvmFlavor } from './flavor.js';
 import { TxPool } from './pool.js';
 import { feeCaps, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE } from './pooltx.js';
@@ -57,6 +59,8 @@ export interface AdmissionChain {
 export interface AdmissionHooks {
   /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
   poolBaseFee(): bigint;
+  /** The chain config's unprotected txs taken over RPC. */
+  unprotected?: UnprotectedTxs;
   /** A tx became runnable: a block is owed from now (for the health check), unless one already was. */
   runnable(): void;
 }
@@ -95,8 +99,18 @@ export class TxAdmission {
     if (sender) withSender(tx, sender);
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
     if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
-    if (tx.type === 0 && !tx.supports(155)) throw new PoolError(poolErrors.unprotected());
+    if (tx.type === 0 && !tx.supports(155) && !this.unprotectedAllowed(tx)) throw new PoolError(poolErrors.unprotected());
     return this.admit(bytes, tx, sender !== undefined, true);
+  }
+
+  /**
+   * coreth's UnprotectedAllowed: the chain config allows them all or this one by hash, or the tx is
+   * Nick's method (nonce 0, r = s: a keyless deployment, the same address on every chain).
+   */
+  private unprotectedAllowed(tx: TypedTransaction): boolean {
+    const allowed = this.hooks.unprotected;
+    if (allowed?.all || allowed?.hashes.has(toHex(tx.hash()))) return true;
+    return tx.nonce === 0n && tx.r !== undefined && tx.r === tx.s;
   }
 
   /** Txs admitted before a restart (or a revert) that no block included: into a new pool, in nonce order. */

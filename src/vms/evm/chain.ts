@@ -91,6 +91,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules);
     this.dev = new DevControls(opts.clock, this);
     this.admission = new TxAdmission(db, opts.clock, this.rules, this, {
+      ...(opts.unprotected ? { unprotected: opts.unprotected } : {}),
       poolBaseFee: () => this.poolBaseFee(),
       runnable: () => this.blocks.owed(),
     });

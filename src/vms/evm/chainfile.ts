@@ -18,13 +18,26 @@ export interface ChainConfig {
   feeRecipient?: Uint8Array;
   /** emulator-validators (not a subnet-evm key): an L1's validators besides the node. */
   validators: HeldValidator[];
+  /** allow-unprotected-txs and allow-unprotected-tx-hashes: which txs without EIP-155 replay protection eth_sendRawTransaction takes. */
+  unprotected: UnprotectedTxs;
 }
+
+/** Which unprotected (pre-EIP-155) txs a chain takes over RPC besides Nick's-method ones (coreth's UnprotectedAllowed). */
+export interface UnprotectedTxs {
+  all: boolean;
+  /** Tx hashes, unprefixed lowercase hex. */
+  hashes: ReadonlySet<string>;
+}
+
+/** coreth's default allow-unprotected-tx-hashes: the EIP-1820 registry's keyless deployment. */
+const EIP1820_DEPLOYMENT = 'fefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e';
+const DEFAULT_UNPROTECTED: UnprotectedTxs = { all: false, hashes: new Set([EIP1820_DEPLOYMENT]) };
 
 /** An L1's emulator-validators as its chain config gives them (for the node's ConvertSubnetToL1Tx). */
 export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): HeldValidator[] => readChainConfig(config).validators;
 
 export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
-  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [] };
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [], unprotected: DEFAULT_UNPROTECTED };
   const text = Buffer.from(config).toString('utf8');
   let parsed: Record<string, unknown>;
   try {
@@ -49,9 +62,21 @@ export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
     apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
     warpApi: parsed['warp-api-enabled'] === true,
     validators: readValidators(parsed['emulator-validators'], text),
+    unprotected: readUnprotected(parsed, text),
     ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
     ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
   };
+}
+
+/** allow-unprotected-txs and allow-unprotected-tx-hashes (a list given replaces the default, as Go's decoder does). */
+function readUnprotected(parsed: Record<string, unknown>, text: string): UnprotectedTxs {
+  const bad = (key: string) => new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: invalid ${key}`);
+  const all = parsed['allow-unprotected-txs'] ?? false;
+  if (typeof all !== 'boolean') throw bad('allow-unprotected-txs');
+  const list = parsed['allow-unprotected-tx-hashes'];
+  if (list === undefined || list === null) return { all, hashes: DEFAULT_UNPROTECTED.hashes };
+  if (!Array.isArray(list) || !list.every((h) => typeof h === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(h))) throw bad('allow-unprotected-tx-hashes');
+  return { all, hashes: new Set(list.map((h: string) => h.replace(/^0x/i, '').toLowerCase())) };
 }
 
 /**

@@ -77,13 +77,20 @@ export function warpValidators(config: EvmConfig, keys: HeldKeys): (subnetID: st
 }
 
 /** What the chain is opened with. */
-export function chainOptions(config: EvmConfig, ctx: ChainContext, rules: ChainRulesOf, validatorsOf: (subnetID: string) => WarpValidator[]): EvmChainOptions {
+export function chainOptions(
+  config: EvmConfig,
+  ctx: ChainContext,
+  rules: ChainRulesOf,
+  chainConfig: ChainConfig,
+  validatorsOf: (subnetID: string) => WarpValidator[],
+): EvmChainOptions {
   const warpJson = rules.precompiles.find((p) => p.key === 'warpConfig')?.json as
     | { quorumNumerator?: number; requirePrimaryNetworkSigners?: boolean }
     | undefined;
   return {
     clock: ctx.clock,
     acceptance: ctx.acceptance,
+    unprotected: chainConfig.unprotected,
     ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
     ...(config.dev ? { dev: true } : {}),
     genesis: rules.genesis,

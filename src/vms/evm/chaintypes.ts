@@ -16,6 +16,7 @@ import type { InternalTx } from './trace/internal.js';
 import type { StateUpgrade } from './upgrades.js';
 import type { WarpReceiveContext } from './warp/receive.js';
 
+import type { UnprotectedTxs } from './chainfile.js';
 import type { UpstreamHistory } from './store.js';
 import type { ForkState } from './fork/state.js';
 
@@ -50,6 +51,8 @@ export interface EvmChainOptions {
   warpReceive?: WarpReceiveContext;
   /** A fork of an upstream chain: its chain ID, its history up to the fork block and its state there. */
   fork?: ChainFork;
+  /** The chain config's unprotected txs taken over RPC (besides Nick's-method ones). */
+  unprotected?: UnprotectedTxs;
 }
 
 /** What a forked chain reads of its upstream (fork/open.ts makes it). */

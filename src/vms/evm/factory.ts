@@ -32,7 +32,7 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
       const validatorsOf = warpValidators(config, keys);
       // The C-Chain forks what the flags say, an L1 what --fork-l1 made it (its genesis has the upstream's rules).
       const fork = await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, config.kind, chainCommon);
-      const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, validatorsOf), ...(fork ? { fork } : {}) });
+      const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, chainConfig, validatorsOf), ...(fork ? { fork } : {}) });
       ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);
