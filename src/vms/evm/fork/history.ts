@@ -49,9 +49,6 @@ const u64 = (n: bigint) => {
   return b;
 };
 
-/** Blocks per eth_getLogs asked of the upstream: public C-Chain endpoints refuse wider ranges. */
-const LOG_WINDOW = 2048n;
-
 interface RpcBlockLog extends RpcLog {
   blockNumber: string;
   blockHash: string;
@@ -140,21 +137,18 @@ export class ForkHistory implements UpstreamHistory {
 
   /**
    * The upstream's logs in [from, to] (at most the fork block) of `addresses` and `topics` (per
-   * position, any of them), asked of the upstream a window at a time (public endpoints cap a range).
+   * position, any of them), in one call as Anvil forwards them: the upstream applies its own range
+   * limit and answers its own error (a public endpoint refuses wide ranges), which the caller gets.
    */
   async logs(addresses: Uint8Array[], topics: Array<Uint8Array[] | undefined>, from: bigint, to: bigint): Promise<UpstreamLog[]> {
-    const out: UpstreamLog[] = [];
     const last = to < this.base ? to : this.base;
     const filter = {
       ...(addresses.length ? { address: addresses.map(toHex0x) } : {}),
       topics: topics.map((t) => (t?.length ? t.map(toHex0x) : null)),
+      fromBlock: qty(from),
+      toBlock: qty(last),
     };
-    for (let start = from; start <= last; start += LOG_WINDOW) {
-      const end = start + LOG_WINDOW - 1n < last ? start + LOG_WINDOW - 1n : last;
-      const logs = await this.upstream.call<RpcBlockLog[]>('eth_getLogs', [{ ...filter, fromBlock: qty(start), toBlock: qty(end) }]);
-      for (const l of logs) out.push(upstreamLog(l));
-    }
-    return out;
+    return (await this.upstream.call<RpcBlockLog[]>('eth_getLogs', [filter])).map(upstreamLog);
   }
 
   private async load(number: bigint): Promise<{ block: StoredBlock; records: TxRecord[] }> {
