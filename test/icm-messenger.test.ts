@@ -390,4 +390,37 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     expect(again.status).toBe('reverted');
     expect(await read('received')).toBe(1n);
   });
+  it('records a failing execution (MessageExecutionFailed) and lets anyone retry it once the receiver works', async () => {
+    const setFailing = (on: boolean) =>
+      transact(L1(), receiver, encodeFunctionData({ abi: receiverAbi, functionName: 'setFailing', args: [on] })).then((r) => expect(r.status).toBe('success'));
+    await setFailing(true);
+    const sent = await send(C(), { destination: l1ID, to: receiver, message: '0x0102' });
+    const id = messageID(cID, l1ID, 2n);
+    expect(sent.id).toBe(id);
+    const { receipt } = await relay(C(), L1(), sent, l1Subnet);
+    expect(receipt.status).toBe('success');
+    const logs = events(receipt);
+    expect(logs.map((e) => e.eventName)).toEqual(['ReceiveCrossChainMessage', 'MessageExecutionFailed']);
+    expect(logs[1]!.topics.slice(1)).toEqual([id, cID]);
+    expect(logs[1]!.args.message).toEqual(sent.message);
+    // The delivery stands: received, its receipt queued, the failure kept for a retry.
+    expect(await callMessenger(L1(), 'messageReceived', [id])).toBe(true);
+    expect(await callMessenger(L1(), 'getReceiptQueueSize', [cID])).toBe(2n);
+    expect(await callMessenger(L1(), 'receivedFailedMessageHashes', [id])).toBe(keccak256(encodeMessage(sent.message)));
+
+    const retry = (message: Message) => encodeFunctionData({ abi, functionName: 'retryMessageExecution', args: [cID, message] });
+    expect(await revertText(L1(), retry(sent.message), ewoq.address)).toBe('TeleporterMessenger: retry execution failed');
+    expect(await revertText(L1(), retry({ ...sent.message, message: '0x0103' }), ewoq.address)).toBe('TeleporterMessenger: invalid message hash');
+    await setFailing(false);
+    // Anyone may retry: here an account that neither sent nor relayed it.
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    expect((await rpc(L1().url, 'anvil_setBalance', [stranger.address, '0xde0b6b3a7640000'])).json.error).toBeUndefined();
+    const retried = await transact(L1(), MESSENGER, retry(sent.message), { account: stranger });
+    expect(retried.status).toBe('success');
+    expect(events(retried).map((e) => [e.eventName, ...e.topics.slice(1)])).toEqual([['MessageExecuted', id, cID]]);
+    expect(await L1().client.readContract({ address: receiver, abi: receiverAbi, functionName: 'lastMessage' })).toBe('0x0102');
+    expect(await L1().client.readContract({ address: receiver, abi: receiverAbi, functionName: 'received' })).toBe(2n);
+    expect(await callMessenger(L1(), 'receivedFailedMessageHashes', [id])).toBe(`0x${'0'.repeat(64)}`);
+    expect(await revertText(L1(), retry(sent.message), ewoq.address)).toBe('TeleporterMessenger: message not found');
+  });
 });
