@@ -423,4 +423,136 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     expect(await callMessenger(L1(), 'receivedFailedMessageHashes', [id])).toBe(`0x${'0'.repeat(64)}`);
     expect(await revertText(L1(), retry(sent.message), ewoq.address)).toBe('TeleporterMessenger: message not found');
   });
+  let token: Hex;
+  const relayer2 = privateKeyToAccount(generatePrivateKey());
+
+  it('takes a fee in an ERC-20 on send (and more through addFeeAmount), held until the receipt comes back', async () => {
+    const tokenFixture = fixture('TestToken');
+    const tokenAbi = tokenFixture.abi as Abi;
+    const c = C();
+    token = getAddress(
+      (
+        await c.client.waitForTransactionReceipt({
+          hash: await c
+            .wallet()
+            .deployContract({ abi: tokenAbi, bytecode: tokenFixture.bytecode, args: ['Fee', 'FEE', 10n ** 24n], chain: c.chain, account: ewoq }),
+        })
+      ).contractAddress!,
+    );
+    const approve = await transact(c, token, encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [MESSENGER, 10n ** 21n] }));
+    expect(approve.status).toBe('success');
+
+    const sent = await send(c, { destination: l1ID, to: receiver, message: '0x03', fee: { token, amount: 1_000n } });
+    const id = messageID(cID, l1ID, 3n);
+    // The token's Transfer comes before the messenger's event, the warp log last.
+    expect(sent.receipt.logs.map((l) => [getAddress(l.address), l.topics[0]])).toEqual([
+      [token, toEventSelector('Transfer(address,address,uint256)')],
+      [
+        MESSENGER,
+        toEventSelector(
+          'SendCrossChainMessage(bytes32,bytes32,(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes),(address,uint256))',
+        ),
+      ],
+      [getAddress(WARP), toEventSelector('SendWarpMessage(address,bytes32,bytes)')],
+    ]);
+    expect(sent.fee).toEqual({ feeTokenAddress: token, amount: 1_000n });
+    expect(await callMessenger(c, 'getFeeInfo', [id])).toEqual([token, 1_000n]);
+    expect(await c.client.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [MESSENGER] })).toBe(1_000n);
+
+    const add = await transact(c, MESSENGER, encodeFunctionData({ abi, functionName: 'addFeeAmount', args: [id, token, 500n] }));
+    expect(events(add).map((e) => [e.eventName, e.topics[1], e.args.updatedFeeInfo])).toEqual([
+      ['AddFeeAmount', id, { feeTokenAddress: token, amount: 1_500n }],
+    ]);
+    const addData = (fee: Hex, amount: bigint, message: Hex = id) => encodeFunctionData({ abi, functionName: 'addFeeAmount', args: [message, fee, amount] });
+    expect(await revertText(c, addData(token, 0n), ewoq.address)).toBe('TeleporterMessenger: zero additional fee amount');
+    expect(await revertText(c, addData(receiver, 1n), ewoq.address)).toBe('TeleporterMessenger: invalid fee asset contract address');
+    expect(await revertText(c, addData(token, 1n, messageID(cID, l1ID, 99n)), ewoq.address)).toBe('TeleporterMessenger: message not found');
+
+    const { receipt } = await relay(C(), L1(), sent, l1Subnet);
+    expect(events(receipt).map((e) => e.eventName)).toEqual(['ReceiveCrossChainMessage', 'MessageExecuted']);
+  });
+
+  it('refuses a relayer outside allowedRelayerAddresses, and takes the listed one', async () => {
+    const sent = await send(C(), { destination: l1ID, to: receiver, message: '0x04', allowed: [relayer2.address] });
+    expect(sent.message.allowedRelayerAddresses).toEqual([relayer2.address]);
+    const s = await signed(C(), sent.receipt, l1Subnet);
+    const data = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
+    expect(await revertText(L1(), data, ewoq.address, s.accessList)).toBe('TeleporterMessenger: unauthorized relayer');
+    expect((await rpc(L1().url, 'anvil_setBalance', [relayer2.address, '0xde0b6b3a7640000'])).json.error).toBeUndefined();
+    const { receipt } = await relay(C(), L1(), sent, l1Subnet, relayer2);
+    expect(receipt.status).toBe('success');
+    const logs = events(receipt);
+    expect(logs.map((e) => e.eventName)).toEqual(['ReceiveCrossChainMessage', 'MessageExecuted']);
+    expect(logs[0]!.topics[3]).toBe(`0x${relayer2.address.slice(2).toLowerCase().padStart(64, '0')}`);
+  });
+
+  it('refuses a delivery with less gas than requiredGasLimit left, so the relayer can retry with more', async () => {
+    const sent = await send(C(), { destination: l1ID, to: receiver, message: '0x05', gas: 2_000_000n });
+    const s = await signed(C(), sent.receipt, l1Subnet);
+    const data = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
+    const reply = await rpc(L1().url, 'eth_call', [{ from: ewoq.address, to: MESSENGER, data, accessList: s.accessList, gas: '0x1e8480' }, 'latest']);
+    expect(decodeErrorResult({ abi: [], data: reply.json.error.data as Hex }).args[0]).toBe('TeleporterMessenger: insufficient gas');
+    const { receipt } = await relay(C(), L1(), sent, l1Subnet);
+    expect(events(receipt).map((e) => e.eventName)).toEqual(['ReceiveCrossChainMessage', 'MessageExecuted']);
+  });
+
+  it('carries the receipts back on the next L1 → C message: ReceiptReceived on C, and the relayer redeems its fee', async () => {
+    const l1 = L1();
+    expect(await callMessenger(l1, 'getReceiptQueueSize', [cID])).toBe(5n);
+    // A second receiver, on C.
+    const c = C();
+    const cReceiver = getAddress(
+      (
+        await c.client.waitForTransactionReceipt({
+          hash: await c.wallet().deployContract({ abi: receiverAbi, bytecode: receiverFixture.bytecode, chain: c.chain, account: ewoq }),
+        })
+      ).contractAddress!,
+    );
+    const back = await send(l1, { destination: cID, to: cReceiver, message: '0xbacc' });
+    expect(back.id).toBe(messageID(l1ID, cID, 1n));
+    // At most five receipts ride on one message, oldest first.
+    expect(back.message.receipts).toEqual([1n, 2n, 3n, 4n, 5n].map((n) => ({ receivedMessageNonce: n, relayerRewardAddress: reward.address })));
+    expect(await callMessenger(l1, 'getReceiptQueueSize', [cID])).toBe(0n);
+
+    const { receipt } = await relay(l1, c, back, '');
+    expect(receipt.status).toBe('success');
+    const logs = events(receipt);
+    expect(logs.map((e) => e.eventName)).toEqual([
+      'ReceiptReceived',
+      'ReceiptReceived',
+      'ReceiptReceived',
+      'ReceiptReceived',
+      'ReceiptReceived',
+      'ReceiveCrossChainMessage',
+      'MessageExecuted',
+    ]);
+    const zero = '0x0000000000000000000000000000000000000000';
+    const rewardTopic = `0x${reward.address.slice(2).toLowerCase().padStart(64, '0')}`;
+    expect(logs.slice(0, 5).map((e) => [...e.topics.slice(1), e.args.feeInfo])).toEqual(
+      [1n, 2n, 3n, 4n, 5n].map((n) => [
+        messageID(cID, l1ID, n),
+        l1ID,
+        rewardTopic,
+        { feeTokenAddress: n === 3n ? token : zero, amount: n === 3n ? 1_500n : 0n },
+      ]),
+    );
+    expect(await c.client.readContract({ address: cReceiver, abi: receiverAbi, functionName: 'lastSourceBlockchainID' })).toBe(l1ID);
+    expect(await callMessenger(c, 'getMessageHash', [messageID(cID, l1ID, 3n)])).toBe(`0x${'0'.repeat(64)}`);
+    expect(await callMessenger(c, 'checkRelayerRewardAmount', [reward.address, token])).toBe(1_500n);
+    // Retrying the send of an acknowledged message finds nothing.
+    const retrySend = encodeFunctionData({ abi, functionName: 'retrySendCrossChainMessage', args: [first.message] });
+    expect(await revertText(c, retrySend, ewoq.address)).toBe('TeleporterMessenger: message not found');
+
+    expect((await rpc(c.url, 'anvil_setBalance', [reward.address, '0xde0b6b3a7640000'])).json.error).toBeUndefined();
+    const redeemData = encodeFunctionData({ abi, functionName: 'redeemRelayerRewards', args: [token] });
+    const redeemed = await transact(c, MESSENGER, redeemData, { account: reward });
+    expect(redeemed.status).toBe('success');
+    expect(events(redeemed).map((e) => [e.eventName, ...e.topics.slice(1), e.args.amount])).toEqual([
+      ['RelayerRewardsRedeemed', rewardTopic, `0x${token.slice(2).toLowerCase().padStart(64, '0')}`, 1_500n],
+    ]);
+    const tokenAbi = fixture('TestToken').abi as Abi;
+    expect(await c.client.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [reward.address] })).toBe(1_500n);
+    expect(await callMessenger(c, 'checkRelayerRewardAmount', [reward.address, token])).toBe(0n);
+    expect(await revertText(c, redeemData, reward.address)).toBe('TeleporterMessenger: no reward to redeem');
+  });
 });
