@@ -555,4 +555,138 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     expect(await callMessenger(c, 'checkRelayerRewardAmount', [reward.address, token])).toBe(0n);
     expect(await revertText(c, redeemData, reward.address)).toBe('TeleporterMessenger: no reward to redeem');
   });
+  it('refuses what the real messenger refuses, with its texts', async () => {
+    const c = C();
+    const l1 = L1();
+    const receive = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
+    // No warp predicate in the tx.
+    expect(await revertText(l1, receive, ewoq.address)).toBe('TeleporterMessenger: invalid warp message');
+    // A warp message that some other sender (here an EOA) sent.
+    const warpAbi = [
+      {
+        type: 'function',
+        name: 'sendWarpMessage',
+        stateMutability: 'nonpayable',
+        inputs: [{ name: 'payload', type: 'bytes' }],
+        outputs: [{ name: '', type: 'bytes32' }],
+      },
+    ] as const;
+    const direct = await transact(c, WARP, encodeFunctionData({ abi: warpAbi, functionName: 'sendWarpMessage', args: [encodeMessage(first.message)] }));
+    expect(await revertText(l1, receive, ewoq.address, (await signed(c, direct, l1Subnet)).accessList)).toBe(
+      'TeleporterMessenger: invalid origin sender address',
+    );
+    // A message for another chain (C itself), shown to the L1.
+    const elsewhere = await send(c, { destination: cID, to: receiver, message: '0x07' });
+    expect(await revertText(l1, receive, ewoq.address, (await signed(c, elsewhere.receipt, l1Subnet)).accessList)).toBe(
+      'TeleporterMessenger: invalid destination chain ID',
+    );
+    // A fee without a token.
+    const noToken = encodeFunctionData({
+      abi,
+      functionName: 'sendCrossChainMessage',
+      args: [
+        {
+          destinationBlockchainID: l1ID,
+          destinationAddress: receiver,
+          feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 1n },
+          requiredGasLimit: 0n,
+          allowedRelayerAddresses: [],
+          message: '0x',
+        },
+      ],
+    });
+    expect(await revertText(c, noToken, ewoq.address)).toBe('TeleporterMessenger: zero fee asset contract address');
+    // Views that require something to exist.
+    const unknown = messageID(l1ID, cID, 999n);
+    expect(await revertText(c, encodeFunctionData({ abi, functionName: 'getRelayerRewardAddress', args: [unknown] }), ewoq.address)).toBe(
+      'TeleporterMessenger: message not received',
+    );
+    expect(await revertText(c, encodeFunctionData({ abi, functionName: 'getReceiptAtIndex', args: [l1ID, 1n] }), ewoq.address)).toBe(
+      'ReceiptQueue: index out of bounds',
+    );
+    expect(await callMessenger(c, 'getReceiptAtIndex', [l1ID, 0n])).toEqual({ receivedMessageNonce: 1n, relayerRewardAddress: reward.address });
+  });
+
+  it('re-emits an outstanding message with retrySendCrossChainMessage: the same warp message again', async () => {
+    const c = C();
+    const sent = await send(c, { destination: l1ID, to: receiver, message: '0x08' });
+    const warpID = (r: TransactionReceipt) => r.logs.find((l) => getAddress(l.address) === getAddress(WARP))!.topics[2];
+    const data = (message: Message) => encodeFunctionData({ abi, functionName: 'retrySendCrossChainMessage', args: [message] });
+    const again = await transact(c, MESSENGER, data(sent.message));
+    expect(again.status).toBe('success');
+    expect(events(again).map((e) => [e.eventName, ...e.topics.slice(1), e.args.message])).toEqual([['SendCrossChainMessage', sent.id, l1ID, sent.message]]);
+    expect(warpID(again)).toBe(warpID(sent.receipt));
+    expect(await revertText(c, data({ ...sent.message, requiredGasLimit: 1n }), ewoq.address)).toBe('TeleporterMessenger: invalid message hash');
+    // It carries the receipt C owes the L1 for the L1 → C message, which pays out there.
+    expect(sent.message.receipts).toEqual([{ receivedMessageNonce: 1n, relayerRewardAddress: reward.address }]);
+    // Either copy delivers it, once.
+    const { receipt } = await relay(c, L1(), { receipt: again, message: sent.message }, l1Subnet);
+    expect(events(receipt).map((e) => [e.eventName, e.topics[1]])).toEqual([
+      ['ReceiptReceived', messageID(l1ID, cID, 1n)],
+      ['ReceiveCrossChainMessage', sent.id],
+      ['MessageExecuted', sent.id],
+    ]);
+    const s = await signed(c, sent.receipt, l1Subnet);
+    expect(
+      await revertText(L1(), encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] }), ewoq.address, s.accessList),
+    ).toBe('TeleporterMessenger: message already received');
+  });
+
+  it('sends chosen receipts with sendSpecifiedReceipts: a receipt-only message, executing nothing, paying nothing twice', async () => {
+    const l1 = L1();
+    const specified = (source: Hex, ids: Hex[]) =>
+      encodeFunctionData({
+        abi,
+        functionName: 'sendSpecifiedReceipts',
+        args: [source, ids, { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n }, []],
+      });
+    expect(await revertText(l1, specified(cID, [messageID(cID, l1ID, 999n)]), ewoq.address)).toBe('TeleporterMessenger: receipt not found');
+    expect(await revertText(l1, specified(l1ID, [messageID(cID, l1ID, 1n)]), ewoq.address)).toBe('TeleporterMessenger: message ID not from source blockchain');
+    const queued = await callMessenger(l1, 'getReceiptQueueSize', [cID]);
+
+    // Message 3's receipt (already paid on C) and message 7's (not yet: it went back in no message).
+    const r = await transact(l1, MESSENGER, specified(cID, [messageID(cID, l1ID, 3n), messageID(cID, l1ID, 7n)]));
+    expect(r.status).toBe('success');
+    const sent = events(r).find((e) => e.eventName === 'SendCrossChainMessage')!;
+    const message = sent.args.message as Message;
+    expect(message).toMatchObject({
+      destinationBlockchainID: cID,
+      destinationAddress: '0x0000000000000000000000000000000000000000',
+      requiredGasLimit: 0n,
+      message: '0x',
+      receipts: [3n, 7n].map((n) => ({ receivedMessageNonce: n, relayerRewardAddress: reward.address })),
+    });
+    // The queue is left as it was.
+    expect(await callMessenger(l1, 'getReceiptQueueSize', [cID])).toBe(queued);
+
+    const { receipt } = await relay(l1, C(), { receipt: r, message }, '');
+    expect(receipt.status).toBe('success');
+    expect(events(receipt).map((e) => [e.eventName, e.topics[1]])).toEqual([
+      ['ReceiptReceived', messageID(cID, l1ID, 7n)],
+      ['ReceiveCrossChainMessage', sent.topics[1]],
+    ]);
+  });
+
+  it('reverts every guarded call while the guard slots are unset (placed without them)', async () => {
+    const c = C();
+    const bare: Hex = '0x00000000000000000000000000000000000ca11e';
+    expect((await rpc(c.url, 'anvil_setCode', [bare, MESSENGER_RUNTIME])).json.error).toBeUndefined();
+    const sendData = encodeFunctionData({
+      abi,
+      functionName: 'sendCrossChainMessage',
+      args: [
+        {
+          destinationBlockchainID: l1ID,
+          destinationAddress: receiver,
+          feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n },
+          requiredGasLimit: 0n,
+          allowedRelayerAddresses: [],
+          message: '0x',
+        },
+      ],
+    });
+    expect(await revertText(c, sendData, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: sender reentrancy');
+    const receive = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
+    expect(await revertText(c, receive, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: receiver reentrancy');
+  });
 });
