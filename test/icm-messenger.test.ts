@@ -689,4 +689,84 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     const receive = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
     expect(await revertText(c, receive, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: receiver reentrancy');
   });
+  it('lets a receiver answer from inside its delivery (ping → pong), the pong carrying the ping’s receipt', async () => {
+    const c = C();
+    const l1 = L1();
+    const app = fixture('IcmPingPong');
+    const appAbi = app.abi as Abi;
+    const deploy = async (side: Side) =>
+      getAddress(
+        (
+          await side.client.waitForTransactionReceipt({
+            hash: await side.wallet().deployContract({ abi: appAbi, bytecode: app.bytecode, chain: side.chain, account: ewoq }),
+          })
+        ).contractAddress!,
+      );
+    const onC = await deploy(c);
+    const onL1 = await deploy(l1);
+    const pinged = await transact(c, onC, encodeFunctionData({ abi: appAbi, functionName: 'ping', args: [l1ID, onL1] }));
+    expect(pinged.status).toBe('success');
+    const ping = events(pinged).find((e) => e.eventName === 'SendCrossChainMessage')!;
+    const pingMessage = ping.args.message as Message;
+    expect(pingMessage).toMatchObject({ originSenderAddress: onC, destinationAddress: onL1, message: '0x70696e67' });
+
+    const delivered = (await relay(c, l1, { receipt: pinged, message: pingMessage }, l1Subnet)).receipt;
+    expect(delivered.status).toBe('success');
+    const onL1Events = events(delivered);
+    // (After any receipts the ping carried back.)
+    const unreceipted = onL1Events.filter((e) => e.eventName !== 'ReceiptReceived');
+    expect(unreceipted.map((e) => e.eventName)).toEqual(['ReceiveCrossChainMessage', 'SendCrossChainMessage', 'MessageExecuted']);
+    const pong = unreceipted[1]!;
+    const pongMessage = pong.args.message as Message;
+    expect(pongMessage).toMatchObject({ originSenderAddress: onL1, destinationAddress: onC, destinationBlockchainID: cID, message: '0x706f6e67' });
+    // The ping's receipt was queued before the ping ran, so the pong already carries it.
+    expect(pongMessage.receipts.at(-1)).toEqual({ receivedMessageNonce: pingMessage.messageNonce, relayerRewardAddress: reward.address });
+
+    const back = (await relay(l1, c, { receipt: delivered, message: pongMessage }, '')).receipt;
+    const onCEvents = events(back);
+    expect(onCEvents.map((e) => e.eventName).slice(-2)).toEqual(['ReceiveCrossChainMessage', 'MessageExecuted']);
+    expect(onCEvents.filter((e) => e.eventName === 'ReceiptReceived').map((e) => e.topics[1])).toContain(ping.topics[1]);
+    expect(await c.client.readContract({ address: onC, abi: appAbi, functionName: 'lastMessage' })).toBe('0x706f6e67');
+    expect(await c.client.readContract({ address: onC, abi: appAbi, functionName: 'lastOriginSenderAddress' })).toBe(onL1);
+  });
+
+  it('measures the fee actually received, and fails with OpenZeppelin’s texts for a token that lies', async () => {
+    const c = C();
+    const fake = fixture('IcmFakeToken');
+    const fakeAbi = fake.abi as Abi;
+    const address = getAddress(
+      (
+        await c.client.waitForTransactionReceipt({
+          hash: await c.wallet().deployContract({ abi: fakeAbi, bytecode: fake.bytecode, chain: c.chain, account: ewoq }),
+        })
+      ).contractAddress!,
+    );
+    const sendData = encodeFunctionData({
+      abi,
+      functionName: 'sendCrossChainMessage',
+      args: [
+        {
+          destinationBlockchainID: l1ID,
+          destinationAddress: receiver,
+          feeInfo: { feeTokenAddress: address, amount: 5n },
+          requiredGasLimit: 0n,
+          allowedRelayerAddresses: [],
+          message: '0x',
+        },
+      ],
+    });
+    expect(await revertText(c, sendData, ewoq.address)).toBe('SafeERC20TransferFrom: balance not increased');
+    await transact(c, address, encodeFunctionData({ abi: fakeAbi, functionName: 'setRefuse', args: [true] }));
+    expect(await revertText(c, sendData, ewoq.address)).toBe('SafeERC20: ERC20 operation did not succeed');
+  });
+
+  it('records a message to an address without code as failed, and will not retry it there', async () => {
+    const nowhere = getAddress('0x000000000000000000000000000000000000dead');
+    const sent = await send(C(), { destination: l1ID, to: nowhere, message: '0x09' });
+    const { receipt } = await relay(C(), L1(), sent, l1Subnet);
+    // (After the pong's receipt, which this message carries back.)
+    expect(events(receipt).map((e) => e.eventName)).toEqual(['ReceiptReceived', 'ReceiveCrossChainMessage', 'MessageExecutionFailed']);
+    const retry = encodeFunctionData({ abi, functionName: 'retryMessageExecution', args: [cID, sent.message] });
+    expect(await revertText(L1(), retry, ewoq.address)).toBe('TeleporterMessenger: destination address has no code');
+  });
 });
