@@ -4,6 +4,7 @@
 // on top of it with true state roots (the same tx on both makes the same root), leaves the upstream
 // alone, restarts from its cache with the upstream gone, and refuses a bad fork at start in one line.
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { type Hex, encodeDeployData, encodeFunctionData, decodeFunctionResult, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,17 @@ describe("Anvil's fork controls", () => {
     expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkUrl).toBe(other);
   });
 
+  it("keeps a URL's credentials out of the node's dumps, and refuses what is no URL", async () => {
+    const secret = U.replace('http://', 'http://user:s3cret@');
+    expect(await call(F, 'anvil_setRpcUrl', [secret])).toBeNull();
+    const dump: string = await call(F, 'anvil_dumpState');
+    expect(gunzipSync(Buffer.from(dump.slice(2), 'hex')).includes('s3cret')).toBe(false);
+    const { status, json } = await rpc(F, 'anvil_setRpcUrl', ['notaurl']);
+    expect(status).toBe(200);
+    expect(json.error.message).toMatch(/^not a fork upstream: /);
+    expect(await call(F, 'anvil_setRpcUrl', [U])).toBeNull();
+  });
+
   it('anvil_reset without forking leaves the fork (as Anvil), and with forking forks again', async () => {
     expect(await call(F, 'anvil_reset', [])).toBeNull();
     expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkUrl).toBeNull();
@@ -164,6 +176,9 @@ describe('a fork of the C-Chain', () => {
     // A pre-fork tx runs again on the upstream's state before its block, read at that block.
     const tracer = { tracer: 'callTracer' };
     expect(await call(F, 'debug_traceTransaction', [txHash, tracer])).toEqual(await call(U, 'debug_traceTransaction', [txHash, tracer]));
+    // Re-running the fork block itself recomputes its state root: the head's state stays readable.
+    expect(await call(F, 'debug_traceBlockByNumber', [qty(forkBlock), tracer])).toEqual(await call(U, 'debug_traceBlockByNumber', [qty(forkBlock), tracer]));
+    expect(await balanceOf(F, HOLDERS[11]!)).toBe(1011n);
     const filter = { address: tokenAddress, fromBlock: '0x0', toBlock: qty(forkBlock) };
     const logs = await call(F, 'eth_getLogs', [filter]);
     expect(logs).toHaveLength(HOLDERS.length + 2);
@@ -224,6 +239,14 @@ describe('a fork of the C-Chain', () => {
     expect(await balanceOf(F, whale)).toBe(0n);
     expect(await balanceOf(U, whale)).toBe(1003n);
     expect(await call(U, 'eth_getTransactionByHash', [hash])).toBeNull();
+  });
+
+  it("runs a contract deployed on the fork (its code is the chain's own, not the upstream's)", async () => {
+    const deployed = await send(F, keys[0]!, undefined, TWO_SLOTS_INIT);
+    expect(await call(F, 'eth_getCode', [deployed.contractAddress, 'latest'])).toBe('0x600060015500');
+    expect((await send(F, keys[0]!, deployed.contractAddress, '0x')).status).toBe('0x1');
+    expect(BigInt(await call(F, 'eth_getStorageAt', [deployed.contractAddress, '0x1', 'latest']))).toBe(0n);
+    expect(BigInt(await call(F, 'eth_getStorageAt', [deployed.contractAddress, '0x2', 'latest']))).toBe(2n);
   });
 
   it('restarts from its cache with the upstream gone', async () => {

@@ -7,6 +7,7 @@ import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { type RunTxResult, runTx, type VM } from '@ethereumjs/vm';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import type { TxAdmission } from './admission.js';
+import { ForkFailure } from './fork/state.js';
 import type { BlockRules } from './blockrules.js';
 import type { InternalRecording } from './recording.js';
 import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions, ExtensionContent } from './chaintypes.js';
@@ -331,10 +332,12 @@ export class BlockBuilder {
       result = await paced(vm, pacer, () =>
         runTx(vm, { tx: p.tx, block: exec, blockGasUsed: run.gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true }),
       );
-    } catch {
+    } catch (err) {
       // No longer valid against this state (its funds went elsewhere): geth drops it. What it
-      // changed goes, whatever checkpoints the throw left open.
+      // changed goes, whatever checkpoints the throw left open. A fork's upstream that failed to
+      // answer says nothing of the tx: the build fails and is tried again, the tx kept.
       await sm.unwindTo(depth);
+      if (err instanceof ForkFailure) throw err;
       return false;
     } finally {
       setRunningPredicates(vm.evm, undefined);

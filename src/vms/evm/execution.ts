@@ -133,7 +133,15 @@ export class CountedStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
         const key = concatBytes(CODEHASH_PREFIX, account.codeHash);
-        await this.fork.ensureCode(address.bytes, account.codeHash, key, this.fork.blockOf(this._trie.root()));
+        // The store under the trie's checkpoint layers (a miss in those would be remembered there).
+        const store = (this._trie.database() as unknown as { db: { get(k: Uint8Array): Promise<unknown> } }).db;
+        await this.fork.ensureCode(
+          address.bytes,
+          account.codeHash,
+          key,
+          this.fork.blockOf(this._trie.root()),
+          async () => (await store.get(key)) !== undefined,
+        );
       }
     }
     return super.getCode(address);

@@ -3,7 +3,7 @@
 // controls change a chain's fork: anvil_reset({forking}) forks another block (or upstream) at the
 // reset, anvil_setRpcUrl reads the same chain from another endpoint.
 import type { Common } from '@ethereumjs/common';
-import type { Database } from '../../../storage/db.js';
+import { type Database, openDatabase } from '../../../storage/db.js';
 import type { HeaderLayout } from '../header.js';
 import { askOnce, ForkError, type ForkSettings, type OpenedFork, openFork, readRecord, writeRecord } from './open.js';
 import { DEFAULT_RETRY_BACKOFF_MS } from './upstream.js';
@@ -32,8 +32,8 @@ export class ChainForks {
   private readonly opened = new Map<string, Promise<OpenedFork | undefined>>();
   /** Settings a control gave a chain, over the flags'. */
   private readonly targets = new Map<string, ForkSettings>();
-  /** The chain databases the forks were last opened on (where anvil_setRpcUrl writes the new URL). */
-  private readonly dbs = new Map<string, Database>();
+  /** How each chain's fork was opened: its header layout and Common, to open another before a reset. */
+  private readonly kinds = new Map<string, { layout: HeaderLayout; commonOf: (chainId: bigint) => Common }>();
   /** Forks a retarget replaced, closed once their chain is rebuilt on the new one. */
   private retired: OpenedFork[] = [];
   private cache: Promise<Database> | undefined;
@@ -55,16 +55,40 @@ export class ChainForks {
       // The flags' fork is the C-Chain's; an L1 forks what --fork-l1 or its record says.
       const { url: _, blockNumber: __, ...unset } = this.settings;
       const settings = this.targets.get(id) ?? (layout === 'coreth' ? this.settings : unset);
-      pending = openFork(settings, db, () => (this.cache ??= this.openCache()), layout, commonOf);
+      pending = openFork(
+        settings,
+        db,
+        () => this.cacheStore(),
+        layout,
+        commonOf,
+        () => this.keptUrl(id),
+      );
       this.opened.set(id, pending);
       pending.catch(() => this.opened.delete(id));
     }
     const fork = await pending;
-    this.dbs.set(id, db);
+    this.kinds.set(id, { layout, commonOf });
     for (const old of this.retired) old.close();
     this.retired = [];
     if (fork && !(await readRecord(db))) await writeRecord(db, fork);
+    if (fork) await this.keepUrl(id, fork.url);
     return fork;
+  }
+
+  private cacheStore(): Promise<Database> {
+    this.cache ??= this.openCache();
+    return this.cache;
+  }
+
+  /** The URLs chains fork, by chain: in the fork cache, which no dump or snapshot holds (a URL may carry an API key). */
+  private async keptUrl(id: string): Promise<string | undefined> {
+    const bytes = await (await this.cacheStore()).prefix('urls').get(new TextEncoder().encode(id));
+    return bytes && Buffer.from(bytes).toString('utf8');
+  }
+
+  private async keepUrl(id: string, url: string): Promise<void> {
+    if ((await this.keptUrl(id)) === url) return;
+    await (await this.cacheStore()).prefix('urls').put(new TextEncoder().encode(id), new TextEncoder().encode(url));
   }
 
   /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`. */
@@ -102,18 +126,22 @@ export class ChainForks {
         if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
         const { blockNumber: _, ...rest } = this.settings;
         const settings = { ...rest, url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
-        // Checked before the reset: a fork that cannot open must not leave the node without a chain.
+        // Opened before the reset (on a scratch record): a fork that cannot open must not leave the
+        // node without a chain. The reset's rebuild then finds it opened.
         await checkTarget(settings);
+        const kind = this.kinds.get(id);
+        if (!kind) throw new ForkError('this chain has not opened yet');
+        const scratch = await openDatabase('memdb', '');
+        const next = await openFork(settings, scratch, () => this.cacheStore(), kind.layout, kind.commonOf).finally(() => scratch.close());
         this.targets.set(id, settings);
-        this.opened.delete(id);
+        this.opened.set(id, Promise.resolve(next));
         if (current) this.retired.push(current);
       },
       setUrl: async (url) => {
         const current = await this.opened.get(id)?.catch(() => undefined);
         if (!current) return false;
         await current.setUrl(url);
-        const db = this.dbs.get(id);
-        if (db) await writeRecord(db, current);
+        await this.keepUrl(id, url);
         return true;
       },
     };
@@ -128,7 +156,7 @@ export class ChainForks {
 
 /** That a fork target's upstream answers and has the block asked for. */
 async function checkTarget(settings: ForkSettings & { url: string }): Promise<void> {
-  const head = BigInt(await askOnce(settings, settings.url, 'eth_blockNumber'));
+  const head = await askOnce(settings, settings.url, 'eth_blockNumber');
   if (settings.blockNumber !== undefined && settings.blockNumber > head)
     throw new ForkError(`forking block ${settings.blockNumber} is past the upstream's head ${head}`);
 }

@@ -14,7 +14,7 @@ import { decodeRecords, encodeRecords, type TxRecord } from '../records.js';
 import type { StoredBlock, TxLocation, UpstreamHistory, UpstreamLog } from '../store.js';
 import { listRoot } from '../trieroot.js';
 import { HeaderJsonError, headerFromJson } from './headerjson.js';
-import { ForkFailure, type ForkState, type UpstreamCaller } from './state.js';
+import { ForkFailure, type ForkState, parsed, type UpstreamCaller } from './state.js';
 
 export class ForkHistoryError extends ForkFailure {}
 
@@ -113,7 +113,7 @@ export class ForkHistory implements UpstreamHistory {
     if (height) return this.at(Buffer.from(height).readBigUInt64BE(0));
     const json = await this.upstream.call<{ number: string } | null>('eth_getBlockByHash', [toHex0x(hash), false]);
     if (!json) return undefined;
-    const found = await this.at(BigInt(json.number));
+    const found = await this.at(parsed('eth_getBlockByHash', () => BigInt(json.number)));
     return found && toHex(found.block.hash) === toHex(hash) ? found : undefined;
   }
 
@@ -128,11 +128,11 @@ export class ForkHistory implements UpstreamHistory {
       toHex0x(txHash),
     ]);
     if (!json?.blockNumber || json.transactionIndex == null) return undefined;
-    const number = BigInt(json.blockNumber);
+    const [number, index] = parsed('eth_getTransactionByHash', () => [BigInt(json.blockNumber!), Number(BigInt(json.transactionIndex!))] as const);
     if (number > this.base) return undefined;
     // Fetching its block keeps every tx of the block, this one included.
     await this.at(number);
-    return { number, index: Number(BigInt(json.transactionIndex)) };
+    return { number, index };
   }
 
   /**
@@ -148,7 +148,8 @@ export class ForkHistory implements UpstreamHistory {
       fromBlock: qty(from),
       toBlock: qty(last),
     };
-    return (await this.upstream.call<RpcBlockLog[]>('eth_getLogs', [filter])).map(upstreamLog);
+    const logs = await this.upstream.call<RpcBlockLog[]>('eth_getLogs', [filter]);
+    return parsed('eth_getLogs', () => logs.map(upstreamLog));
   }
 
   private async load(number: bigint): Promise<{ block: StoredBlock; records: TxRecord[] }> {
@@ -178,11 +179,15 @@ export class ForkHistory implements UpstreamHistory {
     ]);
     if (!json) throw new ForkHistoryError(`the fork's upstream has no block ${number}`);
     const { header, hash } = readHeader(json, this.layout);
-    const txs = await Promise.all(json.transactions.map((t) => this.txOf(t)));
+    const txs = await Promise.all(parsed('eth_getBlockByNumber', () => json.transactions).map((t) => this.txOf(t)));
     const body = txs.map(bodyOf);
     if (toHex(listRoot(txs.map((t) => t.serialize()))) !== toHex(header.txHash))
       throw new ForkHistoryError(`the upstream's block ${number}: its txs do not make its tx root`);
-    const records = (receipts ?? []).map(recordOf);
+    const records = parsed('eth_getBlockReceipts', () => (receipts ?? []).map(recordOf));
+    records.forEach((r, i) => {
+      if (i < txs.length && toHex(r.hash) !== toHex(txs[i]!.hash()))
+        throw new ForkHistoryError(`the upstream's block ${number}: its receipt ${i} is not its tx ${i}'s`);
+    });
     if (records.length !== txs.length) throw new ForkHistoryError(`the upstream's block ${number}: ${records.length} receipts for ${txs.length} txs`);
     const extData = json.blockExtraData ? fromHex0x(json.blockExtraData) : undefined;
     const bytes = encodeBlock(header, body, extData?.length ? extData : undefined);
@@ -192,8 +197,13 @@ export class ForkHistory implements UpstreamHistory {
   }
 
   private async txOf(json: Record<string, unknown> & { hash: string }): Promise<TypedTransaction> {
-    const tx = await createTxFromRPC(json as never, { common: this.common, freeze: false });
-    if (toHex0x(tx.hash()) !== json.hash.toLowerCase())
+    let tx: TypedTransaction;
+    try {
+      tx = await createTxFromRPC(json as never, { common: this.common, freeze: false });
+    } catch (err) {
+      throw new ForkHistoryError(`the upstream's tx ${String(json.hash)}: ${(err as Error).message}`);
+    }
+    if (toHex0x(tx.hash()) !== String(json.hash).toLowerCase())
       throw new ForkHistoryError(`the upstream's tx ${json.hash}: rebuilt from its JSON, it hashes otherwise`);
     return tx;
   }

@@ -9,7 +9,7 @@ import type { ChainFork } from '../chaintypes.js';
 import type { HeaderLayout } from '../header.js';
 import { ChainStore } from '../store.js';
 import { ForkHistory } from './history.js';
-import { ForkFailure, ForkState, guarded, type UpstreamCaller } from './state.js';
+import { ForkFailure, ForkState, guarded, quantity, type UpstreamCaller } from './state.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 
 /** The fork flags (Anvil's names): where from, which block, how courteous to be. */
@@ -23,8 +23,11 @@ export interface ForkSettings extends Omit<UpstreamOptions, 'url'> {
 /** A fork that cannot start: one line, said at start (the node exits) or by anvil_reset. */
 export class ForkError extends ForkFailure {}
 
+/**
+ * What a chain's database records of its fork. Not its URL, which may carry an API key and the
+ * database goes into dumps (anvil_dumpState): the URL is kept in the fork cache (ChainForks).
+ */
 export interface ForkRecord {
-  url: string;
   chainId: string;
   number: string;
   hash: string;
@@ -57,7 +60,7 @@ export async function readRecord(db: Database): Promise<ForkRecord | undefined> 
 
 /** Writes what the chain forked into its database (a reset empties it; a restart reads it). */
 export async function writeRecord(db: Database, fork: OpenedFork): Promise<void> {
-  const record: ForkRecord = { url: fork.url, chainId: `${fork.chainId}`, number: `${fork.number}`, hash: toHex0x(fork.hash) };
+  const record: ForkRecord = { chainId: `${fork.chainId}`, number: `${fork.number}`, hash: toHex0x(fork.hash) };
   await db.prefix('fork').put(RECORD, new TextEncoder().encode(JSON.stringify(record)));
 }
 
@@ -83,9 +86,12 @@ export async function openFork(
   cache: () => Promise<Database>,
   layout: HeaderLayout,
   commonOf: (chainId: bigint) => Common,
+  /** The URL the fork cache kept for this chain (a restart without --fork-url). */
+  keptUrl?: (record: ForkRecord) => Promise<string | undefined>,
 ): Promise<OpenedFork | undefined> {
   const record = await readRecord(db);
-  const url = settings.url ?? record?.url;
+  const url = settings.url ?? (record && (await keptUrl?.(record)));
+  if (record && url === undefined) throw new ForkError('this data dir is a fork whose upstream URL is not in its fork cache: start it with --fork-url');
   if (url === undefined) return undefined;
   if (record && settings.blockNumber !== undefined && BigInt(record.number) !== settings.blockNumber)
     throw new ForkError(`this data dir forked block ${BigInt(record.number)}, not --fork-block-number=${settings.blockNumber}: use another data dir`);
@@ -93,7 +99,7 @@ export async function openFork(
   if (!record && (await new ChainStore(db, layout).head())) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
   const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
-    const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : BigInt(await upstream.call<string>('eth_chainId', []));
+    const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : quantity(await upstream.call('eth_chainId', []), 'eth_chainId');
     const number = record ? BigInt(record.number) : await forkBlock(upstream, settings.blockNumber);
     const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
     const state = new ForkState(upstream, upstreamCache.prefix('nodes'), number);
@@ -111,7 +117,7 @@ export async function openFork(
         return upstream.url;
       },
       async setUrl(next) {
-        const theirs = BigInt(await askOnce(settings, next, 'eth_chainId'));
+        const theirs = await askOnce(settings, next, 'eth_chainId');
         if (theirs !== chainId) throw new ForkError(`${new URL(next).origin} is chain ${theirs}, not the forked chain ${chainId}`);
         upstream.upstream?.close();
         upstream.upstream = new Upstream({ ...settings, url: next });
@@ -129,7 +135,7 @@ export async function openFork(
 
 /** The fork block: the one asked for, which the upstream must have, or the upstream's head. */
 async function forkBlock(upstream: UpstreamCaller, asked: bigint | undefined): Promise<bigint> {
-  const head = BigInt(await upstream.call<string>('eth_blockNumber', []));
+  const head = quantity(await upstream.call('eth_blockNumber', []), 'eth_blockNumber');
   if (asked === undefined) return head;
   if (asked > head) throw new ForkError(`--fork-block-number=${asked} is past the upstream's head ${head}`);
   return asked;
@@ -143,7 +149,7 @@ async function checkChainId(settings: ForkSettings, url: string, recorded: bigin
   if (settings.offline) return recorded;
   let now: bigint;
   try {
-    now = BigInt(await askOnce(settings, url, 'eth_chainId'));
+    now = await askOnce(settings, url, 'eth_chainId');
   } catch {
     return recorded;
   }
@@ -155,10 +161,15 @@ async function checkChainId(settings: ForkSettings, url: string, recorded: bigin
  * One call, without retries and within a few seconds, for the checks a caller waits on (a restart,
  * anvil_setRpcUrl, anvil_reset): an upstream that is down must not hold them for half a minute.
  */
-export async function askOnce(settings: Omit<ForkSettings, 'url'>, url: string, method: string): Promise<string> {
-  const once = new Upstream({ ...settings, url, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) });
+export async function askOnce(settings: Omit<ForkSettings, 'url'>, url: string, method: string): Promise<bigint> {
+  let once: Upstream;
   try {
-    return await guarded(once).call<string>(method, []);
+    once = new Upstream({ ...settings, url, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) });
+  } catch (err) {
+    throw new ForkError(`not a fork upstream: ${(err as Error).message}`);
+  }
+  try {
+    return quantity(await guarded(once).call(method, []), method);
   } finally {
     once.close();
   }

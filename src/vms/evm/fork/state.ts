@@ -57,6 +57,23 @@ export class ForkFailure extends RpcError {}
 
 export class ForkStateError extends ForkFailure {}
 
+/** An upstream's hex quantity (eth_chainId, eth_blockNumber), or a ForkFailure naming what it answered instead. */
+export function quantity(reply: unknown, method: string): bigint {
+  if (typeof reply !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(reply))
+    throw new ForkFailure(`the fork's upstream answered ${method} with ${JSON.stringify(reply)?.slice(0, 80)}, not a quantity`);
+  return BigInt(reply);
+}
+
+/** What `read` makes of an upstream's reply; a reply it cannot read is a ForkFailure naming `what`. */
+export function parsed<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ForkFailure) throw err;
+    throw new ForkFailure(`the fork's upstream answered ${what} with what coreth does not: ${(err as Error).message}`);
+  }
+}
+
 /** The upstream, its failures as ForkFailures. */
 export function guarded(upstream: UpstreamCaller): UpstreamCaller {
   return {
@@ -75,6 +92,8 @@ export class ForkState {
   private readonly proofs = new Map<string, Promise<Uint8Array[][]>>();
   /** Upstream blocks by state root: a trie at one of these reads that block's state. */
   private readonly roots = new Map<string, bigint>();
+  /** Roots made from a pre-fork block's state (a trace), by that block. */
+  private readonly derived = new Map<string, bigint>();
   /** Code hashes whose code the store holds. */
   private readonly codes = new Map<string, true>();
   /** Addresses by their hash: a storage trie knows only its account's hashed address (an account is read before its storage). */
@@ -93,14 +112,26 @@ export class ForkState {
     return this.nodes.get(key);
   }
 
-  /** Marks `root` as the state root of upstream block `number`, or one made from it (its other nodes are that block's). */
+  /** Marks `root` as the state root of upstream block `number` (what the history read). */
   noteRoot(root: Uint8Array, number: bigint): void {
     keep(this.roots, toHex(root), number);
   }
 
-  /** The upstream block a trie rooted at `root` reads: its own, or the fork block for a root the chain made. */
+  /**
+   * Marks `root`, made by changing a trie at upstream block `number`'s state, as reading that block's
+   * nodes where it changed nothing (a pre-fork block run again). A block's own root is never
+   * relabelled (a replay recomputes it), and roots made from the fork block need no mark.
+   */
+  noteDerived(root: Uint8Array, number: bigint): void {
+    if (number === this.base) return;
+    const key = toHex(root);
+    if (!this.roots.has(key)) keep(this.derived, key, number);
+  }
+
+  /** The upstream block a trie rooted at `root` reads: its own, its origin's, or the fork block for a root the chain made. */
   blockOf(root: Uint8Array): bigint {
-    return this.roots.get(toHex(root)) ?? this.base;
+    const key = toHex(root);
+    return this.roots.get(key) ?? this.derived.get(key) ?? this.base;
   }
 
   /** Remembers the address behind a hashed address, for its storage trie's lookups. */
@@ -147,15 +178,19 @@ export class ForkState {
   }
 
   /** The code behind `codeHash` (the key `codeKey` the state manager reads), fetched when missing. */
-  async ensureCode(address: Uint8Array, codeHash: Uint8Array, codeKey: Uint8Array, block: bigint): Promise<void> {
+  async ensureCode(address: Uint8Array, codeHash: Uint8Array, codeKey: Uint8Array, block: bigint, stored: () => Promise<boolean>): Promise<void> {
     // Known present: a call reads its contract's code at every new head, and the store would be asked each time.
     const known = toHex(codeHash);
     if (this.codes.has(known)) return;
-    if (await this.nodes.get(codeKey)) {
+    // The chain's own code (a contract deployed or set on the fork) is no upstream's to fetch.
+    if ((await this.nodes.get(codeKey)) || (await stored())) {
       keep(this.codes, known, true);
       return;
     }
-    const code = fromHex0x(await this.upstream.call<string>('eth_getCode', [toHex0x(address), qty(block)]));
+    const reply = await this.upstream.call<unknown>('eth_getCode', [toHex0x(address), qty(block)]);
+    if (typeof reply !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(reply))
+      throw new ForkStateError(`forked state: the upstream answered eth_getCode with ${JSON.stringify(reply)?.slice(0, 80)}`);
+    const code = fromHex0x(reply);
     if (toHex(keccak256(code)) !== toHex(codeHash))
       throw new ForkStateError(`forked state: the upstream's code of ${toHex0x(address)} at block ${block} does not hash to the account's code hash`);
     await this.nodes.put(codeKey, code);
@@ -177,9 +212,10 @@ export class ForkState {
 
   private async fetchProof(site: TrieSite): Promise<Uint8Array[][]> {
     const slots = site.slot ? [toHex0x(site.slot)] : [];
-    const reply = await this.upstream.call<ProofReply>('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
+    const reply = await this.upstream.call<ProofReply | null>('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
+    if (!reply || typeof reply !== 'object') throw new ForkStateError(`forked state: the upstream answered eth_getProof with ${JSON.stringify(reply)}`);
     const account = await this.keep(reply.accountProof);
-    const storage = site.slot ? await this.keep(reply.storageProof[0]?.proof ?? []) : [];
+    const storage = site.slot ? await this.keep(Array.isArray(reply.storageProof) ? (reply.storageProof[0]?.proof ?? []) : []) : [];
     return [account, storage];
   }
 

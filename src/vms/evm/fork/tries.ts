@@ -3,6 +3,7 @@
 // proof) first transforms the key (appliedKey), which is where the key is noted; a storage trie is
 // told by its state manager whose storage it is and which upstream block it reads.
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { equalsBytes } from '@ethereumjs/util';
 import { copyAs, type TrieClass, type TrieLayer } from '../state.js';
 import { type ForkState, ForkStateError, type TrieSite } from './state.js';
 
@@ -91,13 +92,13 @@ export function forkLayer(fork: ForkState): TrieLayer {
       override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
         const block = fork.blockOf(this.root());
         await super.put(key, value, skipKeyTransform);
-        if (kind === 'account') fork.noteRoot(this.root(), block);
+        if (kind === 'account') fork.noteDerived(this.root(), block);
       }
 
       override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
         const block = fork.blockOf(this.root());
         await super.del(key, skipKeyTransform);
-        if (kind === 'account') fork.noteRoot(this.root(), block);
+        if (kind === 'account') fork.noteDerived(this.root(), block);
       }
 
       /** A root check walks no key: a miss there is the root, found by a proof of any key (rootSite). */
@@ -117,7 +118,8 @@ export function forkLayer(fork: ForkState): TrieLayer {
         try {
           return await super.lookupNode(node);
         } catch (err) {
-          if ((err as Error).message !== MISSING || !(node instanceof Uint8Array) || node.length !== 32) throw err;
+          // The empty root is in no store: @ethereumjs/mpt reads its miss as an empty trie.
+          if ((err as Error).message !== MISSING || !(node instanceof Uint8Array) || node.length !== 32 || equalsBytes(node, this.EMPTY_TRIE_ROOT)) throw err;
           const root = this.checking !== undefined && Buffer.compare(this.checking, node) === 0;
           await fork.resolve(root ? [rootSite(fork, kind, node, this)] : this.sites, node);
           forgetMiss(this, node);
