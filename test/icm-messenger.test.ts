@@ -92,6 +92,34 @@ function relayerGasLimit(requiredGasLimit: bigint, signedLength: number, address
   return requiredGasLimit + BigInt(chunks * 512 * 2 + addressedCallLength * 35 + receipts * 2_500 + signers * 250 + 125_000 + 750 + 250_000);
 }
 
+/** What a test sends: the destination, the receiver and the message, the rest defaulted. */
+interface SendInput {
+  destination: Hex;
+  to: Hex;
+  message: Hex;
+  gas?: bigint;
+  fee?: { token: Hex; amount: bigint };
+  allowed?: Hex[];
+}
+
+/** sendCrossChainMessage's calldata for `input` (no fee, 100,000 gas and any relayer by default). */
+function sendData(input: SendInput): Hex {
+  return encodeFunctionData({
+    abi,
+    functionName: 'sendCrossChainMessage',
+    args: [
+      {
+        destinationBlockchainID: input.destination,
+        destinationAddress: input.to,
+        feeInfo: { feeTokenAddress: input.fee?.token ?? '0x0000000000000000000000000000000000000000', amount: input.fee?.amount ?? 0n },
+        requiredGasLimit: input.gas ?? 100_000n,
+        allowedRelayerAddresses: input.allowed ?? [],
+        message: input.message,
+      },
+    ],
+  });
+}
+
 describe('the committed messenger artifact', () => {
   it('equals what solc makes of contracts/icm today (regenerate: node scripts/compile-icm.mjs)', () => {
     const files = readdirSync(ICM_DIR)
@@ -214,25 +242,8 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
       });
 
   /** sendCrossChainMessage from `account` on `side`. */
-  async function send(
-    side: Side,
-    input: { destination: Hex; to: Hex; message: Hex; gas?: bigint; fee?: { token: Hex; amount: bigint }; allowed?: Hex[] },
-    account = ewoq,
-  ) {
-    const data = encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: input.destination,
-          destinationAddress: input.to,
-          feeInfo: { feeTokenAddress: input.fee?.token ?? '0x0000000000000000000000000000000000000000', amount: input.fee?.amount ?? 0n },
-          requiredGasLimit: input.gas ?? 100_000n,
-          allowedRelayerAddresses: input.allowed ?? [],
-          message: input.message,
-        },
-      ],
-    });
+  async function send(side: Side, input: SendInput, account = ewoq) {
+    const data = sendData(input);
     const receipt = await transact(side, MESSENGER, data, { account });
     expect(receipt.status).toBe('success');
     const sent = events(receipt).find((e) => e.eventName === 'SendCrossChainMessage')!;
@@ -581,19 +592,12 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
       'TeleporterMessenger: invalid destination chain ID',
     );
     // A fee without a token.
-    const noToken = encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: l1ID,
-          destinationAddress: receiver,
-          feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 1n },
-          requiredGasLimit: 0n,
-          allowedRelayerAddresses: [],
-          message: '0x',
-        },
-      ],
+    const noToken = sendData({
+      destination: l1ID,
+      to: receiver,
+      message: '0x',
+      gas: 0n,
+      fee: { token: '0x0000000000000000000000000000000000000000', amount: 1n },
     });
     expect(await revertText(c, noToken, ewoq.address)).toBe('TeleporterMessenger: zero fee asset contract address');
     // Views that require something to exist.
@@ -671,21 +675,14 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     const c = C();
     const bare: Hex = '0x00000000000000000000000000000000000ca11e';
     expect((await rpc(c.url, 'anvil_setCode', [bare, MESSENGER_RUNTIME])).json.error).toBeUndefined();
-    const sendData = encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: l1ID,
-          destinationAddress: receiver,
-          feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n },
-          requiredGasLimit: 0n,
-          allowedRelayerAddresses: [],
-          message: '0x',
-        },
-      ],
+    const calldata = sendData({
+      destination: l1ID,
+      to: receiver,
+      message: '0x',
+      gas: 0n,
+      fee: { token: '0x0000000000000000000000000000000000000000', amount: 0n },
     });
-    expect(await revertText(c, sendData, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: sender reentrancy');
+    expect(await revertText(c, calldata, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: sender reentrancy');
     const receive = encodeFunctionData({ abi, functionName: 'receiveCrossChainMessage', args: [0, reward.address] });
     expect(await revertText(c, receive, ewoq.address, undefined, bare)).toBe('ReentrancyGuards: receiver reentrancy');
   });
@@ -741,23 +738,10 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
         })
       ).contractAddress!,
     );
-    const sendData = encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: l1ID,
-          destinationAddress: receiver,
-          feeInfo: { feeTokenAddress: address, amount: 5n },
-          requiredGasLimit: 0n,
-          allowedRelayerAddresses: [],
-          message: '0x',
-        },
-      ],
-    });
-    expect(await revertText(c, sendData, ewoq.address)).toBe('SafeERC20TransferFrom: balance not increased');
+    const calldata = sendData({ destination: l1ID, to: receiver, message: '0x', gas: 0n, fee: { token: address, amount: 5n } });
+    expect(await revertText(c, calldata, ewoq.address)).toBe('SafeERC20TransferFrom: balance not increased');
     await transact(c, address, encodeFunctionData({ abi: fakeAbi, functionName: 'setRefuse', args: [true] }));
-    expect(await revertText(c, sendData, ewoq.address)).toBe('SafeERC20: ERC20 operation did not succeed');
+    expect(await revertText(c, calldata, ewoq.address)).toBe('SafeERC20: ERC20 operation did not succeed');
   });
 
   it('records a message to an address without code as failed, and will not retry it there', async () => {
