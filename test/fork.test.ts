@@ -141,6 +141,22 @@ describe("Anvil's fork controls", () => {
     expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(forkBlock - 1n);
     expect(await call(F, 'eth_getCode', [tokenAddress, 'latest'])).toBe(await call(U, 'eth_getCode', [tokenAddress, 'latest']));
   });
+
+  it("forks another upstream of the same chain ID at a height it already fetched, with that upstream's blocks", async () => {
+    // Another local network: chain 43112 too, another history at the same heights.
+    const other = await startTestNode({ dbType: 'memdb', dev: true });
+    try {
+      const O = C(other.uri);
+      const height = forkBlock - 1n;
+      await call(O, 'anvil_mine', [qty(height)]);
+      expect(await call(F, 'anvil_reset', [{ forking: { jsonRpcUrl: O, blockNumber: Number(height) } }])).toBeNull();
+      const theirs = await call(O, 'eth_getBlockByNumber', [qty(height), false]);
+      expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(theirs);
+      expect(theirs.hash).not.toBe((await call(U, 'eth_getBlockByNumber', [qty(height), false])).hash);
+    } finally {
+      await other.stop();
+    }
+  });
 });
 
 describe('a fork of the C-Chain', () => {

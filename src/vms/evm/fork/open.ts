@@ -8,6 +8,7 @@ import type { Database } from '../../../storage/db.js';
 import type { ChainFork } from '../chaintypes.js';
 import type { HeaderLayout } from '../header.js';
 import { ChainStore } from '../store.js';
+import { HeaderJsonError, headerFromJson } from './headerjson.js';
 import { ForkHistory } from './history.js';
 import { ForkFailure, ForkState, guarded, quantity, type UpstreamCaller } from './state.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
@@ -101,9 +102,12 @@ export async function openFork(
   try {
     const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : quantity(await upstream.call('eth_chainId', []), 'eth_chainId');
     const number = record ? BigInt(record.number) : await forkBlock(upstream, settings.blockNumber);
+    const baseHash = record ? record.hash : await blockHash(upstream, number, layout);
     const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
+    // Trie nodes and code are content-addressed: any upstream's serve any fork. Blocks are kept by the
+    // fork block's hash: two upstreams with one chain ID (two local networks) differ at one height.
     const state = new ForkState(upstream, upstreamCache.prefix('nodes'), number);
-    const history = new ForkHistory(upstream, upstreamCache, number, layout, commonOf(chainId), state);
+    const history = new ForkHistory(upstream, upstreamCache.prefix(`history-${baseHash}`), number, layout, commonOf(chainId), state);
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
@@ -130,6 +134,17 @@ export async function openFork(
   } catch (err) {
     upstream.upstream?.close();
     throw err;
+  }
+}
+
+/** The hash of the upstream's block `number`, its header checked (the cache of a fresh fork is keyed by it). */
+async function blockHash(upstream: UpstreamCaller, number: bigint, layout: HeaderLayout): Promise<string> {
+  const json = await upstream.call('eth_getBlockByNumber', [`0x${number.toString(16)}`, false]);
+  if (!json) throw new ForkError(`the fork's upstream has no block ${number}`);
+  try {
+    return toHex0x(headerFromJson(json, layout).hash);
+  } catch (err) {
+    throw err instanceof HeaderJsonError ? new ForkError(err.message) : err;
   }
 }
 
