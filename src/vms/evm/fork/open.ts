@@ -67,13 +67,29 @@ export async function writeRecord(db: Database, fork: OpenedFork): Promise<void>
 
 /** An upstream whose URL can change under the fork (anvil_setRpcUrl), its failures ForkFailures. */
 class Switchable implements UpstreamCaller {
+  private caller: UpstreamCaller;
+
   constructor(
-    public upstream: Upstream | undefined,
+    private upstream: Upstream | undefined,
     public url: string,
-  ) {}
+  ) {
+    this.caller = upstream ? guarded(upstream) : offline;
+  }
 
   call<T>(method: string, params: unknown[]): Promise<T> {
-    return (this.upstream ? guarded(this.upstream) : offline).call<T>(method, params);
+    return this.caller.call<T>(method, params);
+  }
+
+  /** Reads from `upstream` at `url` from now on; the one before is closed. */
+  use(upstream: Upstream, url: string): void {
+    this.close();
+    this.upstream = upstream;
+    this.caller = guarded(upstream);
+    this.url = url;
+  }
+
+  close(): void {
+    this.upstream?.close();
   }
 }
 
@@ -123,16 +139,14 @@ export async function openFork(
       async setUrl(next) {
         const theirs = await askOnce(settings, next, 'eth_chainId');
         if (theirs !== chainId) throw new ForkError(`${new URL(next).origin} is chain ${theirs}, not the forked chain ${chainId}`);
-        upstream.upstream?.close();
-        upstream.upstream = new Upstream({ ...settings, url: next });
-        upstream.url = next;
+        upstream.use(new Upstream({ ...settings, url: next }), next);
       },
-      close: () => upstream.upstream?.close(),
+      close: () => upstream.close(),
     };
     if (!record) await writeRecord(db, fork);
     return fork;
   } catch (err) {
-    upstream.upstream?.close();
+    upstream.close();
     throw err;
   }
 }

@@ -182,8 +182,9 @@ export class ForkState {
     // Known present: a call reads its contract's code at every new head, and the store would be asked each time.
     const known = toHex(codeHash);
     if (this.codes.has(known)) return;
-    // The chain's own code (a contract deployed or set on the fork) is no upstream's to fetch.
-    if ((await this.nodes.get(codeKey)) || (await stored())) {
+    // In the chain's store (which reads the fork cache too): fetched before, or the chain's own code
+    // (a contract deployed or set on the fork), no upstream's to fetch.
+    if (await stored()) {
       keep(this.codes, known, true);
       return;
     }
