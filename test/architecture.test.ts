@@ -23,8 +23,10 @@ const ALLOWED: Record<string, string[]> = {
   api: ['encoding', 'logging', 'storage', 'config', 'health', 'chains', 'indexer', 'rpc'],
   data: ['encoding', 'crypto', 'logging', 'storage', 'chains', 'vms', 'rpc'],
   server: ['encoding', 'rpc'],
+  // The ICM relayer follows the EVM chains' accepted blocks, as the Data API does.
+  relayer: ['encoding', 'crypto', 'logging', 'storage', 'chains', 'vms', 'rpc'],
   // The node's assembly (the composition root): everything but the entry points.
-  node: ['encoding', 'crypto', 'logging', 'storage', 'config', 'health', 'chains', 'indexer', 'vms', 'genesis', 'api', 'data', 'rpc', 'server'],
+  node: ['encoding', 'crypto', 'logging', 'storage', 'config', 'health', 'chains', 'indexer', 'vms', 'genesis', 'api', 'data', 'relayer', 'rpc', 'server'],
 };
 const ENTRY_POINTS = ['cli.ts', 'index.ts', 'banner.ts'];
 

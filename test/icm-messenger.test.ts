@@ -303,7 +303,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
       mkdirSync(join(configDir, chain));
       writeFileSync(join(configDir, chain, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
     }
-    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [FIXTURE], chainConfigDir: configDir });
+    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [FIXTURE], chainConfigDir: configDir, icm: false });
     cID = `0x${hexOf(decodeCB58(await blockchainIDOf('C')))}`;
     const l1 = await blockchainIDOf('myl1');
     l1ID = `0x${hexOf(decodeCB58(l1))}`;

@@ -44,6 +44,19 @@ export const FLAGS: FlagSpec[] = [
   ),
   flag('index-enabled', 'bool', 'false', 'serve the Index API at /ext/index/...'),
   flag(
+    'icm',
+    'bool',
+    'true',
+    "place ICM's messenger (TeleporterMessenger v1.0.0's interface at 0x253b…5fcf) on the C-Chain and every warp-enabled EVM chain, and run a relayer between them (not an avalanchego flag)",
+  ),
+  flag(
+    'icm-relayer',
+    'bool',
+    'true',
+    'with --icm: deliver messages as they are sent; false starts the relayer paused (emulator.icmResume) (not an avalanchego flag)',
+  ),
+  flag('icm-relayer-delay', 'uint', '0', 'with --icm: destination blocks each new message waits before it is delivered (not an avalanchego flag)'),
+  flag(
     'x-block-interval',
     'duration',
     '0s',

@@ -23,6 +23,10 @@ export interface NodeConfig {
   apiHealthEnabled: boolean;
   apiMetricsEnabled: boolean;
   apiEmulatorEnabled: boolean;
+  /** --icm, --icm-relayer, --icm-relayer-delay: ICM's messenger on the EVM chains and the relayer between them. */
+  icm: boolean;
+  icmRelayer: boolean;
+  icmRelayerDelayBlocks: number;
   /** --api-data-enabled: the Data API at /v1. */
   apiDataEnabled: boolean;
   indexEnabled: boolean;
@@ -207,6 +211,9 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       apiEmulatorEnabled: bool('api-emulator-enabled'),
       apiDataEnabled: bool('api-data-enabled'),
       indexEnabled: bool('index-enabled'),
+      icm: bool('icm'),
+      icmRelayer: bool('icm-relayer'),
+      icmRelayerDelayBlocks: flags['icm-relayer-delay'] as number,
       indexAllowIncomplete: bool('index-allow-incomplete'),
       xBlockIntervalNs: flags['x-block-interval'] as bigint,
       testAccounts: flags['test-accounts'] as number,

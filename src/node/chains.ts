@@ -28,6 +28,7 @@ export class SubnetChains {
   /** Chains the P-Chain created before the node was ready to run them. */
   private readonly pending: CreatedChain[] = [];
   private ready = false;
+  private readonly createdHooks: Array<(id: string) => Promise<void>> = [];
 
   constructor(
     private readonly shell: Shell,
@@ -39,6 +40,11 @@ export class SubnetChains {
   async created(c: CreatedChain): Promise<void> {
     if (this.ready) await this.create(c);
     else this.pending.push(c);
+  }
+
+  /** Runs after each chain this creates from now on has started (ICM's placement). */
+  onCreated(hook: (id: string) => Promise<void>): void {
+    this.createdHooks.push(hook);
   }
 
   /** From now on chains are created as they come; those that came before are created now. */
@@ -76,6 +82,12 @@ export class SubnetChains {
         vmID: encodeCB58(c.vmID),
         error: (err as Error).message,
       });
+      return;
+    }
+    try {
+      for (const hook of this.createdHooks) await hook(id);
+    } catch (err) {
+      this.shell.main.error('error setting up chain', { chainID: id, error: (err as Error).message });
     }
   }
 }

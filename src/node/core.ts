@@ -18,6 +18,7 @@ import { createPrimaryChains, registerVMs, SubnetChains } from './chains.js';
 import { mountDataApi } from './data.js';
 import { endpoints } from './endpoints.js';
 import { readChainAliases } from './files.js';
+import { NodeIcm } from './icm.js';
 import { createSubnetChains } from './l1s.js';
 import { addNodeRoutes } from './routes.js';
 import type { Core, Shell } from './shell.js';
@@ -67,14 +68,25 @@ export async function buildCore(shell: Shell): Promise<Core> {
     const subnets = new SubnetChains(shell, manager, extraAliases);
     registerVMs(shell, manager, vms, serve, subnets);
     cleanups.push(() => manager.close());
+    const icm = config.icm ? new NodeIcm(shell, health) : undefined;
+    // Closed before the chains: it may be delivering to one.
+    if (icm) cleanups.push(() => icm.close());
     // Closed before the chains: a follower may be reading one.
     if (data) cleanups.push(() => data.close());
-    addNodeRoutes({ shell, router, rpc: serve.rpc, health, chainAliases, manager, vms });
+    addNodeRoutes({ shell, router, rpc: serve.rpc, health, chainAliases, manager, vms, icm });
 
     await createPrimaryChains(shell, manager, extraAliases);
     const l1s = await createSubnetChains(shell, manager, vms, subnets);
     const cChain = vms.cChain.evm;
     const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);
+    if (icm) {
+      for (const { id, evm } of vms.evmChains()) await icm.add(id, evm, chainAliases.aliases(id) ?? []);
+      // A chain a CreateChainTx makes gets ICM once it runs.
+      subnets.onCreated((id) => {
+        const vm = vms.evmChain(id);
+        return vm ? icm.add(id, vm.evm, chainAliases.aliases(id) ?? []) : Promise.resolve();
+      });
+    }
 
     for (const [name, message] of Object.entries(shell.healthFaults ?? {})) if (health.knows(name)) await health.injectFault(name, message);
     await health.start();
@@ -88,7 +100,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
       accounts,
       l1s,
       evmChains: () => vms.evmChains(),
-      rewindables: () => [...manager.rewindables(), indexer.rewindable(), ...(data ? [data.rewindable()] : [])],
+      rewindables: () => [...manager.rewindables(), indexer.rewindable(), ...(data ? [data.rewindable()] : []), ...(icm ? [icm.rewindable()] : [])],
       close: cleanup,
     };
   } catch (err) {

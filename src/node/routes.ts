@@ -18,6 +18,7 @@ import type { Router } from '../server/router.js';
 import { signingMethods } from '../vms/platform/index.js';
 import type { Endpoints } from './endpoints.js';
 import { CREATE_ASSET_TX_FEE, formatAddrPort, type Shell, TX_FEE } from './shell.js';
+import type { NodeIcm } from './icm.js';
 import type { NodeVMs } from './vms.js';
 
 export interface NodeRoutes {
@@ -28,6 +29,7 @@ export interface NodeRoutes {
   chainAliases: Aliaser;
   manager: ChainManager;
   vms: NodeVMs;
+  icm?: NodeIcm | undefined;
 }
 
 export function addNodeRoutes(r: NodeRoutes): void {
@@ -78,13 +80,14 @@ function addHealth({ router, rpc, health }: NodeRoutes): void {
   router.addRoute(healthReportHandler(health, 'liveness'), 'health', '/liveness');
 }
 
-function addEmulator({ shell, router, rpc, health, manager, vms }: NodeRoutes): void {
+function addEmulator({ shell, router, rpc, health, manager, vms, icm }: NodeRoutes): void {
   const { config, clock, faults, journal, stalls, states } = shell;
   const service = emulatorService(health, {
     ...signingMethods(() => vms.pChain, config.networkId),
     ...clockMethods(clock, () => vms.pChain.advance()),
     ...faultMethods(faults, journal, health, { stalls, stallable: (chain) => manager.get(chain)?.id }),
     ...(states ? stateMethods(states, config.stateDir) : {}),
+    ...(icm ? icm.methods() : {}),
   });
   router.addRoute(rpc([service]), 'emulator');
 }

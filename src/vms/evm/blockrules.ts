@@ -9,7 +9,15 @@ import { activatePrecompile, deactivatePrecompile } from './precompiles/config.j
 import { activeAt, txAllowed } from './precompiles/index.js';
 import { type ChainRules, rulesAfter } from './precompiles/rules.js';
 import { PoolError } from './pooltx.js';
-import { PredicateError, type RunningPredicates, readPredicates, type TxPredicates, verifyPredicates, withPredicateGas } from './warp/receive.js';
+import {
+  PredicateError,
+  type RunningPredicates,
+  readPredicates,
+  signForReceiver,
+  type TxPredicates,
+  verifyPredicates,
+  withPredicateGas,
+} from './warp/receive.js';
 
 /** Parsed warp predicates by tx (each pool tx is decoded once). */
 const txPredicates = new WeakMap<TypedTransaction, TxPredicates>();
@@ -72,8 +80,7 @@ export class BlockRules {
     if (!this.opts.warpReceive) return undefined;
     const known = txPredicates.get(tx);
     if (known) return known;
-    const warp = this.opts.precompiles.find((c) => c.key === 'warpConfig' && activeAt(c, this.headTime()));
-    if (!warp) return undefined;
+    if (!this.warpActive) return undefined;
     let p: TxPredicates | undefined;
     try {
       p = readPredicates(tx);
@@ -85,6 +92,16 @@ export class BlockRules {
     withPredicateGas(tx, p);
     txPredicates.set(tx, p);
     return p;
+  }
+
+  /** Whether the warp precompile is on at the head (for the next block). */
+  get warpActive(): boolean {
+    return this.opts.precompiles.some((c) => c.key === 'warpConfig' && activeAt(c, this.headTime()));
+  }
+
+  /** A warp message signed for delivery to this chain (see signForReceiver); undefined where the chain receives none. */
+  signForDelivery(unsigned: Uint8Array): Uint8Array | undefined {
+    return this.opts.warpReceive && this.warpActive ? signForReceiver(unsigned, this.opts.warpReceive) : undefined;
   }
 
   /** What a re-executed tx (a trace) sees of its warp predicates: verified as when its block was built. */

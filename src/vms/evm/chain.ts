@@ -137,6 +137,16 @@ export class EvmChain extends EventEmitter<Events> {
     return this.currentRules;
   }
 
+  /** Whether the warp precompile is on at the head: ICM's messenger works only then. */
+  get warpActive(): boolean {
+    return this.rules.warpActive;
+  }
+
+  /** A warp message signed by the validators this chain checks delivered ones against (a relayer's signing); undefined where warp is off. */
+  signForDelivery(unsigned: Uint8Array): Uint8Array | undefined {
+    return this.rules.signForDelivery(unsigned);
+  }
+
   /** The tx pool: replaced, not emptied, when the chain reloads (a revert). */
   get pool(): TxPool {
     return this.admission.pool;

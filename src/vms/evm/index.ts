@@ -20,3 +20,7 @@ export { type CallFrameJson, callTraces } from './trace/replay.js';
 export type { InternalTx } from './trace/internal.js';
 // Warp: the signers of a chain's messages and their aggregation.
 export { aggregate, QuorumError, type WarpValidator } from './warp/signers.js';
+// ICM: the messenger's placement, its messages and their delivery (for the node's relayer).
+export { placeIcm, RELAYER_FUNDS } from './icm/placement.js';
+export { deliveryTx, messageReceived } from './icm/delivery.js';
+export { executionOf, icmSends, MESSENGER_ADDRESS, type TeleporterMessage, teleporterMessageOf } from './icm/teleporter.js';

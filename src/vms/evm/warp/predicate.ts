@@ -25,6 +25,14 @@ export function predicateBytes(chunks: Uint8Array[]): Uint8Array {
   return padded.slice(0, end - 1);
 }
 
+/** Predicate.New: a signed message as access-list keys (the bytes, the delimiter, zero padding to 32-byte words). */
+export function predicateChunksOf(message: Uint8Array): Uint8Array[] {
+  const padded = new Uint8Array(Math.floor(message.length / 32 + 1) * 32);
+  padded.set(message);
+  padded[message.length] = DELIMITER;
+  return Array.from({ length: padded.length / 32 }, (_, i) => padded.slice(i * 32, i * 32 + 32));
+}
+
 /** The warp predicates of an access list, in order (each entry for the address is one). */
 export function warpPredicates(accessList: Array<[Uint8Array, Uint8Array[]]>, warpAddress: string): Uint8Array[][] {
   return accessList.filter(([address]) => Buffer.from(address).toString('hex') === warpAddress).map(([, keys]) => keys);

@@ -6,11 +6,11 @@ import type { EVMInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { CodecError } from '../../../encoding/packer.js';
-import { parsePayload, parseSignedMessage, type SignedMessage } from '../../components/warp/message.js';
+import { parsePayload, parseSignedMessage, parseUnsignedMessage, type SignedMessage } from '../../components/warp/message.js';
 import { bitset, numSigners, verifySignature } from '../../components/warp/signature.js';
 import { WARP_ADDRESS_HEX } from './precompile.js';
 import { predicateBytes, warpPredicates } from './predicate.js';
-import { type WarpValidator, warpSet } from './signers.js';
+import { aggregate, type WarpValidator, warpSet } from './signers.js';
 
 const PRIMARY_NETWORK = new Uint8Array(32);
 /** The P-Chain's ID: all zeros, like the primary network's. */
@@ -93,18 +93,38 @@ export function withPredicateGas(tx: TypedTransaction, p: TxPredicates): void {
 /** The indexes of the predicates that fail verification (the block's predicate results). */
 export function verifyPredicates(p: TxPredicates, ctx: WarpReceiveContext): Set<number> {
   const invalid = new Set<number>();
-  const quorum = BigInt(ctx.quorumNumerator === 0 ? 67 : ctx.quorumNumerator);
   p.messages.forEach((m, i) => {
-    let subnet = ctx.subnetOf(m.sourceChainID);
-    if (!subnet) {
+    const subnet = signingSubnet(m.sourceChainID, ctx);
+    if (!subnet || m.networkID !== ctx.networkID || verifySignature(m, warpSet(ctx.validatorsOf(encodeCB58(subnet))), quorumOf(ctx)) !== undefined)
       invalid.add(i);
-      return;
-    }
-    const fromPrimary = Buffer.compare(Buffer.from(subnet), Buffer.from(PRIMARY_NETWORK)) === 0;
-    if (fromPrimary && (!ctx.requirePrimaryNetworkSigners || Buffer.compare(Buffer.from(m.sourceChainID), Buffer.from(P_CHAIN)) === 0)) subnet = ctx.subnetID;
-    if (m.networkID !== ctx.networkID || verifySignature(m, warpSet(ctx.validatorsOf(encodeCB58(subnet))), quorum) !== undefined) invalid.add(i);
   });
   return invalid;
+}
+
+const quorumOf = (ctx: WarpReceiveContext) => BigInt(ctx.quorumNumerator === 0 ? 67 : ctx.quorumNumerator);
+
+/**
+ * The subnet whose validators must sign a message from `sourceChainID` for this chain to accept it:
+ * the source's, except that a primary-network message (and any P-Chain one) is checked against the
+ * receiving subnet's validators unless the warp config requires primary-network signers. Undefined
+ * for a chain the node does not know.
+ */
+function signingSubnet(sourceChainID: Uint8Array, ctx: WarpReceiveContext): Uint8Array | undefined {
+  const subnet = ctx.subnetOf(sourceChainID);
+  if (!subnet) return undefined;
+  const fromPrimary = Buffer.compare(Buffer.from(subnet), Buffer.from(PRIMARY_NETWORK)) === 0;
+  const fromP = Buffer.compare(Buffer.from(sourceChainID), Buffer.from(P_CHAIN)) === 0;
+  return fromPrimary && (!ctx.requirePrimaryNetworkSigners || fromP) ? ctx.subnetID : subnet;
+}
+
+/**
+ * `unsigned` signed as a relayer signs it for this chain (icm-relayer's signing subnet): by the
+ * validators this chain verifies it against, all of which run in this process. QuorumError when
+ * they cannot reach this chain's quorum; undefined for a source chain the node does not know.
+ */
+export function signForReceiver(unsigned: Uint8Array, ctx: WarpReceiveContext): Uint8Array | undefined {
+  const subnet = signingSubnet(parseUnsignedMessage(unsigned).sourceChainID, ctx);
+  return subnet && aggregate(unsigned, ctx.validatorsOf(encodeCB58(subnet)), quorumOf(ctx));
 }
 
 /** What the running tx's getVerifiedWarpMessage(n) sees. */

@@ -1,0 +1,103 @@
+// ICM on the node's chains (--icm, on by default): the messenger placed on the C-Chain and on each
+// EVM chain whose warp precompile is on (at start-up, and on a chain created at run time as soon as
+// the chain starts), and the relayer that delivers between them, with its controls, its health
+// check and its place in the node's snapshots. A forked chain is left as its upstream has it.
+import type { Rewindable } from '../chains/states.js';
+import { toHex0x } from '../encoding/bytes.js';
+import type { Health } from '../health/health.js';
+import { APPLICATION_TAG } from '../health/worker.js';
+import { RELAYER_KEY } from '../relayer/key.js';
+import { RelayerStore } from '../relayer/records.js';
+import { IcmRelayer } from '../relayer/relayer.js';
+import { icmMethods } from '../relayer/service.js';
+import { type EvmChain, MESSENGER_ADDRESS, placeIcm } from '../vms/evm/index.js';
+import type { Shell } from './shell.js';
+
+/** What one delivery may cost at most, in gas, for the health check's estimate (a large message with receipts). */
+const DELIVERY_GAS = 1_000_000n;
+
+export class NodeIcm {
+  readonly relayer: IcmRelayer;
+  private readonly aliases = new Map<string, string>();
+
+  constructor(
+    private readonly shell: Shell,
+    health: Health,
+  ) {
+    const { config, db, main } = shell;
+    this.relayer = new IcmRelayer({
+      store: new RelayerStore(db.prefix('relayer')),
+      log: main,
+      key: RELAYER_KEY,
+      delayBlocks: config.icmRelayerDelayBlocks,
+    });
+    if (!config.icmRelayer) this.relayer.pause();
+    health.registerHealthCheck('icm-relayer', () => this.check(), [APPLICATION_TAG]);
+  }
+
+  /** Places ICM on `chain` (CB58 `id`) and has the relayer follow it; nothing where warp is off or the chain is a fork. */
+  async add(id: string, chain: EvmChain, aliases: string[] = []): Promise<void> {
+    if (chain.forkedAt !== undefined) return;
+    const placed = await placeIcm(chain, { relayer: this.relayer.address });
+    if (placed === 'no-warp') return;
+    for (const a of aliases) this.aliases.set(a, id);
+    await this.relayer.follow(id, chain);
+  }
+
+  /** The controls (emulator.icm*). */
+  methods() {
+    return icmMethods({
+      relayer: this.relayer,
+      chainID: (name) => {
+        const id = this.aliases.get(name) ?? name;
+        return this.relayer.followed().some((f) => f.id === id) ? id : undefined;
+      },
+      messenger: toHex0x(MESSENGER_ADDRESS),
+      rewardAddress: toHex0x(this.relayer.rewardAddress),
+      balanceOn: (id) => this.balanceOn(id),
+    });
+  }
+
+  private async balanceOn(id: string): Promise<bigint> {
+    const chain = this.relayer.followed().find((f) => f.id === id)?.chain;
+    return (chain && (await chain.account(this.relayer.address))?.balance) ?? 0n;
+  }
+
+  /** Fails while the relayer cannot pay for a delivery on some chain: a send refused for funds, or a balance under one delivery's cost. */
+  private async check() {
+    const short: string[] = [];
+    const balances: Record<string, string> = {};
+    for (const { id, chain } of this.relayer.followed()) {
+      const balance = await this.balanceOn(id);
+      balances[id] = balance.toString();
+      const need = DELIVERY_GAS * 3n * (chain.head.header.baseFee ?? 0n);
+      const refused = this.relayer.fundsShort.get(id);
+      if (refused || balance < need) {
+        short.push(
+          `the ICM relayer ${toHex0x(this.relayer.address)} cannot pay for deliveries on ${id}: balance ${balance} wei, a delivery may cost ${need} wei${refused ? ` (${refused})` : ''}`,
+        );
+      }
+    }
+    const details = { relayer: toHex0x(this.relayer.address), balances, ...this.relayer.state };
+    return short.length > 0 ? { details, error: short.join('; ') } : { details };
+  }
+
+  rewindable(): Rewindable {
+    let release: (() => void) | undefined;
+    return {
+      prefixes: [this.shell.db.prefix('relayer').keyPrefix],
+      hold: async () => {
+        release = await this.relayer.hold();
+        return () => release?.();
+      },
+      reload: async () => {
+        this.relayer.forget();
+        return true;
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    return this.relayer.close();
+  }
+}

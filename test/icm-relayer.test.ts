@@ -1,0 +1,336 @@
+// ICM on a started node with its defaults (--icm): the messenger is placed on the C-Chain and the
+// L1 at start-up, and the relayer inside the node delivers every message with no step in between.
+// Through viem: C → L1, L1 → C, a chain to itself, a ping answered by a pong, a receiver that
+// reverts and its retry, a restricted relayer list, requiredGasLimit over the block gas limit, a
+// message to an unknown chain, the controls (pause, resume, deliver, drop, delay, retry), the relayer's
+// health check, and the Data API's listing from pending to delivered.
+import { join } from 'node:path';
+import {
+  type Abi,
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  defineChain,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  type Log,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCB58 } from '../src/encoding/cb58.js';
+import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
+import { RELAYER_ADDRESS, RELAYER_KEY } from '../src/relayer/key.js';
+import { rpc, startTestNode, type TestNode } from './helpers.js';
+import { fixture } from './support/solc.js';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
+const ZERO = '0x0000000000000000000000000000000000000000';
+const abi = MESSENGER_ABI as unknown as Abi;
+const ewoq = privateKeyToAccount(EWOQ_KEY);
+const receiverFixture = fixture('IcmReceiver');
+const pingFixture = fixture('IcmPingPong');
+const receiverAbi = receiverFixture.abi as Abi;
+
+const hexID = (cb58: string) => `0x${Buffer.from(decodeCB58(cb58)).toString('hex')}` as Hex;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `read` until `ok` holds (at most `ms`), returning the last value read. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await read();
+  while (!ok(v) && Date.now() < end) {
+    await sleep(20);
+    v = await read();
+  }
+  return v;
+}
+
+describe('ICM on by default: the messenger placed, the relayer delivering', () => {
+  let node: TestNode;
+  let cID: string;
+  let l1ID: string;
+
+  function side(alias: string, id: number) {
+    const url = `${node.uri}/ext/bc/${alias}/rpc`;
+    const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    return {
+      url,
+      chain,
+      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+      wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
+    };
+  }
+  const C = () => side('C', 43112);
+  const L1 = () => side('myl1', 99999);
+  type Side = ReturnType<typeof C>;
+  const emulator = async (method: string, params: unknown = {}) => {
+    const reply = await rpc(`${node.uri}/ext/emulator`, `emulator.${method}`, params);
+    return reply.json;
+  };
+
+  async function deploy(s: Side, f: typeof receiverFixture): Promise<Hex> {
+    const hash = await s.wallet.deployContract({ abi: f.abi as Abi, bytecode: f.bytecode, chain: s.chain, account: ewoq });
+    return getAddress((await s.client.waitForTransactionReceipt({ hash })).contractAddress!);
+  }
+
+  /** sendCrossChainMessage from ewoq on `s`; the message's ID. */
+  async function send(s: Side, destination: string, to: Hex, message: Hex, opts: { gas?: bigint; allowed?: Hex[] } = {}) {
+    const data = encodeFunctionData({
+      abi,
+      functionName: 'sendCrossChainMessage',
+      args: [
+        {
+          destinationBlockchainID: destination.startsWith('0x') ? destination : hexID(destination),
+          destinationAddress: to,
+          feeInfo: { feeTokenAddress: ZERO, amount: 0n },
+          requiredGasLimit: opts.gas ?? 100_000n,
+          allowedRelayerAddresses: opts.allowed ?? [],
+          message,
+        },
+      ],
+    });
+    const hash = await s.wallet.sendTransaction({ to: MESSENGER, data, chain: s.chain, account: ewoq });
+    const receipt = await s.client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    const sent = events(receipt).find((e) => e.eventName === 'SendCrossChainMessage')!;
+    return { id: sent.topics[1] as Hex, receipt };
+  }
+
+  const events = (receipt: TransactionReceipt) =>
+    receipt.logs
+      .filter((l: Log) => getAddress(l.address) === MESSENGER)
+      .map((l: Log) => {
+        const { eventName, args } = decodeEventLog({ abi, data: l.data, topics: l.topics as [Hex, ...Hex[]] });
+        return { eventName, args: args as unknown as Record<string, unknown>, topics: l.topics };
+      });
+
+  const record = async (id: Hex) => {
+    const all = (await emulator('icmMessages', { limit: 1000 })).result.messages as Array<Record<string, string>>;
+    return all.find((m) => m.id === id.toLowerCase());
+  };
+  const settledRecord = (id: Hex, state = 'delivered') =>
+    until(
+      () => record(id),
+      (r) => r?.state === state,
+    );
+  const read = (s: Side, address: Hex, functionName: string) => s.client.readContract({ address, abi: receiverAbi, functionName }) as Promise<unknown>;
+
+  beforeAll(async () => {
+    // Health checks every 100 ms: the relayer's funds check is read soon after it changes.
+    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [FIXTURE], healthCheckFrequency: '100ms' });
+    const idOf = async (alias: string) => (await rpc(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias })).json.result.blockchainID as string;
+    cID = await idOf('C');
+    l1ID = await idOf('myl1');
+  });
+  afterAll(() => node.stop());
+
+  it('places the messenger on the C-Chain and the L1 and funds the relayer, whose key is its address', async () => {
+    expect(privateKeyToAccount(`0x${Buffer.from(RELAYER_KEY).toString('hex')}`).address).toBe(RELAYER_ADDRESS);
+    for (const s of [C(), L1()]) {
+      expect((await s.client.getCode({ address: MESSENGER }))?.length).toBeGreaterThan(1000);
+      expect(await s.client.getBalance({ address: RELAYER_ADDRESS })).toBe(1_000n * 10n ** 18n);
+      expect(await s.client.getTransactionCount({ address: '0x618FEdD9A45a8C456812ecAAE70C671c6249DfaC' })).toBe(1);
+    }
+    const info = (await emulator('icmInfo')).result;
+    expect(info.relayer).toBe(RELAYER_ADDRESS.toLowerCase());
+    expect(info.paused).toBe(false);
+    expect(info.chains.map((c: { blockchainID: string }) => c.blockchainID).sort()).toEqual([cID, l1ID].sort());
+  });
+
+  it('delivers C → L1 with no step in between, the receiver called by the messenger', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    const { id } = await send(C(), l1ID, receiver, '0x68656c6c6f');
+    const received = await until(
+      () => read(L1(), receiver, 'received'),
+      (n) => n === 1n,
+      2_000,
+    );
+    expect(received).toBe(1n);
+    expect(await read(L1(), receiver, 'lastSourceBlockchainID')).toBe(hexID(cID));
+    expect(await read(L1(), receiver, 'lastOriginSenderAddress')).toBe(ewoq.address);
+    expect(await read(L1(), receiver, 'lastMessage')).toBe('0x68656c6c6f');
+    const r = await settledRecord(id);
+    expect(r).toMatchObject({ state: 'delivered', deliveredBy: 'relayer', execution: 'executed', source: cID, destination: l1ID });
+    const tx = await L1().client.getTransaction({ hash: r!.txHash as Hex });
+    expect(tx.from).toBe(RELAYER_ADDRESS.toLowerCase());
+    expect(tx.to).toBe(MESSENGER.toLowerCase());
+    const receipt = await L1().client.getTransactionReceipt({ hash: r!.txHash as Hex });
+    expect(events(receipt).map((e) => e.eventName)).toEqual(['BlockchainIDInitialized', 'ReceiveCrossChainMessage', 'MessageExecuted']);
+  });
+
+  it('delivers L1 → C and a chain to itself', async () => {
+    const onC = await deploy(C(), receiverFixture);
+    await send(L1(), cID, onC, '0x01');
+    expect(
+      await until(
+        () => read(C(), onC, 'received'),
+        (n) => n === 1n,
+        2_000,
+      ),
+    ).toBe(1n);
+    expect(await read(C(), onC, 'lastSourceBlockchainID')).toBe(hexID(l1ID));
+    const self = await deploy(L1(), receiverFixture);
+    await send(L1(), l1ID, self, '0x02');
+    expect(
+      await until(
+        () => read(L1(), self, 'received'),
+        (n) => n === 1n,
+        2_000,
+      ),
+    ).toBe(1n);
+    expect(await read(L1(), self, 'lastSourceBlockchainID')).toBe(hexID(l1ID));
+  });
+
+  it('answers a ping with a pong: a message sent from inside a delivery is delivered too', async () => {
+    const a = await deploy(C(), pingFixture);
+    const b = await deploy(L1(), pingFixture);
+    const hash = await C().wallet.writeContract({
+      address: a,
+      abi: pingFixture.abi as Abi,
+      functionName: 'ping',
+      args: [hexID(l1ID), b],
+      chain: C().chain,
+      account: ewoq,
+    });
+    await C().client.waitForTransactionReceipt({ hash });
+    const pong = await until(
+      () => C().client.readContract({ address: a, abi: pingFixture.abi as Abi, functionName: 'lastMessage' }),
+      (m) => m === '0x706f6e67',
+      3_000,
+    );
+    expect(pong).toBe('0x706f6e67');
+  });
+
+  it('records a receiver that reverts as failed execution and goes on; retryMessageExecution runs it later', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    const l1 = L1();
+    await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({ address: receiver, abi: receiverAbi, functionName: 'setFailing', args: [true], chain: l1.chain, account: ewoq }),
+    });
+    const { id } = await send(C(), l1ID, receiver, '0xdead');
+    const r = await settledRecord(id);
+    expect(r).toMatchObject({ state: 'delivered', execution: 'failed' });
+    // The relayer goes on: the next message is delivered.
+    const other = await deploy(L1(), receiverFixture);
+    await send(C(), l1ID, other, '0xbeef');
+    expect(
+      await until(
+        () => read(L1(), other, 'received'),
+        (n) => n === 1n,
+        2_000,
+      ),
+    ).toBe(1n);
+    // The failed one, retried by anyone once the receiver works.
+    const failed = events(await l1.client.getTransactionReceipt({ hash: r!.txHash as Hex })).find((e) => e.eventName === 'MessageExecutionFailed')!;
+    await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({ address: receiver, abi: receiverAbi, functionName: 'setFailing', args: [false], chain: l1.chain, account: ewoq }),
+    });
+    const retry = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({
+        address: MESSENGER,
+        abi,
+        functionName: 'retryMessageExecution',
+        args: [hexID(cID), failed.args.message],
+        chain: l1.chain,
+        account: ewoq,
+      }),
+    });
+    expect(retry.status).toBe('success');
+    expect(await read(L1(), receiver, 'lastMessage')).toBe('0xdead');
+  });
+
+  it('skips a message whose allowed relayers exclude it (icmDeliver is refused), and one over the block gas limit', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    const { id } = await send(C(), l1ID, receiver, '0x01', { allowed: [ewoq.address] });
+    const r = await settledRecord(id, 'skipped');
+    expect(r?.reason).toBe(`the relayer ${RELAYER_ADDRESS.toLowerCase()} is not in the message's allowedRelayerAddresses`);
+    const refused = await emulator('icmDeliver', { messageID: id });
+    expect(refused.error.message).toContain('is not in the message');
+    const big = await send(C(), l1ID, receiver, '0x01', { gas: 100_000_000n });
+    expect((await settledRecord(big.id, 'skipped'))?.reason).toMatch(/^requiredGasLimit 100000000 exceeds the destination's block gas limit/);
+    expect(await read(L1(), receiver, 'received')).toBe(0n);
+  });
+
+  it('keeps a message to an unknown chain unroutable (pending in the Data API)', async () => {
+    const unknown = `0x${'ab'.repeat(32)}`;
+    const { id } = await send(C(), unknown, ewoq.address, '0x01');
+    const r = await until(
+      () => record(id),
+      (x) => x !== undefined,
+    );
+    expect(r?.state).toBe('unroutable');
+    const listed = await until(
+      async () =>
+        ((await (await fetch(`${node.uri}/v1/icm/messages?pageSize=100`)).json()) as { messages: Array<{ messageId: string; status: string }> }).messages,
+      (ms) => ms.some((m) => m.messageId === id),
+    );
+    expect(listed.find((m) => m.messageId === id)?.status).toBe('pending');
+  });
+
+  it('pauses, delivers one on demand, drops one, delays by blocks, and resumes', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    expect((await emulator('icmPause')).result.paused).toBe(true);
+    const first = await send(C(), l1ID, receiver, '0x01');
+    const second = await send(C(), l1ID, receiver, '0x02');
+    const third = await send(C(), l1ID, receiver, '0x03');
+    await sleep(300);
+    expect(await read(L1(), receiver, 'received')).toBe(0n);
+    expect((await record(first.id))?.state).toBe('queued');
+    // Out of order: the second first.
+    const delivered = (await emulator('icmDeliver', { messageID: second.id })).result;
+    expect(delivered.state).toBe('sent');
+    expect(
+      await until(
+        () => read(L1(), receiver, 'lastMessage'),
+        (m) => m === '0x02',
+        2_000,
+      ),
+    ).toBe('0x02');
+    expect((await emulator('icmDrop', { messageID: first.id })).result.state).toBe('dropped');
+    // The third waits two more L1 blocks once resumed.
+    expect((await emulator('icmDelay', { messageID: third.id, blocks: 2 })).result.dueHeight).toBeDefined();
+    await emulator('icmResume');
+    await sleep(300);
+    expect(await read(L1(), receiver, 'received')).toBe(1n);
+    for (let i = 0; i < 2; i++) await rpc(L1().url, 'evm_mine', []);
+    expect(
+      await until(
+        () => read(L1(), receiver, 'lastMessage'),
+        (m) => m === '0x03',
+        2_000,
+      ),
+    ).toBe('0x03');
+    expect((await record(first.id))?.state).toBe('dropped');
+    expect(await read(L1(), receiver, 'received')).toBe(2n);
+  });
+
+  it('fails its health check with a clear text when the relayer cannot pay, and recovers', async () => {
+    const l1 = L1();
+    const health = async () => (await rpc(`${node.uri}/ext/health`, 'health.health', { tags: [] })).json.result.checks['icm-relayer'];
+    expect((await health()).error).toBeUndefined();
+    await rpc(l1.url, 'anvil_setBalance', [RELAYER_ADDRESS, '0x0']);
+    const receiver = await deploy(L1(), receiverFixture);
+    const { id } = await send(C(), l1ID, receiver, '0x01');
+    const r = await until(
+      () => record(id),
+      (x) => x?.reason?.includes('insufficient funds') === true,
+    );
+    expect(r?.state).toBe('queued');
+    const check = await until(health, (c) => c.error !== undefined);
+    expect(check.error).toContain(`the ICM relayer ${RELAYER_ADDRESS.toLowerCase()} cannot pay for deliveries on ${l1ID}`);
+    await rpc(l1.url, 'anvil_setBalance', [RELAYER_ADDRESS, '0x3635c9adc5dea00000']);
+    await rpc(l1.url, 'evm_mine', []);
+    expect(
+      await until(
+        () => read(L1(), receiver, 'received'),
+        (n) => n === 1n,
+        3_000,
+      ),
+    ).toBe(1n);
+  });
+});
