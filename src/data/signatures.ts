@@ -120,7 +120,7 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
       }
       const chain = s.evmChain(source);
       if (!chain) throw failed(`source blockchain not found for chain ID ${source}`);
-      const known = (await chain.vm.evm.store.warpMessage(messageID(unsigned))) !== undefined || (await isBlockHash(chain.vm, msg));
+      const known = (await chain.vm.evm.warpMessage(messageID(unsigned))) !== undefined || (await isBlockHash(chain.vm, msg));
       if (!known) throw failed('failed to collect a threshold of signatures: validators refused the message: the chain did not send it');
       const validators: WarpValidator[] = chain.vm.warpValidatorsOf(signingSubnet ?? chain.subnetID);
       try {

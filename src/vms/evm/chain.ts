@@ -167,6 +167,14 @@ export class EvmChain extends EventEmitter<Events> {
     this.ext = extension;
   }
 
+  /**
+   * The unsigned warp message with this ID that the node will sign: one the chain config lists
+   * (warp-off-chain-messages), else one an accepted tx sent (warp/backend.go GetMessage).
+   */
+  async warpMessage(id: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.opts.offChainWarpMessages?.get(Buffer.from(id).toString('hex')) ?? (await this.store.warpMessage(id));
+  }
+
   /** When the oldest runnable tx arrived and is still waiting, for the health check. */
   get waitingSince(): number | undefined {
     return this.blocks.waitingSince;

@@ -1,5 +1,6 @@
 // An EVM chain's config.json (in --chain-config-dir) as coreth and subnet-evm read it: its eth-apis,
-// warp API, gas target and fee recipient, and the emulator's own emulator-validators.
+// warp API and off-chain warp messages, gas target and fee recipient, and the emulator's own
+// emulator-validators.
 import { publicKeyOf } from '../components/warp/bls.js';
 import type { HeldValidator } from './warp/signers.js';
 
@@ -20,6 +21,11 @@ export interface ChainConfig {
   validators: HeldValidator[];
   /** allow-unprotected-txs and allow-unprotected-tx-hashes: which txs without EIP-155 replay protection eth_sendRawTransaction takes. */
   unprotected: UnprotectedTxs;
+  /**
+   * warp-off-chain-messages: unsigned warp messages the node signs though no block sent them (such as
+   * the registry's addProtocolVersion), as decoded; warp/offchain.ts checks them when the chain starts.
+   */
+  offChainMessages: Uint8Array[];
 }
 
 /** Which unprotected (pre-EIP-155) txs a chain takes over RPC besides Nick's-method ones (coreth's UnprotectedAllowed). */
@@ -37,7 +43,7 @@ const DEFAULT_UNPROTECTED: UnprotectedTxs = { all: false, hashes: new Set([EIP18
 export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): HeldValidator[] => readChainConfig(config).validators;
 
 export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
-  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [], unprotected: DEFAULT_UNPROTECTED };
+  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [], unprotected: DEFAULT_UNPROTECTED, offChainMessages: [] };
   const text = Buffer.from(config).toString('utf8');
   let parsed: Record<string, unknown>;
   try {
@@ -63,6 +69,7 @@ export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
     warpApi: parsed['warp-api-enabled'] === true,
     validators: readValidators(parsed['emulator-validators'], text),
     unprotected: readUnprotected(parsed, text),
+    offChainMessages: readOffChainMessages(parsed['warp-off-chain-messages'], text),
     ...(typeof feeRecipient === 'string' ? { feeRecipient: new Uint8Array(Buffer.from(feeRecipient.replace(/^0x/i, ''), 'hex')) } : {}),
     ...(typeof gasTarget === 'number' ? { gasTarget: BigInt(gasTarget) } : {}),
   };
@@ -78,6 +85,30 @@ function readUnprotected(parsed: Record<string, unknown>, text: string): Unprote
   if (!Array.isArray(list) || !list.every((h) => typeof h === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(h))) throw bad('allow-unprotected-tx-hashes');
   return { all, hashes: new Set(list.map((h: string) => h.replace(/^0x/i, '').toLowerCase())) };
 }
+
+/**
+ * warp-off-chain-messages, a []hexutil.Bytes: a list of 0x-hex strings (an empty one is allowed),
+ * refused with encoding/json's and hexutil's texts. Only the JSON is checked here.
+ */
+function readOffChainMessages(raw: unknown, text: string): Uint8Array[] {
+  if (raw === undefined || raw === null) return [];
+  const field = 'Go struct field Config.warp-off-chain-messages';
+  const bad = (what: string, type: string) =>
+    new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: json: cannot unmarshal ${what} into ${field} of type ${type}`);
+  if (!Array.isArray(raw)) throw bad(jsonKind(raw), '[]hexutil.Bytes');
+  return raw.map((hex) => {
+    if (typeof hex !== 'string') throw bad('non-string', 'hexutil.Bytes');
+    if (hex === '') return new Uint8Array(0);
+    if (!/^0[xX]/.test(hex)) throw bad('hex string without 0x prefix', 'hexutil.Bytes');
+    const digits = hex.slice(2);
+    if (digits.length % 2 !== 0) throw bad('hex string of odd length', 'hexutil.Bytes');
+    if (!/^[0-9a-fA-F]*$/.test(digits)) throw bad('invalid hex string', 'hexutil.Bytes');
+    return new Uint8Array(Buffer.from(digits, 'hex'));
+  });
+}
+
+/** How encoding/json names a JSON value of the wrong kind. */
+const jsonKind = (v: unknown): string => (typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : 'object');
 
 /**
  * emulator-validators: [{ "nodeID": "NodeID-…", "weight": 100, "blsSecretKey": "0x<32 bytes>",

@@ -24,6 +24,7 @@ import { type ChainConfig, namespaces } from './chainfile.js';
 import type { ChainRulesOf } from './chainrules.js';
 import type { EvmChainOptions } from './chaintypes.js';
 import type { EvmChainVM, EvmConfig } from './vmtypes.js';
+import { offChainMessages } from './warp/offchain.js';
 import { type HeldValidator, LOCAL_STAKERS, type WarpValidator } from './warp/signers.js';
 
 /** The node's weight as its L1s' one validator. */
@@ -84,6 +85,8 @@ export function chainOptions(
   chainConfig: ChainConfig,
   validatorsOf: (subnetID: string) => WarpValidator[],
 ): EvmChainOptions {
+  // After the config and the genesis, as subnet-evm's Initialize makes its warp backend.
+  const offChain = offChainMessages(chainConfig.offChainMessages, ctx.networkID, ctx.chainID);
   const warpJson = rules.precompiles.find((p) => p.key === 'warpConfig')?.json as
     | { quorumNumerator?: number; requirePrimaryNetworkSigners?: boolean }
     | undefined;
@@ -91,6 +94,7 @@ export function chainOptions(
     clock: ctx.clock,
     acceptance: ctx.acceptance,
     unprotected: chainConfig.unprotected,
+    ...(offChain.size > 0 ? { offChainWarpMessages: offChain } : {}),
     ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
     ...(config.dev ? { dev: true } : {}),
     genesis: rules.genesis,

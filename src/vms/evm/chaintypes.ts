@@ -53,6 +53,8 @@ export interface EvmChainOptions {
   fork?: ChainFork;
   /** The chain config's unprotected txs taken over RPC (besides Nick's-method ones). */
   unprotected?: UnprotectedTxs;
+  /** The chain config's warp-off-chain-messages, checked, by ID (unprefixed lowercase hex). */
+  offChainWarpMessages?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** What a forked chain reads of its upstream (fork/open.ts makes it). */

@@ -1,7 +1,8 @@
 // The warp API (subnet-evm and coreth warp/service.go, on /rpc and /ws when the chain config has
-// warp-api-enabled): the unsigned messages this chain's accepted txs sent, this node's BLS
-// signature of one or of an accepted block's hash, and aggregate signatures of the signing
-// subnet's validators (all of which run in this process). IDs are CB58.
+// warp-api-enabled): the unsigned messages this chain's accepted txs sent or its chain config lists
+// (warp-off-chain-messages), this node's BLS signature of one or of an accepted block's hash, and
+// aggregate signatures of the signing subnet's validators (all of which run in this process). IDs
+// are CB58.
 import { decodeCB58, encodeCB58 } from '../../../encoding/cb58.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
@@ -49,7 +50,7 @@ const subnet: Field<string> = {
 
 export function warpService(d: WarpDeps): ServiceDef {
   const message = async (messageID: Uint8Array, what: string) => {
-    const unsigned = await d.chain.store.warpMessage(messageID);
+    const unsigned = await d.chain.warpMessage(messageID);
     if (!unsigned) throw new RpcError(`failed to get ${what} ${encodeCB58(messageID)} with error not found`);
     return unsigned;
   };
