@@ -22,6 +22,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCB58 } from '../src/encoding/cb58.js';
 import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
+import { REGISTRY_ABI, REGISTRY_ADDRESS } from '../src/vms/evm/icm/registry.js';
 import { RELAYER_ADDRESS, RELAYER_KEY } from '../src/relayer/key.js';
 import { rpc, startTestNode, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';
@@ -135,9 +136,14 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
       expect((await s.client.getCode({ address: MESSENGER }))?.length).toBeGreaterThan(1000);
       expect(await s.client.getBalance({ address: RELAYER_ADDRESS })).toBe(1_000n * 10n ** 18n);
       expect(await s.client.getTransactionCount({ address: '0x618FEdD9A45a8C456812ecAAE70C671c6249DfaC' })).toBe(1);
+      // The registry, at the tooling SDK's genesis address, lists the messenger as version 1.
+      const registry = { address: REGISTRY_ADDRESS, abi: REGISTRY_ABI as unknown as Abi } as const;
+      expect(await s.client.readContract({ ...registry, functionName: 'getLatestTeleporter' })).toBe(MESSENGER);
+      expect(await s.client.readContract({ ...registry, functionName: 'latestVersion' })).toBe(1n);
     }
     const info = (await emulator('icmInfo')).result;
     expect(info.relayer).toBe(RELAYER_ADDRESS.toLowerCase());
+    expect(info.registry).toBe(REGISTRY_ADDRESS.toLowerCase());
     expect(info.paused).toBe(false);
     expect(info.chains.map((c: { blockchainID: string }) => c.blockchainID).sort()).toEqual([cID, l1ID].sort());
   });

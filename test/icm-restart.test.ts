@@ -32,7 +32,12 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_0
 function side(node: SpawnedNode, alias: string, id: number) {
   const url = `${node.uri}/ext/bc/${alias}/rpc`;
   const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  return { url, chain, client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }), wallet: createWalletClient({ chain, transport: http(url), account: ewoq }) };
+  return {
+    url,
+    chain,
+    client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+    wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
+  };
 }
 
 const emulator = (node: SpawnedNode, method: string, params: unknown = {}) => call(`${node.uri}/ext/emulator`, `emulator.${method}`, params);
@@ -68,7 +73,9 @@ describe('the ICM relayer killed with SIGKILL', () => {
             },
           ],
         });
-        const receipt = await C.client.waitForTransactionReceipt({ hash: await C.wallet.sendTransaction({ to: MESSENGER, data, chain: C.chain, account: ewoq }) });
+        const receipt = await C.client.waitForTransactionReceipt({
+          hash: await C.wallet.sendTransaction({ to: MESSENGER, data, chain: C.chain, account: ewoq }),
+        });
         // SendCrossChainMessage's topic1 is the message ID (the first use also logs BlockchainIDInitialized).
         return receipt.logs.find((l) => l.topics[0] === SEND_TOPIC)!.topics[1] as Hex;
       };

@@ -10,7 +10,7 @@ import { RELAYER_KEY } from '../relayer/key.js';
 import { RelayerStore } from '../relayer/records.js';
 import { IcmRelayer } from '../relayer/relayer.js';
 import { icmMethods } from '../relayer/service.js';
-import { type EvmChain, MESSENGER_ADDRESS, placeIcm } from '../vms/evm/index.js';
+import { type EvmChain, MESSENGER_ADDRESS, placeIcm, REGISTRY_ADDRESS } from '../vms/evm/index.js';
 import type { Shell } from './shell.js';
 
 /** What one delivery may cost at most, in gas, for the health check's estimate (a large message with receipts). */
@@ -53,6 +53,7 @@ export class NodeIcm {
         return this.relayer.followed().some((f) => f.id === id) ? id : undefined;
       },
       messenger: toHex0x(MESSENGER_ADDRESS),
+      registry: REGISTRY_ADDRESS.toLowerCase(),
       rewardAddress: toHex0x(this.relayer.rewardAddress),
       balanceOn: (id) => this.balanceOn(id),
     });

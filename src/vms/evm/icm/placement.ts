@@ -1,16 +1,17 @@
 // ICM's contracts on a chain, as avalanche-cli gives a local network (docs/research/icm.md §1.3):
 // the messenger's runtime at its canonical address with nonce 1 and its two reentrancy-guard
-// slots set to 1 (what its constructor sets), and the keyless deployer's nonce at 1 so the v1.0.0
-// deployment tx can never run there. Placed by a state edit, not in the genesis, so that every
+// slots set to 1 (what its constructor sets), the keyless deployer's nonce at 1 so the v1.0.0
+// deployment tx can never run there, and the registry at the tooling SDK's genesis address
+// listing the messenger as version 1 (avalanche-cli's --icm-registry-at-genesis). Placed by a state edit, not in the genesis, so that every
 // genesis hash and blockchain ID stays the real network's; skipped where code is already at the
 // address (a genesis that allocates the real messenger, a fork of a chain that has it). The relayer's
 // account gets its funds the same way where it has none.
-import { KECCAK256_NULL } from '@ethereumjs/util';
-import { Account, Address } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, unpadBytes } from '@ethereumjs/util';
 import type { EvmChain } from '../chain.js';
 import { MESSENGER_RUNTIME } from './messenger.js';
+import { REGISTRY_ADDRESS, REGISTRY_RUNTIME, registryStorage } from './registry.js';
 import { MESSENGER_ADDRESS, MESSENGER_DEPLOYER } from './teleporter.js';
-import { fromHex0x } from '../../../encoding/bytes.js';
+import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
 
 /** What the relayer starts with on each chain where its account is empty: 1,000 of the native token. */
 export const RELAYER_FUNDS = 1_000n * 10n ** 18n;
@@ -18,8 +19,6 @@ export const RELAYER_FUNDS = 1_000n * 10n ** 18n;
 export interface IcmPlacement {
   /** The messenger's runtime: the project's own unless the user supplied the real one. */
   messenger?: Uint8Array;
-  /** Further contracts to place with the messenger (the registry), each with its storage. */
-  extra?: Array<{ address: Uint8Array; code: Uint8Array; storage: Array<[Uint8Array, Uint8Array]> }>;
   /** The relayer's address, funded where its account is empty. */
   relayer?: Uint8Array;
 }
@@ -63,7 +62,8 @@ export async function placeIcm(chain: EvmChain, p: IcmPlacement = {}): Promise<'
         acc.nonce = 1n;
         await sm.putAccount(deployer, acc);
       }
-      for (const e of p.extra ?? []) await put(e.address, e.code, e.storage);
+      const registry = registryStorage(toHex0x(MESSENGER_ADDRESS)).map(([k, v]) => [fromHex0x(k), unpadBytes(fromHex0x(v))] as [Uint8Array, Uint8Array]);
+      await put(fromHex0x(REGISTRY_ADDRESS), fromHex0x(REGISTRY_RUNTIME), registry);
     }
     if (fund && p.relayer) {
       const a = new Address(p.relayer);
