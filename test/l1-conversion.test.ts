@@ -74,6 +74,15 @@ describe('an L1 from ConvertSubnetToL1Tx, its validators managed through warp me
   });
   afterAll(() => node.stop());
 
+  it("the chain a CreateChainTx makes at run time gets ICM's messenger and registry once it runs", async () => {
+    const url = `${node.uri}/ext/bc/${chainID}/rpc`;
+    const code = (address: string) => call(url, 'eth_getCode', [address, 'latest']);
+    expect((await code('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf')).length).toBeGreaterThan(1000);
+    expect((await code('0xF86Cb19Ad8405AEFa7d09C778215D2Cb6eBfB228')).length).toBeGreaterThan(1000);
+    const info = await call(`${node.uri}/ext/emulator`, 'emulator.icmInfo');
+    expect(info.chains.map((c: { blockchainID: string }) => c.blockchainID)).toContain(chainID);
+  });
+
   it('ConvertSubnetToL1Tx with the node (its key from info.getNodeID) as the first validator', async () => {
     const { nodeID, nodePOP } = await call(`${node.uri}/ext/info`, 'info.getNodeID');
     const vdr = A.L1Validator.fromNative(
