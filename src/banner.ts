@@ -10,7 +10,8 @@ import type { NodeConfig } from './config/load.js';
 import type { RunningNode } from './node/index.js';
 import { formatAddress } from './vms/components/avax/index.js';
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, privateKeyString, TEST_ACCOUNT_BALANCE } from './vms/avm/index.js';
-import { evmAddressOf, EWOQ_EVM_ADDRESS, TEST_ACCOUNT_WEI } from './vms/evm/index.js';
+import { evmAddressOf, EWOQ_EVM_ADDRESS, MESSENGER_ADDRESS, REGISTRY_ADDRESS, TEST_ACCOUNT_WEI } from './vms/evm/index.js';
+import { RELAYER_ADDRESS, RELAYER_KEY } from './relayer/key.js';
 
 /** An amount with its decimals (9 for nAVAX, 18 for wei), thousands grouped, trailing zeros dropped. */
 export function formatAmount(amount: bigint, decimals: number): string {
@@ -69,6 +70,16 @@ async function ewoqHoldings(node: RunningNode): Promise<string> {
   return `holds ${formatAmount(onX!, 9)} AVAX on X, ${formatAmount(onP!, 9)} on P (locked included), ${formatAmount(onC!, 18)} on C${l1s}`;
 }
 
+/** ICM's addresses and the relayer's account (its key is as public as ewoq's). */
+function icmLines(config: NodeConfig): string[] {
+  if (!config.icm) return [];
+  const state = config.icmRelayer ? 'delivers every message between them' : 'starts paused (emulator.icmResume)';
+  return [
+    `ICM: the messenger at ${toChecksumAddress(hexOf(MESSENGER_ADDRESS))} and the registry at ${REGISTRY_ADDRESS} on the C-Chain and every warp-enabled L1; the relayer ${state}:`,
+    `      ${RELAYER_ADDRESS}  ${hexOf(RELAYER_KEY)}  (PUBLIC key; rewards to this address)`,
+  ];
+}
+
 export async function banner(node: RunningNode): Promise<string> {
   const config = node.config;
   const accounts = node.testAccounts.flatMap((a, i) => keyLines(config, a.privateKey, a.address, evmAddressOf(a.privateKey), `  (${i}) `));
@@ -88,6 +99,7 @@ export async function banner(node: RunningNode): Promise<string> {
     "ewoq, the local network's PUBLIC key (anyone can spend what it holds: never use it on a real network):",
     ...keyLines(config, EWOQ_PRIVATE_KEY, EWOQ_ADDRESS, EWOQ_EVM_ADDRESS, '      '),
     `      ${await ewoqHoldings(node)}`,
+    ...icmLines(config),
     `Listening on ${node.uri}`,
   ].join('\n');
 }

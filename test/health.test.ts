@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, post, startTestNode, type TestNode } from './helpers.js';
 
 const PRIMARY = '11111111111111111111111111111111LpoYY';
-const NODE_CHECKS = ['C', 'P', 'X', 'bls', 'bootstrapped', 'database', 'diskspace', 'futureupgrade', 'network', 'router'];
+// avalanchego's checks, and the emulator's own icm-relayer (--icm, on by default: the relayer can pay for deliveries).
+const NODE_CHECKS = ['C', 'P', 'X', 'bls', 'bootstrapped', 'database', 'diskspace', 'futureupgrade', 'icm-relayer', 'network', 'router'];
 const RFC3339_NANO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
 
 let node: TestNode;

@@ -78,7 +78,8 @@ export async function buildCore(shell: Shell): Promise<Core> {
     await createPrimaryChains(shell, manager, extraAliases);
     const l1s = await createSubnetChains(shell, manager, vms, subnets);
     const cChain = vms.cChain.evm;
-    const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);
+    // Before the test accounts' block: that block's state root then carries ICM's placement, so the
+    // head has no pending edit (a fork of this node at its head reads state by the header's root).
     if (icm) {
       for (const { id, evm } of vms.evmChains()) await icm.add(id, evm, chainAliases.aliases(id) ?? []);
       // A chain a CreateChainTx makes gets ICM once it runs.
@@ -87,6 +88,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
         return vm ? icm.add(id, vm.evm, chainAliases.aliases(id) ?? []) : Promise.resolve();
       });
     }
+    const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);
 
     for (const [name, message] of Object.entries(shell.healthFaults ?? {})) if (health.knows(name)) await health.injectFault(name, message);
     await health.start();

@@ -1,0 +1,206 @@
+// ICM benchmark: messages from the C-Chain to the L1 of fixtures/myl1.json, each received by a
+// contract there. It measures the latency from the source block (the send's receipt) to the
+// execution on the destination (the receiver's counter, read every 2 ms) for LATENCY messages sent
+// one at a time, and the messages delivered per second for BURST messages sent at once. The
+// reference, in the same run: the same node with its relayer paused (--icm-relayer=false) and a
+// relayer outside it doing icm-relayer's steps over JSON-RPC (eth_getLogs of the warp log,
+// warp_getMessageAggregateSignature, eth_sendRawTransaction of receiveCrossChainMessage with the
+// predicate access list, then its receipt).
+//
+//   npm run build && npm run bench:icm     LATENCY=30 BURST=200
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import solc from 'solc';
+import { createHash } from 'node:crypto';
+import { base58 } from '@scure/base';
+import { encodeFunctionData, parseAbiParameters, toFunctionSelector } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { CLI, envIntOf, pct, processUri, ROOT } from './common.mjs';
+import { httpClient } from './l1.mjs';
+
+const envInt = envIntOf('bench:icm');
+const LATENCY = envInt('LATENCY', 30);
+const BURST = envInt('BURST', 200);
+const EWOQ = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const RELAYER = privateKeyToAccount('0x1b65827961677dc70eae7ec522724075e6c1e37255123cbfa592a0b208114dc6');
+const MESSENGER = '0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf';
+const WARP = '0x0200000000000000000000000000000000000005';
+const SEND_WARP_TOPIC = '0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
+const { rpc: batch, close } = httpClient(16);
+const rpc = async (url, method, params) => {
+  const [r] = await batch(url, [{ jsonrpc: '2.0', id: 1, method, params }]);
+  if (r.error) throw new Error(`${method}: ${r.error.message}`);
+  return r.result;
+};
+
+function receiverArtifact() {
+  const source = readFileSync(path.join(ROOT, 'test/fixtures/contracts/IcmReceiver.sol'), 'utf8');
+  const input = {
+    language: 'Solidity',
+    sources: { 'IcmReceiver.sol': { content: source } },
+    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { IcmReceiver: ['evm.bytecode.object'] } } },
+  };
+  return `0x${JSON.parse(solc.compile(JSON.stringify(input))).contracts['IcmReceiver.sol'].IcmReceiver.evm.bytecode.object}`;
+}
+
+async function startNode(args) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-icm-'));
+  const configDir = path.join(dataDir, 'chain-configs');
+  for (const c of ['C', 'myl1']) {
+    mkdirSync(path.join(configDir, c), { recursive: true });
+    writeFileSync(path.join(configDir, c, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
+  }
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      '--http-port=0',
+      '--db-type=memdb',
+      `--data-dir=${dataDir}`,
+      '--log-level=off',
+      `--chain-config-dir=${configDir}`,
+      `--l1=${path.join(ROOT, 'fixtures/myl1.json')}`,
+      ...args,
+    ],
+    { stdio: 'ignore' },
+  );
+  const uri = await processUri(dataDir);
+  return {
+    uri,
+    C: `${uri}/ext/bc/C/rpc`,
+    L1: `${uri}/ext/bc/myl1/rpc`,
+    stop: async () => (child.kill('SIGKILL'), rm(dataDir, { recursive: true, force: true })),
+  };
+}
+
+/** A signer of EIP-1559 txs from `account` on `url`, keeping its own nonces. */
+async function signer(url, account) {
+  const chainId = Number(await rpc(url, 'eth_chainId', []));
+  let nonce = Number(await rpc(url, 'eth_getTransactionCount', [account.address, 'pending']));
+  return (tx) =>
+    account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      nonce: nonce++,
+      maxFeePerGas: 1_000_000_000_000n,
+      maxPriorityFeePerGas: 0n,
+      gas: 1_000_000n,
+      value: 0n,
+      ...tx,
+    });
+}
+
+async function receipt(url, hash) {
+  for (;;) {
+    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (r) return r;
+    await sleep(2);
+  }
+}
+
+const RECEIVED = toFunctionSelector('received()');
+const received = async (url, receiver) => BigInt(await rpc(url, 'eth_call', [{ to: receiver, data: RECEIVED }, 'latest']));
+
+/** An external relayer over JSON-RPC: what icm-relayer does for one send receipt. */
+async function relayOver(node, sendReceipt, signRelayer, subnetID) {
+  const log = sendReceipt.logs.find((l) => l.address.toLowerCase() === WARP && l.topics[0] === SEND_WARP_TOPIC);
+  const warpID = log.topics[2];
+  // As icm-relayer finds it: the block's warp logs.
+  const logs = await rpc(node.C, 'eth_getLogs', [{ blockHash: sendReceipt.blockHash, address: WARP, topics: [SEND_WARP_TOPIC, null, warpID] }]);
+  if (logs.length !== 1) throw new Error(`the send's warp log was not found (${logs.length})`);
+  const signed = await rpc(node.C, 'warp_getMessageAggregateSignature', [cb58Of(warpID), 67, subnetID]);
+  const bytes = Buffer.from(signed.slice(2), 'hex');
+  const padded = Buffer.alloc(Math.floor(bytes.length / 32 + 1) * 32);
+  bytes.copy(padded);
+  padded[bytes.length] = 0xff;
+  const storageKeys = Array.from({ length: padded.length / 32 }, (_, i) => `0x${padded.subarray(i * 32, i * 32 + 32).toString('hex')}`);
+  const data = encodeFunctionData({
+    abi: [
+      { type: 'function', name: 'receiveCrossChainMessage', inputs: [{ type: 'uint32' }, { type: 'address' }], outputs: [], stateMutability: 'nonpayable' },
+    ],
+    args: [0, RELAYER.address],
+  });
+  const raw = await signRelayer({ to: MESSENGER, data, accessList: [{ address: WARP, storageKeys }], gas: 700_000n });
+  return receipt(node.L1, await rpc(node.L1, 'eth_sendRawTransaction', [raw]));
+}
+
+/** CB58: base58 of the bytes and the last 4 bytes of their sha256. */
+const cb58Of = (hex) => {
+  const bytes = Buffer.from(hex.slice(2), 'hex');
+  return base58.encode(Buffer.concat([bytes, createHash('sha256').update(bytes).digest().subarray(-4)]));
+};
+const decodeCB58 = (text) => base58.decode(text).slice(0, -4);
+
+async function run(label, args, external) {
+  const node = await startNode(args);
+  try {
+    const l1ID = (await rpc(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'myl1' })).blockchainID;
+    const destination = `0x${Buffer.from(decodeCB58(l1ID)).toString('hex')}`;
+    const subnetID = (await rpc(`${node.uri}/ext/bc/P`, 'platform.validatedBy', { blockchainID: l1ID })).subnetID;
+    const onL1 = await signer(node.L1, EWOQ);
+    const deployed = await receipt(node.L1, await rpc(node.L1, 'eth_sendRawTransaction', [await onL1({ data: receiverArtifact(), gas: 2_000_000n })]));
+    const receiver = deployed.contractAddress;
+    const onC = await signer(node.C, EWOQ);
+    const signRelayer = external ? await signer(node.L1, RELAYER) : undefined;
+    const sendData = encodeFunctionData({
+      abi: [
+        {
+          type: 'function',
+          name: 'sendCrossChainMessage',
+          inputs: [
+            {
+              type: 'tuple',
+              components: parseAbiParameters('bytes32, address, (address, uint256), uint256, address[], bytes').map((p, i) => ({ ...p, name: `f${i}` })),
+            },
+          ],
+          outputs: [{ type: 'bytes32' }],
+          stateMutability: 'nonpayable',
+        },
+      ],
+      args: [{ f0: destination, f1: receiver, f2: ['0x0000000000000000000000000000000000000000', 0n], f3: 100_000n, f4: [], f5: '0x01' }],
+    });
+    const send = async () => onC({ to: MESSENGER, data: sendData, gas: 500_000n });
+    let count = await received(node.L1, receiver);
+    const latencies = [];
+    for (let i = 0; i < LATENCY; i++) {
+      const sent = await receipt(node.C, await rpc(node.C, 'eth_sendRawTransaction', [await send()]));
+      const t0 = performance.now();
+      if (external) await relayOver(node, sent, signRelayer, subnetID);
+      while ((await received(node.L1, receiver)) === count) await sleep(2);
+      latencies.push(performance.now() - t0);
+      count++;
+    }
+    const raws = [];
+    for (let i = 0; i < BURST; i++) raws.push(await send());
+    const t0 = performance.now();
+    const hashes = [];
+    for (let i = 0; i < raws.length; i += 50) {
+      const replies = await batch(
+        node.C,
+        raws.slice(i, i + 50).map((r, j) => ({ jsonrpc: '2.0', id: j, method: 'eth_sendRawTransaction', params: [r] })),
+      );
+      hashes.push(...replies.map((r) => r.result));
+    }
+    if (external) {
+      for (const h of hashes) await relayOver(node, await receipt(node.C, h), signRelayer, subnetID);
+    }
+    while ((await received(node.L1, receiver)) < count + BigInt(BURST)) await sleep(5);
+    const seconds = (performance.now() - t0) / 1000;
+    const sorted = latencies.sort((a, b) => a - b);
+    return { label, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), rate: BURST / seconds };
+  } finally {
+    await node.stop();
+  }
+}
+
+const inNode = await run('relayer inside the node', [], false);
+const outside = await run('reference: an external relayer over JSON-RPC (--icm-relayer=false)', ['--icm-relayer=false'], true);
+close();
+console.log(`bench:icm — ${LATENCY} messages one at a time, then ${BURST} at once, C-Chain → L1 (${os.cpus().length} cores)`);
+console.log('| relayer | latency p50 / p99 (source block → executed) | delivered/s (burst) |');
+console.log('|---|---|---|');
+for (const r of [inNode, outside]) console.log(`| ${r.label} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms | ${r.rate.toFixed(1)} |`);
