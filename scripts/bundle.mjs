@@ -2,7 +2,7 @@
 // dist/avalanche-emulator.cjs, run by the launcher dist/avalanche-emulator.js (scripts/launcher.mjs)
 // through V8's code cache, which this script then makes by starting a node once.
 // Node 20 loads ES modules one file at a time; one file instead of about sixty saves some 60 ms of
-// start-up, and the code cache some 50 ms more. The native bindings (LevelDB, libsecp256k1) and
+// start-up, and the code cache some 50 ms more. The native bindings (LevelDB, libsecp256k1, blst) and
 // ws stay external and load from node_modules as before.
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const { metafile } = await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['classic-level', 'level', 'memory-level', 'ws', 'secp256k1'],
+  external: ['classic-level', 'level', 'memory-level', 'ws', 'secp256k1', '@chainsafe/blst'],
   logLevel: 'warning',
   // The sources are ES modules: import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__bundleUrl' },

@@ -7,7 +7,7 @@
 // warp_getMessageAggregateSignature, eth_sendRawTransaction of receiveCrossChainMessage with the
 // predicate access list, then its receipt).
 //
-//   npm run build && npm run bench:icm     LATENCY=30 BURST=200
+//   npm run build && npm run bench:icm     LATENCY=30 BURST=200 CPU_PROF=<dir>
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,7 +32,8 @@ const WARP = '0x0200000000000000000000000000000000000005';
 const SEND_WARP_TOPIC = '0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
 const { rpc: batch, close } = httpClient(16);
 const rpc = async (url, method, params) => {
-  const [r] = await batch(url, [{ jsonrpc: '2.0', id: 1, method, params }]);
+  // One call, not a batch: avalanchego's gorilla endpoints take no batches.
+  const r = await batch(url, { jsonrpc: '2.0', id: 1, method, params });
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
   return r.result;
 };
@@ -54,9 +55,12 @@ async function startNode(args) {
     mkdirSync(path.join(configDir, c), { recursive: true });
     writeFileSync(path.join(configDir, c, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
   }
+  // CPU_PROF=<dir>: the node writes a V8 CPU profile there when it stops.
+  const profile = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
   const child = spawn(
     process.execPath,
     [
+      ...profile,
       CLI,
       '--http-port=0',
       '--db-type=memdb',
@@ -73,7 +77,12 @@ async function startNode(args) {
     uri,
     C: `${uri}/ext/bc/C/rpc`,
     L1: `${uri}/ext/bc/myl1/rpc`,
-    stop: async () => (child.kill('SIGKILL'), rm(dataDir, { recursive: true, force: true })),
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(profile.length > 0 ? 'SIGTERM' : 'SIGKILL');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
