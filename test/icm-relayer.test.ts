@@ -315,6 +315,23 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     expect(await read(L1(), receiver, 'received')).toBe(2n);
   });
 
+  it('goes back with the node on evm_revert: a message delivered after the snapshot is gone, and a new one is delivered', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    const snapshot = (await rpc(C().url, 'evm_snapshot', [])).json.result;
+    const { id } = await send(C(), l1ID, receiver, '0x01');
+    expect((await settledRecord(id))?.state).toBe('delivered');
+    expect(await read(L1(), receiver, 'received')).toBe(1n);
+    expect((await rpc(C().url, 'evm_revert', [snapshot])).json.result).toBe(true);
+    expect(await read(L1(), receiver, 'received')).toBe(0n);
+    expect(await record(id)).toBeUndefined();
+    // The same message (same nonce, same ID) sent again after the revert is delivered once.
+    const again = await send(C(), l1ID, receiver, '0x02');
+    expect(again.id).toBe(id);
+    expect((await settledRecord(id))?.state).toBe('delivered');
+    expect(await read(L1(), receiver, 'lastMessage')).toBe('0x02');
+    expect(await read(L1(), receiver, 'received')).toBe(1n);
+  });
+
   it('fails its health check with a clear text when the relayer cannot pay, and recovers', async () => {
     const l1 = L1();
     const health = async () => (await rpc(`${node.uri}/ext/health`, 'health.health', { tags: [] })).json.result.checks['icm-relayer'];
@@ -338,5 +355,22 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
         3_000,
       ),
     ).toBe(1n);
+  });
+});
+
+describe('--icm=false', () => {
+  it('places nothing, runs no relayer and has neither its controls nor its health check', async () => {
+    const node = await startTestNode({ dbType: 'memdb', icm: false, l1: [FIXTURE] });
+    try {
+      for (const alias of ['C', 'myl1']) {
+        expect((await rpc(`${node.uri}/ext/bc/${alias}/rpc`, 'eth_getCode', [MESSENGER, 'latest'])).json.result).toBe('0x');
+        expect((await rpc(`${node.uri}/ext/bc/${alias}/rpc`, 'eth_getBalance', [RELAYER_ADDRESS, 'latest'])).json.result).toBe('0x0');
+      }
+      expect((await rpc(`${node.uri}/ext/emulator`, 'emulator.icmInfo', {})).json.error.message).toBe('rpc: can\'t find method "emulator.IcmInfo"');
+      const checks = (await rpc(`${node.uri}/ext/health`, 'health.health', {})).json.result.checks;
+      expect(Object.keys(checks)).not.toContain('icm-relayer');
+    } finally {
+      await node.stop();
+    }
   });
 });
