@@ -5,36 +5,21 @@
 // and with its receipt delivered. Then L1 → L1 between two L1s of --l1.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Abi, createPublicClient, createWalletClient, defineChain, encodeFunctionData, getAddress, type Hex, http, parseEther } from 'viem';
+import { type Abi, encodeFunctionData, getAddress, type Hex, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCB58 } from '../src/encoding/cb58.js';
 import { RELAYER_ADDRESS, RELAYER_KEY } from '../src/relayer/key.js';
 import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
 import { rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
+import { evmClients, ewoq, hexID, MESSENGER, SEND_TOPIC, until } from './support/evm.js';
 import { fixture } from './support/solc.js';
 
-const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const relayer = privateKeyToAccount(`0x${Buffer.from(RELAYER_KEY).toString('hex')}`);
-const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
-const SEND_TOPIC = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8';
 const abi = MESSENGER_ABI as unknown as Abi;
 const token = fixture('TestToken');
 const home = fixture('IcmBridgeHome');
 const remote = fixture('IcmBridgeRemote');
 const receiver = fixture('IcmReceiver');
-const hexID = (cb58: string) => `0x${Buffer.from(decodeCB58(cb58)).toString('hex')}` as Hex;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await sleep(20);
-    v = await read();
-  }
-  return v;
-}
 
 interface ListedMessage {
   messageId: string;
@@ -50,10 +35,7 @@ describe('a token bridge C → L1 with fees to the relayer, and L1 → L1', () =
   const ids: Record<string, string> = {};
 
   function side(alias: string, id: number, account = ewoq) {
-    const url = `${node.uri}/ext/bc/${alias}/rpc`;
-    const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
-    const wallet = createWalletClient({ chain, transport: http(url), account });
+    const { chain, client, wallet } = evmClients(node.uri, alias, id, account);
     return {
       client,
       async deploy(f: typeof token, args: unknown[] = []): Promise<Hex> {
@@ -128,17 +110,8 @@ describe('a token bridge C → L1 with fees to the relayer, and L1 → L1', () =
         },
       ],
     });
-    const l1Wallet = createWalletClient({
-      chain: defineChain({
-        id: 99999,
-        name: 'l1',
-        nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 },
-        rpcUrls: { default: { http: [`${node.uri}/ext/bc/myl1/rpc`] } },
-      }),
-      transport: http(`${node.uri}/ext/bc/myl1/rpc`),
-      account: ewoq,
-    });
-    await L1.client.waitForTransactionReceipt({ hash: await l1Wallet.sendTransaction({ to: MESSENGER, data: back, account: ewoq, chain: l1Wallet.chain }) });
+    const l1 = evmClients(node.uri, 'myl1', 99999);
+    await L1.client.waitForTransactionReceipt({ hash: await l1.wallet.sendTransaction({ to: MESSENGER, data: back, account: ewoq, chain: l1.chain }) });
     const reward = await until(
       () => C.read(MESSENGER, { abi }, 'checkRelayerRewardAmount', [RELAYER_ADDRESS, tokenAddress]),
       (r) => r === parseEther('1'),

@@ -5,67 +5,29 @@
 // message to an unknown chain, the controls (pause, resume, deliver, drop, delay, retry), the relayer's
 // health check, and the Data API's listing from pending to delivered.
 import { join } from 'node:path';
-import {
-  type Abi,
-  createPublicClient,
-  createWalletClient,
-  decodeEventLog,
-  defineChain,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  http,
-  type Log,
-  type TransactionReceipt,
-} from 'viem';
+import { type Abi, decodeEventLog, encodeFunctionData, getAddress, type Hex, type Log, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCB58 } from '../src/encoding/cb58.js';
 import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
 import { REGISTRY_ABI, REGISTRY_ADDRESS } from '../src/vms/evm/icm/registry.js';
 import { RELAYER_ADDRESS, RELAYER_KEY } from '../src/relayer/key.js';
 import { rpc, startTestNode, type TestNode } from './helpers.js';
+import { evmClients, ewoq, hexID, MESSENGER, sleep, until } from './support/evm.js';
 import { fixture } from './support/solc.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
-const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
-const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
 const ZERO = '0x0000000000000000000000000000000000000000';
 const abi = MESSENGER_ABI as unknown as Abi;
-const ewoq = privateKeyToAccount(EWOQ_KEY);
 const receiverFixture = fixture('IcmReceiver');
 const pingFixture = fixture('IcmPingPong');
 const receiverAbi = receiverFixture.abi as Abi;
-
-const hexID = (cb58: string) => `0x${Buffer.from(decodeCB58(cb58)).toString('hex')}` as Hex;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `read` until `ok` holds (at most `ms`), returning the last value read. */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await sleep(20);
-    v = await read();
-  }
-  return v;
-}
 
 describe('ICM on by default: the messenger placed, the relayer delivering', () => {
   let node: TestNode;
   let cID: string;
   let l1ID: string;
 
-  function side(alias: string, id: number) {
-    const url = `${node.uri}/ext/bc/${alias}/rpc`;
-    const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    return {
-      url,
-      chain,
-      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
-      wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
-    };
-  }
+  const side = (alias: string, id: number) => evmClients(node.uri, alias, id);
   const C = () => side('C', 43112);
   const L1 = () => side('myl1', 99999);
   type Side = ReturnType<typeof C>;

@@ -3,42 +3,17 @@
 // exactly once after the restart — one ReceiveCrossChainMessage, one delivery tx from the relayer.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Abi, createPublicClient, createWalletClient, defineChain, encodeFunctionData, getAddress, type Hex, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Abi, encodeFunctionData, getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeCB58 } from '../src/encoding/cb58.js';
 import { RELAYER_ADDRESS } from '../src/relayer/key.js';
 import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
 import { call, type SpawnedNode, spawnNode, tempDir } from './helpers.js';
+import { evmClients, ewoq, hexID, MESSENGER, SEND_TOPIC, sleep, until } from './support/evm.js';
 import { fixture } from './support/solc.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
-const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
-const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
 const receiver = fixture('IcmReceiver');
-const SEND_TOPIC = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await sleep(25);
-    v = await read();
-  }
-  return v;
-}
-
-function side(node: SpawnedNode, alias: string, id: number) {
-  const url = `${node.uri}/ext/bc/${alias}/rpc`;
-  const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  return {
-    url,
-    chain,
-    client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
-    wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
-  };
-}
+const side = (node: SpawnedNode, alias: string, id: number) => evmClients(node.uri, alias, id);
 
 const emulator = (node: SpawnedNode, method: string, params: unknown = {}) => call(`${node.uri}/ext/emulator`, `emulator.${method}`, params);
 
@@ -51,7 +26,7 @@ describe('the ICM relayer killed with SIGKILL', () => {
     let l1Hex: Hex;
     try {
       const l1ID = (await call(`${node.uri}/ext/info`, 'info.getBlockchainID', { alias: 'myl1' })).blockchainID as string;
-      l1Hex = `0x${Buffer.from(decodeCB58(l1ID)).toString('hex')}`;
+      l1Hex = hexID(l1ID);
       const L1 = side(node, 'myl1', 99999);
       const C = side(node, 'C', 43112);
       const deployed = await L1.client.waitForTransactionReceipt({
@@ -106,6 +81,7 @@ describe('the ICM relayer killed with SIGKILL', () => {
       const received = await until(
         () => L1.client.readContract({ address: target, abi: receiver.abi as Abi, functionName: 'received' }),
         (n) => n === 2n,
+        15_000,
       );
       expect(received).toBe(2n);
       await sleep(500);
