@@ -10,16 +10,12 @@ import { join, resolve } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
   type Abi,
-  createPublicClient,
-  createWalletClient,
   decodeErrorResult,
   decodeEventLog,
-  defineChain,
   encodeAbiParameters,
   encodeFunctionData,
   getAddress,
   type Hex,
-  http,
   keccak256,
   type Log,
   parseAbiParameters,
@@ -34,12 +30,11 @@ import { addressedCall, unsignedMessage } from '../src/vms/components/warp/messa
 import { MESSENGER_ABI, MESSENGER_RUNTIME } from '../src/vms/evm/icm/messenger.js';
 import { post, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
 import { predicateChunks } from './support/known.js';
+import { evmClients, ewoq, MESSENGER } from './support/evm.js';
 import { compileSources, fixture } from './support/solc.js';
 
 const ICM_DIR = resolve(import.meta.dirname, '../contracts/icm');
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
-const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
-const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
 const WARP: Hex = '0x0200000000000000000000000000000000000005';
 const abi = MESSENGER_ABI as unknown as Abi;
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -184,7 +179,6 @@ describe('the committed messenger artifact', () => {
 
 describe('messages between the C-Chain and an L1 through the messenger at 0x253b…, relayed by hand', () => {
   let node: TestNode;
-  const ewoq = privateKeyToAccount(EWOQ_KEY);
   /** Where deliveries are paid: a fresh account, funded later on C to redeem. */
   const reward = privateKeyToAccount(generatePrivateKey());
   const receiverFixture = fixture('IcmReceiver');
@@ -194,16 +188,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
   let l1Subnet: string;
   let receiver: Hex;
 
-  function clients(alias: string, id: number) {
-    const url = `${node.uri}/ext/bc/${alias}/rpc`;
-    const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    return {
-      url,
-      chain,
-      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
-      wallet: (account = ewoq) => createWalletClient({ chain, transport: http(url), account }),
-    };
-  }
+  const clients = (alias: string, id: number) => evmClients(node.uri, alias, id);
   const C = () => clients('C', 43112);
   const L1 = () => clients('myl1', 99999);
   type Side = ReturnType<typeof C>;
@@ -226,7 +211,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     options: { account?: typeof ewoq; gas?: bigint; accessList?: { address: Hex; storageKeys: Hex[] }[] } = {},
   ) {
     const account = options.account ?? ewoq;
-    const hash = await side.wallet(account).sendTransaction({ to, data, gas: options.gas, accessList: options.accessList, chain: side.chain, account });
+    const hash = await side.walletOf(account).sendTransaction({ to, data, gas: options.gas, accessList: options.accessList, chain: side.chain, account });
     return side.client.waitForTransactionReceipt({ hash });
   }
   const callMessenger = (side: Side, functionName: string, args: unknown[] = []) =>
@@ -312,7 +297,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     await place(L1().url);
     const l1Side = L1();
     const deployed = await l1Side.client.waitForTransactionReceipt({
-      hash: await l1Side.wallet().deployContract({ abi: receiverAbi, bytecode: receiverFixture.bytecode, chain: l1Side.chain, account: ewoq }),
+      hash: await l1Side.wallet.deployContract({ abi: receiverAbi, bytecode: receiverFixture.bytecode, chain: l1Side.chain, account: ewoq }),
     });
     receiver = getAddress(deployed.contractAddress!);
   });
@@ -444,9 +429,13 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     token = getAddress(
       (
         await c.client.waitForTransactionReceipt({
-          hash: await c
-            .wallet()
-            .deployContract({ abi: tokenAbi, bytecode: tokenFixture.bytecode, args: ['Fee', 'FEE', 10n ** 24n], chain: c.chain, account: ewoq }),
+          hash: await c.wallet.deployContract({
+            abi: tokenAbi,
+            bytecode: tokenFixture.bytecode,
+            args: ['Fee', 'FEE', 10n ** 24n],
+            chain: c.chain,
+            account: ewoq,
+          }),
         })
       ).contractAddress!,
     );
@@ -515,7 +504,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     const cReceiver = getAddress(
       (
         await c.client.waitForTransactionReceipt({
-          hash: await c.wallet().deployContract({ abi: receiverAbi, bytecode: receiverFixture.bytecode, chain: c.chain, account: ewoq }),
+          hash: await c.wallet.deployContract({ abi: receiverAbi, bytecode: receiverFixture.bytecode, chain: c.chain, account: ewoq }),
         })
       ).contractAddress!,
     );
@@ -695,7 +684,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
       getAddress(
         (
           await side.client.waitForTransactionReceipt({
-            hash: await side.wallet().deployContract({ abi: appAbi, bytecode: app.bytecode, chain: side.chain, account: ewoq }),
+            hash: await side.wallet.deployContract({ abi: appAbi, bytecode: app.bytecode, chain: side.chain, account: ewoq }),
           })
         ).contractAddress!,
       );
@@ -734,7 +723,7 @@ describe('messages between the C-Chain and an L1 through the messenger at 0x253b
     const address = getAddress(
       (
         await c.client.waitForTransactionReceipt({
-          hash: await c.wallet().deployContract({ abi: fakeAbi, bytecode: fake.bytecode, chain: c.chain, account: ewoq }),
+          hash: await c.wallet.deployContract({ abi: fakeAbi, bytecode: fake.bytecode, chain: c.chain, account: ewoq }),
         })
       ).contractAddress!,
     );

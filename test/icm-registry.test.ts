@@ -12,23 +12,18 @@ import { join, resolve } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
   type Abi,
-  createPublicClient,
-  createWalletClient,
   decodeErrorResult,
   decodeEventLog,
-  defineChain,
   encodeAbiParameters,
   encodeFunctionData,
   getAddress,
   type Hex,
-  http,
   keccak256,
   parseAbiParameters,
   type TransactionReceipt,
   toEventSelector,
   toFunctionSelector,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58 } from '../src/encoding/cb58.js';
 import { sign } from '../src/vms/components/warp/bls.js';
@@ -38,12 +33,11 @@ import { REGISTRY_ABI, REGISTRY_ADDRESS, REGISTRY_RUNTIME, registryStorage } fro
 import { LOCAL_STAKERS } from '../src/vms/evm/warp/signers.js';
 import { post, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
 import { predicateChunks } from './support/known.js';
+import { evmClients, ewoq, MESSENGER } from './support/evm.js';
 import { compileSources } from './support/solc.js';
 
 const ICM_DIR = resolve(import.meta.dirname, '../contracts/icm');
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
-const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
-const MESSENGER = getAddress('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf');
 const REGISTRY = getAddress('0xF86Cb19Ad8405AEFa7d09C778215D2Cb6eBfB228');
 const WARP: Hex = '0x0200000000000000000000000000000000000005';
 const ZERO: Hex = '0x0000000000000000000000000000000000000000';
@@ -126,7 +120,6 @@ describe('the committed registry artifact', () => {
 
 describe('the registry at 0xF86C… on the C-Chain and an L1, upgraded by off-chain warp messages', () => {
   let node: TestNode;
-  const ewoq = privateKeyToAccount(EWOQ_KEY);
   let cID: Hex;
   let l1ID: Hex;
   let l1Subnet: string;
@@ -134,16 +127,7 @@ describe('the registry at 0xF86C… on the C-Chain and an L1, upgraded by off-ch
   let cMessages: { next: Uint8Array };
   let l1Messages: Record<'next' | 'origin' | 'destination' | 'zeroVersion' | 'exists' | 'zeroAddress' | 'tooHigh', Uint8Array>;
 
-  function clients(alias: string, id: number) {
-    const url = `${node.uri}/ext/bc/${alias}/rpc`;
-    const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    return {
-      url,
-      chain,
-      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
-      wallet: createWalletClient({ chain, transport: http(url), account: ewoq }),
-    };
-  }
+  const clients = (alias: string, id: number) => evmClients(node.uri, alias, id);
   const C = () => clients('C', 43112);
   const L1 = () => clients('myl1', 99999);
   type Side = ReturnType<typeof C>;
