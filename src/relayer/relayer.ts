@@ -26,6 +26,8 @@ import type { MessageRecord, RelayerBatch, RelayerStore } from './records.js';
 
 /** icm-relayer's maxRetryCount. */
 const MAX_ATTEMPTS = 5;
+/** Deliveries to one chain recorded in one write and sent together, at most. */
+const DELIVERIES_PER_WRITE = 64;
 /** Blocks read in one write at most. */
 const BLOCKS_PER_WRITE = 64;
 /** States that end a message's story (a control may still reopen some). */
@@ -247,73 +249,89 @@ export class IcmRelayer {
     if (r.state === 'failed') this.open.delete(r.id);
   }
 
-  /** Delivers every queued message that is due, in the order they were found. */
+  /**
+   * Delivers every queued message that is due, in the order they were found: per destination, up
+   * to DELIVERIES_PER_WRITE at a time, recorded as sent in one write and then sent together (so
+   * they share the destination's blocks).
+   */
   private async deliverDue(): Promise<void> {
     const due = [...this.open.values()].filter((r) => r.state === 'queued' && !this.pausedChains.has(r.destination)).sort((a, b) => a.seq - b.seq);
+    const byDestination = new Map<string, MessageRecord[]>();
     for (const r of due) {
-      if (this.held || this.closed || this.paused) return;
       const dest = this.chains.get(r.destination);
-      if (!dest) continue;
-      if (r.dueHeight !== undefined && dest.chain.head.header.number < BigInt(r.dueHeight)) continue;
-      await this.deliver(r, dest.chain);
+      if (!dest || (r.dueHeight !== undefined && dest.chain.head.header.number < BigInt(r.dueHeight))) continue;
+      byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
+    }
+    for (const [id, records] of byDestination) {
+      const chain = this.chains.get(id)!.chain;
+      for (let i = 0; i < records.length; i += DELIVERIES_PER_WRITE) {
+        if (this.held || this.closed || this.paused) return;
+        await this.deliverAll(records.slice(i, i + DELIVERIES_PER_WRITE), chain);
+      }
     }
   }
 
-  /**
-   * One delivery: the checks icm-relayer makes, then the tx, recorded as sent before it is sent.
-   * `forced` (emulator.icmDeliver): past a pause, a delay or a drop.
-   */
-  async deliver(r: MessageRecord, chain: EvmChain): Promise<void> {
+  /** One delivery now (emulator.icmDeliver): past a pause, a delay or a drop. */
+  deliver(r: MessageRecord, chain: EvmChain): Promise<void> {
+    return this.deliverAll([r], chain);
+  }
+
+  /** Deliveries to one chain: the checks icm-relayer makes, then the txs, recorded as sent before any is sent. */
+  private async deliverAll(records: MessageRecord[], chain: EvmChain): Promise<void> {
     const batch = this.o.store.batch();
+    const sending: Array<{ r: MessageRecord; bytes: Uint8Array }> = [];
+    let nonce: bigint | undefined;
+    for (const r of records) {
+      const tx = await this.prepare(r, chain, nonce);
+      if (tx) {
+        nonce = tx.nonce + 1n;
+        sending.push({ r, bytes: tx.bytes });
+      }
+      batch.put(r);
+    }
+    // Durable before the txs leave: a restart resends these bytes, never a second tx.
+    await batch.write();
+    for (const { r, bytes } of sending) {
+      this.sentTxs.set(r.txHash!, r.id);
+      try {
+        await chain.sendRawTransaction(bytes);
+        this.unfunded.delete(r.destination);
+      } catch (err) {
+        this.sentTxs.delete(r.txHash!);
+        await this.afterFailedDelivery(r, chain, (err as Error).message);
+      }
+    }
+  }
+
+  /** Decides one delivery and, if it goes, signs its tx (at `nonce`, else the relayer's pool nonce) and marks it sent; `r` changes either way. */
+  private async prepare(r: MessageRecord, chain: EvmChain, nonce: bigint | undefined) {
     const message = decodeMessage(r);
     const skip = (reason: string) => {
       this.finish(r, { state: 'skipped' });
       r.reason = reason;
     };
-    if (!message) skip('the warp message does not carry a TeleporterMessage');
-    else if (await messageReceived(chain, fromHex0x(r.id))) this.finish(r, { state: 'delivered', deliveredBy: 'other' });
-    else if (message.allowedRelayers.length > 0 && !message.allowedRelayers.some((a) => Buffer.compare(a, this.address) === 0)) {
-      skip(`the relayer ${toHex0x(this.address)} is not in the message's allowedRelayerAddresses`);
-    } else if (message.requiredGasLimit > chain.head.header.gasLimit) {
-      skip(`requiredGasLimit ${message.requiredGasLimit} exceeds the destination's block gas limit ${chain.head.header.gasLimit}`);
-    } else {
-      await this.send(r, chain, message);
-      return;
+    if (!message) return skip('the warp message does not carry a TeleporterMessage');
+    if (await messageReceived(chain, fromHex0x(r.id))) return this.finish(r, { state: 'delivered', deliveredBy: 'other' });
+    if (message.allowedRelayers.length > 0 && !message.allowedRelayers.some((a) => Buffer.compare(a, this.address) === 0)) {
+      return skip(`the relayer ${toHex0x(this.address)} is not in the message's allowedRelayerAddresses`);
     }
-    await batch.put(r).write();
-  }
-
-  private async send(r: MessageRecord, chain: EvmChain, message: TeleporterMessage): Promise<void> {
+    if (message.requiredGasLimit > chain.head.header.gasLimit) {
+      return skip(`requiredGasLimit ${message.requiredGasLimit} exceeds the destination's block gas limit ${chain.head.header.gasLimit}`);
+    }
     let signed: Uint8Array | undefined;
     try {
       signed = chain.signForDelivery(fromHex0x(r.unsigned));
     } catch (err) {
       if (!(err instanceof QuorumError)) throw err;
-      this.retryLater(r, err.message);
-      await this.o.store.batch().put(r).write();
-      return;
+      return this.retryLater(r, err.message);
     }
-    if (!signed) {
-      this.finish(r, { state: 'skipped' });
-      r.reason = 'the destination does not receive warp messages (its warp precompile is off)';
-      await this.o.store.batch().put(r).write();
-      return;
-    }
-    const tx = await deliveryTx(chain, signed, message, this.o.key, this.rewardAddress);
+    if (!signed) return skip('the destination does not receive warp messages (its warp precompile is off)');
+    const tx = await deliveryTx(chain, signed, message, this.o.key, this.rewardAddress, nonce);
     r.state = 'sent';
     r.txHash = toHex0x(tx.hash);
     r.txBytes = toHex0x(tx.bytes);
     delete r.reason;
-    // Durable before the tx leaves: a restart resends these bytes, never a second tx.
-    await this.o.store.batch().put(r).write();
-    this.sentTxs.set(r.txHash, r.id);
-    try {
-      await chain.sendRawTransaction(tx.bytes);
-      this.unfunded.delete(r.destination);
-    } catch (err) {
-      this.sentTxs.delete(r.txHash);
-      await this.afterFailedDelivery(r, chain, (err as Error).message);
-    }
+    return tx;
   }
 
   /** A delivery tx the pool refused: out of funds waits (the health check says so); anything else counts as an attempt. */

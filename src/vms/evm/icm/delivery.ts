@@ -56,16 +56,17 @@ export function deliveryGas(signed: Uint8Array, message: TeleporterMessage): big
   );
 }
 
-/** The signed delivery tx of `signed` (the warp message with its aggregate signature) from `relayerKey`, at its next pool nonce on `chain`. */
+/** The signed delivery tx of `signed` (the warp message with its aggregate signature) from `relayerKey`, at `nonce` or else its next pool nonce on `chain`. */
 export async function deliveryTx(
   chain: EvmChain,
   signed: Uint8Array,
   message: TeleporterMessage,
   relayerKey: Uint8Array,
   rewardAddress: Uint8Array,
+  at?: bigint,
   messenger = MESSENGER_ADDRESS,
 ): Promise<DeliveryTx> {
-  const nonce = await poolNonce(chain, evmAddressOf(relayerKey));
+  const nonce = at ?? (await poolNonce(chain, evmAddressOf(relayerKey)));
   const gasLimit = deliveryGas(signed, message);
   const tx = createFeeMarket1559Tx(
     {
