@@ -41,6 +41,22 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     return getAddress((await s.client.waitForTransactionReceipt({ hash })).contractAddress!);
   }
 
+  const sendData = (destination: string, to: Hex, message: Hex) =>
+    encodeFunctionData({
+      abi,
+      functionName: 'sendCrossChainMessage',
+      args: [
+        {
+          destinationBlockchainID: hexID(destination),
+          destinationAddress: to,
+          feeInfo: { feeTokenAddress: ZERO, amount: 0n },
+          requiredGasLimit: 100_000n,
+          allowedRelayerAddresses: [],
+          message,
+        },
+      ],
+    });
+
   /** sendCrossChainMessage from ewoq on `s`; the message's ID. */
   async function send(s: Side, destination: string, to: Hex, message: Hex, opts: { gas?: bigint; allowed?: Hex[] } = {}) {
     const data = encodeFunctionData({
@@ -292,6 +308,89 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     expect((await settledRecord(id))?.state).toBe('delivered');
     expect(await read(L1(), receiver, 'lastMessage')).toBe('0x02');
     expect(await read(L1(), receiver, 'received')).toBe(1n);
+  });
+
+  it('reverts the node while the relayer delivers a block of messages, round after round, without a hang', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    const c = C();
+    for (let round = 0; round < 4; round++) {
+      const snapshot = (await rpc(c.url, 'evm_snapshot', [])).json.result;
+      await rpc(c.url, 'evm_setAutomine', [false]);
+      const nonce = await c.client.getTransactionCount({ address: ewoq.address, blockTag: 'pending' });
+      for (let i = 0; i < 12; i++) {
+        await c.wallet.sendTransaction({
+          to: MESSENGER,
+          data: sendData(l1ID, receiver, '0x01'),
+          chain: c.chain,
+          account: ewoq,
+          nonce: nonce + i,
+          gas: 300_000n,
+        });
+      }
+      await rpc(c.url, 'evm_mine', []);
+      await sleep(5 + round * 5);
+      const reverted = await Promise.race([rpc(c.url, 'evm_revert', [snapshot]), sleep(10_000).then(() => undefined)]);
+      expect(reverted?.json.result).toBe(true);
+      await rpc(c.url, 'evm_setAutomine', [true]);
+    }
+    // The relayer still works.
+    const { id } = await send(C(), l1ID, receiver, '0x02');
+    expect((await settledRecord(id))?.state).toBe('delivered');
+  });
+
+  it('delivers two messages asked for at once, a dropped one on demand, and one whose tx left the pool', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    await emulator('icmPause');
+    const a = await send(C(), l1ID, receiver, '0x0a');
+    const b = await send(C(), l1ID, receiver, '0x0b');
+    const dropped = await send(C(), l1ID, receiver, '0x0c');
+    await until(
+      () => record(dropped.id),
+      (r) => r?.state === 'queued',
+    );
+    const both = await Promise.all([emulator('icmDeliver', { messageID: a.id }), emulator('icmDeliver', { messageID: b.id })]);
+    expect(both.map((r) => r.result?.state)).toEqual(['sent', 'sent']);
+    expect((await emulator('icmDrop', { messageID: dropped.id })).result.state).toBe('dropped');
+    expect((await emulator('icmDeliver', { messageID: dropped.id })).result.state).toBe('sent');
+    expect(
+      await until(
+        () => read(L1(), receiver, 'received'),
+        (n) => n === 3n,
+      ),
+    ).toBe(3n);
+    for (const m of [a, b, dropped]) expect((await settledRecord(m.id))?.state).toBe('delivered');
+    // A delivery tx dropped from the pool before it was mined is sent again.
+    const l1 = L1();
+    await rpc(l1.url, 'evm_setAutomine', [false]);
+    await emulator('icmResume');
+    const lost = await send(C(), l1ID, receiver, '0x0d');
+    const sent = await until(
+      () => record(lost.id),
+      (r) => r?.state === 'sent',
+    );
+    expect((await rpc(l1.url, 'anvil_dropTransaction', [sent!.txHash])).json.result).toBe(sent!.txHash);
+    await rpc(l1.url, 'evm_mine', []);
+    const again = await until(
+      () => record(lost.id),
+      (r) => r?.state === 'sent' && r.txHash !== sent!.txHash,
+    );
+    expect(again?.attempts).toBe(1);
+    expect(again?.reason).toBeUndefined();
+    await rpc(l1.url, 'evm_setAutomine', [true]);
+    await rpc(l1.url, 'evm_mine', []);
+    expect((await settledRecord(lost.id))?.state).toBe('delivered');
+    expect(await read(L1(), receiver, 'received')).toBe(4n);
+  });
+
+  it('refuses bad control input with a clear error', async () => {
+    expect((await emulator('icmMessages', { state: 'bogus' })).error.message).toBe(
+      'state must be one of queued, sent, delivered, failed, dropped, skipped, unroutable, got "bogus"',
+    );
+    expect((await emulator('icmDeliver', { messageID: '0x12' })).error.message).toBe('messageID must be a 32-byte 0x hex ICM message ID, got "0x12"');
+    expect((await emulator('icmDrop', { messageID: `0x${'00'.repeat(32)}` })).error.message).toBe(
+      `no ICM message 0x${'00'.repeat(32)} is known to the relayer`,
+    );
+    expect((await emulator('icmPause', { chain: 'nope' })).error.message).toBe('chain nope is not a chain the ICM relayer follows');
   });
 
   it('fails its health check with a clear text when the relayer cannot pay, and recovers', async () => {

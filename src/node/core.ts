@@ -85,7 +85,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
       // A chain a CreateChainTx makes gets ICM once it runs.
       subnets.onCreated((id) => {
         const vm = vms.evmChain(id);
-        return vm ? icm.add(id, vm.evm, chainAliases.aliases(id) ?? []) : Promise.resolve();
+        return vm ? icm.add(id, vm.evm, chainAliases.aliases(id) ?? [], true) : Promise.resolve();
       });
     }
     const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);
@@ -102,7 +102,8 @@ export async function buildCore(shell: Shell): Promise<Core> {
       accounts,
       l1s,
       evmChains: () => vms.evmChains(),
-      rewindables: () => [...manager.rewindables(), indexer.rewindable(), ...(data ? [data.rewindable()] : []), ...(icm ? [icm.rewindable()] : [])],
+      // The relayer first: held after the chains, a delivery it is sending would wait on a held chain, and the revert on it.
+      rewindables: () => [...(icm ? [icm.rewindable()] : []), ...manager.rewindables(), indexer.rewindable(), ...(data ? [data.rewindable()] : [])],
       close: cleanup,
     };
   } catch (err) {

@@ -13,9 +13,6 @@ import { icmMethods } from '../relayer/service.js';
 import { type EvmChain, MESSENGER_ADDRESS, placeIcm, REGISTRY_ADDRESS } from '../vms/evm/index.js';
 import type { Shell } from './shell.js';
 
-/** What one delivery may cost at most, in gas, for the health check's estimate (a large message with receipts). */
-const DELIVERY_GAS = 1_000_000n;
-
 export class NodeIcm {
   readonly relayer: IcmRelayer;
   private readonly aliases = new Map<string, string>();
@@ -35,13 +32,19 @@ export class NodeIcm {
     health.registerHealthCheck('icm-relayer', () => this.check(), [APPLICATION_TAG]);
   }
 
-  /** Places ICM on `chain` (CB58 `id`) and has the relayer follow it; nothing where warp is off or the chain is a fork. */
-  async add(id: string, chain: EvmChain, aliases: string[] = []): Promise<void> {
+  /**
+   * Places ICM on `chain` (CB58 `id`) and has the relayer follow it; nothing where warp is off or the
+   * chain is a fork. `later`: the relayer starts following after this resolves (a chain created
+   * inside the P-Chain's acceptance of its CreateChainTx, which must not wait for the relayer).
+   */
+  async add(id: string, chain: EvmChain, aliases: string[] = [], later = false): Promise<void> {
     if (chain.forkedAt !== undefined) return;
     const placed = await placeIcm(chain, { relayer: this.relayer.address });
     if (placed === 'no-warp') return;
     for (const a of aliases) this.aliases.set(a, id);
-    await this.relayer.follow(id, chain);
+    const following = this.relayer.follow(id, chain);
+    if (!later) return following;
+    following.catch((err) => this.shell.main.error('the ICM relayer could not follow a new chain', { chainID: id, error: (err as Error).message }));
   }
 
   /** The controls (emulator.icm*). */
@@ -64,20 +67,24 @@ export class NodeIcm {
     return (chain && (await chain.account(this.relayer.address))?.balance) ?? 0n;
   }
 
-  /** Fails while the relayer cannot pay for a delivery on some chain: a send refused for funds, or a balance under one delivery's cost. */
+  /**
+   * Fails while the relayer cannot pay for a delivery on some chain: a send the pool refused for
+   * funds, and a balance still under what that tx needed. Once the account holds enough (a
+   * transfer, anvil_setBalance), the check passes and the relayer tries again at once.
+   */
   private async check() {
     const short: string[] = [];
     const balances: Record<string, string> = {};
-    for (const { id, chain } of this.relayer.followed()) {
+    for (const { id } of this.relayer.followed()) {
       const balance = await this.balanceOn(id);
       balances[id] = balance.toString();
-      const need = DELIVERY_GAS * 3n * (chain.head.header.baseFee ?? 0n);
       const refused = this.relayer.fundsShort.get(id);
-      if (refused || balance < need) {
+      if (!refused) continue;
+      if (balance >= refused.need) this.relayer.funded(id);
+      else
         short.push(
-          `the ICM relayer ${toHex0x(this.relayer.address)} cannot pay for deliveries on ${id}: balance ${balance} wei, a delivery may cost ${need} wei${refused ? ` (${refused})` : ''}`,
+          `the ICM relayer ${toHex0x(this.relayer.address)} cannot pay for deliveries on ${id}: balance ${balance} wei, a delivery needs ${refused.need} wei (${refused.text})`,
         );
-      }
     }
     const details = { relayer: toHex0x(this.relayer.address), balances, ...this.relayer.state };
     return short.length > 0 ? { details, error: short.join('; ') } : { details };

@@ -2,7 +2,8 @@
 // with where it stands, and each followed chain's cursor. A record changes only in a write that
 // also moves a cursor or that precedes the step it announces (a delivery tx is recorded, with its
 // signed bytes, before it is sent), so a kill -9 at any point leaves a record the restart can finish
-// without sending the message twice.
+// without sending the message twice. Indexes by state let the relayer hold in memory only a window
+// of the queued messages and the sent ones, however many messages a chain's users send.
 import { type Database, WriteBatch } from '../storage/db.js';
 
 /** Where a message stands. `sent`: its delivery tx is in the destination's pool. */
@@ -38,25 +39,77 @@ export interface MessageRecord {
   execution?: 'executed' | 'failed' | 'none';
 }
 
-const MESSAGE = 0x6d;
+/** Key spaces: records by ID, every record by order, and the queued, sent and unroutable ones by order. */
+const RECORD = 0x6d;
+const ORDER = 0x6f;
+const QUEUED = 0x71;
+const SENT = 0x73;
+const UNROUTABLE = 0x75;
 const CURSOR = 0x63;
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const messageKey = (id: string) => Buffer.concat([Uint8Array.of(MESSAGE), Buffer.from(id.slice(2), 'hex')]);
+const hexBytes = (id: string) => Buffer.from(id.slice(2), 'hex');
+const seqBytes = (seq: number) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(seq));
+  return b;
+};
+const recordKey = (id: string) => Buffer.concat([Uint8Array.of(RECORD), hexBytes(id)]);
+const indexKey = (space: number, seq: number) => Buffer.concat([Uint8Array.of(space), seqBytes(seq)]);
+const unroutableKey = (destination: string, seq: number) =>
+  Buffer.concat([Uint8Array.of(UNROUTABLE), enc.encode(destination), Uint8Array.of(0), seqBytes(seq)]);
 const cursorKey = (chain: string) => Buffer.concat([Uint8Array.of(CURSOR), enc.encode(chain)]);
+const parse = (v: Uint8Array) => JSON.parse(dec.decode(v)) as MessageRecord;
 
 export class RelayerStore {
   constructor(readonly db: Database) {}
 
   async message(id: string): Promise<MessageRecord | undefined> {
-    const v = await this.db.get(messageKey(id));
-    return v && (JSON.parse(dec.decode(v)) as MessageRecord);
+    const v = await this.db.get(recordKey(id));
+    return v && parse(v);
   }
 
-  /** Every record, in the order they were found. */
-  async messages(): Promise<MessageRecord[]> {
-    const values = await this.db.values({ gte: Uint8Array.of(MESSAGE), lt: Uint8Array.of(MESSAGE + 1) });
-    return values.map((v) => JSON.parse(dec.decode(v)) as MessageRecord).sort((a, b) => a.seq - b.seq);
+  private async byIds(ids: Uint8Array[]): Promise<MessageRecord[]> {
+    const values = await this.db.getMany(ids.map((id) => recordKey(`0x${Buffer.from(id).toString('hex')}`)));
+    return values.flatMap((v) => (v ? [parse(v)] : []));
+  }
+
+  /** The queued records after `afterSeq` (from the first when undefined), in order, at most `limit`. */
+  async queued(afterSeq: number | undefined, limit: number): Promise<MessageRecord[]> {
+    const from = afterSeq === undefined ? { gte: Uint8Array.of(QUEUED) } : { gt: indexKey(QUEUED, afterSeq) };
+    return this.byIds(await this.db.values({ ...from, lt: Uint8Array.of(QUEUED + 1), limit }));
+  }
+
+  /** Every record whose delivery tx was sent and not yet seen mined (a few per chain). */
+  async sent(): Promise<MessageRecord[]> {
+    return this.byIds(await this.db.values({ gte: Uint8Array.of(SENT), lt: Uint8Array.of(SENT + 1) }));
+  }
+
+  /** The unroutable records bound for `destination` (CB58), in order. */
+  async unroutable(destination: string): Promise<MessageRecord[]> {
+    const prefix = Buffer.concat([Uint8Array.of(UNROUTABLE), enc.encode(destination), Uint8Array.of(0)]);
+    return this.byIds(await this.db.values({ gte: prefix, lt: Buffer.concat([prefix.subarray(0, -1), Uint8Array.of(1)]) }));
+  }
+
+  /** The newest records first, those `keep` accepts, at most `limit`, reading pages of the order index. */
+  async newest(keep: (r: MessageRecord) => boolean, limit: number): Promise<MessageRecord[]> {
+    const out: MessageRecord[] = [];
+    let before: Uint8Array = Uint8Array.of(ORDER + 1);
+    for (;;) {
+      const page = await this.db.entries({ gte: Uint8Array.of(ORDER), lt: before, reverse: true, limit: 256 });
+      for (const r of await this.byIds(page.map(([, id]) => id))) {
+        if (keep(r)) out.push(r);
+        if (out.length >= limit) return out;
+      }
+      if (page.length < 256) return out;
+      before = page[page.length - 1]![0];
+    }
+  }
+
+  /** The order the next message found gets. */
+  async nextSeq(): Promise<number> {
+    const [last] = await this.db.entries({ gte: Uint8Array.of(ORDER), lt: Uint8Array.of(ORDER + 1), reverse: true, limit: 1 });
+    return last ? Number(Buffer.from(last[0].subarray(1)).readBigUInt64BE()) + 1 : 0;
   }
 
   /** The last height of `chain` (CB58) the relayer read; undefined for one it never followed. */
@@ -75,8 +128,15 @@ export class RelayerBatch {
   private readonly batch = new WriteBatch();
   constructor(private readonly db: Database) {}
 
+  /** A record as it stands, with its place in the indexes of its state (and out of the others). */
   put(r: MessageRecord): this {
-    this.batch.put(this.db, messageKey(r.id), enc.encode(JSON.stringify(r)));
+    const id = hexBytes(r.id);
+    this.batch.put(this.db, recordKey(r.id), enc.encode(JSON.stringify(r)));
+    this.batch.put(this.db, indexKey(ORDER, r.seq), id);
+    const index = (key: Uint8Array, on: boolean) => (on ? this.batch.put(this.db, key, id) : this.batch.del(this.db, key));
+    index(indexKey(QUEUED, r.seq), r.state === 'queued');
+    index(indexKey(SENT, r.seq), r.state === 'sent');
+    index(unroutableKey(r.destination, r.seq), r.state === 'unroutable');
     return this;
   }
 

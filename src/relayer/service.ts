@@ -6,7 +6,9 @@
 import { toHex0x } from '../encoding/bytes.js';
 import { method, RpcError } from '../rpc/method.js';
 import { none, optional, string, struct, uint32 } from '../rpc/schema.js';
-import type { MessageRecord } from './records.js';
+import type { MessageRecord, MessageState } from './records.js';
+
+const STATES: MessageState[] = ['queued', 'sent', 'delivered', 'failed', 'dropped', 'skipped', 'unroutable'];
 import type { IcmRelayer } from './relayer.js';
 
 export interface IcmServiceDeps {
@@ -57,16 +59,16 @@ export function icmMethods(d: IcmServiceDeps) {
       ),
     })),
     icmMessages: method(struct({ state: optional(string), source: optional(string), destination: optional(string), limit: optional(uint32) }), async (a) => {
+      if (a.state !== undefined && !STATES.includes(a.state as MessageState)) throw new RpcError(`state must be one of ${STATES.join(', ')}, got "${a.state}"`);
       const source = chain(a.source);
+      // A destination need not be followed: messages to a chain the node does not run are listed too.
       const destination = a.destination === undefined ? undefined : (d.chainID(a.destination) ?? a.destination);
-      const limit = Math.min(Number(a.limit ?? 100n) || 100, 1000);
-      const all = (await relayer.records()).filter(
-        (r) =>
-          (a.state === undefined || r.state === a.state) &&
-          (source === undefined || r.source === source) &&
-          (destination === undefined || r.destination === destination),
-      );
-      return { messages: all.slice(-limit).map(shown) };
+      const limit = Math.min(Number(a.limit ?? 0n) || 100, 1000);
+      const keep = (r: MessageRecord) =>
+        (a.state === undefined || r.state === a.state) &&
+        (source === undefined || r.source === source) &&
+        (destination === undefined || r.destination === destination);
+      return { messages: (await relayer.records(keep, limit)).map(shown) };
     }),
     icmPause: method(struct({ chain: optional(string) }), ({ chain: c }) => {
       relayer.pause(chain(c));
@@ -83,8 +85,8 @@ export function icmMethods(d: IcmServiceDeps) {
       }
       return relayer.exclusive(async () => {
         const r = await found(messageID);
-        if (r.state !== 'queued') throw new RpcError(`ICM message ${r.id} is ${r.state}: only a queued message can be delayed`);
-        const dest = relayer.destinationOf(r)!;
+        const dest = relayer.destinationOf(r);
+        if (r.state !== 'queued' || !dest) throw new RpcError(`ICM message ${r.id} is ${r.state}: only a queued message can be delayed`);
         r.dueHeight = (dest.head.header.number + blocks).toString();
         await relayer.save(r);
         return shown(r);
@@ -94,11 +96,8 @@ export function icmMethods(d: IcmServiceDeps) {
       relayer.exclusive(async () => {
         const r = await found(messageID);
         if (r.state === 'delivered' || r.state === 'sent') throw new RpcError(`ICM message ${r.id} is already ${r.state}`);
-        const dest = relayer.destinationOf(r);
-        if (!dest) throw new RpcError(`ICM message ${r.id} goes to ${r.destination}, which is not a chain of this node`);
-        r.state = 'queued';
-        delete r.dueHeight;
-        await relayer.deliver(r, dest);
+        if (!relayer.destinationOf(r)) throw new RpcError(`ICM message ${r.id} goes to ${r.destination}, which is not a chain of this node`);
+        await relayer.deliver(r);
         const after = (await relayer.record(r.id))!;
         if (after.state === 'skipped') throw new RpcError(`ICM message ${r.id} was not delivered: ${after.reason}`);
         return shown(after);
@@ -118,7 +117,8 @@ export function icmMethods(d: IcmServiceDeps) {
         const r = await found(messageID);
         if (r.state !== 'failed' && r.state !== 'skipped' && r.state !== 'dropped')
           throw new RpcError(`ICM message ${r.id} is ${r.state}: only a failed, skipped or dropped message can be retried`);
-        r.state = 'queued';
+        // Back in the queue, or waiting for its chain if the node does not run it.
+        r.state = relayer.destinationOf(r) ? 'queued' : 'unroutable';
         r.attempts = 0;
         delete r.reason;
         await relayer.save(r);

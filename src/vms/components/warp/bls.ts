@@ -81,7 +81,7 @@ export function sign(unsigned: Uint8Array, secretKey: Uint8Array): Uint8Array {
 /** bls.AggregateSignatures, compressed. */
 export function aggregateSignatures(signatures: Uint8Array[]): Uint8Array {
   const b = blst();
-  if (b) return b.aggregateSignatures(signatures.map((s) => b.Signature.fromBytes(s, true))).toBytes(true);
+  if (b) return b.aggregateSignatures(signatures.map((s) => b.Signature.fromBytes(s, true, false))).toBytes(true);
   return bls.aggregateSignatures(signatures.map((s) => bls12_381.G2.Point.fromBytes(s))).toBytes(true);
 }
 
@@ -99,7 +99,8 @@ export function parseSignature(signature: Uint8Array): void {
     throw new Error("couldn't decompress signature");
   }
   try {
-    sig.sigValidate();
+    // avalanchego: SigValidate(false), the point at infinity allowed (as @noble/curves allows it).
+    sig.sigValidate(false);
   } catch {
     throw new Error('invalid signature');
   }

@@ -39,6 +39,8 @@ export interface DeliveryTx {
   hash: Uint8Array;
   nonce: bigint;
   gasLimit: bigint;
+  /** What the sender must hold for the pool to take it: gas limit × fee cap. */
+  cost: bigint;
 }
 
 /** receiveCrossChainMessage's gas: the message's own limit plus what verifying and recording it costs. */
@@ -68,6 +70,7 @@ export async function deliveryTx(
 ): Promise<DeliveryTx> {
   const nonce = at ?? (await poolNonce(chain, evmAddressOf(relayerKey)));
   const gasLimit = deliveryGas(signed, message);
+  const maxFeePerGas = defaultsBaseFee(chain) * BASE_FEE_FACTOR;
   const tx = createFeeMarket1559Tx(
     {
       nonce,
@@ -75,11 +78,11 @@ export async function deliveryTx(
       value: 0n,
       data: receiveCalldata(0, rewardAddress),
       gasLimit,
-      maxFeePerGas: defaultsBaseFee(chain) * BASE_FEE_FACTOR,
+      maxFeePerGas,
       maxPriorityFeePerGas: 0n,
       accessList: [[Buffer.from(WARP_ADDRESS_HEX, 'hex'), predicateChunksOf(signed)]],
     },
     { common: chain.common },
   ).sign(relayerKey);
-  return { bytes: tx.serialize(), hash: tx.hash(), nonce, gasLimit };
+  return { bytes: tx.serialize(), hash: tx.hash(), nonce, gasLimit, cost: gasLimit * maxFeePerGas };
 }

@@ -13,8 +13,16 @@ import { REGISTRY_ADDRESS, REGISTRY_RUNTIME, registryStorage } from './registry.
 import { MESSENGER_ADDRESS, MESSENGER_DEPLOYER } from './teleporter.js';
 import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
 
-/** What the relayer starts with on each chain where its account is empty: 1,000 of the native token. */
+/**
+ * What the relayer starts with on each chain where its account is empty: 1,000 of the native token,
+ * or on a chain whose base fee makes that little, what a billion gas costs at three times it (a
+ * delivery takes some 400,000 gas plus the message's own).
+ */
 export const RELAYER_FUNDS = 1_000n * 10n ** 18n;
+const fundsFor = (chain: EvmChain) => {
+  const byFee = (chain.head.header.baseFee ?? 0n) * 3n * 10n ** 9n;
+  return byFee > RELAYER_FUNDS ? byFee : RELAYER_FUNDS;
+};
 
 export interface IcmPlacement {
   /** The messenger's runtime: the project's own unless the user supplied the real one. */
@@ -68,7 +76,7 @@ export async function placeIcm(chain: EvmChain, p: IcmPlacement = {}): Promise<'
     if (fund && p.relayer) {
       const a = new Address(p.relayer);
       const acc = (await sm.getAccount(a)) ?? new Account();
-      acc.balance += RELAYER_FUNDS;
+      acc.balance += fundsFor(chain);
       await sm.putAccount(a, acc);
     }
   });
