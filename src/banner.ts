@@ -31,6 +31,7 @@ function apisOf(config: NodeConfig): string {
     config.apiEmulatorEnabled && 'emulator',
     config.apiDataEnabled && 'Data API (/v1)',
     config.apiDataEnabled && 'Metrics API (/v2)',
+    config.apiExplorerEnabled && 'explorer (/explorer/)',
     config.dev && "dev controls (Anvil's methods, debug_*, txpool_*)",
   ]
     .filter(Boolean)

@@ -42,6 +42,7 @@ export const FLAGS: FlagSpec[] = [
     'true',
     "serve the Data API over the node's chains at /v1 (as data-api.avax.network does for mainnet and Fuji); not an avalanchego flag",
   ),
+  flag('api-explorer-enabled', 'bool', 'true', "serve the explorer, a web page over the node's chains, at /explorer; not an avalanchego flag"),
   flag('index-enabled', 'bool', 'false', 'serve the Index API at /ext/index/...'),
   flag(
     'icm',

@@ -29,6 +29,8 @@ export interface NodeConfig {
   icmRelayerDelayBlocks: number;
   /** --api-data-enabled: the Data API at /v1. */
   apiDataEnabled: boolean;
+  /** --api-explorer-enabled: the explorer's page at /explorer. */
+  apiExplorerEnabled: boolean;
   indexEnabled: boolean;
   indexAllowIncomplete: boolean;
   xBlockIntervalNs: bigint;
@@ -210,6 +212,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       apiMetricsEnabled: bool('api-metrics-enabled'),
       apiEmulatorEnabled: bool('api-emulator-enabled'),
       apiDataEnabled: bool('api-data-enabled'),
+      apiExplorerEnabled: bool('api-explorer-enabled'),
       indexEnabled: bool('index-enabled'),
       icm: bool('icm'),
       icmRelayer: bool('icm-relayer'),

@@ -1,5 +1,5 @@
-// The node's own APIs, each behind its --api-*-enabled flag: admin, info, health, metrics and the
-// emulator's controls.
+// The node's own APIs, each behind its --api-*-enabled flag: admin, info, health, metrics, the
+// emulator's controls and the explorer's page.
 import { nodeConfigJson } from '../api/admin/config.js';
 import type { Profiler } from '../api/admin/profiler.js';
 import { adminService } from '../api/admin/service.js';
@@ -14,6 +14,7 @@ import type { Aliaser } from '../chains/aliases.js';
 import type { ChainManager } from '../chains/manager.js';
 import { encodeCB58 } from '../encoding/cb58.js';
 import type { Health } from '../health/health.js';
+import { explorerHandler } from '../server/explorer.js';
 import type { Router } from '../server/router.js';
 import { signingMethods } from '../vms/platform/index.js';
 import type { Endpoints } from './endpoints.js';
@@ -40,6 +41,7 @@ export function addNodeRoutes(r: NodeRoutes): void {
   if (config.apiHealthEnabled) addHealth(r);
   if (config.apiMetricsEnabled) r.router.addRoute(metricsHandler(r.health, r.shell.startedAt), 'metrics');
   if (config.apiEmulatorEnabled) addEmulator(r);
+  if (config.apiExplorerEnabled) r.router.mount('/explorer', explorerHandler());
 }
 
 function addAdmin({ shell, router, rpc, chainAliases, vms }: NodeRoutes, profiler: Profiler): void {
