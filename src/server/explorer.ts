@@ -1,8 +1,8 @@
 // The explorer's page (--api-explorer-enabled, on by default): the files `npm run build` writes to
 // dist/explorer, served at /explorer. Any path under /explorer/ that is not one of its files gets
 // index.html, so the page's own router reads the URL (/explorer/tx/0x…, /explorer/chain/C). Nothing
-// is read at start-up: the files are read on the first request, then kept.
-import { readFile } from 'node:fs/promises';
+// is read at start-up: a file is read when first asked for, then kept until it changes.
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,19 +29,23 @@ export function defaultExplorerDir(): string {
 }
 
 export function explorerHandler(dir: () => string = defaultExplorerDir): MountHandler {
-  const files = new Map<string, Promise<Uint8Array | undefined>>();
+  // By name: the file's contents and its mtime; a rebuilt file is read again.
+  const files = new Map<string, { mtimeMs: number; body: Uint8Array }>();
   let root: string | undefined;
-  const read = (name: string) => {
-    let file = files.get(name);
-    if (!file) {
-      root ??= dir();
-      file = readFile(join(root, name)).then(
-        (b) => new Uint8Array(b),
-        () => undefined,
-      );
-      files.set(name, file);
+  const read = async (name: string): Promise<Uint8Array | undefined> => {
+    root ??= dir();
+    const path = join(root, name);
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(path)).mtimeMs;
+    } catch {
+      return undefined;
     }
-    return file;
+    const cached = files.get(name);
+    if (cached?.mtimeMs === mtimeMs) return cached.body;
+    const body = new Uint8Array(await readFile(path));
+    files.set(name, { mtimeMs, body });
+    return body;
   };
   return (req: IncomingMessage, res: ServerResponse, { rest }) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

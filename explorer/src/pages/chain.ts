@@ -1,0 +1,118 @@
+// A chain: what it is, its newest blocks and txs (live), the P-Chain's validators, and for an EVM
+// chain the Metrics API's txCount, gasUsed and activeAddresses by hour or by day.
+import { getJson, ORIGIN, rpc } from '../api.js';
+import { type Chain, findChain, isEvm } from '../chains.js';
+import { errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
+import { int } from '../format.js';
+import type { PageCtx } from '../page.js';
+import { barChart, chainBadge } from '../ui.js';
+import { summarize } from './home.js';
+import { validatorsTable } from './subnets.js';
+
+export async function chainPage(ctx: PageCtx): Promise<void> {
+  const chain = await findChain(ctx.params[0]!);
+  if (!chain) {
+    fill(ctx.view, errorBox(`no chain ${ctx.params[0]} on this node`));
+    return;
+  }
+  ctx.title(chain.name);
+  const head = h('div', null);
+  const blocks = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  const txs = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  const extra = h('div', null);
+  fill(
+    ctx.view,
+    h('h1', null, chain.name, ' ', chainBadge(chain)),
+    head,
+    extra,
+    h('div', { class: 'two-col' }, section('Blocks', blocks), section('Transactions', txs)),
+  );
+  fill(
+    head,
+    section(
+      'Overview',
+      facts([
+        ['Blockchain ID', ident(chain.id, undefined, true)],
+        ['Alias', chain.key],
+        ['Subnet', chain.kind === 'P' || chain.kind === 'X' || chain.kind === 'C' ? 'Primary Network' : link(`/subnet/${chain.subnetID}`, chain.subnetID)],
+        ['VM', chain.vmID],
+        isEvm(chain) && ['EVM chain ID', String(chain.evmChainId)],
+        ['Native token', chain.symbol],
+        ['Endpoint', ident(`${ORIGIN}${chain.rpc}`, undefined, true)],
+      ]),
+    ),
+  );
+  if (chain.kind === 'P') void pChainExtras(extra);
+  if (isEvm(chain)) void metrics(extra, chain, ctx);
+  let last = -1;
+  ctx.live(async () => {
+    try {
+      const s = await summarize(chain, 25);
+      if (s.height === last) return;
+      last = s.height;
+      fill(
+        blocks,
+        table(
+          ['Block', 'Age', 'Txs', 'ID / hash'],
+          s.blocks.map((b) => [link(`/block/${chain.key}/${b.height}`, int(b.height)), time(b.time), b.txCount, ident(b.id, `/block/${chain.key}/${b.id}`)]),
+        ),
+      );
+      fill(
+        txs,
+        table(
+          ['Tx', 'Age', 'From → to / type', 'Value'],
+          s.txs.slice(0, 25).map((t) => [txLink(t.id), time(t.time), t.what, t.value]),
+        ),
+      );
+    } catch (err) {
+      fill(blocks, errorBox(err));
+    }
+  });
+}
+
+async function pChainExtras(el: HTMLElement): Promise<void> {
+  try {
+    const { validators } = await rpc('/ext/bc/P', 'platform.getCurrentValidators', {});
+    fill(el, section(['Primary Network validators · ', link('/subnets', 'Subnets and L1s →')], validatorsTable(validators, false)));
+  } catch (err) {
+    fill(el, errorBox(err));
+  }
+}
+
+const METRICS = [
+  ['txCount', 'Transactions'],
+  ['gasUsed', 'Gas used'],
+  ['activeAddresses', 'Active addresses'],
+] as const;
+
+async function metrics(el: HTMLElement, chain: Chain, ctx: PageCtx): Promise<void> {
+  const interval = ctx.query.get('interval') === 'day' ? 'day' : 'hour';
+  const fmt = (t: number) => {
+    const d = new Date(t * 1000).toISOString();
+    return interval === 'day' ? d.slice(0, 10) : `${d.slice(5, 10)} ${d.slice(11, 16)}`;
+  };
+  const switcher = h(
+    'span',
+    { class: 'switch' },
+    link(`/chain/${chain.key}?interval=hour`, 'by hour'),
+    ' · ',
+    link(`/chain/${chain.key}?interval=day`, 'by day'),
+  );
+  for (const a of switcher.querySelectorAll('a')) if (a.href.endsWith(`=${interval}`)) a.classList.add('active');
+  const charts = h('div', { class: 'charts' }, h('p', { class: 'muted' }, 'Loading metrics…'));
+  fill(el, section(['Metrics ', switcher], charts));
+  try {
+    const series = await Promise.all(
+      METRICS.map(async ([metric]) => {
+        const page = await getJson(`/v2/chains/${chain.evmChainId}/metrics/${metric}?timeInterval=${interval}&pageSize=${interval === 'day' ? 30 : 48}`);
+        return (page.results as Array<{ timestamp: number; value: number }>).map((r) => ({ t: r.timestamp, v: Number(r.value) })).reverse();
+      }),
+    );
+    fill(
+      charts,
+      METRICS.map(([, title], i) => barChart(series[i]!, `${title} by ${interval}`, fmt)),
+    );
+  } catch (err) {
+    fill(charts, errorBox(err));
+  }
+}

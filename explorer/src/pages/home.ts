@@ -1,0 +1,147 @@
+// The home page: every chain with its height, last block and recent activity, then the newest
+// blocks and txs across chains, polled every 2 s.
+import { type Chain, chains, isEvm } from '../chains.js';
+import { type Child, errorBox, fill, h, ident, link, section, table, time, txLink, addressLink, badge } from '../dom.js';
+import { latestBlocks } from '../evm.js';
+import { hexBig, int, wei } from '../format.js';
+import type { PageCtx } from '../page.js';
+import { primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
+import { chainBadge, sparkline } from '../ui.js';
+
+interface BlockRow {
+  chain: Chain;
+  height: number;
+  id: string;
+  time: number;
+  txCount: number;
+}
+
+interface TxRow {
+  chain: Chain;
+  id: string;
+  time: number;
+  what: Child;
+  value: Child;
+}
+
+export interface Summary {
+  chain: Chain;
+  height: number;
+  time: number;
+  blocks: BlockRow[];
+  txs: TxRow[];
+}
+
+export async function summarize(chain: Chain, count = 20): Promise<Summary> {
+  if (isEvm(chain)) {
+    const blocks = await latestBlocks(chain, count);
+    const txs: TxRow[] = [];
+    for (const b of blocks)
+      for (const tx of b.txs) {
+        txs.push({
+          chain,
+          id: tx.hash,
+          time: b.time,
+          what: [addressLink(tx.from), ' → ', tx.to ? addressLink(tx.to) : badge('contract creation')],
+          value: wei(hexBig(tx.value), chain.symbol),
+        });
+      }
+    return {
+      chain,
+      height: blocks[0]?.number ?? 0,
+      time: blocks[0]?.time ?? 0,
+      blocks: blocks.map((b) => ({ chain, height: b.number, id: b.hash, time: b.time, txCount: b.txs.length })),
+      txs,
+    };
+  }
+  const kind = chain.kind as 'P' | 'X';
+  const blocks = await primaryBlocks(kind, count);
+  const txs: TxRow[] = [];
+  for (const b of blocks.slice(0, 10)) {
+    for (const id of b.txs) {
+      const found = await primaryTx(id);
+      const u = found?.tx?.unsignedTx;
+      txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: '' });
+    }
+  }
+  return {
+    chain,
+    height: blocks[0]?.height ?? 0,
+    time: blocks[0]?.time ?? 0,
+    blocks: blocks.map((b) => ({ chain, height: b.height, id: b.id, time: b.time, txCount: b.txs.length })),
+    txs,
+  };
+}
+
+export function homePage(ctx: PageCtx): void {
+  ctx.title('Explorer');
+  const cards = h('div', { class: 'chain-grid' }, h('p', { class: 'muted' }, 'Loading chains…'));
+  const blocks = h('div', null);
+  const txs = h('div', null);
+  fill(
+    ctx.view,
+    h('div', { class: 'chain-grid-wrap' }, cards),
+    h('div', { class: 'two-col' }, section('Latest blocks', blocks), section('Latest transactions', txs)),
+  );
+  let last = '';
+  const refresh = async () => {
+    let summaries: Summary[];
+    try {
+      const list = await chains();
+      summaries = (await Promise.all(list.map((c) => summarize(c).catch(() => undefined)))).filter((s): s is Summary => !!s);
+    } catch (err) {
+      fill(cards, errorBox(err));
+      return;
+    }
+    const key = summaries.map((s) => `${s.chain.id}:${s.height}`).join(',');
+    if (key === last) return;
+    last = key;
+    fill(
+      cards,
+      summaries.map((s) =>
+        h(
+          'article',
+          { class: `chain-card k-${s.chain.kind}`, 'data-chain': s.chain.key },
+          h('header', null, link(`/chain/${s.chain.key}`, h('strong', null, s.chain.name)), chainBadge(s.chain)),
+          h(
+            'div',
+            { class: 'chain-stats' },
+            h('div', null, h('span', { class: 'label' }, 'Height'), link(`/block/${s.chain.key}/${s.height}`, h('span', { class: 'big' }, int(s.height)))),
+            h('div', null, h('span', { class: 'label' }, 'Last block'), s.height === 0 ? h('span', { class: 'muted' }, 'genesis only') : time(s.time)),
+          ),
+          sparkline(s.blocks.map((b) => b.txCount).reverse(), `Txs in the last ${s.blocks.length} blocks: ${s.blocks.reduce((n, b) => n + b.txCount, 0)}`),
+          h('div', { class: 'muted small' }, `${s.blocks.reduce((n, b) => n + b.txCount, 0)} txs in the last ${s.blocks.length} blocks`),
+        ),
+      ),
+    );
+    const allBlocks = summaries
+      .flatMap((s) => s.blocks)
+      .sort((a, b) => b.time - a.time || b.height - a.height)
+      .slice(0, 15);
+    fill(
+      blocks,
+      table(
+        ['Chain', 'Block', 'Age', 'Txs', 'ID / hash'],
+        allBlocks.map((b) => [
+          chainBadge(b.chain),
+          link(`/block/${b.chain.key}/${b.height}`, int(b.height)),
+          time(b.time),
+          b.txCount,
+          ident(b.id, `/block/${b.chain.key}/${b.id}`),
+        ]),
+      ),
+    );
+    const allTxs = summaries
+      .flatMap((s) => s.txs)
+      .sort((a, b) => b.time - a.time)
+      .slice(0, 15);
+    fill(
+      txs,
+      table(
+        ['Chain', 'Tx', 'Age', 'From → to / type', 'Value'],
+        allTxs.map((t) => [chainBadge(t.chain), txLink(t.id), time(t.time), t.what, t.value]),
+      ),
+    );
+  };
+  ctx.live(refresh);
+}

@@ -1,0 +1,284 @@
+// A tx of any chain. EVM: status (with the revert reason), parties, value, fee, decoded logs,
+// internal txs (Data API) and the call tree (debug_traceTransaction, on --dev nodes). P and X: the
+// type, status, what it moved and the fields of its type.
+import { getJson, rpc, tryRpc } from '../api.js';
+import { type Chain, chains, isEvm } from '../chains.js';
+import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
+import { cb58ToHex, contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
+import { gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
+import type { PageCtx } from '../page.js';
+import { inputTotal, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
+import { chainBadge } from '../ui.js';
+
+export async function findEvmTx(hash: string): Promise<{ chain: Chain; tx: any } | undefined> {
+  const evm = (await chains()).filter(isEvm);
+  const found = await Promise.all(evm.map(async (chain) => ({ chain, tx: await tryRpc(chain.rpc, 'eth_getTransactionByHash', [hash]) })));
+  return found.find((f) => f.tx);
+}
+
+export async function txPage(ctx: PageCtx): Promise<void> {
+  const id = ctx.params[0]!;
+  ctx.title(`Tx ${id}`);
+  fill(ctx.view, h('p', { class: 'muted' }, 'Looking for the transaction…'));
+  try {
+    if (/^0x[0-9a-fA-F]{64}$/.test(id)) {
+      const found = await findEvmTx(id);
+      if (found) return await evmTx(ctx, found.chain, found.tx);
+    } else {
+      const found = await primaryTx(id);
+      if (found) return await primary(ctx, found.chain, found.tx);
+    }
+    fill(ctx.view, h('h1', null, 'Transaction'), errorBox(`no transaction ${id} on this node's chains`));
+    // A pending tx shows up once accepted.
+    ctx.live(async () => {
+      if (/^0x/.test(id) ? await findEvmTx(id) : await primaryTx(id)) await txPage({ ...ctx, live: () => {} });
+    });
+  } catch (err) {
+    fill(ctx.view, h('h1', null, 'Transaction'), errorBox(err));
+  }
+}
+
+async function tokenOf(chain: Chain, address: string): Promise<{ name: string; symbol: string; decimals: number }> {
+  const info = await contractInfo(chain, address).catch(() => undefined);
+  return { name: info?.name ?? '', symbol: info?.symbol ?? '', decimals: Number(info?.decimals ?? 0) };
+}
+
+async function logRow(chain: Chain, log: DecodedLog, all: Chain[]): Promise<Child[]> {
+  const chainOf = (hex?: string) => {
+    const c = all.find((x) => cb58ToHex(x.id) === hex);
+    return c ? chainBadge(c) : h('span', { class: 'mono', title: hex ?? '' }, hex ? `${hex.slice(0, 10)}…` : '—');
+  };
+  let detail: Child = h('span', { class: 'muted mono' }, `${log.raw.topics?.length ?? 0} topics, ${(log.raw.data.length - 2) / 2} bytes`);
+  if (log.standard === 'ERC-20' && log.event === 'Transfer') {
+    const t = await tokenOf(chain, log.address);
+    detail = [addressLink(log.from!), ' → ', addressLink(log.to!), ' ', h('strong', null, `${units(log.amounts![0]!, t.decimals)} ${t.symbol || 'tokens'}`)];
+  } else if (log.standard === 'ERC-721' && log.event === 'Transfer') {
+    const t = await tokenOf(chain, log.address);
+    detail = [addressLink(log.from!), ' → ', addressLink(log.to!), ' ', h('strong', null, `${t.symbol || 'NFT'} #${log.tokenIds![0]}`)];
+  } else if (log.standard === 'ERC-1155') {
+    detail = [
+      addressLink(log.from!),
+      ' → ',
+      addressLink(log.to!),
+      ' ',
+      h('strong', null, log.tokenIds!.map((id, i) => `${log.amounts![i]} × id ${id}`).join(', ')),
+    ];
+  } else if (log.standard === 'ICM') {
+    detail = [
+      'message ',
+      link(`/icm/${log.messageID}`, h('span', { class: 'mono' }, `${log.messageID!.slice(0, 12)}…`)),
+      log.event === 'SendCrossChainMessage' ? ' to ' : ' from ',
+      chainOf(log.otherChain),
+    ];
+  } else if (log.event === 'Approval' && log.from) {
+    detail = ['owner ', addressLink(log.from), ' spender ', addressLink(log.to!)];
+  }
+  const token = log.standard.startsWith('ERC') ? await tokenOf(chain, log.address) : undefined;
+  return [
+    String(log.logIndex),
+    h('span', null, badge(log.standard || 'log', log.standard === 'ICM' ? 'icm' : ''), ' ', h('strong', null, log.event)),
+    [addressLink(log.address), token?.name ? h('span', { class: 'muted small' }, ` ${token.name}`) : ''],
+    detail,
+  ];
+}
+
+function callTree(frame: any, symbol: string, depth = 0): HTMLElement {
+  const value = frame.value ? hexBig(frame.value) : 0n;
+  return h(
+    'li',
+    null,
+    h(
+      'div',
+      { class: `frame${frame.error ? ' failed' : ''}` },
+      badge(frame.type ?? 'CALL'),
+      ' ',
+      addressLink(frame.from),
+      ' → ',
+      frame.to ? addressLink(frame.to) : '—',
+      value > 0n ? ` ${wei(value, symbol)}` : '',
+      h('span', { class: 'muted small' }, ` gas ${int(hexBig(frame.gasUsed ?? '0x0'))}`),
+      frame.error ? h('span', { class: 'bad' }, ` ${frame.error}${frame.revertReason ? `: ${frame.revertReason}` : ''}`) : '',
+    ),
+    frame.calls?.length && depth < 32
+      ? h(
+          'ul',
+          null,
+          frame.calls.map((c: any) => callTree(c, symbol, depth + 1)),
+        )
+      : null,
+  );
+}
+
+async function internalTxs(chain: Chain, tx: any, receipt: any): Promise<any[] | undefined> {
+  const n = hexNum(tx.blockNumber);
+  const parties = [tx.to ?? receipt.contractAddress, tx.from].filter(Boolean);
+  for (const a of parties) {
+    try {
+      const page = await getJson(`/v1/chains/${chain.id}/addresses/${a}/transactions?startBlock=${n}&endBlock=${n + 1}&pageSize=100`);
+      const mine = (page.transactions as any[]).find((t) => t.nativeTransaction.txHash.toLowerCase() === tx.hash.toLowerCase());
+      if (mine?.internalTransactions?.length) return mine.internalTransactions;
+    } catch {
+      return undefined;
+    }
+  }
+  return [];
+}
+
+async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
+  const [receipt, block, all] = await Promise.all([
+    rpc(chain.rpc, 'eth_getTransactionReceipt', [tx.hash]),
+    tx.blockNumber ? rpc(chain.rpc, 'eth_getBlockByNumber', [tx.blockNumber, false]) : undefined,
+    chains(),
+  ]);
+  if (!receipt) {
+    fill(ctx.view, h('h1', null, 'Transaction ', chainBadge(chain)), section('Pending', facts([['Hash', ident(tx.hash, undefined, true)]])));
+    return;
+  }
+  const ok = receipt.status === '0x1';
+  const reason = ok ? undefined : await replayRevert(chain, tx).catch(() => undefined);
+  const price = hexBig(receipt.effectiveGasPrice ?? tx.gasPrice);
+  const gasUsed = hexBig(receipt.gasUsed);
+  const logs = (receipt.logs as any[]).map(decodeLog);
+  const rows = await Promise.all(logs.map((l) => logRow(chain, l, all)));
+  const internal = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  const tree = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  const created = receipt.contractAddress;
+  fill(
+    ctx.view,
+    h('h1', null, 'Transaction ', chainBadge(chain)),
+    section(
+      'Overview',
+      facts([
+        ['Hash', ident(tx.hash, undefined, true)],
+        ['Status', ok ? badge('Success', 'ok') : [badge('Failed', 'bad'), reason ? h('span', { class: 'bad reason' }, ` ${reason}`) : '']],
+        ['Block', [link(`/block/${chain.key}/${hexNum(tx.blockNumber)}`, int(hexNum(tx.blockNumber))), ' · ', time(hexNum(block?.timestamp))]],
+        ['From', addressLink(tx.from, true)],
+        ['To', tx.to ? addressLink(tx.to, true) : [badge('contract creation'), ' ', created ? addressLink(created, true) : '']],
+        ['Value', wei(hexBig(tx.value), chain.symbol)],
+        ['Fee', `${wei(gasUsed * price, chain.symbol)}`],
+        ['Gas price', gwei(price)],
+        ['Gas used', `${int(gasUsed)} of ${int(hexBig(tx.gas))}`],
+        ['Nonce', int(hexNum(tx.nonce))],
+        tx.input &&
+          tx.input !== '0x' && ['Input', h('span', { class: 'mono', title: tx.input }, `${tx.input.slice(0, 10)} · ${(tx.input.length - 2) / 2} bytes`)],
+      ]),
+    ),
+    section(`Logs (${logs.length})`, table(['#', 'Event', 'Contract', 'Details'], rows, 'No logs.')),
+    section('Internal transactions', internal),
+    section('Call tree', tree),
+  );
+  void internalTxs(chain, tx, receipt).then((list) => {
+    if (list === undefined) fill(internal, h('p', { class: 'muted' }, 'The Data API is off on this node.'));
+    else
+      fill(
+        internal,
+        table(
+          ['Type', 'From', 'To', 'Value', 'Gas used', ''],
+          list.map((i) => [
+            badge(i.internalTxType),
+            addressLink(i.from.address),
+            addressLink(i.to.address),
+            wei(BigInt(i.value), chain.symbol),
+            int(BigInt(i.gasUsed)),
+            i.isReverted ? badge('reverted', 'bad') : '',
+          ]),
+          'No internal transactions.',
+        ),
+      );
+  });
+  try {
+    const trace = await rpc(chain.rpc, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer' }]);
+    fill(tree, h('ul', { class: 'tree' }, callTree(trace, chain.symbol)));
+  } catch {
+    fill(tree, h('p', { class: 'muted' }, 'The call tree needs debug_traceTransaction: start the node with --dev.'));
+  }
+}
+
+async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
+  const chain = (await chains()).find((c) => c.kind === kind)!;
+  const u = tx.unsignedTx;
+  const type = kind === 'P' ? pTxType(u) : xTxType(u);
+  const status = await tryRpc(chain.rpc, kind === 'P' ? 'platform.getTxStatus' : 'avm.getTxStatus', { txID: tx.id });
+  const outputs = outputsOf(u);
+  const moved = outputs.reduce((n, o) => n + o.amount, 0n);
+  const burned = inputTotal(u) - moved;
+  const known = new Set([
+    'networkID',
+    'blockchainID',
+    'outputs',
+    'inputs',
+    'memo',
+    'exportedOutputs',
+    'importedInputs',
+    'stake',
+    'validators',
+    'genesisData',
+    'subnetAuthorization',
+  ]);
+  const extra = Object.entries(u ?? {}).filter(([k]) => !known.has(k));
+  const chainsByID = new Map((await chains()).map((c) => [c.id, c]));
+  const show = (k: string, v: unknown): Child => {
+    if (typeof v === 'string' && chainsByID.has(v) && (k.toLowerCase().includes('chain') || k === 'chainID'))
+      return [chainBadge(chainsByID.get(v)!), ' ', ident(v)];
+    if (k === 'subnetID' && typeof v === 'string') return link(`/subnet/${v}`, v);
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return String(v);
+    return h(
+      'code',
+      { class: 'json' },
+      JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)),
+    );
+  };
+  fill(
+    ctx.view,
+    h('h1', null, type, ' ', chainBadge(chain)),
+    section(
+      'Overview',
+      facts([
+        ['ID', ident(tx.id, undefined, true)],
+        ['Type', badge(type)],
+        ['Status', status?.status === 'Committed' || status?.status === 'Accepted' ? badge(status.status, 'ok') : badge(status?.status ?? 'Unknown', 'bad')],
+        status?.reason && ['Reason', status.reason],
+        burned > 0n && ['Fee', navax(burned)],
+        u?.memo && u.memo !== '0x' && ['Memo', u.memo],
+        ...extra.map(([k, v]): [string, Child] => [k, show(k, v)]),
+      ]),
+    ),
+    section(
+      'Outputs',
+      table(
+        ['To', 'Amount', 'Kind'],
+        outputs.map((o) => [
+          o.address
+            ? h(
+                'span',
+                { class: 'chips' },
+                o.address.split(', ').map((a) => addressLink(a)),
+              )
+            : '—',
+          navax(o.amount),
+          o.kind,
+        ]),
+        'No outputs.',
+      ),
+    ),
+    u?.validators?.length > 0 &&
+      section(
+        'L1 validators',
+        table(
+          ['Node ID (hex)', 'Weight', 'Balance'],
+          u.validators.map((v: any) => [h('span', { class: 'mono' }, v.nodeID), int(v.weight), navax(v.balance)]),
+        ),
+      ),
+    section(
+      'Inputs',
+      table(
+        ['Spent output', 'Amount'],
+        [...(u?.inputs ?? []), ...(u?.importedInputs ?? [])].map((i: any) => [
+          [txLink(i.txID), `:${i.outputIndex}`],
+          navax(i.input?.amount ?? i.input?.input?.amount),
+        ]),
+        'No inputs.',
+      ),
+    ),
+  );
+}

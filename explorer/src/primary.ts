@@ -1,0 +1,104 @@
+// P- and X-Chain txs as avalanchego's JSON encoding gives them: the type, named from the fields
+// each type has, and the amounts they move.
+import { getJson, tryRpc } from './api.js';
+import { big } from './format.js';
+
+export function pTxType(u: any): string {
+  if (!u) return 'Tx';
+  if ('txID' in u && !('outputs' in u)) return 'RewardValidatorTx';
+  if ('validators' in u && 'address' in u) return 'ConvertSubnetToL1Tx';
+  if ('chainName' in u) return 'CreateChainTx';
+  if ('owner' in u) return 'CreateSubnetTx';
+  if ('importedInputs' in u) return 'ImportTx';
+  if ('exportedOutputs' in u) return 'ExportTx';
+  if ('newOwner' in u) return 'TransferSubnetOwnershipTx';
+  if ('signer' in u && 'validator' in u) return 'AddPermissionlessValidatorTx';
+  if ('rewardsOwner' in u) return 'AddPermissionlessDelegatorTx';
+  if ('validator' in u) return 'AddSubnetValidatorTx';
+  if ('nodeID' in u && 'subnetID' in u) return 'RemoveSubnetValidatorTx';
+  if ('proofOfPossession' in u && 'message' in u) return 'RegisterL1ValidatorTx';
+  if ('message' in u) return 'SetL1ValidatorWeightTx';
+  if ('disableAuthorization' in u) return 'DisableL1ValidatorTx';
+  if ('validationID' in u) return 'IncreaseL1ValidatorBalanceTx';
+  return 'BaseTx';
+}
+
+export function xTxType(u: any): string {
+  if (!u) return 'Tx';
+  if ('initialStates' in u) return 'CreateAssetTx';
+  if ('operations' in u) return 'OperationTx';
+  if ('importedInputs' in u) return 'ImportTx';
+  if ('exportedOutputs' in u) return 'ExportTx';
+  return 'BaseTx';
+}
+
+export interface Output {
+  address: string;
+  amount: bigint;
+  assetID: string;
+  kind: 'output' | 'exported' | 'stake';
+}
+
+/** Who gets what: the outputs, the exported outputs and the stake. */
+export function outputsOf(u: any): Output[] {
+  const out: Output[] = [];
+  const add = (list: any[] | undefined, kind: Output['kind']) => {
+    for (const o of list ?? []) {
+      const amount = o.output?.amount ?? o.output?.output?.amount;
+      const addresses: string[] = o.output?.addresses ?? o.output?.output?.addresses ?? [];
+      if (amount === undefined) continue;
+      out.push({ address: addresses.join(', '), amount: big(amount), assetID: o.assetID, kind });
+    }
+  };
+  add(u?.outputs, 'output');
+  add(u?.exportedOutputs, 'exported');
+  add(u?.stake, 'stake');
+  return out;
+}
+
+export function inputTotal(u: any): bigint {
+  let n = 0n;
+  for (const i of [...(u?.inputs ?? []), ...(u?.importedInputs ?? [])]) n += big(i.input?.amount ?? i.input?.input?.amount);
+  return n;
+}
+
+const txCache = new Map<string, Promise<{ chain: 'P' | 'X'; tx: any } | undefined>>();
+
+/** A P- or X-Chain tx by ID (immutable once accepted, so kept). */
+export function primaryTx(id: string): Promise<{ chain: 'P' | 'X'; tx: any } | undefined> {
+  let found = txCache.get(id);
+  if (!found) {
+    found = (async () => {
+      const p = await tryRpc('/ext/bc/P', 'platform.getTx', { txID: id, encoding: 'json' });
+      if (p) return { chain: 'P' as const, tx: p.tx };
+      const x = await tryRpc('/ext/bc/X', 'avm.getTx', { txID: id, encoding: 'json' });
+      if (x) return { chain: 'X' as const, tx: x.tx };
+      return undefined;
+    })();
+    txCache.set(id, found);
+    void found.then((v) => {
+      if (!v) txCache.delete(id);
+    });
+  }
+  return found;
+}
+
+export interface PrimaryBlock {
+  height: number;
+  id: string;
+  time: number;
+  txs: string[];
+  type: string;
+}
+
+/** The newest P- or X-Chain blocks from the Data API (which records them as they are accepted). */
+export async function primaryBlocks(chain: 'P' | 'X', pageSize = 20): Promise<PrimaryBlock[]> {
+  const page = await getJson(`/v1/networks/fuji/blockchains/${chain === 'P' ? 'p-chain' : 'x-chain'}/blocks?pageSize=${pageSize}`);
+  return (page.blocks as any[]).map((b) => ({
+    height: Number(b.blockNumber),
+    id: b.blockHash,
+    time: b.blockTimestamp,
+    txs: b.transactions ?? [],
+    type: b.blockType,
+  }));
+}
