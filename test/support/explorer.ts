@@ -1,0 +1,78 @@
+// Real activity on every kind of chain for the explorer's browser test: an X-Chain transfer, a
+// subnet converted to an L1 on the P-Chain, tokens, a forwarded value and a failed tx on the C-Chain
+// and on an L1, and ICM messages between them.
+import { readFileSync } from 'node:fs';
+import { call } from '../helpers.js';
+import { type Activity, makeActivity } from './data.js';
+import { type IcmActivity, makeIcm } from './icm.js';
+import { A, EWOQ_KEY, Wallet } from './pvm.js';
+
+const SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
+/** Bob: the X-Chain transfer's recipient (a fixed key's address). */
+const BOB_KEY = new Uint8Array(32).fill(7);
+
+export interface ExplorerActivity {
+  xTransfer: string;
+  /** Bob's X-Chain address. */
+  bob: string;
+  subnetID: string;
+  /** The L1's chain, created on the converted subnet. */
+  convertedChainID: string;
+  conversionTx: string;
+  c: Activity;
+  l1: Activity;
+  icm: IcmActivity;
+  cChainID: string;
+  l1ChainID: string;
+}
+
+export async function makeExplorerActivity(uri: string, genesisFile: string): Promise<ExplorerActivity> {
+  const w = await new Wallet(uri).init();
+  const bobAddr = A.secp256k1.publicKeyBytesToAddress(A.secp256k1.getPublicKey(BOB_KEY));
+  const bob = A.utils.format('X', 'local', bobAddr);
+  const xTransfer = await w.issueX(
+    A.avm.newBaseTx(w.ctx, [w.addr], await w.xUTXOs(), [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 12_500_000_000n, [bobAddr])]),
+  );
+
+  const subnetID = await w.issueP(A.pvm.e.newCreateSubnetTx({ ...(await w.common()), subnetOwners: [w.addr] }, w.ctx));
+  const genesis = JSON.parse(readFileSync(genesisFile, 'utf8'));
+  genesis.config.chainId = 77777;
+  const convertedChainID = await w.issueP(
+    A.pvm.e.newCreateChainTx(
+      { ...(await w.common()), subnetId: subnetID, chainName: 'convl1', vmId: SUBNET_EVM, fxIds: [], genesisData: genesis, subnetAuth: [0] },
+      w.ctx,
+    ),
+    [EWOQ_KEY],
+  );
+  const { nodeID, nodePOP } = await call(`${uri}/ext/info`, 'info.getNodeID');
+  const validator = A.L1Validator.fromNative(
+    nodeID,
+    1000n,
+    1_000_000_000n,
+    new A.pvmSerial.ProofOfPossession(A.utils.hexToBuffer(nodePOP.publicKey), A.utils.hexToBuffer(nodePOP.proofOfPossession)),
+    A.PChainOwner.fromNative([w.addr], 1),
+    A.PChainOwner.fromNative([w.addr], 1),
+  );
+  const conversionTx = await w.issueP(
+    A.pvm.e.newConvertSubnetToL1Tx(
+      {
+        ...(await w.common()),
+        subnetId: subnetID,
+        chainId: convertedChainID,
+        address: A.utils.hexToBuffer('0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC'),
+        validators: [validator],
+        subnetAuth: [0],
+      },
+      w.ctx,
+    ),
+    [EWOQ_KEY],
+  );
+
+  const c = await makeActivity(`${uri}/ext/bc/C/rpc`, 43112);
+  const l1 = await makeActivity(`${uri}/ext/bc/myl1/rpc`, 99999);
+  const id = async (alias: string) => (await call(`${uri}/ext/info`, 'info.getBlockchainID', { alias })).blockchainID as string;
+  const cChainID = await id('C');
+  const l1ChainID = await id('myl1');
+  const icm = await makeIcm(uri, A.utils.base58check.decode(cChainID), A.utils.base58check.decode(l1ChainID));
+  return { xTransfer, bob, subnetID, convertedChainID, conversionTx, c, l1, icm, cChainID, l1ChainID };
+}
