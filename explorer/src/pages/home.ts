@@ -76,8 +76,8 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
 export function homePage(ctx: PageCtx): void {
   ctx.title('Explorer');
   const cards = h('div', { class: 'chain-grid' }, h('p', { class: 'muted' }, 'Loading chains…'));
-  const blocks = h('div', null);
-  const txs = h('div', null);
+  const blocks = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  const txs = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   fill(
     ctx.view,
     h('div', { class: 'chain-grid-wrap' }, cards),
