@@ -31,7 +31,7 @@ describe('the explorer in a browser', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const [started, launched] = await Promise.all([
-      startTestNode({ dbType: 'memdb', l1: [FIXTURE] }),
+      startTestNode({ dbType: 'memdb', l1: [FIXTURE], dev: true }),
       puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true }),
     ]);
     node = started;
@@ -140,7 +140,13 @@ describe('the explorer in a browser', () => {
 
   it('a failed tx with its revert reason, and internal txs', async () => {
     await open(`/tx/${a.c.failedTx}`, ['Failed', 'forward failed', 'Internal transactions', 'reverted'], 'tx-failed');
-    await open(`/tx/${a.c.forwardTx}`, ['Success', 'CALL', '0.000000000000000005 AVAX', 'debug_traceTransaction'], 'tx-internal');
+    await open(`/tx/${a.c.forwardTx}`, ['Success', 'CALL', '0.000000000000000005 AVAX'], 'tx-internal');
+  });
+
+  it('the call tree, from debug_traceTransaction on a --dev node', async () => {
+    await open(`/tx/${a.c.failedTx}`, ['Call tree', 'execution reverted: forward failed', 'gas 43'], 'tx-call-tree');
+    const body = await open(`/tx/${a.c.txs[8]}`, ['Call tree', 'CREATE', a.c.child.toLowerCase().slice(0, 8)], 'tx-create');
+    expect(body).toContain('Internal transactions');
   });
 
   it('P- and X-Chain txs: type, status, outputs', async () => {
@@ -201,6 +207,21 @@ describe('the explorer in a browser', () => {
     expect(body).toContain('C-Chain');
     const bg = await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor as string);
     expect(bg).toBe('rgb(15, 17, 21)');
+  });
+
+  it('without the Data API, the chains still show from their own APIs', async () => {
+    const bare = await startTestNode({ dbType: 'memdb', apiDataEnabled: false });
+    try {
+      problems = [];
+      await page.goto(`${bare.uri}/explorer/`, { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-chain]').length === 3, { timeout: 10_000 });
+      await page.screenshot({ path: join(ARTIFACTS, 'home-no-data-api.png'), fullPage: true });
+      expect(await text()).toContain('X-Chain');
+      // Only the Data API's 404s, which Chromium logs, as the page learns it is off.
+      expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('--api-explorer-enabled=false serves no page; a node without the built files says so', async () => {

@@ -31,7 +31,13 @@ export function parseJson(text: string): any {
 export async function getJson(path: string): Promise<any> {
   const res = await fetch(ORIGIN + path, { headers: { accept: 'application/json' } });
   const text = await res.text();
-  const body = text === '' ? undefined : parseJson(text);
+  let body: any;
+  try {
+    body = text === '' ? undefined : parseJson(text);
+  } catch {
+    // A plain-text error (the router's 404 when the Data API is off).
+    if (res.ok) throw new ApiError(`not JSON: ${text.slice(0, 80)}`, res.status);
+  }
   if (!res.ok) {
     const msg = body?.message;
     throw new ApiError(Array.isArray(msg) ? msg.join(', ') : String(msg ?? `${res.status} ${res.statusText}`), res.status);

@@ -89,7 +89,8 @@ function render(): void {
       const tick = async () => {
         if (gen !== generation) return;
         try {
-          await fn();
+          // A page in a background tab asks nothing; it catches up when shown again.
+          if (!document.hidden) await fn();
         } finally {
           if (gen === generation) setTimeout(tick, POLL_MS);
         }

@@ -1,6 +1,6 @@
 // P- and X-Chain txs as avalanchego's JSON encoding gives them: the type, named from the fields
 // each type has, and the amounts they move.
-import { getJson, tryRpc } from './api.js';
+import { type ApiError, getJson, rpc, tryRpc } from './api.js';
 import { big } from './format.js';
 
 export function pTxType(u: any): string {
@@ -93,12 +93,33 @@ export interface PrimaryBlock {
 
 /** The newest P- or X-Chain blocks from the Data API (which records them as they are accepted). */
 export async function primaryBlocks(chain: 'P' | 'X', pageSize = 20): Promise<PrimaryBlock[]> {
-  const page = await getJson(`/v1/networks/fuji/blockchains/${chain === 'P' ? 'p-chain' : 'x-chain'}/blocks?pageSize=${pageSize}`);
-  return (page.blocks as any[]).map((b) => ({
-    height: Number(b.blockNumber),
-    id: b.blockHash,
-    time: b.blockTimestamp,
-    txs: b.transactions ?? [],
-    type: b.blockType,
-  }));
+  if (!dataApiOff) {
+    try {
+      const page = await getJson(`/v1/networks/fuji/blockchains/${chain === 'P' ? 'p-chain' : 'x-chain'}/blocks?pageSize=${pageSize}`);
+      return (page.blocks as any[]).map((b) => ({
+        height: Number(b.blockNumber),
+        id: b.blockHash,
+        time: b.blockTimestamp,
+        txs: b.transactions ?? [],
+        type: b.blockType,
+      }));
+    } catch (err) {
+      if ((err as ApiError).status !== 404) throw err;
+      dataApiOff = true;
+    }
+  }
+  // --api-data-enabled=false: the chain's own API, block by block.
+  const api = chain === 'P' ? 'platform' : 'avm';
+  const path = chain === 'P' ? '/ext/bc/P' : '/ext/bc/X';
+  const top = Number((await rpc(path, `${api}.getHeight`, {})).height);
+  const heights = Array.from({ length: Math.min(pageSize, top + 1) }, (_, i) => top - i);
+  return Promise.all(
+    heights.map(async (height) => {
+      const { block } = await rpc(path, `${api}.getBlockByHeight`, { height: String(height), encoding: 'json' });
+      const txs: any[] = block.txs ?? (block.tx ? [block.tx] : []);
+      return { height, id: block.id ?? '', time: Number(block.time ?? 0), txs: txs.map((t) => t.id), type: '' };
+    }),
+  );
 }
+
+let dataApiOff = false;

@@ -6,7 +6,7 @@ import { errorBox, facts, fill, h, ident, link, section, table, time, txLink } f
 import { int } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { barChart, chainBadge } from '../ui.js';
-import { summarize } from './home.js';
+import { height, summarize } from './home.js';
 import { validatorsTable } from './subnets.js';
 
 export async function chainPage(ctx: PageCtx): Promise<void> {
@@ -47,14 +47,20 @@ export async function chainPage(ctx: PageCtx): Promise<void> {
   let last = -1;
   ctx.live(async () => {
     try {
+      const now = await height(chain);
+      if (now === last) return;
       const s = await summarize(chain, 25);
-      if (s.height === last) return;
-      last = s.height;
+      last = now;
       fill(
         blocks,
         table(
           ['Block', 'Age', 'Txs', 'ID / hash'],
-          s.blocks.map((b) => [link(`/block/${chain.key}/${b.height}`, int(b.height)), time(b.time), b.txCount, ident(b.id, `/block/${chain.key}/${b.id}`)]),
+          s.blocks.map((b) => [
+            link(`/block/${chain.key}/${b.height}`, int(b.height)),
+            time(b.time),
+            b.txCount,
+            b.id ? ident(b.id, `/block/${chain.key}/${b.id}`) : '—',
+          ]),
         ),
       );
       fill(

@@ -3,7 +3,8 @@
 import { type Chain, chains, isEvm } from '../chains.js';
 import { type Child, errorBox, fill, h, ident, link, section, table, time, txLink, addressLink, badge } from '../dom.js';
 import { latestBlocks } from '../evm.js';
-import { hexBig, int, wei } from '../format.js';
+import { hexBig, hexNum, int, wei } from '../format.js';
+import { rpc } from '../api.js';
 import type { PageCtx } from '../page.js';
 import { primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
 import { chainBadge, sparkline } from '../ui.js';
@@ -30,6 +31,12 @@ export interface Summary {
   time: number;
   blocks: BlockRow[];
   txs: TxRow[];
+}
+
+/** A chain's height: its last accepted block's number. */
+export async function height(chain: Chain): Promise<number> {
+  if (isEvm(chain)) return hexNum(await rpc(chain.rpc, 'eth_blockNumber', []));
+  return Number((await rpc(chain.rpc, chain.kind === 'P' ? 'platform.getHeight' : 'avm.getHeight', {})).height);
 }
 
 export async function summarize(chain: Chain, count = 20): Promise<Summary> {
@@ -88,14 +95,15 @@ export function homePage(ctx: PageCtx): void {
     let summaries: Summary[];
     try {
       const list = await chains();
+      // The heights first (one call a chain): nothing more is asked while no chain moved.
+      const key = (await Promise.all(list.map(async (c) => `${c.id}:${await height(c).catch(() => -1)}`))).join(',');
+      if (key === last) return;
+      last = key;
       summaries = (await Promise.all(list.map((c) => summarize(c).catch(() => undefined)))).filter((s): s is Summary => !!s);
     } catch (err) {
       fill(cards, errorBox(err));
       return;
     }
-    const key = summaries.map((s) => `${s.chain.id}:${s.height}`).join(',');
-    if (key === last) return;
-    last = key;
     fill(
       cards,
       summaries.map((s) =>
@@ -127,7 +135,7 @@ export function homePage(ctx: PageCtx): void {
           link(`/block/${b.chain.key}/${b.height}`, int(b.height)),
           time(b.time),
           b.txCount,
-          ident(b.id, `/block/${b.chain.key}/${b.id}`),
+          b.id ? ident(b.id, `/block/${b.chain.key}/${b.id}`) : '—',
         ]),
       ),
     );
