@@ -166,7 +166,7 @@ describe('the explorer in a browser', () => {
     const body = await open(`/address/${EWOQ}`, ['Balances', 'C', 'myl1', 'MYL1', 'Test Token', 'Transactions'], 'address-evm');
     expect(body).toMatch(/49,999,999\.\d+ AVAX/);
     await open(`/address/${a.c.token}`, ['Contract', 'ERC-20', 'Test Token (TT)', 'Deployer', 'bytes'], 'address-contract');
-    await open(`/address/${a.bob}`, ['12.5 AVAX', a.bob], 'address-x');
+    await open(`/address/${a.bob}`, ['12.5 AVAX', a.bob, 'Unspent outputs (1)', a.xTransfer.slice(0, 8)], 'address-x');
   });
 
   it('one search box: a tx hash, a chain alias, an address, a block number', async () => {

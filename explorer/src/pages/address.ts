@@ -7,6 +7,7 @@ import { contractInfo } from '../evm.js';
 import { hexBig, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { chainBadge } from '../ui.js';
+import { parseUtxo } from '../cb58.js';
 
 export async function addressPage(ctx: PageCtx): Promise<void> {
   const a = ctx.params[0]!;
@@ -140,6 +141,24 @@ async function primaryAddress(ctx: PageCtx, a: string): Promise<void> {
       chainBadge(P),
       [navax(pBal.balance), pBal.unlocked !== pBal.balance ? h('span', { class: 'muted small' }, ` (unlocked ${navax(pBal.unlocked)})`) : ''],
     ]);
+  const avax = (await rpc('/ext/bc/X', 'avm.getAssetDescription', { assetID: 'AVAX' }).catch(() => undefined))?.assetID;
+  const utxoRows: Child[][] = [];
+  for (const [chain, list] of [
+    [X, xUtxos?.utxos ?? []],
+    [P, pUtxos?.utxos ?? []],
+  ] as const) {
+    for (const hex of list as string[]) {
+      const u = parseUtxo(hex);
+      if (!u) continue;
+      utxoRows.push([
+        chainBadge(chain),
+        txLink(u.txID),
+        String(u.index),
+        u.amount === undefined ? '—' : u.assetID === avax ? navax(u.amount) : `${units(u.amount, 0)} of ${u.assetID.slice(0, 8)}…`,
+        u.locktime ? time(Number(u.locktime)) : '—',
+      ]);
+    }
+  }
   fill(
     ctx.view,
     h('h1', null, 'Address'),
@@ -152,12 +171,13 @@ async function primaryAddress(ctx: PageCtx, a: string): Promise<void> {
     ),
     section('Balances', table(['Chain', 'Balance'], rows)),
     section(
-      'Unspent outputs',
-      facts([
-        ['X-Chain', `${xUtxos?.numFetched ?? 0} UTXOs`],
-        ['P-Chain', `${pUtxos?.numFetched ?? 0} UTXOs`],
-      ]),
-      h('p', { class: 'muted small' }, 'The X- and P-Chain keep UTXOs, not an account history.'),
+      `Unspent outputs (${utxoRows.length})`,
+      table(['Chain', 'Created by', 'Output', 'Amount', 'Locked until'], utxoRows, 'No unspent outputs.'),
+      h(
+        'p',
+        { class: 'muted small' },
+        'The X- and P-Chain keep UTXOs, not account histories: these are the outputs the address can spend, with the txs that made them.',
+      ),
     ),
   );
 }
