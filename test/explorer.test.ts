@@ -129,7 +129,11 @@ describe('the explorer in a browser', () => {
   });
 
   it('an ERC-20 transfer: status, parties, value, fee and the decoded log', async () => {
-    const body = await open(`/tx/${a.c.txs[4]}`, ['Success', 'ERC-20', 'Transfer', 'Test Token', '0.0000000000000001 TT', 'Fee', 'gwei'], 'tx-erc20');
+    const body = await open(
+      `/tx/${a.c.txs[4]}`,
+      ['Success', 'transfer(address,uint256)', 'ERC-20', 'Transfer', 'Test Token', '0.0000000000000001 TT', 'Fee', 'gwei'],
+      'tx-erc20',
+    );
     expect(body).toContain(EWOQ.toLowerCase());
   });
 

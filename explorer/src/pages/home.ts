@@ -3,10 +3,10 @@
 import { type Chain, chains, isEvm } from '../chains.js';
 import { type Child, errorBox, fill, h, ident, link, section, table, time, txLink, addressLink, badge } from '../dom.js';
 import { latestBlocks } from '../evm.js';
-import { hexBig, hexNum, int, wei } from '../format.js';
+import { hexBig, hexNum, int, navax, wei } from '../format.js';
 import { rpc } from '../api.js';
 import type { PageCtx } from '../page.js';
-import { primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
+import { outputsOf, primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
 import { chainBadge, sparkline } from '../ui.js';
 
 interface BlockRow {
@@ -68,7 +68,8 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
     for (const id of b.txs) {
       const found = await primaryTx(id);
       const u = found?.tx?.unsignedTx;
-      txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: '' });
+      const moved = outputsOf(u).reduce((n, o) => n + o.amount, 0n);
+      txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: moved > 0n ? navax(moved) : '' });
     }
   }
   return {

@@ -109,19 +109,22 @@ function callTree(frame: any, symbol: string, depth = 0): HTMLElement {
   );
 }
 
-async function internalTxs(chain: Chain, tx: any, receipt: any): Promise<any[] | undefined> {
+/** The Data API's record of the tx (its method's name, its internal txs), found under one of its parties. */
+async function dataRecord(chain: Chain, tx: any, receipt: any): Promise<{ internal: any[]; methodName?: string } | undefined> {
   const n = hexNum(tx.blockNumber);
   const parties = [tx.to ?? receipt.contractAddress, tx.from].filter(Boolean);
+  let methodName: string | undefined;
   for (const a of parties) {
     try {
       const page = await getJson(`/v1/chains/${chain.id}/addresses/${a}/transactions?startBlock=${n}&endBlock=${n + 1}&pageSize=100`);
       const mine = (page.transactions as any[]).find((t) => t.nativeTransaction.txHash.toLowerCase() === tx.hash.toLowerCase());
-      if (mine?.internalTransactions?.length) return mine.internalTransactions;
+      methodName ??= mine?.nativeTransaction?.method?.methodName;
+      if (mine?.internalTransactions?.length) return { internal: mine.internalTransactions, methodName };
     } catch {
       return undefined;
     }
   }
-  return [];
+  return { internal: [], methodName };
 }
 
 async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
@@ -132,6 +135,13 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
   ]);
   if (!receipt) {
     fill(ctx.view, h('h1', null, 'Transaction ', chainBadge(chain)), section('Pending', facts([['Hash', ident(tx.hash, undefined, true)]])));
+    // Shown in full once a block takes it.
+    let done = false;
+    ctx.live(async () => {
+      if (done || !(await rpc(chain.rpc, 'eth_getTransactionReceipt', [tx.hash]))) return;
+      done = true;
+      await evmTx(ctx, chain, await rpc(chain.rpc, 'eth_getTransactionByHash', [tx.hash]));
+    });
     return;
   }
   const ok = receipt.status === '0x1';
@@ -143,6 +153,7 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
   const internal = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   const tree = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   const created = receipt.contractAddress;
+  const method = h('span', null);
   fill(
     ctx.view,
     h('h1', null, 'Transaction ', chainBadge(chain)),
@@ -160,14 +171,19 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
         ['Gas used', `${int(gasUsed)} of ${int(hexBig(tx.gas))}`],
         ['Nonce', int(hexNum(tx.nonce))],
         tx.input &&
-          tx.input !== '0x' && ['Input', h('span', { class: 'mono', title: tx.input }, `${tx.input.slice(0, 10)} · ${(tx.input.length - 2) / 2} bytes`)],
+          tx.input !== '0x' && [
+            'Input',
+            [method, h('span', { class: 'mono', title: tx.input }, `${tx.input.slice(0, 10)} · ${(tx.input.length - 2) / 2} bytes`)],
+          ],
       ]),
     ),
     section(`Logs (${logs.length})`, table(['#', 'Event', 'Contract', 'Details'], rows, 'No logs.')),
     section('Internal transactions', internal),
     section('Call tree', tree),
   );
-  void internalTxs(chain, tx, receipt).then((list) => {
+  void dataRecord(chain, tx, receipt).then((record) => {
+    if (record?.methodName) fill(method, h('strong', null, record.methodName), ' ');
+    const list = record?.internal;
     if (list === undefined) fill(internal, h('p', { class: 'muted' }, 'The Data API is off on this node.'));
     else
       fill(
