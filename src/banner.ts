@@ -31,7 +31,6 @@ function apisOf(config: NodeConfig): string {
     config.apiEmulatorEnabled && 'emulator',
     config.apiDataEnabled && 'Data API (/v1)',
     config.apiDataEnabled && 'Metrics API (/v2)',
-    config.apiExplorerEnabled && 'explorer (/explorer/)',
     config.dev && "dev controls (Anvil's methods, debug_*, txpool_*)",
   ]
     .filter(Boolean)
@@ -96,6 +95,7 @@ export async function banner(node: RunningNode): Promise<string> {
     `  P  ${node.uri}/ext/bc/P`,
     `  C  ${node.uri}/ext/bc/C/rpc  (EVM chain ID ${node.cChain.chainId})`,
     ...node.l1s.map((l) => `  ${l.name}  ${node.uri}/ext/bc/${l.name}/rpc  (EVM chain ID ${l.evmChainId}, blockchain ${l.blockchainID}, subnet ${l.subnetID})`),
+    ...(config.apiExplorerEnabled ? [`Explorer: ${node.uri}/explorer/`] : []),
     ...(accounts.length > 0 ? [`Test accounts (${funded}; the same key signs on P):`, ...accounts] : []),
     "ewoq, the local network's PUBLIC key (anyone can spend what it holds: never use it on a real network):",
     ...keyLines(config, EWOQ_PRIVATE_KEY, EWOQ_ADDRESS, EWOQ_EVM_ADDRESS, '      '),
