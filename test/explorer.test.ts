@@ -13,7 +13,7 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explorerHandler } from '../src/server/explorer.js';
-import { startTestNode, type TestNode } from './helpers.js';
+import { call, startTestNode, type TestNode } from './helpers.js';
 import { ALICE, EWOQ, EWOQ_KEY } from './support/data.js';
 import { type ExplorerActivity, makeExplorerActivity } from './support/explorer.js';
 
@@ -122,7 +122,8 @@ describe('the explorer in a browser', () => {
   });
 
   it('blocks by number and by hash, on EVM and primary chains', async () => {
-    const body = await open('/block/C/5', ['Block 5', 'Gas used', 'Base fee', 'gwei', 'Transactions'], 'block-c');
+    const n = Number.parseInt((await call(`${node.uri}/ext/bc/C/rpc`, 'eth_getTransactionByHash', [a.c.txs[4]])).blockNumber, 16);
+    const body = await open(`/block/C/${n}`, [`Block ${n}`, 'Gas used', 'Base fee', 'gwei', 'Transactions'], 'block-c');
     expect(body).toContain(a.c.txs[4]!.slice(0, 8));
     await open('/block/X/1', ['Block 1', 'BaseTx', '12.5 AVAX'], 'block-x');
     await open('/block/P/6', ['Block 6', 'ConvertSubnetToL1Tx'], 'block-p');
@@ -156,6 +157,13 @@ describe('the explorer in a browser', () => {
   it('P- and X-Chain txs: type, status, outputs', async () => {
     await open(`/tx/${a.xTransfer}`, ['BaseTx', 'Accepted', '12.5 AVAX', '0.001 AVAX'], 'tx-x');
     await open(`/tx/${a.conversionTx}`, ['ConvertSubnetToL1Tx', 'Committed', 'L1 validators', a.subnetID], 'tx-p');
+    await open(`/tx/${a.xExport}`, ['ExportTx', 'Accepted', 'destinationChain', 'C-Chain', '2 AVAX'], 'tx-x-export');
+    const body = await open(
+      `/tx/${a.cImport}`,
+      ['Atomic ImportTx', 'Accepted', 'C-Chain block', 'Credited on the C-Chain', a.xExport.slice(0, 8)],
+      'tx-c-import',
+    );
+    expect(body).toContain(EWOQ.toLowerCase());
   });
 
   it('ICM: the messages with their status, one message, and its events in the tx', async () => {
@@ -168,7 +176,10 @@ describe('the explorer in a browser', () => {
 
   it('addresses: an account on every EVM chain with its tokens, a contract, an X-Chain address', async () => {
     const body = await open(`/address/${EWOQ}`, ['Balances', 'C', 'myl1', 'MYL1', 'Test Token', 'Transactions'], 'address-evm');
-    expect(body).toMatch(/49,999,999\.\d+ AVAX/);
+    // The C-Chain balance, exactly: whole AVAX grouped by thousands, then every nonzero decimal.
+    const wei = BigInt(await call(`${node.uri}/ext/bc/C/rpc`, 'eth_getBalance', [EWOQ, 'latest']));
+    const fraction = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
+    expect(body).toContain(`${(wei / 10n ** 18n).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''} AVAX`);
     await open(`/address/${a.c.token}`, ['Contract', 'ERC-20', 'Test Token (TT)', 'Deployer', 'bytes'], 'address-contract');
     await open(`/address/${a.bob}`, ['12.5 AVAX', a.bob, 'Unspent outputs (1)', a.xTransfer.slice(0, 8)], 'address-x');
   });

@@ -112,3 +112,115 @@ export function parseUtxo(hex: string): Utxo | undefined {
   if (type === 7 && b.length >= 90) return { txID, index, assetID, amount: v.getBigUint64(74), locktime: v.getBigUint64(82) };
   return { txID, index, assetID };
 }
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+
+function polymod(values: number[]): number {
+  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const v of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i]!;
+  }
+  return chk;
+}
+
+/** A 20-byte short ID as avalanchego formats it: `<chain>-<hrp>1…` (bech32). */
+export function formatAddress(chain: string, hrp: string, bytes: Uint8Array): string {
+  const words: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      words.push((acc >>> bits) & 31);
+    }
+  }
+  if (bits > 0) words.push((acc << (5 - bits)) & 31);
+  const expand = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+  const mod = polymod([...expand, ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const checksum = Array.from({ length: 6 }, (_, i) => (mod >>> (5 * (5 - i))) & 31);
+  return `${chain}-${hrp}1${[...words, ...checksum].map((w) => BECH32[w]).join('')}`;
+}
+
+export interface AtomicTx {
+  type: 'ImportTx' | 'ExportTx';
+  /** The other chain: the import's source, the export's destination. */
+  otherChain: string;
+  /** EVM side: the import's outputs (credited) or the export's inputs (debited), in nAVAX. */
+  evm: Array<{ address: string; amount: bigint; assetID: string }>;
+  /** UTXO side: the import's inputs (consumed) or the export's outputs (created). */
+  utxos: Array<{ txID?: string; index?: number; owners?: Uint8Array[]; amount: bigint; assetID: string }>;
+}
+
+/** A coreth atomic tx (codec version 0) from avax.getAtomicTx's hex. */
+export function parseAtomicTx(hex: string): AtomicTx | undefined {
+  const b = hexBytes(hex);
+  const v = new DataView(b.buffer);
+  let at = 0;
+  const u32 = () => {
+    const x = v.getUint32(at);
+    at += 4;
+    return x;
+  };
+  const u64 = () => {
+    const x = v.getBigUint64(at);
+    at += 8;
+    return x;
+  };
+  const bytes = (n: number) => {
+    const x = b.subarray(at, at + n);
+    at += n;
+    return x;
+  };
+  const evmAddress = () => `0x${[...bytes(20)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  try {
+    at = 2;
+    const type = u32();
+    if (type !== 0 && type !== 1) return undefined;
+    u32();
+    bytes(32);
+    const otherChain = cb58(bytes(32));
+    const evm: AtomicTx['evm'] = [];
+    const utxos: AtomicTx['utxos'] = [];
+    if (type === 0) {
+      for (let n = u32(); n > 0; n--) {
+        const txID = cb58(bytes(32));
+        const index = u32();
+        const assetID = cb58(bytes(32));
+        u32();
+        const amount = u64();
+        bytes(4 * u32());
+        utxos.push({ txID, index, assetID, amount });
+      }
+      for (let n = u32(); n > 0; n--) {
+        const address = evmAddress();
+        const amount = u64();
+        evm.push({ address, amount, assetID: cb58(bytes(32)) });
+      }
+    } else {
+      for (let n = u32(); n > 0; n--) {
+        const address = evmAddress();
+        const amount = u64();
+        const assetID = cb58(bytes(32));
+        u64();
+        evm.push({ address, amount, assetID });
+      }
+      for (let n = u32(); n > 0; n--) {
+        const assetID = cb58(bytes(32));
+        u32();
+        const amount = u64();
+        u64();
+        u32();
+        const owners = Array.from({ length: u32() }, () => bytes(20));
+        utxos.push({ assetID, amount, owners });
+      }
+    }
+    return { type: type === 0 ? 'ImportTx' : 'ExportTx', otherChain, evm, utxos };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,7 @@
 // P- and X-Chain txs as avalanchego's JSON encoding gives them: the type, named from the fields
 // each type has, and the amounts they move.
 import { type ApiError, getJson, rpc, tryRpc } from './api.js';
+import { type AtomicTx, parseAtomicTx } from './cb58.js';
 import { big } from './format.js';
 
 export function pTxType(u: any): string {
@@ -81,6 +82,24 @@ export function primaryTx(id: string): Promise<{ chain: 'P' | 'X'; tx: any } | u
     });
   }
   return found;
+}
+
+/** A C-Chain atomic tx (import or export) by ID, read from coreth's bytes. */
+export async function atomicTx(id: string): Promise<{ id: string; tx: AtomicTx; status: string; blockHeight?: number } | undefined> {
+  const found = await tryRpc('/ext/bc/C/avax', 'avax.getAtomicTx', { txID: id, encoding: 'hex' });
+  const tx = found ? parseAtomicTx(found.tx) : undefined;
+  if (!tx) return undefined;
+  const status = (await tryRpc('/ext/bc/C/avax', 'avax.getAtomicTxStatus', { txID: id }))?.status ?? 'Unknown';
+  return { id, tx, status, blockHeight: found.blockHeight === undefined ? undefined : Number(found.blockHeight) };
+}
+
+const HRPS: Record<number, string> = { 1: 'avax', 2: 'cascade', 3: 'denali', 4: 'everest', 5: 'fuji', 10: 'testing', 12345: 'local' };
+let hrpOnce: Promise<string> | undefined;
+
+/** The network's bech32 HRP (local on the local network), as avalanchego names it by network ID. */
+export function hrp(): Promise<string> {
+  hrpOnce ??= tryRpc('/ext/info', 'info.getNetworkID').then((r) => HRPS[Number(r?.networkID)] ?? 'custom');
+  return hrpOnce;
 }
 
 export interface PrimaryBlock {

@@ -1,9 +1,9 @@
-// Real activity on every kind of chain for the explorer's browser test: an X-Chain transfer, a
-// subnet converted to an L1 on the P-Chain, tokens, a forwarded value and a failed tx on the C-Chain
-// and on an L1, and ICM messages between them.
+// Real activity on every kind of chain for the explorer's browser test: an X-Chain transfer, AVAX
+// moved from X to C (an export and an atomic import), a subnet converted to an L1 on the P-Chain,
+// tokens, a forwarded value and a failed tx on the C-Chain and on an L1, and ICM messages between them.
 import { readFileSync } from 'node:fs';
 import { call } from '../helpers.js';
-import { type Activity, makeActivity } from './data.js';
+import { type Activity, EWOQ, makeActivity } from './data.js';
 import { type IcmActivity, makeIcm } from './icm.js';
 import { A, EWOQ_KEY, Wallet } from './pvm.js';
 
@@ -13,6 +13,9 @@ const BOB_KEY = new Uint8Array(32).fill(7);
 
 export interface ExplorerActivity {
   xTransfer: string;
+  /** 2 AVAX exported from X to C, and imported on C to ewoq's EVM address. */
+  xExport: string;
+  cImport: string;
   /** Bob's X-Chain address. */
   bob: string;
   subnetID: string;
@@ -33,6 +36,17 @@ export async function makeExplorerActivity(uri: string, genesisFile: string): Pr
   const xTransfer = await w.issueX(
     A.avm.newBaseTx(w.ctx, [w.addr], await w.xUTXOs(), [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 12_500_000_000n, [bobAddr])]),
   );
+
+  // AVAX from X to C: an X-Chain ExportTx, then the C-Chain's atomic ImportTx to ewoq's EVM address.
+  const cID = (await call(`${uri}/ext/info`, 'info.getBlockchainID', { alias: 'C' })).blockchainID as string;
+  const xExport = await w.issueX(
+    A.avm.newExportTx(w.ctx, cID, [w.addr], await w.xUTXOs(), [A.TransferableOutput.fromNative(w.ctx.avaxAssetID, 2_000_000_000n, [w.addr])]),
+  );
+  const cApi = new A.evm.EVMApi(uri);
+  const { utxos: fromX } = await cApi.getUTXOs({ addresses: [w.cAddr], sourceChain: 'X' });
+  const importTx = A.evm.newImportTxFromBaseFee(w.ctx, A.utils.hexToBuffer(EWOQ), [w.addr], fromX, w.ctx.xBlockchainID, await cApi.getBaseFee());
+  await A.addTxSignatures({ unsignedTx: importTx, privateKeys: [EWOQ_KEY] });
+  const cImport = (await cApi.issueSignedTx(importTx.getSignedTx())).txID as string;
 
   const subnetID = await w.issueP(A.pvm.e.newCreateSubnetTx({ ...(await w.common()), subnetOwners: [w.addr] }, w.ctx));
   const genesis = JSON.parse(readFileSync(genesisFile, 'utf8'));
@@ -74,5 +88,5 @@ export async function makeExplorerActivity(uri: string, genesisFile: string): Pr
   const cChainID = await id('C');
   const l1ChainID = await id('myl1');
   const icm = await makeIcm(uri, A.utils.base58check.decode(cChainID), A.utils.base58check.decode(l1ChainID));
-  return { xTransfer, bob, subnetID, convertedChainID, conversionTx, c, l1, icm, cChainID, l1ChainID };
+  return { xTransfer, xExport, cImport, bob, subnetID, convertedChainID, conversionTx, c, l1, icm, cChainID, l1ChainID };
 }

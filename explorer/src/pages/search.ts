@@ -4,7 +4,7 @@ import { rpc, tryRpc } from '../api.js';
 import { chains, findChain, isEvm } from '../chains.js';
 import { type Child, errorBox, fill, h, link, section } from '../dom.js';
 import type { PageCtx } from '../page.js';
-import { primaryTx } from '../primary.js';
+import { atomicTx, primaryTx } from '../primary.js';
 import { chainBadge } from '../ui.js';
 import { findEvmTx } from './tx.js';
 
@@ -40,6 +40,7 @@ export async function resolve(q: string): Promise<Hit[]> {
   if (/^[1-9A-HJ-NP-Za-km-z]{40,60}$/.test(q)) {
     const tx = await primaryTx(q);
     if (tx) hits.push({ path: `/tx/${q}`, label: `${tx.chain}-Chain transaction` });
+    else if (await atomicTx(q)) hits.push({ path: `/tx/${q}`, label: 'C-Chain atomic transaction' });
     if (await tryRpc('/ext/bc/P', 'platform.getSubnet', { subnetID: q })) hits.push({ path: `/subnet/${q}`, label: 'Subnet' });
     for (const c of all.filter((x) => !isEvm(x))) {
       if (await tryRpc(c.rpc, c.kind === 'P' ? 'platform.getBlock' : 'avm.getBlock', { blockID: q, encoding: 'json' }))

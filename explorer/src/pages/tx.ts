@@ -7,7 +7,8 @@ import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, 
 import { cb58ToHex, contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
 import { gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
-import { inputTotal, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
+import { atomicTx, hrp, inputTotal, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
+import { formatAddress } from '../cb58.js';
 import { chainBadge } from '../ui.js';
 
 export async function findEvmTx(hash: string): Promise<{ chain: Chain; tx: any } | undefined> {
@@ -27,11 +28,16 @@ export async function txPage(ctx: PageCtx): Promise<void> {
     } else {
       const found = await primaryTx(id);
       if (found) return await primary(ctx, found.chain, found.tx);
+      const atomic = await atomicTx(id);
+      if (atomic) return await atomicPage(ctx, atomic);
     }
     fill(ctx.view, h('h1', null, 'Transaction'), errorBox(`no transaction ${id} on this node's chains`));
-    // A pending tx shows up once accepted.
+    // A tx not seen yet (still being issued) shows up once a chain has it.
+    let found = false;
     ctx.live(async () => {
-      if (/^0x/.test(id) ? await findEvmTx(id) : await primaryTx(id)) await txPage({ ...ctx, live: () => {} });
+      if (found || !(/^0x/.test(id) ? await findEvmTx(id) : await primaryTx(id))) return;
+      found = true;
+      await txPage(ctx);
     });
   } catch (err) {
     fill(ctx.view, h('h1', null, 'Transaction'), errorBox(err));
@@ -237,6 +243,7 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
     if (typeof v === 'string' && chainsByID.has(v) && (k.toLowerCase().includes('chain') || k === 'chainID'))
       return [chainBadge(chainsByID.get(v)!), ' ', ident(v)];
     if (k === 'subnetID' && typeof v === 'string') return link(`/subnet/${v}`, v);
+    if (typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) return addressLink(v, true);
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return String(v);
     return h(
       'code',
@@ -294,6 +301,58 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
           navax(i.input?.amount ?? i.input?.input?.amount),
         ]),
         'No inputs.',
+      ),
+    ),
+  );
+}
+
+async function atomicPage(ctx: PageCtx, found: NonNullable<Awaited<ReturnType<typeof atomicTx>>>): Promise<void> {
+  const all = await chains();
+  const C = all.find((c) => c.kind === 'C')!;
+  const other = all.find((c) => c.id === found.tx.otherChain);
+  const prefix = other?.kind === 'P' ? 'P' : 'X';
+  const net = await hrp();
+  const { tx } = found;
+  const otherCell: Child = other ? [chainBadge(other), ' ', ident(other.id)] : ident(tx.otherChain);
+  const evmTotal = tx.evm.reduce((n, e) => n + e.amount, 0n);
+  const utxoTotal = tx.utxos.reduce((n, u) => n + u.amount, 0n);
+  const fee = tx.type === 'ImportTx' ? utxoTotal - evmTotal : evmTotal - utxoTotal;
+  fill(
+    ctx.view,
+    h('h1', null, `Atomic ${tx.type}`, ' ', chainBadge(C)),
+    section(
+      'Overview',
+      facts([
+        ['ID', ident(found.id, undefined, true)],
+        ['Type', badge(tx.type)],
+        ['Status', found.status === 'Accepted' ? badge(found.status, 'ok') : badge(found.status, 'bad')],
+        found.blockHeight !== undefined && ['C-Chain block', link(`/block/C/${found.blockHeight}`, int(found.blockHeight))],
+        [tx.type === 'ImportTx' ? 'From chain' : 'To chain', otherCell],
+        ['Amount', navax(tx.type === 'ImportTx' ? evmTotal : utxoTotal)],
+        fee > 0n && ['Fee', navax(fee)],
+      ]),
+    ),
+    section(
+      tx.type === 'ImportTx' ? 'Credited on the C-Chain' : 'Debited on the C-Chain',
+      table(
+        ['Address', 'Amount'],
+        tx.evm.map((e) => [addressLink(e.address, true), navax(e.amount)]),
+      ),
+    ),
+    section(
+      tx.type === 'ImportTx' ? 'UTXOs imported' : 'UTXOs exported',
+      table(
+        tx.type === 'ImportTx' ? ['Spent output', 'Amount'] : ['Owners', 'Amount'],
+        tx.utxos.map((u) => [
+          u.txID
+            ? [txLink(u.txID), `:${u.index}`]
+            : h(
+                'span',
+                { class: 'chips' },
+                (u.owners ?? []).map((o) => addressLink(formatAddress(prefix, net, o))),
+              ),
+          navax(u.amount),
+        ]),
       ),
     ),
   );
