@@ -105,6 +105,16 @@ describe('the explorer in a browser', () => {
     );
     expect(await page.evaluate(() => (globalThis as any).marker)).toBe(1);
     await shown(['0.001 AVAX'], 'home-live');
+    // "12 s ago", with the exact time on hover; IDs shortened, with the whole on hover and a copy button.
+    expect(await page.$eval('time[data-ts]', (el: any) => el.title as string)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(/);
+    const id = await page.$eval('.ident', (el: any) => ({
+      shown: el.innerText as string,
+      whole: el.querySelector('[title]').title as string,
+      copy: !!el.querySelector('button.copy'),
+    }));
+    expect(id.shown).toContain('…');
+    expect(id.whole.startsWith(id.shown.split('…')[0])).toBe(true);
+    expect(id.copy).toBe(true);
   });
 
   it('the C-Chain: blocks, txs and the Metrics API charts by hour and by day', async () => {
@@ -206,6 +216,20 @@ describe('the explorer in a browser', () => {
     await shown(['BaseTx', 'Accepted'], 'search-x-tx');
     await search('3');
     await shown(['matches for 3', 'Block 3 on'], 'search-number');
+  });
+
+  it('any host name the node accepts (the page asks location.origin), and a phone-sized screen', async () => {
+    const port = new URL(node.uri).port;
+    await page.setViewport({ width: 390, height: 844 });
+    try {
+      const body = await open('/chain/C', ['C-Chain', '43112', 'Transactions by hour'], 'chain-c-phone');
+      expect(body).toContain('Blocks');
+      problems = [];
+      await page.goto(`http://localhost:${port}/explorer/chain/myl1`, { waitUntil: 'domcontentloaded' });
+      await shown(['myl1', '99999', `http://localhost:${port}/ext/bc/`], 'chain-l1-localhost');
+    } finally {
+      await page.setViewport({ width: 1360, height: 900 });
+    }
   });
 
   it('light and dark', async () => {

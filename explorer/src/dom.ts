@@ -1,6 +1,6 @@
 // A few helpers over the DOM: elements, links inside the explorer, copy buttons, live times.
 import { BASE } from './api.js';
-import { ago, exactTime, short } from './format.js';
+import { ago, exactTime, short, units } from './format.js';
 
 export type Child = Node | string | number | bigint | null | undefined | false | Child[];
 type Attrs = Record<string, string | number | boolean | EventListener | undefined>;
@@ -127,6 +127,14 @@ export function facts(rows: Array<[string, Child] | false | undefined>): HTMLEle
     { class: 'facts' },
     rows.filter((r): r is [string, Child] => !!r).map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
   );
+}
+
+/** An amount in a list: at most 6 decimals shown, the exact amount on hover. */
+export function amount(value: bigint, decimals: number, symbol: string): HTMLElement {
+  const exact = `${units(value, decimals)} ${symbol}`;
+  const unit = 10n ** BigInt(Math.max(0, decimals - 6));
+  const shown = value === 0n || value % unit === 0n ? exact : value < unit ? `<0.000001 ${symbol}` : `≈${units((value / unit) * unit, decimals)} ${symbol}`;
+  return h('span', { class: 'amount', title: exact }, shown);
 }
 
 export const section = (title: Child, ...content: Child[]) => h('section', { class: 'card' }, h('h2', null, title), ...content);

@@ -27,6 +27,8 @@ export function sparkline(values: number[], label: string): HTMLElement {
   return wrap;
 }
 
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
 /** A bar chart of (time, value) points, oldest on the left, with the extremes labelled. */
 export function barChart(points: Array<{ t: number; v: number }>, title: string, fmtTime: (t: number) => string): HTMLElement {
   const w = 480;
@@ -53,7 +55,7 @@ export function barChart(points: Array<{ t: number; v: number }>, title: string,
     el.textContent = s;
     root.appendChild(el);
   };
-  text(36, 10, max.toLocaleString(), 'end');
+  text(36, 10, compact.format(max), 'end');
   text(36, hgt, '0', 'end');
   text(40, hgt + 16, fmtTime(points[0]!.t));
   if (points.length > 1) text(w, hgt + 16, fmtTime(points[points.length - 1]!.t), 'end');

@@ -2,7 +2,7 @@
 // code size and deployer; for X-/P- addresses, its AVAX on the X- and P-Chain and its UTXOs.
 import { evmBatch, getJson, rpc } from '../api.js';
 import { type Chain, chains, isEvm } from '../chains.js';
-import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, section, table, time, txLink } from '../dom.js';
+import { addressLink, amount, badge, type Child, errorBox, facts, fill, h, ident, section, table, time, txLink } from '../dom.js';
 import { contractInfo } from '../evm.js';
 import { hexBig, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
@@ -87,7 +87,7 @@ async function evmAddress(ctx: PageCtx, a: string): Promise<void> {
         time(n.blockTimestamp),
         out ? badge('out') : badge('in', 'ok'),
         addressLink(out ? (n.to?.address ?? '') : n.from.address),
-        wei(BigInt(n.value), chain.symbol),
+        amount(BigInt(n.value), 18, chain.symbol),
         n.txStatus === '1' ? '' : badge('failed', 'bad'),
       ];
     });

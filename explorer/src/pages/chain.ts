@@ -108,11 +108,19 @@ async function metrics(el: HTMLElement, chain: Chain, ctx: PageCtx): Promise<voi
   const charts = h('div', { class: 'charts' }, h('p', { class: 'muted' }, 'Loading metrics…'));
   fill(el, section(['Metrics ', switcher], charts));
   try {
-    const series = await Promise.all(
+    const slots = interval === 'day' ? 30 : 48;
+    const step = interval === 'day' ? 86_400 : 3600;
+    const sparse = await Promise.all(
       METRICS.map(async ([metric]) => {
-        const page = await getJson(`/v2/chains/${chain.evmChainId}/metrics/${metric}?timeInterval=${interval}&pageSize=${interval === 'day' ? 30 : 48}`);
-        return (page.results as Array<{ timestamp: number; value: number }>).map((r) => ({ t: r.timestamp, v: Number(r.value) })).reverse();
+        const page = await getJson(`/v2/chains/${chain.evmChainId}/metrics/${metric}?timeInterval=${interval}&pageSize=${slots}`);
+        return new Map((page.results as Array<{ timestamp: number; value: number }>).map((r) => [r.timestamp, Number(r.value)]));
       }),
+    );
+    // The series are sparse (no point for a bucket without blocks): laid on a timeline ending at the
+    // newest bucket of any of them (block time, which --dev's clock may have moved ahead of now).
+    const newest = Math.max(0, ...sparse.flatMap((m) => [...m.keys()]));
+    const series = sparse.map((m) =>
+      newest === 0 ? [] : Array.from({ length: slots }, (_, i) => newest - (slots - 1 - i) * step).map((t) => ({ t, v: m.get(t) ?? 0 })),
     );
     fill(
       charts,

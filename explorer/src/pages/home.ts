@@ -1,9 +1,9 @@
 // The home page: every chain with its height, last block and recent activity, then the newest
 // blocks and txs across chains, polled every 2 s.
 import { type Chain, chains, isEvm } from '../chains.js';
-import { type Child, errorBox, fill, h, ident, link, section, table, time, txLink, addressLink, badge } from '../dom.js';
+import { addressLink, amount, badge, type Child, errorBox, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { latestBlocks } from '../evm.js';
-import { hexBig, hexNum, int, navax, wei } from '../format.js';
+import { hexBig, hexNum, int } from '../format.js';
 import { rpc } from '../api.js';
 import type { PageCtx } from '../page.js';
 import { outputsOf, primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
@@ -50,7 +50,7 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
           id: tx.hash,
           time: b.time,
           what: [addressLink(tx.from), ' → ', tx.to ? addressLink(tx.to) : badge('contract creation')],
-          value: wei(hexBig(tx.value), chain.symbol),
+          value: amount(hexBig(tx.value), 18, chain.symbol),
         });
       }
     return {
@@ -69,7 +69,7 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
       const found = await primaryTx(id);
       const u = found?.tx?.unsignedTx;
       const moved = outputsOf(u).reduce((n, o) => n + o.amount, 0n);
-      txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: moved > 0n ? navax(moved) : '' });
+      txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: moved > 0n ? amount(moved, 9, 'AVAX') : '' });
     }
   }
   return {
