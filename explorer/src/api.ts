@@ -14,6 +14,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status = 0,
+    /** A JSON-RPC error's data (a revert's return data). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -57,7 +59,7 @@ export async function rpc(path: string, method: string, params: unknown = {}): P
   const text = await res.text();
   if (!res.ok && text === '') throw new ApiError(`${res.status} ${res.statusText}`, res.status);
   const body = parseJson(text);
-  if (body?.error) throw new ApiError(String(body.error.message), res.status);
+  if (body?.error) throw new ApiError(String(body.error.message), res.status, body.error.data);
   return body.result;
 }
 

@@ -1,6 +1,6 @@
 // EVM chains over their JSON-RPC: blocks, txs, and the logs the explorer can read without an ABI
 // (ERC-20/721/1155 transfers and the ICM messenger's events).
-import { evmBatch, getJson, rpc } from './api.js';
+import { type ApiError, evmBatch, getJson, rpc } from './api.js';
 import type { Chain } from './chains.js';
 import { hexNum } from './format.js';
 
@@ -99,7 +99,7 @@ export function revertReason(data: string | undefined): string | undefined {
   return `custom error ${data.slice(0, 10)}${data.length > 10 ? ' (data ' : ''}${data.length > 10 ? `${data.slice(10, 74)}…)` : ''}`;
 }
 
-/** The revert reason of a failed tx, from a replay of its call at its block's parent state. */
+/** The revert reason of a failed tx, from a replay of its call on its block's parent state (txs before it in its block aside). */
 export async function replayRevert(chain: Chain, tx: any): Promise<string | undefined> {
   const call = { from: tx.from, to: tx.to, data: tx.input, value: tx.value, gas: tx.gas };
   const blockTag = `0x${(hexNum(tx.blockNumber) - 1).toString(16)}`;
@@ -107,13 +107,8 @@ export async function replayRevert(chain: Chain, tx: any): Promise<string | unde
     await rpc(chain.rpc, 'eth_call', [call, blockTag]);
     return undefined;
   } catch (err) {
-    const res = await fetch(location.origin + chain.rpc, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [call, blockTag] }),
-    });
-    const body = await res.json();
-    return revertReason(body?.error?.data) ?? (body?.error?.message as string | undefined) ?? (err as Error).message;
+    const data = (err as ApiError).data;
+    return revertReason(typeof data === 'string' ? data : undefined) ?? (err as Error).message;
   }
 }
 

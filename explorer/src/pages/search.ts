@@ -16,7 +16,7 @@ interface Hit {
 export async function resolve(q: string): Promise<Hit[]> {
   const hits: Hit[] = [];
   const all = await chains();
-  if (/^0x[0-9a-fA-F]{40}$/.test(q) || /^[XP]-\w+1[02-9ac-hj-np-z]{38}$/.test(q)) return [{ path: `/address/${q}`, label: `Address ${q}` }];
+  if (/^0x[0-9a-fA-F]{40}$/.test(q) || /^[XPC]-\w+1[02-9ac-hj-np-z]{38}$/.test(q)) return [{ path: `/address/${q}`, label: `Address ${q}` }];
   if (/^0x[0-9a-fA-F]{64}$/.test(q)) {
     const tx = await findEvmTx(q);
     if (tx) hits.push({ path: `/tx/${q}`, label: ['Transaction on ', chainBadge(tx.chain)] });
@@ -27,6 +27,7 @@ export async function resolve(q: string): Promise<Hit[]> {
     return hits;
   }
   if (/^\d+$/.test(q)) {
+    for (const c of all) if (String(c.evmChainId) === q) hits.push({ path: `/chain/${c.key}`, label: ['Chain ', chainBadge(c), ` (EVM chain ID ${q})`] });
     for (const c of all) {
       const height = isEvm(c)
         ? Number.parseInt(await rpc(c.rpc, 'eth_blockNumber', []), 16)
