@@ -40,7 +40,7 @@ function header(): HTMLElement {
   const input = h('input', {
     type: 'search',
     name: 'q',
-    placeholder: 'Tx hash or ID, address, block number, chain…',
+    placeholder: 'Tx hash or ID, address, block number, chain…  ( / )',
     'aria-label': 'Search',
     autocomplete: 'off',
     spellcheck: 'false',
@@ -136,6 +136,14 @@ document.addEventListener('click', (e) => {
   navigate(url.pathname.slice(BASE.length) + url.search);
 });
 window.addEventListener('popstate', render);
+// "/" focuses the search box, as on most explorers.
+document.addEventListener('keydown', (e) => {
+  if (e.key !== '/' || e.metaKey || e.ctrlKey || e.altKey) return;
+  const target = e.target as HTMLElement;
+  if (target.closest('input, textarea, [contenteditable]')) return;
+  e.preventDefault();
+  document.querySelector<HTMLInputElement>('form.search input')?.focus();
+});
 
 applyTheme(localStorage.getItem(THEME_KEY));
 document.body.replaceChildren(

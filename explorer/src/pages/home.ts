@@ -4,7 +4,7 @@ import { type Chain, chains, isEvm } from '../chains.js';
 import { addressLink, amount, badge, type Child, errorBox, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { latestBlocks } from '../evm.js';
 import { hexBig, hexNum, int } from '../format.js';
-import { rpc } from '../api.js';
+import { rpc, tryRpc } from '../api.js';
 import type { PageCtx } from '../page.js';
 import { outputsOf, primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
 import { chainBadge, sparkline } from '../ui.js';
@@ -81,17 +81,43 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
   };
 }
 
+/** Highlights the rows (in `keys` order) that were not there on the previous render; the first render highlights none. */
+function markFresh(el: HTMLElement, keys: string[], seen: Set<string>): void {
+  const first = seen.size === 0;
+  const rows = el.querySelectorAll('tbody tr');
+  keys.forEach((k, i) => {
+    if (!first && !seen.has(k)) rows[i]?.classList.add('fresh');
+    seen.add(k);
+  });
+}
+
 export function homePage(ctx: PageCtx): void {
   ctx.title('Explorer');
+  const network = h('span', null);
+  void Promise.all([tryRpc('/ext/info', 'info.getNetworkName'), tryRpc('/ext/info', 'info.getNodeID'), tryRpc('/ext/info', 'info.getNodeVersion')]).then(
+    ([name, node, version]) => {
+      strip.prepend(
+        h('span', null, `${name?.networkName ?? 'network'} network`),
+        ' · ',
+        node?.nodeID ? ident(node.nodeID) : '',
+        ' · ',
+        h('span', null, version?.version ?? ''),
+        ' · ',
+      );
+    },
+  );
+  const strip = h('p', { class: 'strip muted small' }, network);
   const cards = h('div', { class: 'chain-grid' }, h('p', { class: 'muted' }, 'Loading chains…'));
   const blocks = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   const txs = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   fill(
     ctx.view,
+    strip,
     h('div', { class: 'chain-grid-wrap' }, cards),
     h('div', { class: 'two-col' }, section('Latest blocks', blocks), section('Latest transactions', txs)),
   );
   let last = '';
+  const seen = { blocks: new Set<string>(), txs: new Set<string>() };
   const refresh = async () => {
     let summaries: Summary[];
     try {
@@ -140,6 +166,11 @@ export function homePage(ctx: PageCtx): void {
         ]),
       ),
     );
+    markFresh(
+      blocks,
+      allBlocks.map((b) => `${b.chain.id}:${b.height}`),
+      seen.blocks,
+    );
     const allTxs = summaries
       .flatMap((s) => s.txs)
       .sort((a, b) => b.time - a.time)
@@ -149,6 +180,22 @@ export function homePage(ctx: PageCtx): void {
       table(
         ['Chain', 'Tx', 'Age', 'From → to / type', 'Value'],
         allTxs.map((t) => [chainBadge(t.chain), txLink(t.id), time(t.time), t.what, t.value]),
+      ),
+    );
+    markFresh(
+      txs,
+      allTxs.map((t) => t.id),
+      seen.txs,
+    );
+    fill(
+      network,
+      h(
+        'span',
+        null,
+        `${summaries.filter((x) => x.chain.kind === 'L1').length} L1 chains · `,
+        link('/subnets', 'subnets and L1s'),
+        ' · ',
+        link('/icm', 'ICM messages'),
       ),
     );
   };
