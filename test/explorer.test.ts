@@ -174,6 +174,9 @@ describe('the explorer in a browser', () => {
       'tx-c-import',
     );
     expect(body).toContain(EWOQ.toLowerCase());
+    // Its C-Chain block lists it among the block's atomic txs, under the same ID.
+    const { blockHeight } = await call(`${node.uri}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: a.cImport });
+    await open(`/block/C/${blockHeight}`, ['Atomic transactions', 'ImportTx', a.cImport.slice(0, 8), '1.99'], 'block-c-atomic');
   });
 
   it('ICM: the messages with their status, one message, and its events in the tx', async () => {

@@ -156,71 +156,110 @@ export interface AtomicTx {
   utxos: Array<{ txID?: string; index?: number; owners?: Uint8Array[]; amount: bigint; assetID: string }>;
 }
 
+/** Reads coreth's codec (big-endian, version 0) from `b`, starting at `at`. */
+class Reader {
+  private readonly v: DataView;
+  constructor(
+    readonly b: Uint8Array,
+    public at = 0,
+  ) {
+    this.v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  u32(): number {
+    const x = this.v.getUint32(this.at);
+    this.at += 4;
+    return x;
+  }
+  u64(): bigint {
+    const x = this.v.getBigUint64(this.at);
+    this.at += 8;
+    return x;
+  }
+  bytes(n: number): Uint8Array {
+    if (this.at + n > this.b.length) throw new RangeError('short');
+    const x = this.b.subarray(this.at, this.at + n);
+    this.at += n;
+    return x;
+  }
+}
+
+/** An unsigned atomic tx (its type ID first) and then its credentials, from `r`'s position. */
+function readAtomicTx(r: Reader): AtomicTx {
+  const evmAddress = () => `0x${[...r.bytes(20)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  const type = r.u32();
+  if (type !== 0 && type !== 1) throw new RangeError(`atomic tx type ${type}`);
+  r.u32();
+  r.bytes(32);
+  const otherChain = cb58(r.bytes(32));
+  const evm: AtomicTx['evm'] = [];
+  const utxos: AtomicTx['utxos'] = [];
+  if (type === 0) {
+    for (let n = r.u32(); n > 0; n--) {
+      const txID = cb58(r.bytes(32));
+      const index = r.u32();
+      const assetID = cb58(r.bytes(32));
+      r.u32();
+      const amount = r.u64();
+      r.bytes(4 * r.u32());
+      utxos.push({ txID, index, assetID, amount });
+    }
+    for (let n = r.u32(); n > 0; n--) {
+      const address = evmAddress();
+      const amount = r.u64();
+      evm.push({ address, amount, assetID: cb58(r.bytes(32)) });
+    }
+  } else {
+    for (let n = r.u32(); n > 0; n--) {
+      const address = evmAddress();
+      const amount = r.u64();
+      const assetID = cb58(r.bytes(32));
+      r.u64();
+      evm.push({ address, amount, assetID });
+    }
+    for (let n = r.u32(); n > 0; n--) {
+      const assetID = cb58(r.bytes(32));
+      r.u32();
+      const amount = r.u64();
+      r.u64();
+      r.u32();
+      const owners = Array.from({ length: r.u32() }, () => r.bytes(20));
+      utxos.push({ assetID, amount, owners });
+    }
+  }
+  // The credentials: secp256k1fx credentials of 65-byte signatures.
+  for (let n = r.u32(); n > 0; n--) {
+    r.u32();
+    r.bytes(65 * r.u32());
+  }
+  return { type: type === 0 ? 'ImportTx' : 'ExportTx', otherChain, evm, utxos };
+}
+
 /** A coreth atomic tx (codec version 0) from avax.getAtomicTx's hex. */
 export function parseAtomicTx(hex: string): AtomicTx | undefined {
-  const b = hexBytes(hex);
-  const v = new DataView(b.buffer);
-  let at = 0;
-  const u32 = () => {
-    const x = v.getUint32(at);
-    at += 4;
-    return x;
-  };
-  const u64 = () => {
-    const x = v.getBigUint64(at);
-    at += 8;
-    return x;
-  };
-  const bytes = (n: number) => {
-    const x = b.subarray(at, at + n);
-    at += n;
-    return x;
-  };
-  const evmAddress = () => `0x${[...bytes(20)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
   try {
-    at = 2;
-    const type = u32();
-    if (type !== 0 && type !== 1) return undefined;
-    u32();
-    bytes(32);
-    const otherChain = cb58(bytes(32));
-    const evm: AtomicTx['evm'] = [];
-    const utxos: AtomicTx['utxos'] = [];
-    if (type === 0) {
-      for (let n = u32(); n > 0; n--) {
-        const txID = cb58(bytes(32));
-        const index = u32();
-        const assetID = cb58(bytes(32));
-        u32();
-        const amount = u64();
-        bytes(4 * u32());
-        utxos.push({ txID, index, assetID, amount });
-      }
-      for (let n = u32(); n > 0; n--) {
-        const address = evmAddress();
-        const amount = u64();
-        evm.push({ address, amount, assetID: cb58(bytes(32)) });
-      }
-    } else {
-      for (let n = u32(); n > 0; n--) {
-        const address = evmAddress();
-        const amount = u64();
-        const assetID = cb58(bytes(32));
-        u64();
-        evm.push({ address, amount, assetID });
-      }
-      for (let n = u32(); n > 0; n--) {
-        const assetID = cb58(bytes(32));
-        u32();
-        const amount = u64();
-        u64();
-        u32();
-        const owners = Array.from({ length: u32() }, () => bytes(20));
-        utxos.push({ assetID, amount, owners });
-      }
-    }
-    return { type: type === 0 ? 'ImportTx' : 'ExportTx', otherChain, evm, utxos };
+    return readAtomicTx(new Reader(hexBytes(hex), 2));
   } catch {
     return undefined;
   }
+}
+
+/** The atomic txs of a C-Chain block (its blockExtraData: a codec-versioned list), each with its ID. */
+export function parseAtomicBatch(hex: string | undefined): Array<AtomicTx & { id: string }> {
+  if (!hex || hex === '0x') return [];
+  const b = hexBytes(hex);
+  const r = new Reader(b, 2);
+  const out: Array<AtomicTx & { id: string }> = [];
+  try {
+    for (let n = r.u32(); n > 0; n--) {
+      const start = r.at;
+      const tx = readAtomicTx(r);
+      // A tx's ID hashes its own signed bytes: the codec version, then the tx.
+      const signed = new Uint8Array(2 + r.at - start);
+      signed.set(b.subarray(start, r.at), 2);
+      out.push({ ...tx, id: cb58(sha256(signed)) });
+    }
+  } catch {
+    // A batch this page cannot read: what was read is shown.
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // A block of any chain, by number (height) or by ID/hash.
 import { rpc } from '../api.js';
-import { type Chain, findChain, isEvm } from '../chains.js';
+import { type Chain, chains, findChain, isEvm } from '../chains.js';
+import { parseAtomicBatch } from '../cb58.js';
 import { addressLink, badge, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { toBlock } from '../evm.js';
 import { gwei, hexBig, int, navax, units, wei } from '../format.js';
@@ -39,6 +40,9 @@ async function evmBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<void> 
     : await rpc(chain.rpc, 'eth_getBlockByNumber', [/^\d+$/.test(ref) ? `0x${BigInt(ref).toString(16)}` : ref, true]);
   if (!raw) throw new Error(`no block ${ref} on ${chain.name} yet`);
   const b = toBlock(raw);
+  // The C-Chain's atomic txs (imports and exports of AVAX) ride in its blocks' extra data.
+  const atomic = chain.kind === 'C' ? parseAtomicBatch(raw.blockExtraData) : [];
+  const all = await chains();
   fill(
     ctx.view,
     h('h1', null, `Block ${int(b.number)} `, chainBadge(chain), ' ', nav(chain, b.number)),
@@ -49,7 +53,7 @@ async function evmBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<void> 
         ['Hash', ident(b.hash, undefined, true)],
         ['Parent', b.number > 0 ? ident(b.parentHash, `/block/${chain.key}/${b.parentHash}`, true) : '—'],
         ['Time', time(b.time)],
-        ['Transactions', String(b.txs.length)],
+        ['Transactions', atomic.length ? `${b.txs.length} (and ${atomic.length} atomic)` : String(b.txs.length)],
         ['Gas used', `${int(b.gasUsed)} of ${int(b.gasLimit)} (${b.gasLimit > 0n ? ((Number(b.gasUsed) / Number(b.gasLimit)) * 100).toFixed(2) : '0'} %)`],
         b.baseFee !== undefined && ['Base fee', gwei(b.baseFee)],
         ['Fee recipient', addressLink(b.miner)],
@@ -70,6 +74,18 @@ async function evmBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<void> 
         'No transactions in this block.',
       ),
     ),
+    atomic.length > 0 &&
+      section(
+        'Atomic transactions',
+        table(
+          ['Tx', 'Type', 'Chain', 'Amount'],
+          atomic.map((t) => {
+            const other = all.find((c) => c.id === t.otherChain);
+            const moved = (t.type === 'ImportTx' ? t.evm : t.utxos).reduce((n, x) => n + x.amount, 0n);
+            return [txLink(t.id), badge(t.type), [t.type === 'ImportTx' ? 'from ' : 'to ', other ? chainBadge(other) : t.otherChain], navax(moved)];
+          }),
+        ),
+      ),
   );
 }
 
