@@ -27,6 +27,8 @@ describe('the explorer in a browser', () => {
   let page: Page;
   /** What went wrong in the browser since the last check: console errors, page errors, failed requests. */
   let problems: string[] = [];
+  /** Ports of the other nodes a test opens pages on. */
+  const others = new Set<string>();
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -44,6 +46,13 @@ describe('the explorer in a browser', () => {
     });
     page.on('pageerror', (e) => problems.push(`page: ${(e as Error).message}`));
     page.on('requestfailed', (r) => problems.push(`request: ${r.url()} ${r.failure()?.errorText}`));
+    // Offline: every request goes to the node itself (under whichever of its host names was used).
+    const port = new URL(node.uri).port;
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.protocol === 'data:') return;
+      if (!['127.0.0.1', 'localhost'].includes(url.hostname) || (url.port !== port && !others.has(url.port))) problems.push(`outside the node: ${r.url()}`);
+    });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -84,6 +93,8 @@ describe('the explorer in a browser', () => {
     expect(bare.status).toBe(301);
     expect(new URL(bare.headers.get('location')!, `${node.uri}/explorer`).pathname).toBe('/explorer/');
     expect((await fetch(`${node.uri}/explorer/`, { method: 'POST' })).status).toBe(405);
+    const head = await fetch(`${node.uri}/explorer/app.js`, { method: 'HEAD' });
+    expect(Number(head.headers.get('content-length'))).toBe((await (await fetch(`${node.uri}/explorer/app.js`)).arrayBuffer()).byteLength);
   });
 
   it('home: every chain with its height, and the newest blocks and txs; live without a reload', async () => {
@@ -253,6 +264,7 @@ describe('the explorer in a browser', () => {
 
   it('without the Data API, the chains still show from their own APIs', async () => {
     const bare = await startTestNode({ dbType: 'memdb', apiDataEnabled: false });
+    others.add(new URL(bare.uri).port);
     try {
       problems = [];
       await page.goto(`${bare.uri}/explorer/`, { waitUntil: 'domcontentloaded' });

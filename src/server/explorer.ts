@@ -65,7 +65,8 @@ export function explorerHandler(dir: () => string = defaultExplorerDir): MountHa
           return;
         }
         const type = TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
-        reply(res, 200, ['Content-Type', type, 'Cache-Control', 'no-cache', 'X-Content-Type-Options', 'nosniff'], req.method === 'HEAD' ? '' : body);
+        // For HEAD, Node sends the headers (the file's Content-Length) and drops the body.
+        reply(res, 200, ['Content-Type', type, 'Cache-Control', 'no-cache', 'X-Content-Type-Options', 'nosniff'], body);
       },
       (err) => replyText(res, 500, `${(err as Error).message}\n`),
     );
