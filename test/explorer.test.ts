@@ -177,8 +177,13 @@ describe('the explorer in a browser', () => {
 
   it('P- and X-Chain txs: type, status, outputs', async () => {
     await open(`/tx/${a.xTransfer}`, ['BaseTx', 'Accepted', '12.5 AVAX', '0.001 AVAX'], 'tx-x');
-    await open(`/tx/${a.conversionTx}`, ['ConvertSubnetToL1Tx', 'Committed', 'L1 validators', a.subnetID], 'tx-p');
-    await open(`/tx/${a.xExport}`, ['ExportTx', 'Accepted', 'destinationChain', 'C-Chain', '2 AVAX'], 'tx-x-export');
+    await open(
+      `/tx/${a.conversionTx}`,
+      ['ConvertSubnetToL1Tx', 'Committed', 'L1 validators', a.subnetID, 'NodeID-7Xhw2m', 'Validator balance', '1 AVAX'],
+      'tx-p',
+    );
+    await open(`/tx/${a.convertedChainID}`, ['CreateChainTx', 'Chain name', 'convl1', 'Blockchain created'], 'tx-p-create-chain');
+    await open(`/tx/${a.xExport}`, ['ExportTx', 'Accepted', 'To chain', '2 AVAX', 'exported'], 'tx-x-export');
     const body = await open(
       `/tx/${a.cImport}`,
       ['Atomic ImportTx', 'Accepted', 'C-Chain block', 'Credited on the C-Chain', a.xExport.slice(0, 8)],

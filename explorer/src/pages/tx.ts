@@ -5,10 +5,10 @@ import { getJson, rpc, tryRpc } from '../api.js';
 import { type Chain, chains, isEvm } from '../chains.js';
 import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { cb58ToHex, contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
-import { gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
+import { big, gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { atomicTx, hrp, inputTotal, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
-import { formatAddress } from '../cb58.js';
+import { cb58, formatAddress, hexBytes } from '../cb58.js';
 import { chainBadge } from '../ui.js';
 
 export async function findEvmTx(hash: string): Promise<{ chain: Chain; tx: any } | undefined> {
@@ -216,6 +216,25 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
   }
 }
 
+const LABELS: Record<string, string> = {
+  subnetID: 'Subnet',
+  chainID: 'Chain',
+  address: 'Manager address',
+  chainName: 'Chain name',
+  vmID: 'VM',
+  fxIDs: 'Feature extensions',
+  sourceChain: 'From chain',
+  destinationChain: 'To chain',
+  validationID: 'Validation ID',
+  message: 'Warp message',
+  owner: 'Owner',
+  newOwner: 'New owner',
+  validator: 'Validator',
+  signer: 'BLS signer',
+  shares: 'Delegation fee (parts per million)',
+  txID: 'Staking tx',
+};
+
 async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
   const chain = (await chains()).find((c) => c.kind === kind)!;
   const u = tx.unsignedTx;
@@ -223,7 +242,9 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
   const status = await tryRpc(chain.rpc, kind === 'P' ? 'platform.getTxStatus' : 'avm.getTxStatus', { txID: tx.id });
   const outputs = outputsOf(u);
   const moved = outputs.reduce((n, o) => n + o.amount, 0n);
-  const burned = inputTotal(u) - moved;
+  // What the inputs paid beyond the outputs: the fee, and the balance given to new L1 validators.
+  const balances = [...(u?.validators ?? []), ...('balance' in (u ?? {}) ? [u] : [])].reduce((n: bigint, v: any) => n + big(v.balance), 0n);
+  const burned = inputTotal(u) - moved - balances;
   const known = new Set([
     'networkID',
     'blockchainID',
@@ -263,7 +284,10 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
         status?.reason && ['Reason', status.reason],
         burned > 0n && ['Fee', navax(burned)],
         u?.memo && u.memo !== '0x' && ['Memo', u.memo],
-        ...extra.map(([k, v]): [string, Child] => [k, show(k, v)]),
+        balances > 0n && ['Validator balance', navax(balances)],
+        // A CreateChainTx's ID is the new chain's blockchain ID.
+        chainsByID.has(tx.id) && ['Blockchain created', chainBadge(chainsByID.get(tx.id)!)],
+        ...extra.filter(([k]) => k !== 'balance').map(([k, v]): [string, Child] => [LABELS[k] ?? k, show(k, v)]),
       ]),
     ),
     section(
@@ -288,8 +312,13 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
       section(
         'L1 validators',
         table(
-          ['Node ID (hex)', 'Weight', 'Balance'],
-          u.validators.map((v: any) => [h('span', { class: 'mono' }, v.nodeID), int(v.weight), navax(v.balance)]),
+          ['Node', 'Weight', 'Balance', 'BLS key'],
+          u.validators.map((v: any) => [
+            ident(`NodeID-${cb58(hexBytes(v.nodeID))}`),
+            int(v.weight),
+            navax(v.balance),
+            v.signer?.publicKey ? h('span', { class: 'mono', title: v.signer.publicKey }, `${v.signer.publicKey.slice(0, 12)}…`) : '—',
+          ]),
         ),
       ),
     section(
