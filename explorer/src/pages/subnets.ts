@@ -2,7 +2,7 @@
 import { rpc } from '../api.js';
 import { chains, PRIMARY_SUBNET } from '../chains.js';
 import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
-import { int, navax } from '../format.js';
+import { int, navax, short } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { chainBadge } from '../ui.js';
 
@@ -41,8 +41,9 @@ async function subnetCard(id: string, withLink: boolean): Promise<HTMLElement> {
   ]);
   const isL1 = subnet.managerChainID && subnet.managerChainID !== '11111111111111111111111111111111LpoYY';
   const its = all.filter((c) => c.subnetID === id);
+  const manager = all.find((c) => c.id === subnet.managerChainID);
   const title: Child = [
-    withLink ? link(`/subnet/${id}`, id) : id,
+    withLink ? link(`/subnet/${id}`, its.length ? its.map((c) => c.name).join(', ') : short(id)) : its.length ? its.map((c) => c.name).join(', ') : 'Subnet',
     ' ',
     isL1 ? badge('L1', 'ok') : subnet.isPermissioned ? badge('permissioned subnet') : badge('subnet'),
   ];
@@ -51,14 +52,7 @@ async function subnetCard(id: string, withLink: boolean): Promise<HTMLElement> {
     facts([
       ['Subnet ID', ident(id, undefined, true)],
       ['Chains', its.length ? h('span', { class: 'chips' }, its.map(chainBadge)) : h('span', { class: 'muted' }, 'none running here')],
-      isL1 && [
-        'Manager',
-        [
-          link(`/chain/${its.find((c) => c.id === subnet.managerChainID)?.key ?? subnet.managerChainID}`, subnet.managerChainID),
-          ' · ',
-          addressLink(subnet.managerAddress),
-        ],
-      ],
+      isL1 && ['Manager', [manager ? chainBadge(manager) : ident(subnet.managerChainID), ' · ', addressLink(subnet.managerAddress)]],
       isL1 && ['Conversion ID', ident(subnet.conversionID)],
       !isL1 && subnet.controlKeys?.length > 0 && ['Owners', [subnet.controlKeys.map((k: string) => addressLink(k)), ` (threshold ${subnet.threshold})`]],
       ['Validators', String(validators.length)],
