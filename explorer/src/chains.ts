@@ -58,6 +58,8 @@ async function load(): Promise<Chain[]> {
       const id = await tryRpc(path, 'eth_chainId', []);
       let symbol = isC ? 'AVAX' : 'native';
       if (!isC && id) symbol = (await getJson(`/v1/chains/${b.id}`).catch(() => undefined))?.networkToken?.symbol ?? symbol;
+      // The Data API names an L1's token after the chain's alias; a chain without one gets its ID's start.
+      if (!isC && b.id.toUpperCase().startsWith(symbol)) symbol = b.name.toUpperCase();
       chain = { id: b.id, key: alias, name: b.name, kind: isC ? 'C' : 'L1', subnetID: b.subnetID, vmID: b.vmID, rpc: path, symbol };
       if (id) chain.evmChainId = hexNum(id);
       else if (!isC) continue;
