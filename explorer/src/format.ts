@@ -21,7 +21,11 @@ export const big = (v: unknown): bigint => {
 export const wei = (v: unknown, symbol = 'AVAX'): string => `${units(big(v), 18)} ${symbol}`;
 /** nAVAX (the P- and X-Chain's unit) as AVAX. */
 export const navax = (v: unknown): string => `${units(big(v), 9)} AVAX`;
-export const gwei = (v: unknown): string => `${units(big(v), 9)} gwei`;
+/** Wei as gwei; a price under 1 gwei (local chains run at a few wei) also in wei. */
+export const gwei = (v: unknown): string => {
+  const n = big(v);
+  return n > 0n && n < 1_000_000_000n ? `${units(n, 9)} gwei (${n} wei)` : `${units(n, 9)} gwei`;
+};
 export const int = (v: unknown): string => units(big(v), 0);
 
 /** 0x1234…abcd, or the first and last characters of a long ID. */
