@@ -15,7 +15,7 @@ import { txPage } from './pages/tx.js';
 type Page = (ctx: PageCtx) => void | Promise<void>;
 
 const ROUTES: Array<[RegExp, Page]> = [
-  [/^\/?$/, homePage],
+  [/^\/?(index\.html)?$/, homePage],
   [/^\/chain\/([^/]+)\/?$/, chainPage],
   [/^\/block\/([^/]+)\/([^/]+)\/?$/, blockPage],
   [/^\/tx\/([^/]+)\/?$/, txPage],
