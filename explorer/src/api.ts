@@ -3,6 +3,8 @@
 // avalanchego's JSON are read exactly, as bigints.
 
 export const ORIGIN = location.origin;
+/** A request the node has not answered by then fails (a stalled chain must not stall the page's polling). */
+const TIMEOUT_MS = 15_000;
 
 /** Where the explorer is mounted: /explorer, whatever page it was opened on. */
 export const BASE = (() => {
@@ -31,7 +33,7 @@ export function parseJson(text: string): any {
 
 /** GET a Data or Metrics API path; rejects with the API's message on an error status. */
 export async function getJson(path: string): Promise<any> {
-  const res = await fetch(ORIGIN + path, { headers: { accept: 'application/json' } });
+  const res = await fetch(ORIGIN + path, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   const text = await res.text();
   let body: any;
   try {
@@ -52,6 +54,7 @@ let nextId = 1;
 /** One JSON-RPC call; rejects with the node's error message. */
 export async function rpc(path: string, method: string, params: unknown = {}): Promise<any> {
   const res = await fetch(ORIGIN + path, {
+    signal: AbortSignal.timeout(TIMEOUT_MS),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
@@ -78,6 +81,7 @@ export async function evmBatch(path: string, calls: Array<[string, unknown[]]>):
   const first = nextId;
   nextId += calls.length;
   const res = await fetch(ORIGIN + path, {
+    signal: AbortSignal.timeout(TIMEOUT_MS),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params }))),
