@@ -60,8 +60,13 @@ export async function rpc(path: string, method: string, params: unknown = {}): P
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
   const text = await res.text();
-  if (!res.ok && text === '') throw new ApiError(`${res.status} ${res.statusText}`, res.status);
-  const body = parseJson(text);
+  let body: any;
+  try {
+    body = parseJson(text);
+  } catch {
+    // Not JSON-RPC: an HTTP error (a fault injected on the route, a proxy's page).
+    throw new ApiError(`${res.status} ${res.statusText}${text.trim() ? `: ${text.trim().slice(0, 120)}` : ''}`, res.status);
+  }
   if (body?.error) throw new ApiError(String(body.error.message), res.status, body.error.data);
   return body.result;
 }
@@ -86,7 +91,13 @@ export async function evmBatch(path: string, calls: Array<[string, unknown[]]>):
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params }))),
   });
-  const body = parseJson(await res.text());
+  const text = await res.text();
+  let body: any;
+  try {
+    body = parseJson(text);
+  } catch {
+    throw new ApiError(`${res.status} ${res.statusText}${text.trim() ? `: ${text.trim().slice(0, 120)}` : ''}`, res.status);
+  }
   if (!Array.isArray(body)) throw new ApiError(String(body?.error?.message ?? 'batch refused'), res.status);
   const byId = new Map<number, any>(body.map((r: any) => [r.id, r.result]));
   return calls.map((_, i) => byId.get(first + i) ?? undefined);

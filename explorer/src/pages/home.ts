@@ -81,6 +81,33 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
   };
 }
 
+function chainCard(s: Summary): HTMLElement {
+  const txCount = s.blocks.reduce((n, b) => n + b.txCount, 0);
+  return h(
+    'article',
+    { class: `chain-card k-${s.chain.kind}`, 'data-chain': s.chain.key },
+    h('header', null, link(`/chain/${s.chain.key}`, h('strong', null, s.chain.name)), chainBadge(s.chain)),
+    h(
+      'div',
+      { class: 'chain-stats' },
+      h('div', null, h('span', { class: 'label' }, 'Height'), link(`/block/${s.chain.key}/${s.height}`, h('span', { class: 'big' }, int(s.height)))),
+      h('div', null, h('span', { class: 'label' }, 'Last block'), s.height === 0 ? h('span', { class: 'muted' }, 'genesis only') : time(s.time)),
+    ),
+    sparkline(s.blocks.map((b) => b.txCount).reverse(), `Txs in the last ${s.blocks.length} blocks: ${txCount}`),
+    h('div', { class: 'muted small' }, `${txCount} txs in the last ${s.blocks.length} blocks`),
+  );
+}
+
+/** A chain that did not answer (stalled, or its API is off): named, with the error. */
+function failedCard(chain: Chain, err: unknown): HTMLElement {
+  return h(
+    'article',
+    { class: `chain-card k-${chain.kind}`, 'data-chain': chain.key },
+    h('header', null, link(`/chain/${chain.key}`, h('strong', null, chain.name)), chainBadge(chain)),
+    h('p', { class: 'bad small' }, `Not answering: ${err instanceof Error ? err.message : String(err)}`),
+  );
+}
+
 /** Highlights the rows (in `keys` order) that were not there on the previous render; the first render highlights none. */
 function markFresh(el: HTMLElement, keys: string[], seen: Set<string>): void {
   const first = seen.size === 0;
@@ -119,35 +146,22 @@ export function homePage(ctx: PageCtx): void {
   let last = '';
   const seen = { blocks: new Set<string>(), txs: new Set<string>() };
   const refresh = async () => {
-    let summaries: Summary[];
+    let results: Array<Summary | { chain: Chain; err: unknown }>;
     try {
       const list = await chains();
       // The heights first (one call a chain): nothing more is asked while no chain moved.
       const key = (await Promise.all(list.map(async (c) => `${c.id}:${await height(c).catch(() => -1)}`))).join(',');
       if (key === last) return;
       last = key;
-      summaries = (await Promise.all(list.map((c) => summarize(c).catch(() => undefined)))).filter((s): s is Summary => !!s);
+      results = await Promise.all(list.map((c) => summarize(c).catch((err: unknown) => ({ chain: c, err }))));
     } catch (err) {
       fill(cards, errorBox(err));
       return;
     }
+    const summaries = results.filter((r): r is Summary => !('err' in r));
     fill(
       cards,
-      summaries.map((s) =>
-        h(
-          'article',
-          { class: `chain-card k-${s.chain.kind}`, 'data-chain': s.chain.key },
-          h('header', null, link(`/chain/${s.chain.key}`, h('strong', null, s.chain.name)), chainBadge(s.chain)),
-          h(
-            'div',
-            { class: 'chain-stats' },
-            h('div', null, h('span', { class: 'label' }, 'Height'), link(`/block/${s.chain.key}/${s.height}`, h('span', { class: 'big' }, int(s.height)))),
-            h('div', null, h('span', { class: 'label' }, 'Last block'), s.height === 0 ? h('span', { class: 'muted' }, 'genesis only') : time(s.time)),
-          ),
-          sparkline(s.blocks.map((b) => b.txCount).reverse(), `Txs in the last ${s.blocks.length} blocks: ${s.blocks.reduce((n, b) => n + b.txCount, 0)}`),
-          h('div', { class: 'muted small' }, `${s.blocks.reduce((n, b) => n + b.txCount, 0)} txs in the last ${s.blocks.length} blocks`),
-        ),
-      ),
+      results.map((r) => ('err' in r ? failedCard(r.chain, r.err) : chainCard(r))),
     );
     const allBlocks = summaries
       .flatMap((s) => s.blocks)
