@@ -1,9 +1,10 @@
 // The explorer in a real headless Chromium (puppeteer-core with @sparticuz/chromium, nothing else
-// installed), over a node with real activity: an X-Chain transfer, a subnet converted to an L1, tokens,
-// forwarded value and a failed tx on the C-Chain and an L1, and ICM messages between them. Each page
-// is opened by its link and its key facts read from the rendered text; no page may log a console
-// error or lose a request. Screenshots go to test-artifacts/explorer/. Reads dist/explorer: run
-// `npm run build` first (npm test does).
+// installed), over a --dev node with real activity (test/support/explorer.ts): an X-Chain transfer,
+// AVAX exported from X and imported on C, a subnet converted to an L1, tokens, forwarded value and a
+// failed tx on the C-Chain and an L1, and ICM messages between them. Each page is opened by its link
+// and its key facts read from the rendered text; no page may log a console error, lose a request or
+// ask anything of a host other than the node. Screenshots go to test-artifacts/explorer/. Reads
+// dist/explorer: run `npm run build` first (npm test does).
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -15,7 +15,6 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.map': 'application/json; charset=utf-8',
 };
 
 /** The package's dist/explorer, found from this module (src/server, dist/server or the bundle in dist/). */
@@ -52,7 +51,7 @@ export function explorerHandler(dir: () => string = defaultExplorerDir): MountHa
       reply(res, 405, ['Allow', 'GET, HEAD', 'Content-Type', 'text/plain; charset=utf-8'], 'method not allowed\n');
       return;
     }
-    // /explorer alone: the page's links are relative to /explorer/.
+    // /explorer alone: to /explorer/, the page's address (relative, so it holds behind any host).
     if (rest === '' && !(req.url ?? '').split('?')[0]!.endsWith('/')) {
       reply(res, 301, ['Location', 'explorer/']);
       return;
