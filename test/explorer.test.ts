@@ -227,7 +227,7 @@ describe('the explorer in a browser', () => {
     await shown(['Failed', 'forward failed'], 'search-tx');
     expect(page.url()).toBe(`${node.uri}/explorer/tx/${a.c.failedTx}`);
     await search('myl1');
-    await shown(['99999', 'Transactions by hour'], 'search-chain');
+    await shown(['99999', 'Transactions by hour', 'L1 validators', 'ICM messages', 'pending'], 'search-chain');
     expect(page.url()).toBe(`${node.uri}/explorer/chain/myl1`);
     await search(a.bob);
     await shown(['12.5 AVAX'], 'search-address');

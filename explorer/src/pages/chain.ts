@@ -1,7 +1,8 @@
 // A chain: what it is, its newest blocks and txs (live), the P-Chain's validators, and for an EVM
 // chain the Metrics API's txCount, gasUsed and activeAddresses by hour or by day.
 import { getJson, ORIGIN, rpc } from '../api.js';
-import { type Chain, findChain, isEvm } from '../chains.js';
+import { type Chain, chains, findChain, isEvm } from '../chains.js';
+import { chainCell, statusBadge } from './icm.js';
 import { errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { int } from '../format.js';
 import type { PageCtx } from '../page.js';
@@ -19,13 +20,15 @@ export async function chainPage(ctx: PageCtx): Promise<void> {
   const head = h('div', null);
   const blocks = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   const txs = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
-  const extra = h('div', null);
+  const [metricsEl, validatorsEl, icmEl] = [h('div', null), h('div', null), h('div', null)];
   fill(
     ctx.view,
     h('h1', null, chain.name, ' ', chainBadge(chain)),
     head,
-    extra,
+    metricsEl,
     h('div', { class: 'two-col' }, section('Blocks', blocks), section('Transactions', txs)),
+    validatorsEl,
+    icmEl,
   );
   fill(
     head,
@@ -42,8 +45,10 @@ export async function chainPage(ctx: PageCtx): Promise<void> {
       ]),
     ),
   );
-  if (chain.kind === 'P') void pChainExtras(extra);
-  if (isEvm(chain)) void metrics(extra, chain, ctx);
+  if (chain.kind === 'P') void pChainExtras(validatorsEl);
+  if (isEvm(chain)) void metrics(metricsEl, chain, ctx);
+  if (chain.kind === 'L1') void l1Validators(validatorsEl, chain);
+  if (isEvm(chain)) void icmOf(icmEl, chain);
   let last = -1;
   ctx.live(async () => {
     try {
@@ -82,6 +87,49 @@ async function pChainExtras(el: HTMLElement): Promise<void> {
     fill(el, section(['Primary Network validators · ', link('/subnets', 'Subnets and L1s →')], validatorsTable(validators, false)));
   } catch (err) {
     fill(el, errorBox(err));
+  }
+}
+
+/** An L1's validators: its subnet's, as the P-Chain holds them. */
+async function l1Validators(el: HTMLElement, chain: Chain): Promise<void> {
+  try {
+    const [{ validators }, subnet] = await Promise.all([
+      rpc('/ext/bc/P', 'platform.getCurrentValidators', { subnetID: chain.subnetID }),
+      rpc('/ext/bc/P', 'platform.getSubnet', { subnetID: chain.subnetID }),
+    ]);
+    const isL1 = subnet.managerChainID && subnet.managerChainID !== '11111111111111111111111111111111LpoYY';
+    fill(
+      el,
+      section([isL1 ? 'L1 validators · ' : 'Subnet validators · ', link(`/subnet/${chain.subnetID}`, 'its subnet →')], validatorsTable(validators, !!isL1)),
+    );
+  } catch (err) {
+    fill(el, errorBox(err));
+  }
+}
+
+/** The newest ICM messages this chain sent or received. */
+async function icmOf(el: HTMLElement, chain: Chain): Promise<void> {
+  try {
+    const [page, all] = await Promise.all([getJson(`/v1/icm/messages?blockchainId=${chain.id}&pageSize=10`), chains()]);
+    const messages: any[] = page.messages;
+    if (messages.length === 0) return;
+    fill(
+      el,
+      section(
+        ['ICM messages · ', link('/icm', 'all →')],
+        table(
+          ['Message', 'Status', 'From', 'To'],
+          messages.map((m) => [
+            link(`/icm/${m.messageId}`, h('span', { class: 'mono', title: m.messageId }, `${m.messageId.slice(0, 12)}…`)),
+            statusBadge(m.status),
+            chainCell(all, m.sourceBlockchainId),
+            chainCell(all, m.destinationBlockchainId),
+          ]),
+        ),
+      ),
+    );
+  } catch {
+    // The Data API is off: no messages to show.
   }
 }
 

@@ -5,9 +5,9 @@ import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, 
 import type { PageCtx } from '../page.js';
 import { chainBadge } from '../ui.js';
 
-const statusBadge = (s: string) => badge(s.replace(/_/g, ' '), s === 'pending' ? 'warn' : s.startsWith('delivered') ? 'ok' : 'bad');
+export const statusBadge = (s: string) => badge(s.replace(/_/g, ' '), s === 'pending' ? 'warn' : s.startsWith('delivered') ? 'ok' : 'bad');
 
-function chainCell(all: Chain[], id: string): Child {
+export function chainCell(all: Chain[], id: string): Child {
   const c = all.find((x) => x.id === id);
   return c ? chainBadge(c) : h('span', { class: 'mono', title: id }, `${id.slice(0, 8)}… (not on this node)`);
 }
