@@ -21,7 +21,8 @@ import { type ExplorerActivity, makeExplorerActivity } from './support/explorer.
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts', 'explorer');
 
-describe('the explorer in a browser', () => {
+// Generous limits: the whole suite runs files in parallel on small machines, and a page waits on the node.
+describe('the explorer in a browser', { timeout: 90_000 }, () => {
   let node: TestNode;
   let a: ExplorerActivity;
   let browser: Browser;
@@ -71,7 +72,7 @@ describe('the explorer in a browser', () => {
 
   async function shown(expected: string[], shot: string): Promise<string> {
     try {
-      await page.waitForFunction((want: string[]) => want.every((t) => (globalThis as any).document.body.innerText.includes(t)), { timeout: 10_000 }, expected);
+      await page.waitForFunction((want: string[]) => want.every((t) => (globalThis as any).document.body.innerText.includes(t)), { timeout: 20_000 }, expected);
     } finally {
       await page.screenshot({ path: join(ARTIFACTS, `${shot}.png`), fullPage: true });
     }
@@ -112,7 +113,7 @@ describe('the explorer in a browser', () => {
     provider.destroy();
     await page.waitForFunction(
       (h: number) => Number((globalThis as any).document.querySelector('[data-chain="C"] .big')?.textContent?.replace(/,/g, '')) === h + 1,
-      { timeout: 8000 },
+      { timeout: 20_000 },
       before,
     );
     expect(await page.evaluate(() => (globalThis as any).marker)).toBe(1);
@@ -274,7 +275,7 @@ describe('the explorer in a browser', () => {
     try {
       problems = [];
       await page.goto(`${bare.uri}/explorer/`, { waitUntil: 'domcontentloaded' });
-      await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-chain]').length === 3, { timeout: 10_000 });
+      await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-chain]').length === 3, { timeout: 20_000 });
       await page.screenshot({ path: join(ARTIFACTS, 'home-no-data-api.png'), fullPage: true });
       expect(await text()).toContain('X-Chain');
       // Only the Data API's 404s, which Chromium logs, as the page learns it is off.
