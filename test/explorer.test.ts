@@ -203,6 +203,9 @@ describe('the explorer in a browser', { timeout: 90_000 }, () => {
     expect(body).toContain(a.icm.delivered);
     const sent = ((await (await fetch(`${node.uri}/v1/icm/messages?pageSize=100`)).json()) as any).messages.find((m: any) => m.messageId === a.icm.delivered);
     await open(`/tx/${sent.sourceTransaction.txHash}`, ['ICM', 'SendCrossChainMessage', 'myl1'], 'tx-icm');
+    // A real one: through the messenger at 0x253b…, delivered by the node's relayer.
+    const relayed = await open(`/icm/${a.relayed}`, ['ICM message', 'delivered', 'Sent in', 'Delivered in'], 'icm-relayed');
+    expect(relayed).toContain(a.relayed);
   });
 
   it('addresses: an account on every EVM chain with its tokens, a contract, an X-Chain address', async () => {

@@ -4,7 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { call } from '../helpers.js';
 import { type Activity, EWOQ, makeActivity } from './data.js';
+import { type Abi, encodeFunctionData, getAddress } from 'viem';
+import { MESSENGER_ABI } from '../../src/vms/evm/icm/messenger.js';
+import { evmClients, ewoq, hexID, MESSENGER, SEND_TOPIC, until } from './evm.js';
 import { type IcmActivity, makeIcm } from './icm.js';
+import { fixture } from './solc.js';
 import { A, EWOQ_KEY, Wallet } from './pvm.js';
 
 const SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
@@ -25,6 +29,8 @@ export interface ExplorerActivity {
   c: Activity;
   l1: Activity;
   icm: IcmActivity;
+  /** A message through the messenger at 0x253b…, delivered by the node's relayer. */
+  relayed: string;
   cChainID: string;
   l1ChainID: string;
 }
@@ -88,5 +94,41 @@ export async function makeExplorerActivity(uri: string, genesisFile: string): Pr
   const cChainID = await id('C');
   const l1ChainID = await id('myl1');
   const icm = await makeIcm(uri, A.utils.base58check.decode(cChainID), A.utils.base58check.decode(l1ChainID));
-  return { xTransfer, xExport, cImport, bob, subnetID, convertedChainID, conversionTx, c, l1, icm, cChainID, l1ChainID };
+  const relayed = await relayedMessage(uri, cChainID, l1ChainID);
+  return { xTransfer, xExport, cImport, bob, subnetID, convertedChainID, conversionTx, c, l1, icm, relayed, cChainID, l1ChainID };
+}
+
+/** A message from ewoq on C to a receiver on the L1, sent through the messenger and delivered by the relayer: its ID. */
+async function relayedMessage(uri: string, cChainID: string, l1ChainID: string): Promise<string> {
+  const C = evmClients(uri, 'C', 43112);
+  const L1 = evmClients(uri, 'myl1', 99999);
+  const receiver = fixture('IcmReceiver');
+  const deployed = await L1.client.waitForTransactionReceipt({
+    hash: await L1.wallet.deployContract({ abi: receiver.abi as Abi, bytecode: receiver.bytecode, chain: L1.chain, account: ewoq }),
+  });
+  const data = encodeFunctionData({
+    abi: MESSENGER_ABI as unknown as Abi,
+    functionName: 'sendCrossChainMessage',
+    args: [
+      {
+        destinationBlockchainID: hexID(l1ChainID),
+        destinationAddress: getAddress(deployed.contractAddress!),
+        feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n },
+        requiredGasLimit: 100_000n,
+        allowedRelayerAddresses: [],
+        message: '0x68656c6c6f',
+      },
+    ],
+  });
+  const sent = await C.client.waitForTransactionReceipt({ hash: await C.wallet.sendTransaction({ to: MESSENGER, data, chain: C.chain, account: ewoq }) });
+  const id = sent.logs.find((l) => l.topics[0] === SEND_TOPIC)!.topics[1]!;
+  const delivered = await until(
+    async () =>
+      ((await call(`${uri}/ext/emulator`, 'emulator.icmMessages', { source: cChainID })).messages as Array<{ id: string; state: string }>).find(
+        (m) => m.id === id,
+      ),
+    (m) => m?.state === 'delivered',
+  );
+  if (delivered?.state !== 'delivered') throw new Error(`the relayer did not deliver ${id}: ${JSON.stringify(delivered)}`);
+  return id;
 }
