@@ -3,10 +3,10 @@
 // the chain starts), and the relayer that delivers between them, with its controls, its health
 // check and its place in the node's snapshots. A forked chain is left as its upstream has it.
 import type { Rewindable } from '../chains/states.js';
-import { toHex0x } from '../encoding/bytes.js';
+import { fromHex0x, toHex0x } from '../encoding/bytes.js';
 import type { Health } from '../health/health.js';
 import { APPLICATION_TAG } from '../health/worker.js';
-import { RELAYER_KEY } from '../relayer/key.js';
+import { RELAYER_ADDRESS, RELAYER_KEY } from '../relayer/key.js';
 import { RelayerStore } from '../relayer/records.js';
 import { IcmRelayer } from '../relayer/relayer.js';
 import { icmMethods } from '../relayer/service.js';
@@ -26,6 +26,7 @@ export class NodeIcm {
       store: new RelayerStore(db.prefix('relayer')),
       log: main,
       key: RELAYER_KEY,
+      address: fromHex0x(RELAYER_ADDRESS),
       delayBlocks: config.icmRelayerDelayBlocks,
     });
     if (!config.icmRelayer) this.relayer.pause();

@@ -5,7 +5,7 @@
 // controls go one at a time through one queue, so records change in one order; a hold (a revert)
 // waits for what is under way and keeps both out until it is released.
 import type { Logger } from '../logging/logger.js';
-import { type EvmChain, evmAddressOf } from '../vms/evm/index.js';
+import type { EvmChain } from '../vms/evm/index.js';
 import { LiveRecords } from './live.js';
 import type { MessageRecord, RelayerStore } from './records.js';
 import { RelayerWork, type Shortfall } from './work.js';
@@ -13,8 +13,9 @@ import { RelayerWork, type Shortfall } from './work.js';
 export interface RelayerOptions {
   store: RelayerStore;
   log: Logger;
-  /** The relayer's signing key, and the address its deliveries name for the fee rewards. */
+  /** The relayer's signing key and its address (given, not derived: deriving loads the curve at start-up). */
   key: Uint8Array;
+  address: Uint8Array;
   /** Default: the relayer's own address. */
   rewardAddress?: Uint8Array;
   /** Blocks of the destination each new message waits before its delivery (0: at once). */
@@ -45,7 +46,7 @@ export class IcmRelayer {
   private resendPending = true;
 
   constructor(private readonly o: RelayerOptions) {
-    this.address = evmAddressOf(o.key);
+    this.address = o.address;
     this.rewardAddress = o.rewardAddress ?? this.address;
     this.delayBlocks = o.delayBlocks ?? 0;
     this.live = new LiveRecords(o.store);
