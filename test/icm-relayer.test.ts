@@ -382,6 +382,35 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     expect(await read(L1(), receiver, 'received')).toBe(4n);
   });
 
+  it('skips a delivery whose tx would exceed the block gas limit, and delivers the next in the same batch', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    await emulator('icmPause');
+    // 19.9M fits the L1's 20M gas limit, its delivery tx (19.9M + some 411,000) does not.
+    const big = await send(C(), l1ID, receiver, '0x01', { gas: 19_900_000n });
+    const after = await send(C(), l1ID, receiver, '0x02');
+    await until(
+      () => record(after.id),
+      (r) => r?.state === 'queued',
+    );
+    await emulator('icmResume');
+    expect((await settledRecord(big.id, 'skipped'))?.reason).toMatch(/^the delivery needs \d+ gas, over the destination's block gas limit 20000000$/);
+    expect((await settledRecord(after.id))?.state).toBe('delivered');
+    expect(await read(L1(), receiver, 'lastMessage')).toBe('0x02');
+  });
+
+  it('delivers a message queued behind 16 that are skipped, with no other block to wake it', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    await emulator('icmPause');
+    for (let i = 0; i < 16; i++) await send(C(), l1ID, receiver, '0x01', { allowed: [ewoq.address] });
+    const last = await send(C(), l1ID, receiver, '0x02');
+    await until(
+      () => record(last.id),
+      (r) => r?.state === 'queued',
+    );
+    await emulator('icmResume');
+    expect((await settledRecord(last.id))?.state).toBe('delivered');
+  });
+
   it('refuses bad control input with a clear error', async () => {
     expect((await emulator('icmMessages', { state: 'bogus' })).error.message).toBe(
       'state must be one of queued, sent, delivered, failed, dropped, skipped, unroutable, got "bogus"',

@@ -73,14 +73,15 @@ export class LiveRecords {
     }
   }
 
-  /** Reads queued records from the store into a window that is half empty. */
-  async refill(): Promise<void> {
-    if (this.horizon >= 0 && (!this.spilled || this.queuedIds.size > this.window / 2)) return;
+  /** Reads queued records from the store into a window that is half empty; how many it read. */
+  async refill(): Promise<number> {
+    if (this.horizon >= 0 && (!this.spilled || this.queuedIds.size > this.window / 2)) return 0;
     const want = this.window - this.queuedIds.size;
     const more = await this.store.queued(this.horizon < 0 ? undefined : this.horizon, want);
     this.spilled = false;
     for (const r of more) if (!this.records.has(r.id)) this.note(r);
     this.spilled = more.length === want;
     if (more.length > 0) this.horizon = Math.max(this.horizon, more[more.length - 1]!.seq);
+    return more.length;
   }
 }

@@ -95,23 +95,30 @@ export class IcmRelayer {
       }
       await this.work.checkSent();
       if (!this.paused) await this.work.deliverDue();
-      await this.live.refill();
+      // Queued messages read in from the store may be due now: another run takes them.
+      if ((await this.live.refill()) > 0) this.wake();
     }).catch((err) => {
       this.loaded = false;
       this.o.log.error('the ICM relayer failed; it retries with the next block', { error: (err as Error).message });
     });
   }
 
-  /** Runs a control between worker runs, after any hold; the worker runs after it. */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /** Runs a control between worker runs, after any hold; the worker runs after it (`wake`: unless it only reads). */
+  async exclusive<T>(fn: () => Promise<T>, wake = true): Promise<T> {
     while (this.holds > 0) await this.released;
     try {
       return await this.serial(async () => {
         await this.load();
-        return fn();
+        try {
+          return await fn();
+        } catch (err) {
+          // What it changed in memory may not be in the store: read the store again.
+          this.loaded = false;
+          throw err;
+        }
       });
     } finally {
-      this.wake();
+      if (wake) this.wake();
     }
   }
 
@@ -181,7 +188,7 @@ export class IcmRelayer {
     return this.exclusive(async () => {
       const current = (r: MessageRecord) => this.live.get(r.id) ?? r;
       return (await this.o.store.newest((r) => keep(current(r)), limit)).map(current);
-    });
+    }, false);
   }
 
   /** Writes a record a control changed (inside `exclusive`). */

@@ -178,14 +178,24 @@ export class RelayerWork {
       byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
     }
     for (const [id, records] of byDestination) {
-      if (this.d.stopping() || this.d.paused()) return;
-      const room = MAX_IN_FLIGHT - this.d.live.sentTo(id);
-      if (room > 0) await this.deliverAll(records.slice(0, room), this.d.chains.get(id)!);
+      // Messages skipped or found delivered take no room: the next ones go in the same run.
+      for (let next = 0; next < records.length; ) {
+        if (this.d.stopping() || this.d.paused()) return;
+        const room = MAX_IN_FLIGHT - this.d.live.sentTo(id);
+        if (room <= 0) break;
+        const taken = records.slice(next, next + room);
+        next += taken.length;
+        if (!(await this.deliverAll(taken, this.d.chains.get(id)!))) break;
+      }
     }
   }
 
-  /** Deliveries to one chain: the checks, then the txs, all recorded as sent before any is sent. */
-  async deliverAll(records: MessageRecord[], chain: EvmChain): Promise<void> {
+  /**
+   * Deliveries to one chain: the checks, then the txs, all recorded as sent before any is sent.
+   * After a refused send the rest are not sent (their nonces would follow a gap) but queued again,
+   * and this answers false.
+   */
+  async deliverAll(records: MessageRecord[], chain: EvmChain): Promise<boolean> {
     const batch = this.d.store.batch();
     const sending: Array<{ r: MessageRecord; bytes: Uint8Array; need: bigint }> = [];
     let nonce: bigint | undefined;
@@ -199,14 +209,31 @@ export class RelayerWork {
     }
     // Durable before the txs leave: a restart resends these bytes, never a second tx.
     await batch.write();
-    for (const { r, bytes, need } of sending) {
+    for (const [i, { r, bytes, need }] of sending.entries()) {
       try {
         await chain.sendRawTransaction(bytes);
-        this.d.unfunded.delete(r.destination);
       } catch (err) {
         await this.refused(r, chain, (err as Error).message, need);
+        await this.unsend(sending.slice(i + 1).map((s) => s.r));
+        return false;
       }
     }
+    if (sending.length > 0) this.d.unfunded.delete(sending[0]!.r.destination);
+    return true;
+  }
+
+  /** Records prepared as sent whose txs did not leave: queued again, no attempt counted. */
+  private async unsend(records: MessageRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const batch = this.d.store.batch();
+    for (const r of records) {
+      Object.assign(r, { state: 'queued' });
+      delete r.txBytes;
+      delete r.txHash;
+      this.d.live.note(r);
+      batch.put(r);
+    }
+    await batch.write();
   }
 
   /** Decides one delivery and, if it goes, signs its tx (at `nonce`, else the relayer's pool nonce) and marks it sent. */
@@ -231,19 +258,27 @@ export class RelayerWork {
     }
     if (!signed) return this.skip(r, `the destination does not know the source chain ${r.source}`);
     const tx = await deliveryTx(chain, signed, message, this.d.key, this.d.rewardAddress, nonce);
+    // A tx over the block gas limit could never be included: as icm-relayer's limit check, a skip.
+    if (tx.gasLimit > chain.head.header.gasLimit) {
+      return this.skip(r, `the delivery needs ${tx.gasLimit} gas, over the destination's block gas limit ${chain.head.header.gasLimit}`);
+    }
     Object.assign(r, { state: 'sent', txHash: toHex0x(tx.hash), txBytes: toHex0x(tx.bytes) });
     delete r.reason;
     this.d.live.note(r);
     return tx;
   }
 
-  /** A delivery tx the pool refused: out of funds waits (the health check says so); anything else counts as an attempt. */
+  /**
+   * A delivery tx the pool refused: out of funds waits (the health check says so, when what the tx
+   * needed is known); anything else counts as an attempt.
+   */
   private async refused(r: MessageRecord, chain: EvmChain, text: string, need?: bigint): Promise<void> {
     if (/insufficient funds/.test(text)) {
       Object.assign(r, { state: 'queued', reason: text });
       delete r.txBytes;
+      delete r.txHash;
       this.d.live.note(r);
-      this.d.unfunded.set(r.destination, { text, need: need ?? 0n });
+      if (need !== undefined) this.d.unfunded.set(r.destination, { text, need });
     } else await this.notDelivered(r, chain, text);
     await this.d.store.batch().put(r).write();
   }
