@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base58, cb58, formatAddress, parseAtomicBatch, parseAtomicTx, parseUtxo, sha256 } from '../explorer/src/cb58.js';
+import { decodeLog, TOPICS } from '../explorer/src/logs.js';
 import { ago, gwei, short, units } from '../explorer/src/format.js';
 import { A } from './support/pvm.js';
 
@@ -105,5 +106,30 @@ describe("the explorer's codecs", () => {
     const both = parseAtomicBatch(`0x${batch}`);
     expect(both.map((t) => t.id)).toEqual([cb58(sha256(signed)), cb58(sha256(signed))]);
     expect(parseAtomicBatch('0x')).toEqual([]);
+  });
+});
+
+describe("the explorer's log decoding", () => {
+  const pad = (n: bigint) => n.toString(16).padStart(64, '0');
+  const addr = `0x${'0'.repeat(24)}${'ab'.repeat(20)}`;
+  const log = (topics: string[], data = '0x') => ({ address: '0x01', logIndex: '0x0', topics, data });
+
+  it('decodes the token events it knows, and shows any log of another shape undecoded', () => {
+    const batch = `0x${pad(64n)}${pad(160n)}${pad(2n)}${pad(1n)}${pad(2n)}${pad(2n)}${pad(10n)}${pad(20n)}`;
+    const ok = decodeLog(log([TOPICS.transferBatch, addr, addr, addr], batch));
+    expect(ok).toMatchObject({ event: 'TransferBatch', tokenIds: [1n, 2n], amounts: [10n, 20n] });
+    // What any contract can emit under a known topic0: too few topics, short data, an array length past the data.
+    for (const bad of [
+      log([TOPICS.transferSingle]),
+      log([TOPICS.transferSingle, addr, addr, addr], `0x${pad(1n)}`),
+      log([TOPICS.transferBatch, addr, addr, addr], `0x${pad(64n)}${pad(64n)}${'f'.repeat(64)}`),
+      log([TOPICS.transferBatch, addr, addr, addr], `0x${pad(64n)}${pad(64n)}${pad(20_000_000n)}`),
+      log([TOPICS.icmSend]),
+      log([TOPICS.approval, addr]),
+    ]) {
+      const decoded = decodeLog(bad);
+      expect(decoded.standard).toBe('');
+      expect(decoded.event).toBe(`${bad.topics[0]!.slice(0, 10)}…`);
+    }
   });
 });

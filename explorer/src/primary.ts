@@ -2,7 +2,7 @@
 // each type has, and the amounts they move.
 import { type ApiError, getJson, rpc, tryRpc } from './api.js';
 import { type AtomicTx, parseAtomicTx } from './cb58.js';
-import { big } from './format.js';
+import { big, navax, units } from './format.js';
 
 export function pTxType(u: any): string {
   if (!u) return 'Tx';
@@ -57,11 +57,30 @@ export function outputsOf(u: any): Output[] {
   return out;
 }
 
-export function inputTotal(u: any): bigint {
+/** What a tx's inputs hold of AVAX (of every asset when `avax` is unknown). */
+export function inputTotal(u: any, avax?: string): bigint {
   let n = 0n;
-  for (const i of [...(u?.inputs ?? []), ...(u?.importedInputs ?? [])]) n += big(i.input?.amount ?? i.input?.input?.amount);
+  for (const i of [...(u?.inputs ?? []), ...(u?.importedInputs ?? [])]) if (isAvax(i, avax)) n += big(i.input?.amount ?? i.input?.input?.amount);
   return n;
 }
+
+let avaxID: Promise<string | undefined> | undefined;
+/** AVAX's asset ID (the X-Chain's, which the P-Chain uses too), asked once. */
+export const avaxAssetID = (): Promise<string | undefined> =>
+  (avaxID ??= rpc('/ext/bc/X', 'avm.getAssetDescription', { assetID: 'AVAX' }).then(
+    (d: any) => d?.assetID as string | undefined,
+    () => undefined,
+  ));
+
+/** Whether an output or input is AVAX (every one is when AVAX's ID is unknown). */
+export const isAvax = (o: { assetID?: string }, avax: string | undefined): boolean => avax === undefined || o.assetID === undefined || o.assetID === avax;
+
+/** An output's amount as text: AVAX with its 9 decimals; another asset in its base units, by its ID (its denomination is its own). */
+export const outputAmount = (o: Output, avax: string | undefined): string =>
+  isAvax(o, avax) ? navax(o.amount) : `${units(o.amount, 0)} of asset ${o.assetID.slice(0, 8)}…`;
+
+/** What a tx's outputs hold of AVAX. */
+export const avaxMoved = (outputs: Output[], avax: string | undefined): bigint => outputs.filter((o) => isAvax(o, avax)).reduce((n, o) => n + o.amount, 0n);
 
 const txCache = new Map<string, Promise<{ chain: 'P' | 'X'; tx: any } | undefined>>();
 

@@ -6,6 +6,7 @@ import { addressLink, amount, badge, type Child, errorBox, facts, fill, h, ident
 import { contractInfo } from '../evm.js';
 import { hexBig, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
+import { avaxAssetID } from '../primary.js';
 import { chainBadge } from '../ui.js';
 import { parseUtxo } from '../cb58.js';
 
@@ -141,7 +142,7 @@ async function primaryAddress(ctx: PageCtx, a: string): Promise<void> {
       chainBadge(P),
       [navax(pBal.balance), pBal.unlocked !== pBal.balance ? h('span', { class: 'muted small' }, ` (unlocked ${navax(pBal.unlocked)})`) : ''],
     ]);
-  const avax = (await rpc('/ext/bc/X', 'avm.getAssetDescription', { assetID: 'AVAX' }).catch(() => undefined))?.assetID;
+  const avax = await avaxAssetID();
   const utxoRows: Child[][] = [];
   for (const [chain, list] of [
     [X, xUtxos?.utxos ?? []],

@@ -4,9 +4,10 @@ import { type Chain, chains, findChain, isEvm } from '../chains.js';
 import { parseAtomicBatch } from '../cb58.js';
 import { addressLink, badge, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { toBlock } from '../evm.js';
-import { gwei, hexBig, int, navax, units, wei } from '../format.js';
+import { gwei, hexBig, int, navax, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
-import { outputsOf, pTxType, xTxType } from '../primary.js';
+import { height as chainHeight } from './home.js';
+import { avaxAssetID, outputAmount, outputsOf, pTxType, xTxType } from '../primary.js';
 import { chainBadge } from '../ui.js';
 
 export async function blockPage(ctx: PageCtx): Promise<void> {
@@ -25,13 +26,14 @@ export async function blockPage(ctx: PageCtx): Promise<void> {
   }
 }
 
-const nav = (chain: Chain, height: number) =>
+/** Links to the previous block, and to the next one when there is one (not past the chain's head). */
+const nav = (chain: Chain, height: number, head: number) =>
   h(
     'span',
     { class: 'pager' },
     height > 0 && link(`/block/${chain.key}/${height - 1}`, '← previous'),
     ' ',
-    link(`/block/${chain.key}/${height + 1}`, 'next →'),
+    height < head && link(`/block/${chain.key}/${height + 1}`, 'next →'),
   );
 
 async function evmBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<void> {
@@ -45,7 +47,7 @@ async function evmBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<void> 
   const all = await chains();
   fill(
     ctx.view,
-    h('h1', null, `Block ${int(b.number)} `, chainBadge(chain), ' ', nav(chain, b.number)),
+    h('h1', null, `Block ${int(b.number)} `, chainBadge(chain), ' ', nav(chain, b.number, await chainHeight(chain))),
     section(
       'Overview',
       facts([
@@ -98,9 +100,10 @@ async function primaryBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<vo
   const height = Number(block.height);
   const id = block.id ?? (/^\d+$/.test(ref) ? undefined : ref);
   const typeOf = chain.kind === 'P' ? pTxType : xTxType;
+  const avax = await avaxAssetID();
   fill(
     ctx.view,
-    h('h1', null, `Block ${int(height)} `, chainBadge(chain), ' ', nav(chain, height)),
+    h('h1', null, `Block ${int(height)} `, chainBadge(chain), ' ', nav(chain, height, await chainHeight(chain))),
     section(
       'Overview',
       facts([
@@ -121,7 +124,7 @@ async function primaryBlock(ctx: PageCtx, chain: Chain, ref: string): Promise<vo
           h(
             'div',
             { class: 'outputs' },
-            outputsOf(tx.unsignedTx).map((o) => h('div', null, addressLink(o.address), ' ', o.assetID === undefined ? units(o.amount, 9) : navax(o.amount))),
+            outputsOf(tx.unsignedTx).map((o) => h('div', null, addressLink(o.address), ' ', outputAmount(o, avax))),
           ),
         ]),
         'No transactions in this block.',

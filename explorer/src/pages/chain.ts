@@ -54,7 +54,7 @@ export async function chainPage(ctx: PageCtx): Promise<void> {
     try {
       const now = await height(chain);
       if (now === last) return;
-      const s = await summarize(chain, 25);
+      const s = await summarize(chain, 25, 25);
       last = now;
       fill(
         blocks,

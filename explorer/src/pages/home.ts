@@ -2,11 +2,11 @@
 // blocks and txs across chains, polled every 2 s.
 import { type Chain, chains, isEvm } from '../chains.js';
 import { addressLink, amount, badge, type Child, errorBox, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
-import { latestBlocks } from '../evm.js';
+import { fullBlock, latestBlocks } from '../evm.js';
 import { hexBig, hexNum, int } from '../format.js';
 import { rpc, tryRpc } from '../api.js';
 import type { PageCtx } from '../page.js';
-import { outputsOf, primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
+import { avaxAssetID, avaxMoved, outputsOf, primaryBlocks, primaryTx, pTxType, xTxType } from '../primary.js';
 import { chainBadge, sparkline } from '../ui.js';
 
 interface BlockRow {
@@ -39,20 +39,27 @@ export async function height(chain: Chain): Promise<number> {
   return Number((await rpc(chain.rpc, chain.kind === 'P' ? 'platform.getHeight' : 'avm.getHeight', {})).height);
 }
 
-export async function summarize(chain: Chain, count = 20): Promise<Summary> {
+/** A chain's newest `count` blocks and the txs of the newest of them, at least `rows` txs where there are as many. */
+export async function summarize(chain: Chain, count = 20, rows = 15): Promise<Summary> {
   if (isEvm(chain)) {
-    const blocks = await latestBlocks(chain, count);
+    // The newest blocks with their tx hashes only; full txs for the newest ones that fill the
+    // rows shown, each block asked for once (a busy chain's 20 full blocks are megabytes a poll).
+    const blocks = await latestBlocks(chain, count, false);
     const txs: TxRow[] = [];
-    for (const b of blocks)
-      for (const tx of b.txs) {
+    for (const light of blocks) {
+      if (txs.length >= rows) break;
+      if (light.txs.length === 0) continue;
+      const b = await fullBlock(chain, light.hash);
+      for (const tx of b?.txs ?? []) {
         txs.push({
           chain,
           id: tx.hash,
-          time: b.time,
+          time: light.time,
           what: [addressLink(tx.from), ' → ', tx.to ? addressLink(tx.to) : badge('contract creation')],
           value: amount(hexBig(tx.value), 18, chain.symbol),
         });
       }
+    }
     return {
       chain,
       height: blocks[0]?.number ?? 0,
@@ -64,11 +71,12 @@ export async function summarize(chain: Chain, count = 20): Promise<Summary> {
   const kind = chain.kind as 'P' | 'X';
   const blocks = await primaryBlocks(kind, count);
   const txs: TxRow[] = [];
+  const avax = await avaxAssetID();
   for (const b of blocks.slice(0, 10)) {
     for (const id of b.txs) {
       const found = await primaryTx(id);
       const u = found?.tx?.unsignedTx;
-      const moved = outputsOf(u).reduce((n, o) => n + o.amount, 0n);
+      const moved = avaxMoved(outputsOf(u), avax);
       txs.push({ chain, id, time: b.time, what: badge(kind === 'P' ? pTxType(u) : xTxType(u)), value: moved > 0n ? amount(moved, 9, 'AVAX') : '' });
     }
   }

@@ -2,6 +2,7 @@
 import { getJson } from '../api.js';
 import { type Chain, chains } from '../chains.js';
 import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
+import { units } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { chainBadge } from '../ui.js';
 
@@ -17,7 +18,8 @@ export async function icmPage(ctx: PageCtx): Promise<void> {
   ctx.title(one ? `ICM message ${one}` : 'ICM messages');
   const list = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   fill(ctx.view, h('h1', null, one ? 'ICM message' : 'ICM messages'), list);
-  let last = '';
+  // Undefined until the first answer is drawn (an empty list's key is '' too).
+  let last: string | undefined;
   ctx.live(async () => {
     try {
       const [page, all] = await Promise.all([getJson('/v1/icm/messages?pageSize=100'), chains()]);
@@ -45,7 +47,11 @@ export async function icmPage(ctx: PageCtx): Promise<void> {
               ['Payload', h('span', { class: 'mono' }, `${m.data.length > 66 ? `${m.data.slice(0, 66)}…` : m.data} (${(m.data.length - 2) / 2} bytes)`)],
               m.sourceTransaction && ['Sent in', [txLink(m.sourceTransaction.txHash), ' · ', time(m.sourceTransaction.timestamp)]],
               m.destinationTransaction && ['Delivered in', [txLink(m.destinationTransaction.txHash), ' · ', time(m.destinationTransaction.timestamp)]],
-              m.rewardDetails && BigInt(m.rewardDetails.value) > 0n && ['Fee', `${m.rewardDetails.value} ${m.rewardDetails.symbol}`],
+              m.rewardDetails &&
+                BigInt(m.rewardDetails.value) > 0n && [
+                  'Fee',
+                  `${units(BigInt(m.rewardDetails.value), Number(m.rewardDetails.decimals ?? 18))} ${m.rewardDetails.symbol}`,
+                ],
             ]),
           ),
         );

@@ -1,6 +1,6 @@
 // One box for everything: a tx hash or ID, an address, a block number or hash, a chain alias or ID,
 // a subnet ID or an ICM message ID. One match opens its page; several are listed.
-import { rpc, tryRpc } from '../api.js';
+import { getJson, rpc, tryRpc } from '../api.js';
 import { chains, findChain, isEvm } from '../chains.js';
 import { type Child, errorBox, fill, h, link, section } from '../dom.js';
 import type { PageCtx } from '../page.js';
@@ -23,7 +23,11 @@ export async function resolve(q: string): Promise<Hit[]> {
     for (const c of all.filter(isEvm)) {
       if (await tryRpc(c.rpc, 'eth_getBlockByHash', [q, false])) hits.push({ path: `/block/${c.key}/${q}`, label: ['Block on ', chainBadge(c)] });
     }
-    if (hits.length === 0) hits.push({ path: `/icm/${q}`, label: `ICM message ${q}` });
+    if (hits.length === 0) {
+      // An ICM message ID, if the Data API lists it among the newest messages.
+      const page = await getJson('/v1/icm/messages?pageSize=100').catch(() => ({ messages: [] }));
+      if ((page.messages as any[]).some((m) => m.messageId.toLowerCase() === q.toLowerCase())) hits.push({ path: `/icm/${q}`, label: `ICM message ${q}` });
+    }
     return hits;
   }
   if (/^\d+$/.test(q)) {

@@ -7,7 +7,7 @@ import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, 
 import { cb58ToHex, contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
 import { big, gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
-import { atomicTx, hrp, inputTotal, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
+import { atomicTx, avaxAssetID, avaxMoved, hrp, inputTotal, outputAmount, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
 import { cb58, formatAddress, hexBytes } from '../cb58.js';
 import { chainBadge } from '../ui.js';
 
@@ -158,7 +158,8 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
   const rows = await Promise.all(logs.map((l) => logRow(chain, l, all)));
   const internal = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
   const tree = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
-  const created = receipt.contractAddress;
+  // A creation that failed deployed nothing at the address its receipt names.
+  const created = ok ? receipt.contractAddress : undefined;
   const method = h('span', null);
   fill(
     ctx.view,
@@ -170,7 +171,12 @@ async function evmTx(ctx: PageCtx, chain: Chain, tx: any): Promise<void> {
         ['Status', ok ? badge('Success', 'ok') : [badge('Failed', 'bad'), reason ? h('span', { class: 'bad reason' }, ` ${reason}`) : '']],
         ['Block', [link(`/block/${chain.key}/${hexNum(tx.blockNumber)}`, int(hexNum(tx.blockNumber))), ' · ', time(hexNum(block?.timestamp))]],
         ['From', addressLink(tx.from, true)],
-        ['To', tx.to ? addressLink(tx.to, true) : [badge('contract creation'), ' ', created ? addressLink(created, true) : '']],
+        [
+          'To',
+          tx.to
+            ? addressLink(tx.to, true)
+            : [badge('contract creation'), ' ', created ? addressLink(created, true) : h('span', { class: 'muted' }, 'not created')],
+        ],
         ['Value', wei(hexBig(tx.value), chain.symbol)],
         ['Fee', `${wei(gasUsed * price, chain.symbol)}`],
         ['Gas price', gwei(price)],
@@ -241,10 +247,11 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
   const type = kind === 'P' ? pTxType(u) : xTxType(u);
   const status = await tryRpc(chain.rpc, kind === 'P' ? 'platform.getTxStatus' : 'avm.getTxStatus', { txID: tx.id });
   const outputs = outputsOf(u);
-  const moved = outputs.reduce((n, o) => n + o.amount, 0n);
+  const avax = await avaxAssetID();
+  const moved = avaxMoved(outputs, avax);
   // What the inputs paid beyond the outputs: the fee, and the balance given to new L1 validators.
   const balances = [...(u?.validators ?? []), ...('balance' in (u ?? {}) ? [u] : [])].reduce((n: bigint, v: any) => n + big(v.balance), 0n);
-  const burned = inputTotal(u) - moved - balances;
+  const burned = inputTotal(u, avax) - moved - balances;
   const known = new Set([
     'networkID',
     'blockchainID',
@@ -302,7 +309,7 @@ async function primary(ctx: PageCtx, kind: 'P' | 'X', tx: any): Promise<void> {
                 o.address.split(', ').map((a) => addressLink(a)),
               )
             : '—',
-          navax(o.amount),
+          outputAmount(o, avax),
           o.kind,
         ]),
         'No outputs.',
