@@ -8,7 +8,7 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
-import { A, EWOQ_KEY, Wallet } from './support/pvm.js';
+import { A, EWOQ_KEY, nodeAsL1Validator, Wallet } from './support/pvm.js';
 
 const SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
@@ -85,14 +85,7 @@ describe('an L1 from ConvertSubnetToL1Tx, its validators managed through warp me
 
   it('ConvertSubnetToL1Tx with the node (its key from info.getNodeID) as the first validator', async () => {
     const { nodeID, nodePOP } = await call(`${node.uri}/ext/info`, 'info.getNodeID');
-    const vdr = A.L1Validator.fromNative(
-      nodeID,
-      1000n,
-      1_000_000_000n,
-      new A.pvmSerial.ProofOfPossession(A.utils.hexToBuffer(nodePOP.publicKey), A.utils.hexToBuffer(nodePOP.proofOfPossession)),
-      A.PChainOwner.fromNative([w.addr], 1),
-      A.PChainOwner.fromNative([w.addr], 1),
-    );
+    const vdr = await nodeAsL1Validator(w);
     const tx = A.pvm.e.newConvertSubnetToL1Tx(
       { ...(await w.common()), subnetId: subnetID, chainId: chainID, address: manager, validators: [vdr], subnetAuth: [0] },
       w.ctx,

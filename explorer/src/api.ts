@@ -52,22 +52,25 @@ export async function getJson(path: string): Promise<any> {
 let nextId = 1;
 
 /** One JSON-RPC call; rejects with the node's error message. */
-export async function rpc(path: string, method: string, params: unknown = {}): Promise<any> {
+/** POSTs `payload` as JSON and parses the answer; an answer that is not JSON is an HTTP error (a fault injected on the route, a proxy's page). */
+async function postJson(path: string, payload: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(ORIGIN + path, {
     signal: AbortSignal.timeout(TIMEOUT_MS),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    body: JSON.stringify(payload),
   });
   const text = await res.text();
-  let body: any;
   try {
-    body = parseJson(text);
+    return { status: res.status, body: parseJson(text) };
   } catch {
-    // Not JSON-RPC: an HTTP error (a fault injected on the route, a proxy's page).
     throw new ApiError(`${res.status} ${res.statusText}${text.trim() ? `: ${text.trim().slice(0, 120)}` : ''}`, res.status);
   }
-  if (body?.error) throw new ApiError(String(body.error.message), res.status, body.error.data);
+}
+
+export async function rpc(path: string, method: string, params: unknown = {}): Promise<any> {
+  const { status, body } = await postJson(path, { jsonrpc: '2.0', id: nextId++, method, params });
+  if (body?.error) throw new ApiError(String(body.error.message), status, body.error.data);
   return body.result;
 }
 
@@ -85,20 +88,11 @@ export async function evmBatch(path: string, calls: Array<[string, unknown[]]>):
   if (calls.length === 0) return [];
   const first = nextId;
   nextId += calls.length;
-  const res = await fetch(ORIGIN + path, {
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params }))),
-  });
-  const text = await res.text();
-  let body: any;
-  try {
-    body = parseJson(text);
-  } catch {
-    throw new ApiError(`${res.status} ${res.statusText}${text.trim() ? `: ${text.trim().slice(0, 120)}` : ''}`, res.status);
-  }
-  if (!Array.isArray(body)) throw new ApiError(String(body?.error?.message ?? 'batch refused'), res.status);
+  const { status, body } = await postJson(
+    path,
+    calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params })),
+  );
+  if (!Array.isArray(body)) throw new ApiError(String(body?.error?.message ?? 'batch refused'), status);
   const byId = new Map<number, any>(body.map((r: any) => [r.id, r.result]));
   return calls.map((_, i) => byId.get(first + i) ?? undefined);
 }

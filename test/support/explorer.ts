@@ -9,7 +9,7 @@ import { MESSENGER_ABI } from '../../src/vms/evm/icm/messenger.js';
 import { evmClients, ewoq, hexID, MESSENGER, SEND_TOPIC, until } from './evm.js';
 import { type IcmActivity, makeIcm } from './icm.js';
 import { fixture } from './solc.js';
-import { A, EWOQ_KEY, Wallet } from './pvm.js';
+import { A, EWOQ_KEY, nodeAsL1Validator, Wallet } from './pvm.js';
 
 const SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
 /** Bob: the X-Chain transfer's recipient (a fixed key's address). */
@@ -64,15 +64,7 @@ export async function makeExplorerActivity(uri: string, genesisFile: string): Pr
     ),
     [EWOQ_KEY],
   );
-  const { nodeID, nodePOP } = await call(`${uri}/ext/info`, 'info.getNodeID');
-  const validator = A.L1Validator.fromNative(
-    nodeID,
-    1000n,
-    1_000_000_000n,
-    new A.pvmSerial.ProofOfPossession(A.utils.hexToBuffer(nodePOP.publicKey), A.utils.hexToBuffer(nodePOP.proofOfPossession)),
-    A.PChainOwner.fromNative([w.addr], 1),
-    A.PChainOwner.fromNative([w.addr], 1),
-  );
+  const validator = await nodeAsL1Validator(w);
   const conversionTx = await w.issueP(
     A.pvm.e.newConvertSubnetToL1Tx(
       {

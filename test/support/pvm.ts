@@ -79,3 +79,16 @@ export class Wallet {
     return A.pvm.calculateFee(tx.getTx(), this.ctx.platformFeeConfig.weights, state.price);
   }
 }
+
+/** The node itself (its key from info.getNodeID) as an L1 validator of `weight` with `balance` nAVAX, owned by `w`. */
+export async function nodeAsL1Validator(w: Wallet, weight = 1000n, balance = 1_000_000_000n): Promise<any> {
+  const { nodeID, nodePOP } = await call(`${w.uri}/ext/info`, 'info.getNodeID');
+  return A.L1Validator.fromNative(
+    nodeID,
+    weight,
+    balance,
+    new A.pvmSerial.ProofOfPossession(A.utils.hexToBuffer(nodePOP.publicKey), A.utils.hexToBuffer(nodePOP.proofOfPossession)),
+    A.PChainOwner.fromNative([w.addr], 1),
+    A.PChainOwner.fromNative([w.addr], 1),
+  );
+}
