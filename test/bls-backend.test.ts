@@ -28,5 +28,10 @@ describe('BLS through blst', () => {
     expect(verifyAggregate(message, byNoble, publicKeys.slice(1))).toBe(false);
     expect(() => parseSignature(new Uint8Array(96))).toThrow("couldn't decompress signature");
     expect(() => parseSignature(byNoble)).not.toThrow();
+    // The point at infinity parses (avalanchego's SigValidate(false)) and verifies nothing, as with @noble/curves: no throw.
+    const infinity = new Uint8Array(96);
+    infinity[0] = 0xc0;
+    expect(() => parseSignature(infinity)).not.toThrow();
+    expect(verifyAggregate(message, infinity, publicKeys)).toBe(false);
   });
 });
