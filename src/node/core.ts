@@ -68,7 +68,7 @@ export async function buildCore(shell: Shell): Promise<Core> {
     const subnets = new SubnetChains(shell, manager, extraAliases);
     registerVMs(shell, manager, vms, serve, subnets);
     cleanups.push(() => manager.close());
-    const icm = config.icm ? new NodeIcm(shell, health) : undefined;
+    const icm = config.icm ? new NodeIcm(shell, health, (name) => manager.get(name)?.id) : undefined;
     // Closed before the chains: it may be delivering to one.
     if (icm) cleanups.push(() => icm.close());
     // Closed before the chains: a follower may be reading one.
@@ -81,11 +81,11 @@ export async function buildCore(shell: Shell): Promise<Core> {
     // Before the test accounts' block: that block's state root then carries ICM's placement, so the
     // head has no pending edit (a fork of this node at its head reads state by the header's root).
     if (icm) {
-      for (const { id, evm } of vms.evmChains()) await icm.add(id, evm, chainAliases.aliases(id) ?? []);
+      for (const { id, evm } of vms.evmChains()) await icm.add(id, evm);
       // A chain a CreateChainTx makes gets ICM once it runs.
       subnets.onCreated((id) => {
         const vm = vms.evmChain(id);
-        return vm ? icm.add(id, vm.evm, chainAliases.aliases(id) ?? [], true) : Promise.resolve();
+        return vm ? icm.add(id, vm.evm, true) : Promise.resolve();
       });
     }
     const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);

@@ -10,16 +10,17 @@ import { RELAYER_ADDRESS, RELAYER_KEY } from '../relayer/key.js';
 import { RelayerStore } from '../relayer/records.js';
 import { IcmRelayer } from '../relayer/relayer.js';
 import { icmMethods } from '../relayer/service.js';
-import { type EvmChain, MESSENGER_ADDRESS, placeIcm, REGISTRY_ADDRESS } from '../vms/evm/index.js';
+import { type EvmChain, placeIcm } from '../vms/evm/index.js';
 import type { Shell } from './shell.js';
 
 export class NodeIcm {
   readonly relayer: IcmRelayer;
-  private readonly aliases = new Map<string, string>();
 
   constructor(
     private readonly shell: Shell,
     health: Health,
+    /** A chain's ID (CB58) by ID or alias, if the node runs it (the chain manager's aliases). */
+    private readonly chainID: (idOrAlias: string) => string | undefined,
   ) {
     const { config, db, main } = shell;
     this.relayer = new IcmRelayer({
@@ -38,11 +39,10 @@ export class NodeIcm {
    * chain is a fork. `later`: the relayer starts following after this resolves (a chain created
    * inside the P-Chain's acceptance of its CreateChainTx, which must not wait for the relayer).
    */
-  async add(id: string, chain: EvmChain, aliases: string[] = [], later = false): Promise<void> {
+  async add(id: string, chain: EvmChain, later = false): Promise<void> {
     if (chain.forkedAt !== undefined) return;
     const placed = await placeIcm(chain, { relayer: this.relayer.address });
     if (placed === 'no-warp') return;
-    for (const a of aliases) this.aliases.set(a, id);
     const following = this.relayer.follow(id, chain);
     if (!later) return following;
     following.catch((err) => this.shell.main.error('the ICM relayer could not follow a new chain', { chainID: id, error: (err as Error).message }));
@@ -50,22 +50,7 @@ export class NodeIcm {
 
   /** The controls (emulator.icm*). */
   methods() {
-    return icmMethods({
-      relayer: this.relayer,
-      chainID: (name) => {
-        const id = this.aliases.get(name) ?? name;
-        return this.relayer.followed().some((f) => f.id === id) ? id : undefined;
-      },
-      messenger: toHex0x(MESSENGER_ADDRESS),
-      registry: REGISTRY_ADDRESS.toLowerCase(),
-      rewardAddress: toHex0x(this.relayer.rewardAddress),
-      balanceOn: (id) => this.balanceOn(id),
-    });
-  }
-
-  private async balanceOn(id: string): Promise<bigint> {
-    const chain = this.relayer.followed().find((f) => f.id === id)?.chain;
-    return (chain && (await chain.account(this.relayer.address))?.balance) ?? 0n;
+    return icmMethods({ relayer: this.relayer, chainID: this.chainID });
   }
 
   /**
@@ -77,7 +62,7 @@ export class NodeIcm {
     const short: string[] = [];
     const balances: Record<string, string> = {};
     for (const { id } of this.relayer.followed()) {
-      const balance = await this.balanceOn(id);
+      const balance = await this.relayer.balanceOn(id);
       balances[id] = balance.toString();
       const refused = this.relayer.fundsShort.get(id);
       if (!refused) continue;
@@ -92,13 +77,9 @@ export class NodeIcm {
   }
 
   rewindable(): Rewindable {
-    let release: (() => void) | undefined;
     return {
       prefixes: [this.shell.db.prefix('relayer').keyPrefix],
-      hold: async () => {
-        release = await this.relayer.hold();
-        return () => release?.();
-      },
+      hold: () => this.relayer.hold(),
       reload: async () => {
         this.relayer.forget();
         return true;

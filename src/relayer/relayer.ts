@@ -144,6 +144,12 @@ export class IcmRelayer {
     });
   }
 
+  /** The relayer's balance on a followed chain (wei); 0 on another. */
+  async balanceOn(id: string): Promise<bigint> {
+    const chain = this.chains.get(id);
+    return (chain && (await chain.account(this.address))?.balance) ?? 0n;
+  }
+
   /** The chains followed, by ID. */
   followed(): Array<{ id: string; chain: EvmChain }> {
     return [...this.chains].map(([id, chain]) => ({ id, chain }));

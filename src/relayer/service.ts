@@ -6,21 +6,16 @@
 import { toHex0x } from '../encoding/bytes.js';
 import { method, RpcError } from '../rpc/method.js';
 import { none, optional, string, struct, uint32 } from '../rpc/schema.js';
+import { MESSENGER_ADDRESS, REGISTRY_ADDRESS } from '../vms/evm/index.js';
 import type { MessageRecord, MessageState } from './records.js';
+import type { IcmRelayer } from './relayer.js';
 
 const STATES: MessageState[] = ['queued', 'sent', 'delivered', 'failed', 'dropped', 'skipped', 'unroutable'];
-import type { IcmRelayer } from './relayer.js';
 
 export interface IcmServiceDeps {
   relayer: IcmRelayer;
-  /** A chain's ID (CB58) by ID or alias, if the relayer follows it. */
+  /** A chain's ID (CB58) by ID or alias, if the node runs it. */
   chainID(idOrAlias: string): string | undefined;
-  /** The addresses the node placed ICM at, for icmInfo. */
-  messenger: string;
-  registry?: string;
-  rewardAddress: string;
-  /** The relayer's balance on a chain (wei). */
-  balanceOn(chainID: string): Promise<bigint>;
 }
 
 /** A record as the API shows it: without the signed tx bytes. */
@@ -33,10 +28,11 @@ const MESSAGE_ID = /^0x[0-9a-fA-F]{64}$/;
 
 export function icmMethods(d: IcmServiceDeps) {
   const { relayer } = d;
+  const followed = (id: string | undefined) => id !== undefined && relayer.followed().some((f) => f.id === id);
   const chain = (name: string | undefined) => {
     if (name === undefined) return undefined;
     const id = d.chainID(name);
-    if (!id) throw new RpcError(`chain ${name} is not a chain the ICM relayer follows`);
+    if (!followed(id)) throw new RpcError(`chain ${name} is not a chain the ICM relayer follows`);
     return id;
   };
   const found = async (messageID: string) => {
@@ -47,15 +43,17 @@ export function icmMethods(d: IcmServiceDeps) {
   };
   return {
     icmInfo: method(none, async () => ({
-      messenger: d.messenger,
-      ...(d.registry ? { registry: d.registry } : {}),
+      messenger: toHex0x(MESSENGER_ADDRESS),
+      registry: REGISTRY_ADDRESS.toLowerCase(),
       relayer: toHex0x(relayer.address),
-      rewardAddress: d.rewardAddress,
+      rewardAddress: toHex0x(relayer.rewardAddress),
       ...relayer.state,
       chains: await Promise.all(
-        relayer
-          .followed()
-          .map(async ({ id, chain: c }) => ({ blockchainID: id, height: c.head.header.number.toString(), relayerBalance: (await d.balanceOn(id)).toString() })),
+        relayer.followed().map(async ({ id, chain: c }) => ({
+          blockchainID: id,
+          height: c.head.header.number.toString(),
+          relayerBalance: (await relayer.balanceOn(id)).toString(),
+        })),
       ),
     })),
     icmMessages: method(struct({ state: optional(string), source: optional(string), destination: optional(string), limit: optional(uint32) }), async (a) => {

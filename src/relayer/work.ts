@@ -257,7 +257,7 @@ export class RelayerWork {
       return this.retryLater(r, err.message);
     }
     if (!signed) return this.skip(r, `the destination does not know the source chain ${r.source}`);
-    const tx = await deliveryTx(chain, signed, message, this.d.key, this.d.rewardAddress, nonce);
+    const tx = await deliveryTx(chain, signed, message, { key: this.d.key, address: this.d.address }, this.d.rewardAddress, nonce);
     // A tx over the block gas limit could never be included: as icm-relayer's limit check, a skip.
     if (tx.gasLimit > chain.head.header.gasLimit) {
       return this.skip(r, `the delivery needs ${tx.gasLimit} gas, over the destination's block gas limit ${chain.head.header.gasLimit}`);

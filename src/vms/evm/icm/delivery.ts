@@ -12,7 +12,6 @@ import type { EvmChain } from '../chain.js';
 import { defaultsBaseFee, poolNonce } from '../txargs.js';
 import { WARP_ADDRESS_HEX } from '../warp/precompile.js';
 import { predicateChunksOf } from '../warp/predicate.js';
-import { evmAddressOf } from '../testaccounts.js';
 import { MESSENGER_ADDRESS, messageReceivedCalldata, receiveCalldata, type TeleporterMessage } from './teleporter.js';
 
 /** icm-relayer's gas_utils.go with Granite's warp costs: per predicate chunk (paid twice), per AddressedCall byte, per receipt, per signer, the bases and the messenger's overhead. */
@@ -58,17 +57,23 @@ export function deliveryGas(signed: Uint8Array, message: TeleporterMessage): big
   );
 }
 
-/** The signed delivery tx of `signed` (the warp message with its aggregate signature) from `relayerKey`, at `nonce` or else its next pool nonce on `chain`. */
+/** The relayer's account: its key signs, its address (given, not derived from the key at each delivery) has the nonces. */
+export interface RelayerAccount {
+  key: Uint8Array;
+  address: Uint8Array;
+}
+
+/** The signed delivery tx of `signed` (the warp message with its aggregate signature) from `relayer`, at `nonce` or else its next pool nonce on `chain`. */
 export async function deliveryTx(
   chain: EvmChain,
   signed: Uint8Array,
   message: TeleporterMessage,
-  relayerKey: Uint8Array,
+  relayer: RelayerAccount,
   rewardAddress: Uint8Array,
   at?: bigint,
   messenger = MESSENGER_ADDRESS,
 ): Promise<DeliveryTx> {
-  const nonce = at ?? (await poolNonce(chain, evmAddressOf(relayerKey)));
+  const nonce = at ?? (await poolNonce(chain, relayer.address));
   const gasLimit = deliveryGas(signed, message);
   const maxFeePerGas = defaultsBaseFee(chain) * BASE_FEE_FACTOR;
   const tx = createFeeMarket1559Tx(
@@ -83,6 +88,6 @@ export async function deliveryTx(
       accessList: [[Buffer.from(WARP_ADDRESS_HEX, 'hex'), predicateChunksOf(signed)]],
     },
     { common: chain.common },
-  ).sign(relayerKey);
+  ).sign(relayer.key);
   return { bytes: tx.serialize(), hash: tx.hash(), nonce, gasLimit, cost: gasLimit * maxFeePerGas };
 }

@@ -104,40 +104,39 @@ const isSendWarp = (log: EvmLog, sender: Uint8Array) =>
   Buffer.compare(log.topics[0]!, SEND_WARP_MESSAGE_TOPIC) === 0 &&
   Buffer.compare(log.topics[1]!.subarray(12), sender) === 0;
 
+/** What an unsigned warp message from the messenger at `messenger` carries: its source chain and the TeleporterMessage; undefined for any other message. */
+function carried(unsigned: Uint8Array, messenger: Uint8Array): { sourceChainID: Uint8Array; message: TeleporterMessage } | undefined {
+  try {
+    const u = parseUnsignedMessage(unsigned);
+    const call = parseAddressedCall(u.payload);
+    if (Buffer.compare(call.sourceAddress, messenger) !== 0) return undefined;
+    const message = decodeTeleporterMessage(call.payload);
+    return message && { sourceChainID: u.sourceChainID, message };
+  } catch {
+    // Not a message the messenger made: not ICM's to relay.
+    return undefined;
+  }
+}
+
 /** The ICM messages a block's txs sent through the messenger at `messenger`, in order. */
 export function icmSends(records: readonly TxRecord[], messenger = MESSENGER_ADDRESS): IcmSent[] {
   const out: IcmSent[] = [];
   records.forEach((r, txIndex) => {
     if (r.status !== 1) return;
     for (const log of r.logs) {
-      if (!isSendWarp(log, messenger)) continue;
-      const unsigned = loggedMessage(log);
-      if (!unsigned) continue;
-      try {
-        const u = parseUnsignedMessage(unsigned);
-        const call = parseAddressedCall(u.payload);
-        if (Buffer.compare(call.sourceAddress, messenger) !== 0) continue;
-        const message = decodeTeleporterMessage(call.payload);
-        if (!message) continue;
-        const id = icmMessageID(u.sourceChainID, message.destinationBlockchainID, message.nonce, messenger);
-        out.push({ id, warpID: warpMessageID(unsigned), unsigned, sourceBlockchainID: u.sourceChainID, message, txIndex });
-      } catch {
-        // Not a message the messenger made: not ICM's to relay.
-      }
+      const unsigned = isSendWarp(log, messenger) ? loggedMessage(log) : undefined;
+      const sent = unsigned && carried(unsigned, messenger);
+      if (!unsigned || !sent) continue;
+      const id = icmMessageID(sent.sourceChainID, sent.message.destinationBlockchainID, sent.message.nonce, messenger);
+      out.push({ id, warpID: warpMessageID(unsigned), unsigned, sourceBlockchainID: sent.sourceChainID, message: sent.message, txIndex });
     }
   });
   return out;
 }
 
 /** The TeleporterMessage an unsigned warp message from the messenger carries; undefined for any other. */
-export function teleporterMessageOf(unsigned: Uint8Array, messenger = MESSENGER_ADDRESS): TeleporterMessage | undefined {
-  try {
-    const call = parseAddressedCall(parseUnsignedMessage(unsigned).payload);
-    return Buffer.compare(call.sourceAddress, messenger) === 0 ? decodeTeleporterMessage(call.payload) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const teleporterMessageOf = (unsigned: Uint8Array, messenger = MESSENGER_ADDRESS): TeleporterMessage | undefined =>
+  carried(unsigned, messenger)?.message;
 
 /** receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress) */
 export const receiveCalldata = (index: number, rewardAddress: Uint8Array): Uint8Array =>
