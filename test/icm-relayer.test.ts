@@ -291,6 +291,26 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     ).toBe('0x03');
     expect((await record(first.id))?.state).toBe('dropped');
     expect(await read(L1(), receiver, 'received')).toBe(2n);
+    // A delay for every new message: it waits two more blocks of its destination, then goes.
+    expect((await emulator('icmDelay', { blocks: 2 })).result.delayBlocks).toBe(2);
+    const delayed = await send(C(), l1ID, receiver, '0x04');
+    expect(
+      await until(
+        () => record(delayed.id),
+        (r) => r?.state === 'queued',
+      ),
+    ).toMatchObject({ state: 'queued' });
+    await sleep(300);
+    expect(await read(L1(), receiver, 'received')).toBe(2n);
+    for (let i = 0; i < 2; i++) await rpc(L1().url, 'evm_mine', []);
+    expect(
+      await until(
+        () => read(L1(), receiver, 'lastMessage'),
+        (m) => m === '0x04',
+        2_000,
+      ),
+    ).toBe('0x04');
+    expect((await emulator('icmDelay', { blocks: 0 })).result.delayBlocks).toBe(0);
   });
 
   it('goes back with the node on evm_revert: a message delivered after the snapshot is gone, and a new one is delivered', async () => {
@@ -445,6 +465,18 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
         3_000,
       ),
     ).toBe(1n);
+  });
+});
+
+describe('--icm-relayer=false and --icm-relayer-delay', () => {
+  it('start the relayer paused, with every new message delayed by that many blocks', async () => {
+    const node = await startTestNode({ dbType: 'memdb', icmRelayer: false, icmRelayerDelay: 3 });
+    try {
+      const info = (await rpc(`${node.uri}/ext/emulator`, 'emulator.icmInfo', {})).json.result;
+      expect(info).toMatchObject({ paused: true, pausedChains: [], delayBlocks: 3 });
+    } finally {
+      await node.stop();
+    }
   });
 });
 

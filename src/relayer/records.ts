@@ -54,7 +54,8 @@ const seqBytes = (seq: number) => {
   b.writeBigUInt64BE(BigInt(seq));
   return b;
 };
-const recordKey = (id: string) => Buffer.concat([Uint8Array.of(RECORD), hexBytes(id)]);
+const recordKeyOf = (id: Uint8Array) => Buffer.concat([Uint8Array.of(RECORD), id]);
+const recordKey = (id: string) => recordKeyOf(hexBytes(id));
 const indexKey = (space: number, seq: number) => Buffer.concat([Uint8Array.of(space), seqBytes(seq)]);
 const unroutableKey = (destination: string, seq: number) =>
   Buffer.concat([Uint8Array.of(UNROUTABLE), enc.encode(destination), Uint8Array.of(0), seqBytes(seq)]);
@@ -70,7 +71,7 @@ export class RelayerStore {
   }
 
   private async byIds(ids: Uint8Array[]): Promise<MessageRecord[]> {
-    const values = await this.db.getMany(ids.map((id) => recordKey(`0x${Buffer.from(id).toString('hex')}`)));
+    const values = await this.db.getMany(ids.map(recordKeyOf));
     return values.flatMap((v) => (v ? [parse(v)] : []));
   }
 
