@@ -28,23 +28,17 @@ import { WARP_ADDRESS_HEX } from './warp/precompile.js';
 import { predicateResultsBytes } from './warp/predicate.js';
 import { invalidBits, setRunningPredicates } from './warp/receive.js';
 
-/** What the builder reads of its chain, and what it tells it. */
+/** What the builder reads of its chain (the chain's public reads, live). */
 export interface BuilderChain {
   readonly common: Common;
   readonly head: StoredBlock;
   readonly headRules: ChainRules;
   readonly pool: TxPool;
   readonly extension: BlockExtension | undefined;
-  /** Whether the chain builds blocks yet (not before start). */
-  readonly started: boolean;
   stateRootOf(block: StoredBlock): Uint8Array;
-  /** The block is written: it is the head, and its state sets `rules` for the next. */
-  adopt(block: StoredBlock, rules: ChainRules): void;
-  /** Tells the chain's subscribers of an accepted block. */
-  emitBlock(accepted: AcceptedEvmBlock): void;
 }
 
-/** The chain's parts the builder works with. */
+/** The chain's parts the builder works with, and what it tells the chain. */
 export interface BuilderParts {
   readonly opts: EvmChainOptions;
   readonly db: Database;
@@ -57,6 +51,12 @@ export interface BuilderParts {
   readonly edits: StateEdits;
   readonly admission: TxAdmission;
   readonly recording: InternalRecording;
+  /** Whether the chain builds blocks yet (not before start). */
+  started(): boolean;
+  /** The block is written: it is the head, and its state sets `rules` for the next. */
+  adopt(block: StoredBlock, rules: ChainRules): void;
+  /** Tells the chain's subscribers of an accepted block. */
+  emitBlock(accepted: AcceptedEvmBlock): void;
   /** Another round in `delayMs`, or a while later. */
   scheduleRetry(delayMs?: number): void;
   buildNow(): Promise<void>;
@@ -187,7 +187,7 @@ export class BlockBuilder {
 
   /** Whether a round builds now: started, not stalled, mining, with something waiting. */
   private due(): boolean {
-    if (!this.chain.started || this.parts.opts.stalled?.()) return false;
+    if (!this.parts.started() || this.parts.opts.stalled?.()) return false;
     // With automine off, only a requested block (evm_mine, the interval) is built.
     if (!this.parts.dev.automine && this.parts.dev.blocksToMine === 0) return false;
     if (!this.hasWork) {
@@ -406,7 +406,7 @@ export class BlockBuilder {
     const nextRules = await rules.after(this.parts.vm.stateManager as MerkleStateManager, b.time);
     await db.write(batch);
     settled();
-    this.chain.adopt(block, nextRules);
+    this.parts.adopt(block, nextRules);
     store.remember(block, records);
     decodedTxs.set(
       block,
@@ -418,7 +418,7 @@ export class BlockBuilder {
     b.content?.accepted();
     this.since = this.hasRunnable ? Date.now() : undefined;
     announce?.();
-    this.chain.emitBlock({ block, txs: included.map((p) => p.tx), records, ...(internal ? { internal } : {}) });
+    this.parts.emitBlock({ block, txs: included.map((p) => p.tx), records, ...(internal ? { internal } : {}) });
     return { records, superseded };
   }
 }

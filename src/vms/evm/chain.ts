@@ -4,30 +4,29 @@
 // state run on a reader VM, one at a time, never on the builder's state.
 //
 // The chain holds the head, the reads and the lifecycle (open, start, hold and reload, close); its
-// parts do the rest: admission.ts (the pool and its journal), builder.ts with rounds.ts and
-// commit.ts (the blocks), devcontrols.ts and edits.ts (--dev), recording.ts (internal txs, for followers that ask).
+// parts do the rest: chaininit.ts (the first blocks, at open), admission.ts (the pool and its
+// journal), builder.ts with rounds.ts and commit.ts (the blocks), devcontrols.ts and edits.ts
+// (--dev), recording.ts (internal txs, for followers that ask).
 import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { type Database, WriteBatch } from '../../storage/db.js';
+import type { Database } from '../../storage/db.js';
 import { TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
 import { BlockBuilder } from './builder.js';
+import { Lock } from './lock.js';
 import { InternalRecording } from './recording.js';
-import type { AcceptedEvmBlock, BlockExtension, ChainFork, EvmChainOptions } from './chaintypes.js';
+import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions } from './chaintypes.js';
+import { initialBlocks } from './chaininit.js';
 import { DevControls } from './devcontrols.js';
 import { StateEdits } from './edits.js';
 import { countedState, execVM, stateAt } from './execution.js';
 import type { EvmFlavor } from './flavor.js';
-import { genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
-import { encodeBlock, headerHash } from './header.js';
 import { NodeStore } from './nodes.js';
 import type { TxPool } from './pool.js';
-import { activatePrecompile } from './precompiles/config.js';
-import { activeAt } from './precompiles/index.js';
 import type { ChainRules } from './precompiles/rules.js';
 import { chainCommon } from './rules.js';
 import { Rounds } from './rounds.js';
@@ -40,16 +39,6 @@ interface Events {
   block: [AcceptedEvmBlock];
   pendingTx: [Uint8Array];
   buildFailed: [Error];
-}
-
-/** Serializes async sections (the reader VM runs one read at a time). */
-class Lock {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(fn, fn);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
 }
 
 export class EvmChain extends EventEmitter<Events> {
@@ -68,7 +57,7 @@ export class EvmChain extends EventEmitter<Events> {
   private reader!: VM;
   private readerRoot = '';
   private current!: StoredBlock;
-  genesis!: StoredBlock;
+  private genesisBlock!: StoredBlock;
   private currentRules!: ChainRules;
   /** Whether the chain builds blocks yet: not before start(). */
   private started = false;
@@ -130,6 +119,11 @@ export class EvmChain extends EventEmitter<Events> {
   /** The last accepted block. */
   get head(): StoredBlock {
     return this.current;
+  }
+
+  /** The chain's first block (a fork's: the upstream's). */
+  get genesis(): StoredBlock {
+    return this.genesisBlock;
   }
 
   /** What the head's state sets for the next block: its fee config and coinbase. */
@@ -209,16 +203,9 @@ export class EvmChain extends EventEmitter<Events> {
 
   private async init(): Promise<void> {
     const multiCoin = this.opts.flavor.multiCoin;
-    const headHash = await this.store.head();
-    if (!headHash && this.opts.fork) await this.writeForkBase(this.opts.fork);
-    else if (!headHash) await this.writeGenesis();
-    else {
-      const head = await this.store.block(headHash);
-      const genesis = await this.store.blockAt(0n);
-      if (!head || !genesis) throw new Error(`the head block ${hex(headHash)} or the genesis block is missing from the database`);
-      this.current = head;
-      this.genesis = genesis;
-    }
+    const { head, genesis } = await initialBlocks({ db: this.db, store: this.store, nodes: this.nodes, common: this.common, opts: this.opts });
+    this.current = head;
+    this.genesisBlock = genesis;
     await this.edits.load(this.head);
     const root = this.stateRootOf(this.head);
     this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 50_000));
@@ -230,81 +217,29 @@ export class EvmChain extends EventEmitter<Events> {
     await this.admission.reload();
   }
 
-  /** A fresh chain: the genesis state and block, in one batch. */
-  private async writeGenesis(): Promise<void> {
-    const sm = stateAt(this.nodes, this.common, undefined, this.opts.flavor.multiCoin);
-    const genesisTime = genesisQuantity(this.opts.genesis.timestamp, 'timestamp');
-    for (const p of this.opts.precompiles) if (activeAt(p, genesisTime)) await activatePrecompile(sm, p, 0n);
-    await writeGenesisAlloc(sm, this.opts.genesis);
-    const header = genesisHeader(this.opts.genesis, this.opts.flavor.layout, await sm.getStateRoot(), this.opts.genesisRules);
-    const bytes = encodeBlock(header, []);
-    this.genesis = { header, hash: headerHash(header), body: [], size: bytes.length };
-    const batch = new WriteBatch();
-    const settled = this.nodes.flushInto(batch);
-    this.store.put(batch, this.genesis, bytes, [], []);
-    await this.db.write(batch);
-    settled();
-    this.current = this.genesis;
-  }
-
-  /**
-   * A fresh fork: its head is the upstream's fork block, which the store finds in the fork's history
-   * (as every upstream block up to it), and its genesis the upstream's.
-   */
-  private async writeForkBase(fork: ChainFork): Promise<void> {
-    const [base, genesis] = await Promise.all([this.store.blockAt(fork.number), this.store.blockAt(0n)]);
-    if (!base || !genesis) throw new Error(`the fork's upstream has no block ${base ? 0 : fork.number}`);
-    const batch = new WriteBatch();
-    this.store.putHead(batch, base.hash);
-    await this.db.write(batch);
-    this.current = base;
-    this.genesis = genesis;
-  }
-
-  /** The builder, over the builder VM, with what it reads of the chain and tells it. */
+  /** The builder, over the builder VM: it reads the chain's head, rules and pool, and tells it of its blocks. */
   private newBuilder(): BlockBuilder {
-    const chain = this;
-    return new BlockBuilder(
-      {
-        common: this.common,
-        get head() {
-          return chain.head;
-        },
-        get headRules() {
-          return chain.headRules;
-        },
-        get pool() {
-          return chain.pool;
-        },
-        get extension() {
-          return chain.extension;
-        },
-        get started() {
-          return chain.started;
-        },
-        stateRootOf: (block) => this.stateRootOf(block),
-        adopt: (block, rules) => {
-          this.current = block;
-          this.edits.committed();
-          this.currentRules = rules;
-        },
-        emitBlock: (accepted) => this.emit('block', accepted),
+    return new BlockBuilder(this, {
+      opts: this.opts,
+      db: this.db,
+      store: this.store,
+      nodes: this.nodes,
+      vm: this.builder,
+      rules: this.rules,
+      dev: this.dev,
+      edits: this.edits,
+      admission: this.admission,
+      recording: this.recording,
+      started: () => this.started,
+      adopt: (block, rules) => {
+        this.current = block;
+        this.edits.committed();
+        this.currentRules = rules;
       },
-      {
-        opts: this.opts,
-        db: this.db,
-        store: this.store,
-        nodes: this.nodes,
-        vm: this.builder,
-        rules: this.rules,
-        dev: this.dev,
-        edits: this.edits,
-        admission: this.admission,
-        recording: this.recording,
-        scheduleRetry: (delayMs) => this.rounds.scheduleRetry(delayMs),
-        buildNow: () => this.buildNow(),
-      },
-    );
+      emitBlock: (accepted) => this.emit('block', accepted),
+      scheduleRetry: (delayMs) => this.rounds.scheduleRetry(delayMs),
+      buildNow: () => this.buildNow(),
+    });
   }
 
   /**
