@@ -44,7 +44,6 @@ function unsigned(bits: 64 | 32 | 16 | 8): Field<bigint> {
 }
 export const uint64 = unsigned(64);
 export const uint32 = unsigned(32);
-export const uint8 = unsigned(8);
 export const uint16 = unsigned(16);
 
 /** A Go float64 (JSON numbers only). */

@@ -4,6 +4,7 @@
 // and the state transfer that credits an import or debits an export (EVMStateTransfer).
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address } from '@ethereumjs/util';
+import { P_CHAIN_ID } from '../../../chains/ids.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import {
   type AtomicTx,
@@ -43,7 +44,6 @@ export interface AtomicParams {
 /** Reads the UTXOs an import spends from shared memory (the C-Chain's inbound store from `source`). */
 export type ReadAtomicUTXO = (source: Uint8Array, utxoID: Uint8Array) => Promise<Uint8Array | undefined>;
 
-const P_CHAIN_ID = new Uint8Array(32);
 const cmp = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const equal = (a: Uint8Array, b: Uint8Array): boolean => cmp(a, b) === 0;
 const isEmpty = (a: Uint8Array): boolean => a.every((b) => b === 0);
@@ -112,7 +112,7 @@ function verifyExport(u: UnsignedExportTx, p: AtomicParams): void {
     if (isEmpty(o.assetID)) fail(atomicErrors.emptyAssetID());
     verifyTransferOutput(o.out);
     const avax = equal(o.assetID, p.avaxAssetID);
-    if (!avax && equal(u.destinationChain, P_CHAIN_ID)) fail(atomicErrors.wrongChainID());
+    if (!avax && encodeCB58(u.destinationChain) === P_CHAIN_ID) fail(atomicErrors.wrongChainID());
     if (!avax) fail(atomicErrors.exportNonAVAXOutput());
   }
   // avax.IsSortedTransferableOutputs allows equal neighbours; the inputs must be unique.

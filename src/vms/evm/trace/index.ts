@@ -10,7 +10,7 @@ import type { TraceConfig, TraceTxInfo, TxTracer } from './types.js';
 
 export { gethError } from './opcodes.js';
 export type { FailedStep, GethError } from './opcodes.js';
-export type { StateReader, TraceableEVM, TraceConfig, TraceResult, TracerName, TraceTxInfo, TxTracer } from './types.js';
+export type { StateReader, TraceableEVM, TraceConfig, TraceResult, TraceTxInfo, TxTracer } from './types.js';
 export { TracerError } from './types.js';
 export { decodeTraceConfig, type TraceCallConfig } from './config.js';
 export { StructLogs } from './struct-logger.js';

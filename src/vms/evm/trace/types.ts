@@ -3,9 +3,6 @@
 // index.ts so that each tracer module can import it without an import cycle.
 import type { EVMInterface } from '@ethereumjs/evm';
 
-/** The tracers coreth 1.14.2 answers natively (struct logger when `tracer` is absent). */
-export type TracerName = 'structLogger' | 'callTracer' | 'prestateTracer' | '4byteTracer' | 'noopTracer';
-
 /** debug_trace* options as coreth's TraceConfig takes them (logger.Config is embedded at the top level). */
 export interface TraceConfig {
   tracer?: string;

@@ -17,7 +17,7 @@ import type {
   UTXO,
 } from '../types.js';
 import { readTypeID, SLOTS, typeName } from './slots.js';
-import { avaxCodec, buildSignedTx, marshalUnsigned, readList, readSignedTx, writeList } from '../../components/avax/codec.js';
+import { avaxCodec, buildSignedTx, readList, readSignedTx, writeList } from '../../components/avax/codec.js';
 import { readSecpBody, writeOwners, writeSecpBody } from '../../components/secp256k1fx/codec.js';
 
 /** The body of any fx value by its (already read) type ID. */
@@ -271,8 +271,6 @@ function writeUnsigned(w: Writer, tx: UnsignedTx): void {
   w.u32(tx.type);
   writeUnsignedBody(w, tx);
 }
-
-export const marshalUnsignedTx = (tx: UnsignedTx): Uint8Array => marshalUnsigned(tx, writeUnsigned);
 
 /** A signed tx from its parts (credentials in input order, the subnet auth's last). */
 export const buildTx = (unsigned: UnsignedTx, credentials: FxValue[]): SignedTx => buildSignedTx(unsigned, credentials, writeUnsigned, writeFxValue);
