@@ -13,7 +13,7 @@ import { corethFlavor } from '../src/vms/evm/flavor.js';
 import { parseGenesisJson } from '../src/vms/evm/genesis.js';
 import { barePrecompile } from '../src/vms/evm/precompiles/config.js';
 import { decodeHeader, EMPTY_ROOT, EMPTY_UNCLES, encodeBlock, encodeHeader, headerHash } from '../src/vms/evm/header.js';
-import { encodeAccount, stateRoot } from '../src/vms/evm/state.js';
+import { encodeAccount, stateRoot } from './support/accounts.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const addressOf = (key: string) => keccak_256(secp256k1.getPublicKey(Buffer.from(key, 'hex'), false).subarray(1)).subarray(12);

@@ -3,38 +3,7 @@
 // state root would differ from coreth's. Notes: docs/research/cchain.md §2.2.
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import { knownKeccak } from '../../crypto/keccak.js';
-import { EMPTY_ROOT } from './header.js';
 import { toHex } from '../../encoding/bytes.js';
-
-export interface Account {
-  nonce?: bigint;
-  balance?: bigint;
-  storageRoot?: Uint8Array;
-  codeHash?: Uint8Array;
-  isMultiCoin?: boolean;
-}
-
-/** keccak256 of no code. */
-export const EMPTY_CODE_HASH = knownKeccak(new Uint8Array(), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
-
-export function encodeAccount(a: Account, multiCoin = true): Uint8Array {
-  return RLP.encode([
-    bigIntToUnpaddedBytes(a.nonce ?? 0n),
-    bigIntToUnpaddedBytes(a.balance ?? 0n),
-    a.storageRoot ?? EMPTY_ROOT,
-    a.codeHash ?? EMPTY_CODE_HASH,
-    ...(multiCoin ? [a.isMultiCoin ? Uint8Array.of(1) : new Uint8Array()] : []),
-  ]);
-}
-
-/** The state root of accounts (address -> account), in a secure (keccak-keyed) trie; coreth's five-field accounts or Ethereum's four. */
-export async function stateRoot(accounts: Iterable<[Uint8Array, Account]>, multiCoin = true): Promise<Uint8Array> {
-  const trie = new MerklePatriciaTrie({ useKeyHashing: true });
-  for (const [address, account] of accounts) await trie.put(address, encodeAccount(account, multiCoin));
-  return trie.root();
-}
 
 /**
  * The account trie of a chain whose accounts carry coreth's fifth field: @ethereumjs's state
