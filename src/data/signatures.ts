@@ -20,7 +20,7 @@ import { aggregateFor, conversionID, marshalPlatformMessage, parsePlatformMessag
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';
 import { checkNetwork } from './primary/handlers.js';
-import { parseHex } from '../encoding/bytes.js';
+import { parseHex0x } from '../encoding/bytes.js';
 
 export interface SigningSources {
   networkID: number;
@@ -30,9 +30,6 @@ export interface SigningSources {
 }
 
 const PRIMARY = '11111111111111111111111111111111LpoYY';
-
-/** icm-services' SanitizeHexString, and Glacier's optional prefix. */
-const hexBytes = (text: unknown): Uint8Array | undefined => parseHex(String(text ?? '').replace(/^0x/i, ''));
 
 /** utils.UnpackWarpMessage: ABI-encoded SendWarpMessage log data (offset ‖ length ‖ message), else a bare unsigned message. */
 function unpack(bytes: Uint8Array): { unsigned: Uint8Array; msg: UnsignedMessage } | undefined {
@@ -80,11 +77,11 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
     aggregateSignatures: async ({ params, body }) => {
       checkNetwork(params.network);
       const b = body ?? {};
-      const raw = hexBytes(b.message);
+      const raw = parseHex0x(String(b.message ?? ''));
       if (raw === undefined) throw badRequest('Could not decode message');
       const unpacked = unpack(raw);
       if (!unpacked) throw badRequest('Error unpacking warp message');
-      const justification = hexBytes(b.justification);
+      const justification = parseHex0x(String(b.justification ?? ''));
       if (justification === undefined) throw badRequest('Could not decode justification');
       if (raw.every((x) => x === 0) && justification.every((x) => x === 0)) throw badRequest('Must provide either message or justification');
       let quorum = Number(b.quorumPercentage ?? 0);
@@ -98,7 +95,7 @@ export function signatureHandlers(s: SigningSources): Record<string, DataHandler
       let signingSubnet: string | undefined;
       if (typeof b.signingSubnetId === 'string' && b.signingSubnetId !== '') {
         try {
-          const id = b.signingSubnetId.startsWith('0x') ? hexBytes(b.signingSubnetId) : idFromString(b.signingSubnetId);
+          const id = b.signingSubnetId.startsWith('0x') ? parseHex0x(b.signingSubnetId) : idFromString(b.signingSubnetId);
           if (id?.length !== 32) throw new Error('not 32 bytes');
           signingSubnet = encodeCB58(id);
         } catch {

@@ -23,6 +23,20 @@ export const i64 = (n: bigint) => {
 /** bytes.Compare: the order IDs, addresses and codec bytes sort in. */
 export const compareBytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);
 
+/** bytes.Equal: the same length and the same bytes. */
+export const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0;
+
+/** `parts` one after another, in a fresh Uint8Array. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 // Hex text of bytes, for keys, IDs and JSON: lower-case digits. The one place for it (issue 28);
 // avalanchego's hex/hexc/hexnc formatting, with its checksum and Go's errors, is encodeHex/decodeHex in hex.ts.
 
@@ -34,6 +48,9 @@ export const toHex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffs
 
 /** Lower-case hex of `b` after "0x", read in place: hexutil.Bytes, common.Hash and common.Address as geth prints them. */
 export const toHex0x = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+
+/** toHex0x as a JSON string (quoted): formatting.HexNC, as avalanchego's JSON writes byte slices and signatures. */
+export const quotedHex0x = (b: Uint8Array): string => `"${toHex0x(b)}"`;
 
 /** `h` without one leading lower-case "0x" (as `h.replace(/^0x/, '')`). */
 export const strip0x = (h: string): string => (h.startsWith('0x') ? h.slice(2) : h);
@@ -50,3 +67,6 @@ export const fromHex0x = (h: string): Uint8Array => new Uint8Array(Buffer.from(s
 
 /** Bare hex digits (no prefix) to a fresh Uint8Array, strictly: undefined unless `h` is whole pairs of hex digits (either case). "" is empty bytes. */
 export const parseHex = (h: string): Uint8Array | undefined => (/^(?:[0-9a-fA-F]{2})*$/.test(h) ? new Uint8Array(Buffer.from(h, 'hex')) : undefined);
+
+/** parseHex after one optional "0x" or "0X" (icm-services' SanitizeHexString): strict, undefined on anything else. */
+export const parseHex0x = (h: string): Uint8Array | undefined => parseHex(h.replace(/^0x/i, ''));

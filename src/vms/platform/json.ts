@@ -8,13 +8,12 @@ import { FX_IDS } from '../../chains/ids.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { goJsonString } from '../../encoding/gostring.js';
 import type { Block, FxValue, Owners, Signer, SignedTx, TransferableInput, TransferableOutput, UnsignedTx } from './types.js';
-import { toHex0x } from '../../encoding/bytes.js';
+import { quotedHex0x } from '../../encoding/bytes.js';
 
 type Fmt = (a: Uint8Array) => string;
 
 const id = (b: Uint8Array) => `"${encodeCB58(b)}"`;
 const nodeID = (b: Uint8Array) => `"NodeID-${encodeCB58(b)}"`;
-const hexText = (b: Uint8Array) => `"${toHex0x(b)}"`;
 const list = <T>(items: readonly T[], f: (t: T) => string) => `[${items.map(f).join(',')}]`;
 const byteArray = (b: Uint8Array) => `[${[...b].join(',')}]`;
 const SECP = `"${FX_IDS.secp256k1fx}"`;
@@ -37,7 +36,7 @@ function fxJson(v: FxValue, fmt: Fmt): string {
     case 7:
       return goMap([...ownerEntries(v.owners, fmt), ['amount', v.amount.toString()]]);
     case 9:
-      return `{"signatures":${list(v.signatures, hexText)}}`;
+      return `{"signatures":${list(v.signatures, quotedHex0x)}}`;
     case 10:
       return `{"signatureIndices":[${v.sigIndices.join(',')}]}`;
     case 11:
@@ -53,7 +52,7 @@ const outputJson = (o: TransferableOutput, fmt: Fmt) => `{"assetID":${id(o.asset
 const inputJson = (i: TransferableInput, fmt: Fmt) =>
   `{"txID":${id(i.utxoID.txID)},"outputIndex":${i.utxoID.outputIndex},"assetID":${id(i.assetID)},"fxID":${SECP},"input":${fxJson(i.input, fmt)}}`;
 
-const signerJson = (s: Signer) => (s.type === 27 ? '{}' : `{"publicKey":${hexText(s.publicKey)},"proofOfPossession":${hexText(s.proofOfPossession)}}`);
+const signerJson = (s: Signer) => (s.type === 27 ? '{}' : `{"publicKey":${quotedHex0x(s.publicKey)},"proofOfPossession":${quotedHex0x(s.proofOfPossession)}}`);
 const pOwner = (o: { threshold: number; addresses: Uint8Array[] }) => `{"threshold":${o.threshold},"addresses":${list(o.addresses, id)}}`;
 const validator = (v: { nodeID: Uint8Array; start: bigint; end: bigint; weight: bigint }) =>
   `"nodeID":${nodeID(v.nodeID)},"start":${v.start},"end":${v.end},"weight":${v.weight}`;
@@ -63,7 +62,7 @@ function unsignedJson(u: UnsignedTx, fmt: Fmt): string {
   const b = u.base;
   let s =
     `{"networkID":${b.networkID},"blockchainID":${id(b.blockchainID)},"outputs":${list(b.outputs, (o) => outputJson(o, fmt))},` +
-    `"inputs":${list(b.inputs, (i) => inputJson(i, fmt))},"memo":${hexText(b.memo)}`;
+    `"inputs":${list(b.inputs, (i) => inputJson(i, fmt))},"memo":${quotedHex0x(b.memo)}`;
   switch (u.type) {
     case 13:
       s += `,"validator":{${validator(u)},"subnetID":${id(u.subnetID)}},"subnetAuthorization":${fxJson(u.auth, fmt)}`;
@@ -97,18 +96,18 @@ function unsignedJson(u: UnsignedTx, fmt: Fmt): string {
       s += `,"subnetID":${id(u.subnetID)},"subnetAuthorization":${fxJson(u.auth, fmt)},"newOwner":${fxJson(u.owner, fmt)}`;
       break;
     case 35:
-      s += `,"subnetID":${id(u.subnetID)},"chainID":${id(u.chainID)},"address":${hexText(u.address)},"validators":${list(
+      s += `,"subnetID":${id(u.subnetID)},"chainID":${id(u.chainID)},"address":${quotedHex0x(u.address)},"validators":${list(
         u.validators,
         (v) =>
-          `{"nodeID":${hexText(v.nodeID)},"weight":${v.weight},"balance":${v.balance},"signer":${signerJson({ type: 28, publicKey: v.publicKey, proofOfPossession: v.proofOfPossession })},` +
+          `{"nodeID":${quotedHex0x(v.nodeID)},"weight":${v.weight},"balance":${v.balance},"signer":${signerJson({ type: 28, publicKey: v.publicKey, proofOfPossession: v.proofOfPossession })},` +
           `"remainingBalanceOwner":${pOwner(v.remainingBalanceOwner)},"deactivationOwner":${pOwner(v.deactivationOwner)}}`,
       )},"subnetAuthorization":${fxJson(u.auth, fmt)}`;
       break;
     case 36:
-      s += `,"balance":${u.balance},"proofOfPossession":${byteArray(u.proofOfPossession)},"message":${hexText(u.message)}`;
+      s += `,"balance":${u.balance},"proofOfPossession":${byteArray(u.proofOfPossession)},"message":${quotedHex0x(u.message)}`;
       break;
     case 37:
-      s += `,"message":${hexText(u.message)}`;
+      s += `,"message":${quotedHex0x(u.message)}`;
       break;
     case 38:
       s += `,"validationID":${id(u.validationID)},"balance":${u.balance}`;

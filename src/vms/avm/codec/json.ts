@@ -20,7 +20,7 @@ import type {
 } from '../types.js';
 import { fxIndexOfType } from '../types.js';
 import { goJsonString } from '../../../encoding/gostring.js';
-import { toHex0x } from '../../../encoding/bytes.js';
+import { quotedHex0x } from '../../../encoding/bytes.js';
 
 export interface JsonContext {
   /** Bech32 HRP of the network (`local`, `avax`, `fuji`, `custom`, ...). */
@@ -37,8 +37,6 @@ type AddressFormat = (address: Uint8Array) => string;
 const FX_ID_BY_INDEX = [FX_IDS.secp256k1fx, FX_IDS.nftfx, FX_IDS.propertyfx];
 
 const idText = (bytes: Uint8Array) => `"${encodeCB58(bytes)}"`;
-/** types.JSONByteSlice and signatures: formatting.HexNC. */
-const hexText = (bytes: Uint8Array) => `"${toHex0x(bytes)}"`;
 const list = <T>(items: readonly T[], item: (t: T) => string) => `[${items.map(item).join(',')}]`;
 /** The typeToFxIndex lookup of tx_init.go: an fx value's fxID follows its Go type. */
 const fxIdOfType = (type: number) => `"${FX_ID_BY_INDEX[fxIndexOfType(type)!]}"`;
@@ -63,7 +61,7 @@ function outputJson(out: Output, fmt: AddressFormat): string {
   const entries = ownersEntries(out.owners, fmt);
   if (out.type === 7) entries.push(['amount', out.amount.toString()]);
   if (out.type === 10 || out.type === 11) entries.push(['groupID', String(out.groupID)]);
-  if (out.type === 11) entries.push(['payload', hexText(out.payload)]);
+  if (out.type === 11) entries.push(['payload', quotedHex0x(out.payload)]);
   return goMap(entries);
 }
 
@@ -90,7 +88,7 @@ function fxValueJson(v: FxValue, fmt: AddressFormat): string {
       );
     case 12:
       return (
-        `{"mintInput":${inputJson(v.mintInput)},"groupID":${v.groupID},"payload":${hexText(v.payload)},` +
+        `{"mintInput":${inputJson(v.mintInput)},"groupID":${v.groupID},"payload":${quotedHex0x(v.payload)},` +
         `"outputs":${list(v.outputs, (o) => ownersJson(o, fmt))}}`
       );
     case 13:
@@ -102,7 +100,7 @@ function fxValueJson(v: FxValue, fmt: AddressFormat): string {
     case 9:
     case 14:
     case 19:
-      return `{"signatures":${list(v.signatures, hexText)}}`;
+      return `{"signatures":${list(v.signatures, quotedHex0x)}}`;
   }
 }
 
@@ -127,7 +125,7 @@ function unsignedJson(u: UnsignedTx, fmt: AddressFormat): string {
   let s =
     `{"networkID":${b.networkID},"blockchainID":${idText(b.blockchainID)},` +
     `"outputs":${list(b.outputs, (o) => transferableOutputJson(o, fmt))},` +
-    `"inputs":${list(b.inputs, transferableInputJson)},"memo":${hexText(b.memo)}`;
+    `"inputs":${list(b.inputs, transferableInputJson)},"memo":${quotedHex0x(b.memo)}`;
   switch (u.type) {
     case 1: {
       // An initial state's fxID comes from its fxIndex, not from its outputs' types. An index

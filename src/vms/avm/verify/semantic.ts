@@ -5,6 +5,7 @@
 import type { BaseTxFields, FxValue, SignedTx, TransferableInput, UTXO, UTXOID } from '../types.js';
 import { fxIndexOfType } from '../types.js';
 import { compareBytes, utxoInputID } from '../codec/index.js';
+import { concatBytes } from '../../../encoding/bytes.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { fail, NOT_FOUND, wrapped } from '../../components/verify/errors.js';
 import { verifyOperation, verifyTransfer, type SigContext } from './fx.js';
@@ -132,7 +133,7 @@ export function requiredReads(tx: SignedTx): { utxos: Uint8Array[]; txs: Uint8Ar
   } else if (u.type === 3) {
     for (const input of u.importedInputs) {
       const id = utxoInputID(input.utxoID);
-      atomic.add(concatKey(u.sourceChain, id), { chain: u.sourceChain, id });
+      atomic.add(concatBytes(u.sourceChain, id), { chain: u.sourceChain, id });
       txs.add(input.assetID, input.assetID);
     }
   } else if (u.type === 4) {
@@ -150,11 +151,4 @@ class Keyed<T> {
   values(): T[] {
     return [...this.map.values()];
   }
-}
-
-function concatKey(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -5,7 +5,7 @@ import { compareBytes, operationSortKey, outputSortKey, utxoInputID } from '../c
 import { fail } from '../../components/verify/errors.js';
 import { verifyAssetID, verifyFxValue, verifyOperationBody, verifyOutput, verifyTransferInput } from './values.js';
 import type { ChainParams } from './params.js';
-import { toHex } from '../../../encoding/bytes.js';
+import { concatBytes, toHex } from '../../../encoding/bytes.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 const MAX_MEMO = 256;
@@ -99,7 +99,7 @@ function verifyFlow(
       add(produced, out.assetID, out.out.type === 7 ? out.out.amount : 0n);
     }
     // sort.IsSorted: equal neighbours pass, only a strict descent fails.
-    const keys = outs.map((o) => concat(o.assetID, outputSortKey(o.out)));
+    const keys = outs.map((o) => concatBytes(o.assetID, outputSortKey(o.out)));
     for (let i = 1; i < keys.length; i++) {
       if (compareBytes(keys[i]!, keys[i - 1]!) < 0) fail('outputs not sorted');
     }
@@ -118,13 +118,6 @@ function verifyFlow(
   for (const [asset, amount] of produced) {
     if (amount > (consumed.get(asset) ?? 0n)) fail('insufficient funds');
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /** UTXOID.Compare: txID bytes, then output index. */

@@ -5,6 +5,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address } from '@ethereumjs/util';
 import { P_CHAIN_ID } from '../../../chains/ids.js';
+import { compareBytes, equalBytes } from '../../../encoding/bytes.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import {
   type AtomicTx,
@@ -44,8 +45,6 @@ export interface AtomicParams {
 /** Reads the UTXOs an import spends from shared memory (the C-Chain's inbound store from `source`). */
 export type ReadAtomicUTXO = (source: Uint8Array, utxoID: Uint8Array) => Promise<Uint8Array | undefined>;
 
-const cmp = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
-const equal = (a: Uint8Array, b: Uint8Array): boolean => cmp(a, b) === 0;
 const isEmpty = (a: Uint8Array): boolean => a.every((b) => b === 0);
 
 /** utils.IsSortedAndUnique: each element strictly after the one before. */
@@ -54,14 +53,16 @@ function sortedUnique<T>(items: readonly T[], compare: (a: T, b: T) => number): 
   return true;
 }
 
-const compareEVM = (a: EVMOutput | EVMInput, b: EVMOutput | EVMInput): number => cmp(a.address, b.address) || cmp(a.assetID, b.assetID);
-const compareInputs = (a: TransferableInput, b: TransferableInput): number => cmp(a.utxoID.txID, b.utxoID.txID) || a.utxoID.outputIndex - b.utxoID.outputIndex;
-const compareOutputs = (a: TransferableOutput, b: TransferableOutput): number => cmp(a.assetID, b.assetID) || cmp(outputBytes(a.out), outputBytes(b.out));
+const compareEVM = (a: EVMOutput | EVMInput, b: EVMOutput | EVMInput): number => compareBytes(a.address, b.address) || compareBytes(a.assetID, b.assetID);
+const compareInputs = (a: TransferableInput, b: TransferableInput): number =>
+  compareBytes(a.utxoID.txID, b.utxoID.txID) || a.utxoID.outputIndex - b.utxoID.outputIndex;
+const compareOutputs = (a: TransferableOutput, b: TransferableOutput): number =>
+  compareBytes(a.assetID, b.assetID) || compareBytes(outputBytes(a.out), outputBytes(b.out));
 
 /** verify.SameSubnet, whose every failure coreth reports as a wrong chain ID. */
 function verifyPeer(peer: Uint8Array, p: AtomicParams): void {
-  const subnet = equal(peer, p.chainID) ? undefined : p.subnetOf(peer);
-  if (!subnet || !equal(subnet, p.subnetID)) fail(atomicErrors.wrongChainID());
+  const subnet = equalBytes(peer, p.chainID) ? undefined : p.subnetOf(peer);
+  if (!subnet || !equalBytes(subnet, p.subnetID)) fail(atomicErrors.wrongChainID());
 }
 
 /** secp256k1fx.TransferOutput.Verify */
@@ -78,20 +79,20 @@ const signerAccount = (hash: Uint8Array, sig: Uint8Array): Uint8Array =>
 function verifyImport(u: UnsignedImportTx, p: AtomicParams): void {
   if (u.importedInputs.length === 0) fail(atomicErrors.noImportInputs());
   if (u.networkID !== p.networkID) fail(atomicErrors.wrongNetworkID());
-  if (!equal(u.blockchainID, p.chainID)) fail(atomicErrors.wrongChainID());
+  if (!equalBytes(u.blockchainID, p.chainID)) fail(atomicErrors.wrongChainID());
   if (u.outs.length === 0) fail(atomicErrors.noEVMOutputs());
   verifyPeer(u.sourceChain, p);
   for (const o of u.outs) {
     if (o.amount === 0n) fail(atomicErrors.evmOutput(atomicErrors.noValueOutput()));
     if (isEmpty(o.assetID)) fail(atomicErrors.evmOutput(atomicErrors.emptyAssetID()));
-    if (!equal(o.assetID, p.avaxAssetID)) fail(atomicErrors.importNonAVAXOutput());
+    if (!equalBytes(o.assetID, p.avaxAssetID)) fail(atomicErrors.importNonAVAXOutput());
   }
   for (const i of u.importedInputs) {
     wrapped(atomicErrors.atomicInput, () => {
       if (isEmpty(i.assetID)) fail(atomicErrors.emptyAssetID());
       verifyTransferInput(i.input);
     });
-    if (!equal(i.assetID, p.avaxAssetID)) fail(atomicErrors.importNonAVAXInput());
+    if (!equalBytes(i.assetID, p.avaxAssetID)) fail(atomicErrors.importNonAVAXInput());
   }
   if (!sortedUnique(u.importedInputs, compareInputs)) fail(atomicErrors.inputsNotSortedUnique());
   if (!sortedUnique(u.outs, compareEVM)) fail(atomicErrors.outputsNotSortedUnique());
@@ -101,17 +102,17 @@ function verifyImport(u: UnsignedImportTx, p: AtomicParams): void {
 function verifyExport(u: UnsignedExportTx, p: AtomicParams): void {
   if (u.exportedOutputs.length === 0) fail(atomicErrors.noExportOutputs());
   if (u.networkID !== p.networkID) fail(atomicErrors.wrongNetworkID());
-  if (!equal(u.blockchainID, p.chainID)) fail(atomicErrors.wrongChainID());
+  if (!equalBytes(u.blockchainID, p.chainID)) fail(atomicErrors.wrongChainID());
   verifyPeer(u.destinationChain, p);
   for (const i of u.ins) {
     if (i.amount === 0n) fail(atomicErrors.noValueInput());
     if (isEmpty(i.assetID)) fail(atomicErrors.emptyAssetID());
-    if (!equal(i.assetID, p.avaxAssetID)) fail(atomicErrors.exportNonAVAXInput());
+    if (!equalBytes(i.assetID, p.avaxAssetID)) fail(atomicErrors.exportNonAVAXInput());
   }
   for (const o of u.exportedOutputs) {
     if (isEmpty(o.assetID)) fail(atomicErrors.emptyAssetID());
     verifyTransferOutput(o.out);
-    const avax = equal(o.assetID, p.avaxAssetID);
+    const avax = equalBytes(o.assetID, p.avaxAssetID);
     if (!avax && encodeCB58(u.destinationChain) === P_CHAIN_ID) fail(atomicErrors.wrongChainID());
     if (!avax) fail(atomicErrors.exportNonAVAXOutput());
   }
@@ -175,7 +176,7 @@ async function semanticImport(tx: AtomicTx, u: UnsignedImportTx, p: AtomicParams
       if (err instanceof CodecError) fail(atomicErrors.unmarshalUTXO(err.message));
       throw err;
     }
-    if (!equal(utxo.assetID, input.assetID)) fail(atomicErrors.assetMismatch());
+    if (!equalBytes(utxo.assetID, input.assetID)) fail(atomicErrors.assetMismatch());
     wrapped(atomicErrors.transfer, () => asAtomic(() => secp.verifyTransfer(input.input, tx.credentials[i]!, utxo.output, { hash, now: p.now() })));
   });
 }
@@ -188,7 +189,7 @@ function semanticExport(tx: AtomicTx, u: UnsignedExportTx, p: AtomicParams, base
     const cred = tx.credentials[i]!;
     if (cred.type !== 9) fail(atomicErrors.notCredential());
     if (cred.signatures.length !== 1) fail(atomicErrors.signatureCount(cred.signatures.length));
-    if (!equal(input.address, signerAccount(hash, cred.signatures[0]!))) fail(atomicErrors.signatureMismatch());
+    if (!equalBytes(input.address, signerAccount(hash, cred.signatures[0]!))) fail(atomicErrors.signatureMismatch());
   });
 }
 

@@ -2,7 +2,7 @@
 // check (utxo.VerifySpend) with its credentials.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
-import { compareBytes, toHex } from '../../../encoding/bytes.js';
+import { compareBytes, equalBytes, toHex } from '../../../encoding/bytes.js';
 import { fail, VerifyError, wrapped } from '../../components/verify/errors.js';
 import { verifyTransfer } from '../../components/secp256k1fx/fx.js';
 import { verifyAssetID, verifyTransferInput, verifyTransferOutput } from '../../components/secp256k1fx/fx.js';
@@ -12,8 +12,6 @@ import { utxoInputID } from '../utxos.js';
 import type { TxEnv } from './env.js';
 
 export { fail, VerifyError, wrapped };
-
-const equal = (a: Uint8Array, b: Uint8Array) => compareBytes(a, b) === 0;
 
 /** TransferableOutput.Verify (a LockOut needs a locktime and holds a TransferOutput). */
 export function verifyTransferableOutput(o: TransferableOutput): void {
@@ -52,7 +50,7 @@ export function inputsSortedUnique(ins: readonly TransferableInput[]): boolean {
 /** txs.BaseTx.SyntacticVerify. */
 export function verifyBaseTx(b: BaseTxFields, env: TxEnv): void {
   if (b.networkID !== env.networkID) fail('metadata failed verification: tx has wrong network ID');
-  if (!equal(b.blockchainID, env.chainID)) fail('metadata failed verification: tx has wrong chain ID');
+  if (!equalBytes(b.blockchainID, env.chainID)) fail('metadata failed verification: tx has wrong chain ID');
   if (b.memo.length > 256) fail(`metadata failed verification: memo exceeds maximum length: ${b.memo.length} > 256`);
   for (const o of b.outputs) wrapped('output failed verification', () => verifyTransferableOutput(o));
   for (const i of b.inputs) wrapped('input failed verification', () => verifyTransferableInput(i));
@@ -97,7 +95,8 @@ export function verifySpendUTXOs(
   const bump = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   ins.forEach((input, index) => {
     const utxo = utxos[index]!;
-    if (!equal(utxo.assetID, input.assetID)) fail(`input asset ID does not match UTXO asset ID: ${encodeCB58(input.assetID)} != ${encodeCB58(utxo.assetID)}`);
+    if (!equalBytes(utxo.assetID, input.assetID))
+      fail(`input asset ID does not match UTXO asset ID: ${encodeCB58(input.assetID)} != ${encodeCB58(utxo.assetID)}`);
     let out = utxo.output;
     let locktime = 0n;
     if (out.type === 22) {
