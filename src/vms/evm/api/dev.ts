@@ -2,14 +2,14 @@
 // client and Hardhat helpers call them: evm_mine / anvil_mine (blocks, empty when no tx waits),
 // evm_increaseTime and evm_setNextBlockTimestamp (this chain's block time only; the node's clock,
 // emulator.advanceClock, moves every chain's), and anvil_setBalance, setNonce, setCode and
-// setStorageAt, which change the head's state without a block (latest and pending see them; the next
-// block's state root includes them), as Anvil's and Hardhat's do.
-import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+// setStorageAt (devedits.ts), which change the head's state without a block (latest and pending see
+// them; the next block's state root includes them), as Anvil's and Hardhat's do.
+import { type MethodDef, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
-import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
+import { stateEdits } from './devedits.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, RawNumber } from '../../../encoding/gojson.js';
 import { ParamsError, string } from '../../../rpc/schema.js';
@@ -113,6 +113,33 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
   };
 }
 
+const quantity = (n: bigint) => `0x${n.toString(16)}`;
+
+/** anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, the fork. */
+function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | undefined): MethodDef {
+  return method(positional([]), async () => {
+    const head = chain.head;
+    const baseFee = gas.nextBaseFee();
+    const forked = await fork?.describe();
+    return {
+      currentBlockNumber: quantity(head.header.number),
+      currentBlockTimestamp: Number(head.header.time),
+      currentBlockHash: `0x${Buffer.from(head.hash).toString('hex')}`,
+      hardFork: 'cancun',
+      transactionOrder: 'fees',
+      environment: {
+        baseFee: quantity(baseFee),
+        chainId: Number(chain.chainId),
+        gasLimit: quantity(head.header.gasLimit),
+        gasPrice: quantity(baseFee + (await gas.suggestTip())),
+      },
+      forkConfig: forked
+        ? { forkUrl: forked.url, forkBlockNumber: Number(forked.blockNumber), forkRetryBackoff: forked.retryBackoffMs }
+        : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    };
+  });
+}
+
 export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
   const whole = stateServices(states, fork);
   const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
@@ -137,51 +164,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     setNext(ts as bigint);
     return null;
   });
-  // State edits, without a block (see EvmChain.editState); one that cannot be applied is the caller's error.
-  const edit = async (fn: Parameters<EvmChain['editState']>[0]) => {
-    try {
-      await chain.editState(fn);
-    } catch (err) {
-      throw new RpcError((err as Error).message);
-    }
-  };
-  const account = async (sm: Parameters<Parameters<EvmChain['editState']>[0]>[0], a: Uint8Array) => {
-    const addr = new Address(a);
-    return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
-  };
-  const setBalance = method(positional([address, u256]), async ([a, balance]) => {
-    await edit(async (sm) => {
-      const { addr, acc } = await account(sm, a as Uint8Array);
-      acc.balance = balance as bigint;
-      await sm.putAccount(addr, acc);
-    });
-    return null;
-  });
-  const setNonce = method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
-    await edit(async (sm) => {
-      const { addr, acc } = await account(sm, a as Uint8Array);
-      acc.nonce = nonce as bigint;
-      await sm.putAccount(addr, acc);
-    });
-    return null;
-  });
-  const setCode = method(positional([address, bytes]), async ([a, code]) => {
-    await edit(async (sm) => {
-      const { addr, acc } = await account(sm, a as Uint8Array);
-      await sm.putAccount(addr, acc);
-      await sm.putCode(addr, code as Uint8Array);
-    });
-    return null;
-  });
-  const setStorageAt = method(positional([address, u256, hash]), async ([a, slot, value]) => {
-    await edit(async (sm) => {
-      const { addr, acc } = await account(sm, a as Uint8Array);
-      await sm.putAccount(addr, acc);
-      await sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array));
-    });
-    return true;
-  });
-  const edits = { setBalance, setNonce, setCode, setStorageAt };
+  const edits = stateEdits(chain);
   const setAutomine = method(positional([boolean]), ([on]) => {
     chain.dev.setAutomine(on as boolean);
     return null;
@@ -225,7 +208,6 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
 
-  const quantity = (n: bigint) => `0x${n.toString(16)}`;
   const fees = {
     // Anvil's answer on a chain with EIP-1559, as every Avalanche EVM chain is.
     setMinGasPrice: method(positional([u256]), () => {
@@ -237,28 +219,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       return null;
     }),
   };
-  // anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, the fork.
-  const nodeInfo = method(positional([]), async () => {
-    const head = chain.head;
-    const baseFee = gas.nextBaseFee();
-    const forked = await fork?.describe();
-    return {
-      currentBlockNumber: quantity(head.header.number),
-      currentBlockTimestamp: Number(head.header.time),
-      currentBlockHash: `0x${Buffer.from(head.hash).toString('hex')}`,
-      hardFork: 'cancun',
-      transactionOrder: 'fees',
-      environment: {
-        baseFee: quantity(baseFee),
-        chainId: Number(chain.chainId),
-        gasLimit: quantity(head.header.gasLimit),
-        gasPrice: quantity(baseFee + (await gas.suggestTip())),
-      },
-      forkConfig: forked
-        ? { forkUrl: forked.url, forkBlockNumber: Number(forked.blockNumber), forkRetryBackoff: forked.retryBackoffMs }
-        : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
-    };
-  });
+  const nodeInfo = nodeInfoMethod(chain, gas, fork);
   // anvil_setRpcUrl: the fork reads its upstream's chain from another endpoint.
   const setRpcUrl = method(positional([string]), async ([url]) => {
     if (!(await fork?.setUrl(url as string))) throw new RpcError('anvil_setRpcUrl: this chain is not a fork');
@@ -277,7 +238,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         }),
         increaseTime,
         setNextBlockTimestamp,
-        setAccountNonce: setNonce,
+        setAccountNonce: edits.setNonce,
         setAutomine,
         setIntervalMining,
         ...whole.evm,

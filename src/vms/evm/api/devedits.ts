@@ -1,0 +1,58 @@
+// anvil_setBalance, setNonce, setCode and setStorageAt (with their hardhat_ names): each changes the
+// head's state without a block (see EvmChain.editState), as Anvil's and Hardhat's do; one that cannot
+// be applied is the caller's error.
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
+import { method, RpcError } from '../../../rpc/method.js';
+import { positional } from '../../../rpc/geth.js';
+import type { EvmChain } from '../chain.js';
+import { address, bytes, hash, hexOrDecimal64, u256 } from './fields.js';
+
+/** The state edit methods, by their names without the namespace. */
+export function stateEdits(chain: EvmChain) {
+  const edit = async (fn: (sm: MerkleStateManager) => Promise<void>) => {
+    try {
+      await chain.editState(fn);
+    } catch (err) {
+      throw new RpcError((err as Error).message);
+    }
+  };
+  const account = async (sm: MerkleStateManager, a: Uint8Array) => {
+    const addr = new Address(a);
+    return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
+  };
+  return {
+    setBalance: method(positional([address, u256]), async ([a, balance]) => {
+      await edit(async (sm) => {
+        const { addr, acc } = await account(sm, a as Uint8Array);
+        acc.balance = balance as bigint;
+        await sm.putAccount(addr, acc);
+      });
+      return null;
+    }),
+    setNonce: method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
+      await edit(async (sm) => {
+        const { addr, acc } = await account(sm, a as Uint8Array);
+        acc.nonce = nonce as bigint;
+        await sm.putAccount(addr, acc);
+      });
+      return null;
+    }),
+    setCode: method(positional([address, bytes]), async ([a, code]) => {
+      await edit(async (sm) => {
+        const { addr, acc } = await account(sm, a as Uint8Array);
+        await sm.putAccount(addr, acc);
+        await sm.putCode(addr, code as Uint8Array);
+      });
+      return null;
+    }),
+    setStorageAt: method(positional([address, u256, hash]), async ([a, slot, value]) => {
+      await edit(async (sm) => {
+        const { addr, acc } = await account(sm, a as Uint8Array);
+        await sm.putAccount(addr, acc);
+        await sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array));
+      });
+      return true;
+    }),
+  };
+}
