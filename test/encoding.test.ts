@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCB58, encodeCB58, idFromString, EMPTY_ID } from '../src/encoding/cb58.js';
 import { decodeHex, encodeHex } from '../src/encoding/hex.js';
-import { asBuffer, fromHex, fromHex0x, parseHex, strip0x, toHex, toHex0x } from '../src/encoding/bytes.js';
+import { asBuffer, concatBytes, equalBytes, fromHex, fromHex0x, parseHex, parseHex0x, quotedHex0x, strip0x, toHex, toHex0x } from '../src/encoding/bytes.js';
 import { formatDuration, formatRFC3339Nano, monthStart, parseDuration, weekStart } from '../src/encoding/time.js';
 import { parseGoJson, type RawNumber } from '../src/encoding/gojson.js';
 import { stopVertexId, xGenesisBlock } from '../src/vms/avm/genesis.js';
@@ -78,6 +78,24 @@ describe('hex text of bytes', () => {
     expect(parseHex('0a1')).toBeUndefined();
     expect(parseHex('0x0a')).toBeUndefined();
     expect(parseHex('zz')).toBeUndefined();
+    expect([...parseHex0x('0x0aFf')!]).toEqual([0x0a, 0xff]);
+    expect([...parseHex0x('0X0a')!]).toEqual([0x0a]);
+    expect([...parseHex0x('0a')!]).toEqual([0x0a]);
+    expect(parseHex0x('0x')).toHaveLength(0);
+    expect(parseHex0x('0x0a1')).toBeUndefined();
+    expect(parseHex0x('0x0x0a')).toBeUndefined();
+  });
+
+  it('quotes hex for JSON, compares and joins bytes', () => {
+    expect(quotedHex0x(Uint8Array.of(0xab, 0x01))).toBe('"0xab01"');
+    expect(quotedHex0x(new Uint8Array())).toBe('"0x"');
+    expect(equalBytes(Uint8Array.of(1, 2), Buffer.from([1, 2]))).toBe(true);
+    expect(equalBytes(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 0))).toBe(false);
+    expect(equalBytes(new Uint8Array(), new Uint8Array())).toBe(true);
+    const joined = concatBytes(Uint8Array.of(1), new Uint8Array(), Uint8Array.of(2, 3));
+    expect([...joined]).toEqual([1, 2, 3]);
+    expect(joined).not.toBeInstanceOf(Buffer);
+    expect(concatBytes()).toHaveLength(0);
   });
 });
 
