@@ -17,41 +17,35 @@ export function stateEdits(chain: EvmChain) {
       throw new RpcError((err as Error).message);
     }
   };
-  const account = async (sm: MerkleStateManager, a: Uint8Array) => {
-    const addr = new Address(a);
-    return { addr, acc: (await sm.getAccount(addr)) ?? new Account() };
-  };
+  /** Writes the account at `a` (a new one if it has none) with `change` made, then what `after` writes under it (its code, a slot). */
+  const editAccount = (a: unknown, change: (acc: Account) => void, after?: (sm: MerkleStateManager, addr: Address) => Promise<void>) =>
+    edit(async (sm) => {
+      const addr = new Address(a as Uint8Array);
+      const acc = (await sm.getAccount(addr)) ?? new Account();
+      change(acc);
+      await sm.putAccount(addr, acc);
+      await after?.(sm, addr);
+    });
+  const unchanged = () => {};
   return {
     setBalance: method(positional([address, u256]), async ([a, balance]) => {
-      await edit(async (sm) => {
-        const { addr, acc } = await account(sm, a as Uint8Array);
+      await editAccount(a, (acc) => {
         acc.balance = balance as bigint;
-        await sm.putAccount(addr, acc);
       });
       return null;
     }),
     setNonce: method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
-      await edit(async (sm) => {
-        const { addr, acc } = await account(sm, a as Uint8Array);
+      await editAccount(a, (acc) => {
         acc.nonce = nonce as bigint;
-        await sm.putAccount(addr, acc);
       });
       return null;
     }),
     setCode: method(positional([address, bytes]), async ([a, code]) => {
-      await edit(async (sm) => {
-        const { addr, acc } = await account(sm, a as Uint8Array);
-        await sm.putAccount(addr, acc);
-        await sm.putCode(addr, code as Uint8Array);
-      });
+      await editAccount(a, unchanged, (sm, addr) => sm.putCode(addr, code as Uint8Array));
       return null;
     }),
     setStorageAt: method(positional([address, u256, hash]), async ([a, slot, value]) => {
-      await edit(async (sm) => {
-        const { addr, acc } = await account(sm, a as Uint8Array);
-        await sm.putAccount(addr, acc);
-        await sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array));
-      });
+      await editAccount(a, unchanged, (sm, addr) => sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array)));
       return true;
     }),
   };
