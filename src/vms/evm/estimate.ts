@@ -2,10 +2,12 @@
 // the highest limit allowed, then its search between the gas used and that limit.
 import type { EVMError } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
 import { applyOverrides, checkFeeFields, execute, type Message, messages } from './calls.js';
 import type { EvmChain } from './chain.js';
-import { gethError } from './execution.js';
+import { gethError, watchGas } from './execution.js';
+import type { GasWatch } from './gaswatch.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
 
@@ -14,10 +16,18 @@ import { Pacer } from './trace/index.js';
  * refuse the message for its intrinsic gas (the estimator then tries more). Any other refusal
  * is the answer: `failed with N gas: <text>`.
  */
-async function estimateRun(chain: EvmChain, block: StoredBlock, make: (gas: bigint) => Message, gas: bigint, overrides?: Map<string, StateOverride>) {
+async function estimateRun(
+  chain: EvmChain,
+  block: StoredBlock,
+  make: (gas: bigint) => Message,
+  gas: bigint,
+  overrides?: Map<string, StateOverride>,
+  watch?: { watch: GasWatch; to: Uint8Array | undefined },
+) {
   try {
     // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
-    return await execute(chain, block, make, gas, new Pacer(), overrides);
+    const observe = watch && ((vm: VM) => watchCall(vm, watch.to, watch.watch));
+    return await execute(chain, block, make, gas, new Pacer(), overrides, observe);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     if (err.intrinsic) return undefined;
@@ -45,7 +55,7 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   }
   if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
   const make = messages(chain, args, block.header.baseFee ?? 0n);
-  const run = (gas: bigint) => estimateRun(chain, block, make, gas, overrides);
+  const run = (gas: bigint, watch?: GasWatch) => estimateRun(chain, block, make, gas, overrides, watch && { watch, to: args.to });
   // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
   if (args.to && (args.data ?? new Uint8Array()).length === 0) {
     const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
@@ -60,7 +70,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
       if (plain && !plain.execResult.exceptionError) return 21_000n;
     }
   }
-  const first = await run(hi);
+  const watch: GasWatch = { readsGas: false };
+  const first = await run(hi, watch);
   if (!first) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
   if (first.execResult.exceptionError) {
     const text = gethError(first.execResult.exceptionError as EVMError);
@@ -77,6 +88,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   // whatever ethereumjs's refund counter (gasRefund: 4,800 for a cleared slot) has summed.
   const usedGas = first.totalGasSpent;
   const start = { lo: usedGas - 1n, hi };
+  // A run blind to its limit (gaswatch.ts) tells how every other limit would do without running it.
+  if (!watch.readsGas) return searchGas(start, async (gas) => !succeedsBlind(watch, hi, usedGas, gas));
   // gasestimator's search only tries limits above lo = UsedGas - 1, so when every limit it tries
   // succeeds it ends at a limit found without running anything. One run at that limit settles it:
   // if it succeeds, so does every larger limit the search would have tried (the search itself
@@ -85,6 +98,26 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   const guess = await searchGas(start, async () => false);
   if (guess === hi || !(await fails(guess))) return guess;
   return searchGas(start, fails);
+}
+
+/** The SSTORE sentry of EIP-2200 (params.SstoreSentryGasEIP2200): an SSTORE needs more gas left than this. */
+const SSTORE_SENTRY = 2300n;
+
+/**
+ * Whether a run at `gas` succeeds, from a run at `hi` that used `usedGas` and was blind to its limit:
+ * with a lower limit it consumes the same gas at the same points, so it succeeds when the limit
+ * covers that gas and leaves each SSTORE more than the sentry (the first run's least gas left at one,
+ * less what the lower limit takes away).
+ */
+function succeedsBlind(watch: GasWatch, hi: bigint, usedGas: bigint, gas: bigint): boolean {
+  if (gas < usedGas) return false;
+  return watch.sstoreGasLeft === undefined || watch.sstoreGasLeft - (hi - gas) > SSTORE_SENTRY;
+}
+
+/** Watches a run for `watch`; a message to a precompile counts as reading its gas (its cost is its own affair). */
+function watchCall(vm: VM, to: Uint8Array | undefined, watch: GasWatch): () => void {
+  if (to && vm.evm.getPrecompile?.(new Address(to))) watch.readsGas = true;
+  return watchGas(vm, watch);
 }
 
 /**

@@ -4,7 +4,8 @@
 // that revert, and the fee credit coreth makes (the whole fee to the coinbase, nothing burned).
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, getOpcodesForHF, type Message, paramsEVM } from '@ethereumjs/evm';
+import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, type Message } from '@ethereumjs/evm';
+import { type GasWatch, ownEntries, type WatchSlot, watchedOpcodes } from './gaswatch.js';
 import { gethError as frameError, type Pacer } from './trace/index.js';
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -253,7 +254,7 @@ export function createdAddress(from: Uint8Array, nonce: bigint): Uint8Array {
 }
 
 /** Where a VM's pacing points find the pacer of the run under way; without one they only run. */
-interface PaceSlot {
+interface PaceSlot extends WatchSlot {
   pacer?: Pacer;
 }
 
@@ -278,24 +279,19 @@ export async function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Prom
 }
 
 type CustomOpcodes = NonNullable<EVMOpts['customOpcodes']>;
-type OpcodeEntry = ReturnType<typeof getOpcodesForHF>['opcodeMap'][number];
+
+/** Has `watch` note, until the answered function is called, what runs on `vm` do that depends on their gas limit. */
+export function watchGas(vm: VM, watch: GasWatch): () => void {
+  const slot = paceSlots.get(vm);
+  if (!slot) throw new Error('watchGas: the VM was not made by execVM');
+  slot.watch = watch;
+  return () => {
+    slot.watch = undefined;
+  };
+}
 
 const JUMP = 0x56;
 const JUMPI = 0x57;
-/** ethereumjs's own JUMP and JUMPI, per chain's common (their table needs the EVM's gas params). */
-const jumpEntries = new WeakMap<Common, OpcodeEntry[]>();
-
-function ownJumps(common: Common): OpcodeEntry[] {
-  let entries = jumpEntries.get(common);
-  if (!entries) {
-    const withParams = common.copy();
-    withParams.updateParams(paramsEVM);
-    const { opcodeMap } = getOpcodesForHF(withParams);
-    entries = [opcodeMap[JUMP]!, opcodeMap[JUMPI]!];
-    jumpEntries.set(common, entries);
-  }
-  return entries;
-}
 
 /**
  * JUMP and JUMPI as ethereumjs runs them, each then a pacing point: a run can only go on for long
@@ -304,7 +300,7 @@ function ownJumps(common: Common): OpcodeEntry[] {
  * set, within the noise of a run.
  */
 function pacedJumps(common: Common, slot: PaceSlot): CustomOpcodes {
-  return ownJumps(common).map(({ opcodeInfo, opHandler }) => ({
+  return ownEntries(common, [JUMP, JUMPI]).map(({ opcodeInfo, opHandler }) => ({
     opcode: opcodeInfo.code,
     opcodeName: opcodeInfo.name,
     baseFee: opcodeInfo.fee,
@@ -349,7 +345,10 @@ export async function execVM(chainCommon: Common, stateManager: MerkleStateManag
     stateManager,
     // biome-ignore lint/suspicious/noExplicitAny: BLOCKHASH needs only getBlock(n).hash()
     blockchain: blockchain as any,
-    evmOpts: { customPrecompiles: [kzgPrecompile(chainCommon), ...precompiles.custom], customOpcodes: pacedJumps(chainCommon, slot) },
+    evmOpts: {
+      customPrecompiles: [kzgPrecompile(chainCommon), ...precompiles.custom],
+      customOpcodes: [...pacedJumps(chainCommon, slot), ...watchedOpcodes(chainCommon, slot)],
+    },
   });
   pacedMessages(vm, slot);
   paceSlots.set(vm, slot);
