@@ -238,10 +238,21 @@ async function runMix(side, mix) {
   for (let i = 0; i < WARMUP; i++) await runTest(side.client, mix, fx);
   const requests0 = side.requests;
   const samples = [];
+  const serverCpu0 = await cpuSeconds(side.child.pid);
+  const clientCpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < TESTS; i++) samples.push(await runTest(side.client, mix, fx));
   const seconds = (performance.now() - t0) / 1000;
-  return { samples, testsPerSecond: TESTS / seconds, requestsPerTest: (side.requests - requests0) / TESTS };
+  const clientCpu = process.cpuUsage(clientCpu0);
+  const serverCpu = (await cpuSeconds(side.child.pid)) - serverCpu0;
+  return {
+    samples,
+    testsPerSecond: TESTS / seconds,
+    requestsPerTest: (side.requests - requests0) / TESTS,
+    // What the wall time of a test is made of: the server's CPU and this process's (viem, signing, fetch).
+    serverCpuMs: (serverCpu * 1000) / TESTS,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / TESTS,
+  };
 }
 
 // --- Servers -----------------------------------------------------------------------------------------
@@ -391,6 +402,8 @@ function tableRows() {
   }
   rows.push(['tests/s', (m) => m.testsPerSecond]);
   rows.push(['JSON-RPC requests per test', (m) => m.requestsPerTest]);
+  rows.push(['server CPU per test, ms', (m) => m.serverCpuMs]);
+  rows.push(['client CPU per test, ms (viem)', (m) => m.clientCpuMs]);
   return rows;
 }
 
