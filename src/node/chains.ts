@@ -54,6 +54,16 @@ export class SubnetChains {
     for (const c of this.pending.splice(0)) await this.create(c);
   }
 
+  /**
+   * A chain's upgrade.json: the node's own file in --chain-config-dir, else for a --fork-l1 chain
+   * the one its upstream had (a local file wins, as Subnet-EVM reads the node's own).
+   */
+  private async upgradeOf(id: string, aliases: string[], strict: string | undefined): Promise<Uint8Array | undefined> {
+    const local = await readChainFile(this.shell.config.chainConfigDir, [id, ...aliases], 'upgrade.json');
+    if (local || !strict?.startsWith('--fork-l1=')) return local;
+    return this.shell.forks.upgradeOf(id);
+  }
+
   async create(c: CreatedChain): Promise<void> {
     const id = encodeCB58(c.chainID);
     if (this.manager.get(id)) return;
@@ -69,7 +79,7 @@ export class SubnetChains {
         genesis: c.genesis,
         aliases,
         config: await readChainFile(dir, [id, ...aliases], 'config.json'),
-        upgrade: await readChainFile(dir, [id, ...aliases], 'upgrade.json'),
+        upgrade: await this.upgradeOf(id, aliases, strict),
       });
     } catch (err) {
       // `strict` is an --l1 file's path, or a --fork-l1 flag as written.

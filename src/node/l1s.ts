@@ -15,7 +15,7 @@ import {
   VALIDATOR_MANAGER_ADDRESS,
 } from '../genesis/l1.js';
 import { EWOQ_PRIVATE_KEY } from '../vms/avm/index.js';
-import { forkedL1Genesis, l1ValidatorsFromConfig } from '../vms/evm/index.js';
+import { type ForkedL1Rules, forkedL1Rules, l1ValidatorsFromConfig } from '../vms/evm/index.js';
 import { type CreatedChain, PWallet } from '../vms/platform/index.js';
 import type { SubnetChains } from './chains.js';
 import { readChainFile } from './files.js';
@@ -81,15 +81,15 @@ interface ForkedL1Definition extends ForkedL1 {
 
 /** A --fork-l1 chain: created as an --l1 chain, with a genesis of its upstream's rules, forking it. */
 async function createForkedL1(shell: Shell, vms: NodeVMs, manager: ChainManager, subnets: SubnetChains, f: ForkedL1Definition): Promise<SubnetIDs> {
-  let genesis: Uint8Array;
+  let rules: ForkedL1Rules;
   try {
-    genesis = await forkedL1Genesis(shell.forks.upstreamSettings, f.url);
+    rules = await forkedL1Rules(shell.forks.upstreamSettings, f.url);
   } catch (err) {
     throw new L1Error(`${f.path}: ${(err as Error).message}`);
   }
   const target = { url: f.url, ...(f.blockNumber === undefined ? {} : { blockNumber: f.blockNumber }) };
-  return createL1(shell, vms, manager, subnets, { name: f.name, chainName: f.chainName, path: f.path, genesis }, (id) =>
-    shell.forks.target(encodeCB58(id), target),
+  return createL1(shell, vms, manager, subnets, { name: f.name, chainName: f.chainName, path: f.path, genesis: rules.genesis }, (id) =>
+    shell.forks.target(encodeCB58(id), target, rules.upgrade),
   );
 }
 

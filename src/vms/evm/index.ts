@@ -6,7 +6,7 @@ export type { EvmChain } from './chain.js';
 // Forking (--fork-url): the forks of the node's chains, kept across rebuilds of its core.
 export { ChainForks } from './fork/forks.js';
 export { ForkError } from './fork/open.js';
-export { forkedL1Genesis } from './fork/l1genesis.js';
+export { type ForkedL1Rules, forkedL1Rules } from './fork/l1genesis.js';
 export type { AcceptedEvmBlock } from './chaintypes.js';
 export type { DevSettings } from './devcontrols.js';
 // ewoq and the --test-accounts, funded on the EVM chains.

@@ -34,6 +34,8 @@ export class ChainForks {
   private readonly targets = new Map<string, ForkSettings>();
   /** How each chain's fork was opened: its header layout and Common, to open another before a reset. */
   private readonly kinds = new Map<string, { layout: HeaderLayout; commonOf: (chainId: bigint) => Common }>();
+  /** The upstreams' upgrade.json of --fork-l1 chains being created, until kept in the fork cache. */
+  private readonly upgrades = new Map<string, Uint8Array>();
   /** Forks a retarget replaced, closed once their chain is rebuilt on the new one. */
   private retired: OpenedFork[] = [];
   private cache: Promise<Database> | undefined;
@@ -91,10 +93,25 @@ export class ChainForks {
     await (await this.cacheStore()).prefix('urls').put(new TextEncoder().encode(id), new TextEncoder().encode(url));
   }
 
-  /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`. */
-  target(id: string, target: ForkTarget & { url: string }): void {
+  /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`, with its upstream's upgrade.json if any. */
+  target(id: string, target: ForkTarget & { url: string }, upgrade?: Uint8Array): void {
     const { url: _, blockNumber: __, ...rest } = this.settings;
     this.targets.set(id, { ...rest, ...target });
+    if (upgrade) this.upgrades.set(id, upgrade);
+  }
+
+  /**
+   * The upgrade.json a forked L1 took from its upstream when it was created: kept in the fork cache
+   * with its URL, so that a restart has the chain's rules without asking the upstream.
+   */
+  async upgradeOf(id: string): Promise<Uint8Array | undefined> {
+    const key = new TextEncoder().encode(id);
+    const store = (await this.cacheStore()).prefix('upgrades');
+    const given = this.upgrades.get(id);
+    if (!given) return store.get(key);
+    await store.put(key, given);
+    this.upgrades.delete(id);
+    return given;
   }
 
   /** What the forks' upstreams are asked with (--fork-retries and the others). */

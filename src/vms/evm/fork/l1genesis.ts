@@ -1,7 +1,8 @@
 // The genesis an L1 forked from a Subnet-EVM endpoint is created with on this node's P-Chain: the
 // upstream's chain config (eth_getChainConfig: the fee config, the precompiles and when they
 // activate) and its genesis block's header fields, without an alloc. The chain's state is the
-// upstream's at the fork block, read from it; this genesis gives the chain its rules.
+// upstream's at the fork block, read from it; this genesis gives the chain its rules, and the
+// upgrades the config ends with (the upstream's upgrade.json) give it the rest of them.
 import { ForkError, type ForkSettings } from './open.js';
 import { guarded } from './state.js';
 import { Upstream } from './upstream.js';
@@ -17,8 +18,14 @@ interface BlockJson {
   extDataHash?: string;
 }
 
-/** The genesis file's bytes for an L1 forking `url`. */
-export async function forkedL1Genesis(settings: Omit<ForkSettings, 'url'>, url: string): Promise<Uint8Array> {
+/** An L1 forking an upstream: its genesis file's bytes, and the upstream's upgrade.json if it has one. */
+export interface ForkedL1Rules {
+  genesis: Uint8Array;
+  upgrade: Uint8Array | undefined;
+}
+
+/** The rules of an L1 forking `url`, from its upstream's chain config and genesis block. */
+export async function forkedL1Rules(settings: Omit<ForkSettings, 'url'>, url: string): Promise<ForkedL1Rules> {
   const upstream = new Upstream({ ...settings, url });
   try {
     const call = guarded(upstream).call;
@@ -31,7 +38,7 @@ export async function forkedL1Genesis(settings: Omit<ForkSettings, 'url'>, url: 
     if (!config || !genesis) throw new ForkError(`${upstream.origin} has no chain config or genesis block`);
     if (genesis.extDataHash !== undefined) throw new ForkError(`${upstream.origin} is coreth (the C-Chain), not Subnet-EVM: fork it with --fork-url`);
     // The upgrades eth_getChainConfig ends with are upgrade.json's, not the genesis's.
-    const { upgrades: _, ...rules } = config;
+    const { upgrades, ...rules } = config;
     const json = {
       config: rules,
       nonce: genesis.nonce,
@@ -46,8 +53,15 @@ export async function forkedL1Genesis(settings: Omit<ForkSettings, 'url'>, url: 
       gasUsed: '0x0',
       parentHash: `0x${'0'.repeat(64)}`,
     };
-    return new TextEncoder().encode(JSON.stringify(json));
+    const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+    return { genesis: encode(json), upgrade: saysSomething(upgrades) ? encode(upgrades) : undefined };
   } finally {
     upstream.close();
   }
+}
+
+/** Whether an upgrades object has anything in it (Subnet-EVM answers `{}` without an upgrade.json). */
+function saysSomething(upgrades: unknown): boolean {
+  if (upgrades === null || typeof upgrades !== 'object') return false;
+  return Object.values(upgrades).some((v) => v !== null && !(Array.isArray(v) && v.length === 0));
 }

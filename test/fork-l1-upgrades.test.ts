@@ -1,0 +1,119 @@
+// Forking an L1 whose upstream has an upgrade.json (--fork-l1): the fork takes the upgrades with the
+// chain config (eth_getChainConfig's `upgrades`, the precompiles' later activations), acts on them as
+// the upstream does (a tx allow list an upgrade enabled refuses a stranger), does not apply again the
+// state upgrade the upstream's state already holds, and keeps them across a restart with the
+// upstream stopped.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Hex, parseGwei } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
+
+const MYL1 = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
+const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const UPGRADED: Hex = '0x6666666666666666666666666666666666666666';
+const SINK: Hex = '0x000000000000000000000000000000000000dEaD';
+
+async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const { json } = await rpc(url, method, params);
+  if (json.error) throw new Error(`${method}: ${json.error.message}`);
+  return json.result as T;
+}
+
+/** A plain transfer signed by `from` (legacy, a fixed price), sent: the JSON-RPC reply. */
+async function transfer(url: string, from: typeof ewoq, to: Hex, nonce: number) {
+  const raw = await from.signTransaction({ type: 'legacy', chainId: 99999, nonce, gas: 21_000n, gasPrice: parseGwei('50'), to, value: 1n });
+  return rpc(url, 'eth_sendRawTransaction', [raw]);
+}
+
+const stranger = privateKeyToAccount(generatePrivateKey());
+
+/** That the stranger's transfer is refused by the tx allow list. */
+async function refusesStranger(url: string): Promise<void> {
+  const refused = await transfer(url, stranger, ewoq.address, 0);
+  expect(refused.json.error?.message).toBe(`cannot issue transaction from non-allow listed address: ${stranger.address}`);
+}
+
+/** That ewoq's transfer (the allow list's admin) is mined, and then a stranger's refused. */
+async function enforcesAllowList(url: string): Promise<void> {
+  const nonce = Number(await call(url, 'eth_getTransactionCount', [ewoq.address, 'latest']));
+  const hash = (await transfer(url, ewoq, SINK, nonce)).json.result;
+  expect((await call(url, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
+  await refusesStranger(url);
+}
+
+let upstream: TestNode;
+let U: string;
+let upgrades: unknown;
+let forkBlock: bigint;
+const forkDir = tempDir('fork-l1-upgrades-');
+
+beforeAll(async () => {
+  const configDir = tempDir();
+  mkdirSync(join(configDir, 'myl1'));
+  const on = Math.floor(Date.now() / 1000) + 2;
+  const upgrade = {
+    precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: on, adminAddresses: [ewoq.address] } }],
+    stateUpgrades: [{ blockTimestamp: on, accounts: { [UPGRADED]: { code: '0x6001', storage: { '0x01': '0x02' }, balanceChange: '0x64' } } }],
+  };
+  writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify(upgrade));
+  upstream = await startTestNode({ dbType: 'memdb', dev: true, l1: [MYL1], chainConfigDir: configDir });
+  U = `${upstream.uri}/ext/bc/myl1/rpc`;
+  upgrades = (await call(U, 'eth_getChainConfig')).upgrades;
+  expect(upgrades).toMatchObject({ precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: on } }] });
+  // The stranger is funded by a tx, before the allow list: a dev edit would make the upstream's
+  // eth_getProof answer the edited state rather than its block's, which a fork cannot check.
+  const funded = (
+    await rpc(U, 'eth_sendRawTransaction', [
+      await ewoq.signTransaction({
+        type: 'legacy',
+        chainId: 99999,
+        nonce: 0,
+        gas: 21_000n,
+        gasPrice: parseGwei('50'),
+        to: stranger.address,
+        value: 10n ** 18n,
+      }),
+    ])
+  ).json.result;
+  expect((await call(U, 'eth_getTransactionReceipt', [funded])).status).toBe('0x1');
+  while (Date.now() / 1000 < on + 0.05) await new Promise((r) => setTimeout(r, 50));
+  // The first block past the time (ewoq's transfer) activates the allow list and runs the state upgrade.
+  await enforcesAllowList(U);
+  forkBlock = BigInt(await call(U, 'eth_blockNumber'));
+}, 120_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+});
+
+const startFork = () => startTestNode({ dbType: 'leveldb', dataDir: forkDir, dev: true, forkL1: [`forked=${U}@${forkBlock}`] });
+
+it("takes the upstream's upgrades with its chain config, acts on them and applies none again", async () => {
+  const fork = await startFork();
+  const F = `${fork.uri}/ext/bc/forked/rpc`;
+  try {
+    expect(await call(F, 'eth_getChainConfig')).toEqual(await call(U, 'eth_getChainConfig'));
+    await enforcesAllowList(F);
+    // The state upgrade is in the upstream's state at the fork block, and not applied a second time.
+    expect(await call(F, 'eth_getCode', [UPGRADED, 'latest'])).toBe('0x6001');
+    expect(await call(F, 'eth_getStorageAt', [UPGRADED, '0x1', 'latest'])).toBe(`0x${'0'.repeat(63)}2`);
+    expect(await call(F, 'eth_getBalance', [UPGRADED, 'latest'])).toBe('0x64');
+  } finally {
+    await fork.stop();
+  }
+}, 60_000);
+
+it('keeps them across a restart with the upstream stopped', async () => {
+  await upstream.stop();
+  const fork = await startFork();
+  const F = `${fork.uri}/ext/bc/forked/rpc`;
+  try {
+    expect((await call(F, 'eth_getChainConfig')).upgrades).toEqual(upgrades);
+    // What the first run read of the upstream is in the fork cache: the stranger's role, its balance.
+    await refusesStranger(F);
+  } finally {
+    await fork.stop();
+  }
+}, 60_000);
