@@ -1,9 +1,12 @@
 // Forking an L1 whose upstream has an upgrade.json (--fork-l1): the fork takes the upgrades with the
 // chain config (eth_getChainConfig's `upgrades`, the precompiles' later activations), acts on them as
 // the upstream does (a tx allow list an upgrade enabled refuses a stranger), does not apply again the
-// state upgrade the upstream's state already holds, and keeps them across a restart with the
-// upstream stopped.
+// state upgrade the upstream's state already holds, leaves out networkUpgradeOverrides (folded into
+// the config's times), and keeps them across restarts with the upstream stopped, with or without
+// the flag.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Hex, parseGwei } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -15,7 +18,7 @@ const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7
 const UPGRADED: Hex = '0x6666666666666666666666666666666666666666';
 const SINK: Hex = '0x000000000000000000000000000000000000dEaD';
 
-async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+async function call<T = any>(url: string, method: string, params: unknown = []): Promise<T> {
   const { json } = await rpc(url, method, params);
   if (json.error) throw new Error(`${method}: ${json.error.message}`);
   return json.result as T;
@@ -47,6 +50,8 @@ let upstream: TestNode;
 let U: string;
 let upgrades: unknown;
 let forkBlock: bigint;
+/** The forked L1's blockchain ID: without --fork-l1 a restart has no alias for it. */
+let forkID: string;
 const forkDir = tempDir('fork-l1-upgrades-');
 
 beforeAll(async () => {
@@ -93,6 +98,7 @@ const startFork = () => startTestNode({ dbType: 'leveldb', dataDir: forkDir, dev
 it("takes the upstream's upgrades with its chain config, acts on them and applies none again", async () => {
   const fork = await startFork();
   const F = `${fork.uri}/ext/bc/forked/rpc`;
+  forkID = (await call(`${fork.uri}/ext/info`, 'info.getBlockchainID', { alias: 'forked' })).blockchainID;
   try {
     expect(await call(F, 'eth_getChainConfig')).toEqual(await call(U, 'eth_getChainConfig'));
     await enforcesAllowList(F);
@@ -105,15 +111,47 @@ it("takes the upstream's upgrades with its chain config, acts on them and applie
   }
 }, 60_000);
 
-it('keeps them across a restart with the upstream stopped', async () => {
-  await upstream.stop();
-  const fork = await startFork();
-  const F = `${fork.uri}/ext/bc/forked/rpc`;
+it('leaves out the networkUpgradeOverrides of an upstream that has some', async () => {
+  // A proxy adds them to the upstream's upgrades, as an L1 that overrides an upgrade time answers.
+  const proxy = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const reply = await (await fetch(U, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
+    for (const r of Array.isArray(reply) ? reply : [reply]) {
+      if (r.result?.upgrades) r.result.upgrades = { ...r.result.upgrades, networkUpgradeOverrides: { graniteTimestamp: 0 } };
+    }
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(reply));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
   try {
-    expect((await call(F, 'eth_getChainConfig')).upgrades).toEqual(upgrades);
-    // What the first run read of the upstream is in the fork cache: the stranger's role, its balance.
-    await refusesStranger(F);
+    const fork = await startTestNode({ dbType: 'memdb', dev: true, forkL1: [`forked=${url}@${forkBlock}`] });
+    try {
+      expect((await call(`${fork.uri}/ext/bc/forked/rpc`, 'eth_getChainConfig')).upgrades).toEqual(upgrades);
+    } finally {
+      await fork.stop();
+    }
   } finally {
-    await fork.stop();
+    proxy.close();
+  }
+}, 60_000);
+
+it('keeps them across restarts with the upstream stopped, with the flag or without it', async () => {
+  await upstream.stop();
+  const restarts = [
+    { start: () => startTestNode({ dbType: 'leveldb', dataDir: forkDir, dev: true }), path: forkID },
+    { start: startFork, path: 'forked' },
+  ];
+  for (const { start, path } of restarts) {
+    const node = await start();
+    const F = `${node.uri}/ext/bc/${path}/rpc`;
+    try {
+      expect((await call(F, 'eth_getChainConfig')).upgrades).toEqual(upgrades);
+      // What the first run read of the upstream is in the fork cache: the stranger's role, its balance.
+      await refusesStranger(F);
+    } finally {
+      await node.stop();
+    }
   }
 }, 60_000);

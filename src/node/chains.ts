@@ -55,13 +55,15 @@ export class SubnetChains {
   }
 
   /**
-   * A chain's upgrade.json: the node's own file in --chain-config-dir, else for a --fork-l1 chain
-   * the one its upstream had (a local file wins, as Subnet-EVM reads the node's own).
+   * A chain's upgrade.json: the node's own file in --chain-config-dir, else for a forked L1 the one
+   * its upstream had, kept since the chain was made (a local file wins, as Subnet-EVM reads the
+   * node's own; the upstream's is kept all the same).
    */
-  private async upgradeOf(id: string, aliases: string[], strict: string | undefined): Promise<Uint8Array | undefined> {
+  private async upgradeOf(c: CreatedChain, aliases: string[]): Promise<Uint8Array | undefined> {
+    const id = encodeCB58(c.chainID);
     const local = await readChainFile(this.shell.config.chainConfigDir, [id, ...aliases], 'upgrade.json');
-    if (local || !strict?.startsWith('--fork-l1=')) return local;
-    return this.shell.forks.upgradeOf(id);
+    const upstream = encodeCB58(c.vmID) === VM_IDS.subnetEvm ? await this.shell.forks.upgradeOf(id) : undefined;
+    return local ?? upstream;
   }
 
   async create(c: CreatedChain): Promise<void> {
@@ -79,7 +81,7 @@ export class SubnetChains {
         genesis: c.genesis,
         aliases,
         config: await readChainFile(dir, [id, ...aliases], 'config.json'),
-        upgrade: await this.upgradeOf(id, aliases, strict),
+        upgrade: await this.upgradeOf(c, aliases),
       });
     } catch (err) {
       // `strict` is an --l1 file's path, or a --fork-l1 flag as written.

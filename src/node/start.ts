@@ -70,7 +70,12 @@ async function openShell(config: NodeConfig, logs: LogFactory, cleanups: Cleanup
   profiler?.startSampling();
   if (profiler) cleanups.push(() => profiler.close());
   // The fork cache is a store of its own: a revert or a load of the node's state keeps what was fetched.
-  const forks = new ChainForks(config.fork, () => openDatabase(config.dbType, join(config.dbDir, 'fork-cache')));
+  const forkCache = join(config.dbDir, 'fork-cache');
+  const forks = new ChainForks(
+    config.fork,
+    () => openDatabase(config.dbType, forkCache),
+    () => config.dbType !== 'memdb' && existsSync(forkCache),
+  );
   cleanups.push(() => forks.close());
   return {
     config,

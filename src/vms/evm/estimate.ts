@@ -114,10 +114,17 @@ function succeedsBlind(watch: GasWatch, hi: bigint, usedGas: bigint, gas: bigint
   return watch.sstoreGasLeft === undefined || watch.sstoreGasLeft - (hi - gas) > SSTORE_SENTRY;
 }
 
-/** Watches a run for `watch`; a message to a precompile counts as reading its gas (its cost is its own affair). */
+/**
+ * Watches a run for `watch`. A message to a precompile counts as reading its gas (its cost is its
+ * own affair); which addresses are precompiles is asked once the run has set its block, since a
+ * Subnet-EVM precompile is one from its activation time.
+ */
 function watchCall(vm: VM, to: Uint8Array | undefined, watch: GasWatch): () => void {
-  if (to && vm.evm.getPrecompile?.(new Address(to))) watch.readsGas = true;
-  return watchGas(vm, watch);
+  const detach = watchGas(vm, watch);
+  return () => {
+    detach();
+    if (to && vm.evm.getPrecompile?.(new Address(to))) watch.readsGas = true;
+  };
 }
 
 /**

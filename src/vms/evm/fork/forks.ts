@@ -45,6 +45,8 @@ export class ChainForks {
     private readonly settings: ForkSettings,
     /** Opens the fork cache's store (only once a chain is a fork). */
     private readonly openCache: () => Promise<Database>,
+    /** Whether a fork cache was made by an earlier run (false if none can outlive its run: memdb). */
+    private readonly cacheMade: () => boolean = () => false,
   ) {}
 
   /**
@@ -102,14 +104,14 @@ export class ChainForks {
 
   /**
    * The upgrade.json a forked L1 took from its upstream when it was created: kept in the fork cache
-   * with its URL, so that a restart has the chain's rules without asking the upstream.
+   * with its URL, so that a restart has the chain's rules without the upstream or the flag. None for
+   * a chain that is no fork (and no fork cache is made to say so).
    */
   async upgradeOf(id: string): Promise<Uint8Array | undefined> {
     const key = new TextEncoder().encode(id);
-    const store = (await this.cacheStore()).prefix('upgrades');
     const given = this.upgrades.get(id);
-    if (!given) return store.get(key);
-    await store.put(key, given);
+    if (!given) return this.cache || this.cacheMade() ? (await this.cacheStore()).prefix('upgrades').get(key) : undefined;
+    await (await this.cacheStore()).prefix('upgrades').put(key, given);
     this.upgrades.delete(id);
     return given;
   }

@@ -54,14 +54,24 @@ export async function forkedL1Rules(settings: Omit<ForkSettings, 'url'>, url: st
       parentHash: `0x${'0'.repeat(64)}`,
     };
     const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-    return { genesis: encode(json), upgrade: saysSomething(upgrades) ? encode(upgrades) : undefined };
+    const carried = upgradesToCarry(upgrades);
+    return { genesis: encode(json), upgrade: carried ? encode(carried) : undefined };
   } finally {
     upstream.close();
   }
 }
 
-/** Whether an upgrades object has anything in it (Subnet-EVM answers `{}` without an upgrade.json). */
-function saysSomething(upgrades: unknown): boolean {
-  if (upgrades === null || typeof upgrades !== 'object') return false;
-  return Object.values(upgrades).some((v) => v !== null && !(Array.isArray(v) && v.length === 0));
+/**
+ * What of the upstream's upgrades the fork takes: its precompile and state upgrades, or none.
+ * networkUpgradeOverrides are left out: Subnet-EVM folds them into the config's upgrade times,
+ * which the genesis keeps, and this node runs every upgrade through Granite from genesis anyway.
+ */
+function upgradesToCarry(upgrades: unknown): Record<string, unknown> | undefined {
+  if (upgrades === null || typeof upgrades !== 'object') return undefined;
+  const carried: Record<string, unknown> = {};
+  for (const key of ['precompileUpgrades', 'stateUpgrades']) {
+    const list = (upgrades as Record<string, unknown>)[key];
+    if (Array.isArray(list) && list.length > 0) carried[key] = list;
+  }
+  return Object.keys(carried).length > 0 ? carried : undefined;
 }
