@@ -42,7 +42,9 @@
 // The suite is sequential (Anvil 1.7.1 stalls on concurrent sends from one account anyway). Each
 // mix runs WARMUP untimed tests on a server before its TESTS timed ones. After both mixes each
 // server's VmRSS (/proc/<pid>/status) and CPU seconds (/proc/<pid>/stat, the suite alone and since
-// start) are printed, with the JSON-RPC requests per test the client made.
+// start) are printed, with the JSON-RPC requests per test the client made. Each mix's table also
+// gives the server's and the client's CPU per test, and, for the emulator, its own time per request
+// of each JSON-RPC method, from its request journal (durationMs of the last 1,000 requests).
 //
 // Usage:  npm run build && npm run bench:suite       (= node scripts/bench/suite.mjs)
 //   TESTS=100  WARMUP=10 (per mix and server)  DB_TYPE=memdb|leveldb (the emulator's)
@@ -245,7 +247,9 @@ async function runMix(side, mix) {
   const seconds = (performance.now() - t0) / 1000;
   const clientCpu = process.cpuUsage(clientCpu0);
   const serverCpu = (await cpuSeconds(side.child.pid)) - serverCpu0;
+  const perMethod = side.emulator ? await journalTimes(side.url) : undefined;
   return {
+    perMethod,
     samples,
     testsPerSecond: TESTS / seconds,
     requestsPerTest: (side.requests - requests0) / TESTS,
@@ -253,6 +257,22 @@ async function runMix(side, mix) {
     serverCpuMs: (serverCpu * 1000) / TESTS,
     clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / TESTS,
   };
+}
+
+/**
+ * The emulator's own time for each JSON-RPC method of the last requests (at most 1,000, all of the
+ * timed tests): the request journal's durationMs, arrival to reply, as { method: [mean ms, count] }.
+ */
+async function journalTimes(url) {
+  const { origin, pathname } = new URL(url);
+  const { entries } = await rpc(`${origin}/ext/emulator`, 'emulator.journal', { route: pathname, limit: 1000 });
+  const times = {};
+  for (const e of entries) {
+    const method = e.calls?.[0]?.method ?? '?';
+    times[method] ??= [];
+    times[method].push(e.durationMs);
+  }
+  return Object.fromEntries(Object.entries(times).map(([m, ds]) => [m, [mean(ds), ds.length]]));
 }
 
 // --- Servers -----------------------------------------------------------------------------------------
@@ -280,6 +300,7 @@ async function stopServer(side) {
 
 /** One bare JSON-RPC call (set-up only; the suite goes through viem). */
 async function rpc(url, method, params = []) {
+  // params: positional (an array) or, for the node's own APIs, named (an object).
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -428,6 +449,24 @@ function printLines(lines) {
   for (const l of lines) console.log(`  ${l.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('   ')}`);
 }
 
+/** Per JSON-RPC method, each emulator's mean time per request (its journal), for one mix. */
+function printMethodTimes(columns, mixIndex) {
+  const sides = columns.filter((c) => c.result?.mixes?.[mixIndex]?.perMethod);
+  if (sides.length === 0) return;
+  const methods = [...new Set(sides.flatMap((c) => Object.keys(c.result.mixes[mixIndex].perMethod)))].sort();
+  const lines = [['server time per request (journal), mean ms', ...sides.map((c) => c.server.label)]];
+  for (const m of methods) {
+    lines.push([
+      `  ${m}`,
+      ...sides.map((c) => {
+        const t = c.result.mixes[mixIndex].perMethod[m];
+        return t ? `${f2(t[0])} (n=${t[1]})` : '-';
+      }),
+    ]);
+  }
+  printLines(lines);
+}
+
 function printServers(columns) {
   const lines = [['', 'VmRSS after the suite', 'CPU s in the suite', 'CPU s since start']];
   for (const { server, result } of columns) {
@@ -452,7 +491,10 @@ try {
     console.log(`  ${server.label} ...`);
     columns.push({ server, result: await runServer(server, mixes) });
   }
-  mixes.forEach((mix, i) => void printTable(columns, mix.name, i));
+  mixes.forEach((mix, i) => {
+    printTable(columns, mix.name, i);
+    printMethodTimes(columns, i);
+  });
   printServers(columns);
   console.log(`\ntotal ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`);
   if (columns.some((c) => c.result.error)) process.exitCode = 1;
