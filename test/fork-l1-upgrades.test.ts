@@ -11,18 +11,12 @@ import { join } from 'node:path';
 import { type Hex, parseGwei } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
+import { call, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
 
 const MYL1 = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
 const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const UPGRADED: Hex = '0x6666666666666666666666666666666666666666';
 const SINK: Hex = '0x000000000000000000000000000000000000dEaD';
-
-async function call<T = any>(url: string, method: string, params: unknown = []): Promise<T> {
-  const { json } = await rpc(url, method, params);
-  if (json.error) throw new Error(`${method}: ${json.error.message}`);
-  return json.result as T;
-}
 
 /** A plain transfer signed by `from` (legacy, a fixed price), sent: the JSON-RPC reply. */
 async function transfer(url: string, from: typeof ewoq, to: Hex, nonce: number) {

@@ -4,8 +4,9 @@
 // that revert, and the fee credit coreth makes (the whole fee to the coinbase, nothing burned).
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { type CustomPrecompile, EVMError, type EVMOpts, type ExecResult, type Message } from '@ethereumjs/evm';
-import { type GasWatch, ownEntries, type WatchSlot, watchedOpcodes } from './gaswatch.js';
+import { type CustomPrecompile, EVMError, type ExecResult, type Message } from '@ethereumjs/evm';
+import { type GasWatch, type WatchSlot, watchedOpcodes } from './gaswatch.js';
+import { asCustomOpcode, type CustomOpcodes, ownEntries } from './opcodes.js';
 import { gethError as frameError, type Pacer } from './trace/index.js';
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -278,8 +279,6 @@ export async function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Prom
   }
 }
 
-type CustomOpcodes = NonNullable<EVMOpts['customOpcodes']>;
-
 /** Has `watch` note, until the answered function is called, what runs on `vm` do that depends on their gas limit. */
 export function watchGas(vm: VM, watch: GasWatch): () => void {
   const slot = paceSlots.get(vm);
@@ -300,16 +299,15 @@ const JUMPI = 0x57;
  * set, within the noise of a run.
  */
 function pacedJumps(common: Common, slot: PaceSlot): CustomOpcodes {
-  return ownEntries(common, [JUMP, JUMPI]).map(({ opcodeInfo, opHandler }) => ({
-    opcode: opcodeInfo.code,
-    opcodeName: opcodeInfo.name,
-    baseFee: opcodeInfo.fee,
-    logicFunction: (runState, c) => {
-      const ran = opHandler(runState, c);
-      // ethereumjs's JUMP and JUMPI are synchronous; were one not, its work would come first.
-      return ran instanceof Promise ? ran.then(() => slot.pacer?.tick()) : slot.pacer?.tick();
-    },
-  }));
+  return ownEntries(common, [JUMP, JUMPI]).map((entry) =>
+    asCustomOpcode(entry, {
+      logic: (runState, c) => {
+        const ran = entry.opHandler(runState, c);
+        // ethereumjs's JUMP and JUMPI are synchronous; were one not, its work would come first.
+        return ran instanceof Promise ? ran.then(() => slot.pacer?.tick()) : slot.pacer?.tick();
+      },
+    }),
+  );
 }
 
 /** Each message a pacing point too (a two-argument listener, which ethereumjs awaits; a throw aborts). */
