@@ -29,7 +29,8 @@ export class LiveRecords {
     this.queuedIds.clear();
     this.sentTxs.clear();
     this.horizon = -1;
-    this.spilled = false;
+    // Nothing of the store's queued records is read yet: the refill below reads the first window.
+    this.spilled = true;
     this.nextSeq = await this.store.nextSeq();
     for (const r of await this.store.sent()) this.note(r);
     await this.refill();
@@ -75,7 +76,7 @@ export class LiveRecords {
 
   /** Reads queued records from the store into a window that is half empty; how many it read. */
   async refill(): Promise<number> {
-    if (this.horizon >= 0 && (!this.spilled || this.queuedIds.size > this.window / 2)) return 0;
+    if (!this.spilled || this.queuedIds.size > this.window / 2) return 0;
     const want = this.window - this.queuedIds.size;
     const more = await this.store.queued(this.horizon < 0 ? undefined : this.horizon, want);
     this.spilled = false;

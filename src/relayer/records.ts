@@ -4,7 +4,7 @@
 // signed bytes, before it is sent), so a kill -9 at any point leaves a record the restart can finish
 // without sending the message twice. Indexes by state let the relayer hold in memory only a window
 // of the queued messages and the sent ones, however many messages a chain's users send.
-import { fromHex } from '../encoding/bytes.js';
+import { fromHex0x, u64 } from '../encoding/bytes.js';
 import { type Database, WriteBatch } from '../storage/db.js';
 
 /** Where a message stands. `sent`: its delivery tx is in the destination's pool. */
@@ -49,13 +49,9 @@ const UNROUTABLE = 0x75;
 const CURSOR = 0x63;
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const seqBytes = (seq: number) => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt(seq));
-  return b;
-};
+const seqBytes = (seq: number) => u64(BigInt(seq));
 const recordKeyOf = (id: Uint8Array) => Buffer.concat([Uint8Array.of(RECORD), id]);
-const recordKey = (id: string) => recordKeyOf(fromHex(id.slice(2)));
+const recordKey = (id: string) => recordKeyOf(fromHex0x(id));
 const indexKey = (space: number, seq: number) => Buffer.concat([Uint8Array.of(space), seqBytes(seq)]);
 const unroutableKey = (destination: string, seq: number) =>
   Buffer.concat([Uint8Array.of(UNROUTABLE), enc.encode(destination), Uint8Array.of(0), seqBytes(seq)]);
@@ -131,7 +127,7 @@ export class RelayerBatch {
 
   /** A record as it stands, with its place in the indexes of its state (and out of the others). */
   put(r: MessageRecord): this {
-    const id = fromHex(r.id.slice(2));
+    const id = fromHex0x(r.id);
     this.batch.put(this.db, recordKey(r.id), enc.encode(JSON.stringify(r)));
     this.batch.put(this.db, indexKey(ORDER, r.seq), id);
     const index = (key: Uint8Array, on: boolean) => (on ? this.batch.put(this.db, key, id) : this.batch.del(this.db, key));

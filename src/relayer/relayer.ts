@@ -138,9 +138,8 @@ export class IcmRelayer {
       const waiting = await this.o.store.unroutable(id);
       if (waiting.length === 0) return;
       const batch = this.o.store.batch();
-      for (const r of waiting) batch.put(Object.assign(r, { state: 'queued' }));
+      for (const r of waiting) batch.put(this.work.requeue(r));
       await batch.write();
-      this.loaded = false;
     });
   }
 

@@ -175,7 +175,9 @@ export class RelayerWork {
       const chain = this.d.chains.get(r.destination);
       if (!chain || this.d.paused(r.destination)) continue;
       if (r.dueHeight !== undefined && chain.head.header.number < BigInt(r.dueHeight)) continue;
-      byDestination.set(r.destination, [...(byDestination.get(r.destination) ?? []), r]);
+      const records = byDestination.get(r.destination);
+      if (records) records.push(r);
+      else byDestination.set(r.destination, [r]);
     }
     for (const [id, records] of byDestination) {
       // Messages skipped or found delivered take no room: the next ones go in the same run.
@@ -226,14 +228,17 @@ export class RelayerWork {
   private async unsend(records: MessageRecord[]): Promise<void> {
     if (records.length === 0) return;
     const batch = this.d.store.batch();
-    for (const r of records) {
-      Object.assign(r, { state: 'queued' });
-      delete r.txBytes;
-      delete r.txHash;
-      this.d.live.note(r);
-      batch.put(r);
-    }
+    for (const r of records) batch.put(this.requeue(r));
     await batch.write();
+  }
+
+  /** `r` queued again, without its delivery tx (and with `reason`, if given), as the window now holds it. */
+  requeue(r: MessageRecord, reason?: string): MessageRecord {
+    Object.assign(r, { state: 'queued' }, reason === undefined ? {} : { reason });
+    delete r.txBytes;
+    delete r.txHash;
+    this.d.live.note(r);
+    return r;
   }
 
   /** Decides one delivery and, if it goes, signs its tx (at `nonce`, else the relayer's pool nonce) and marks it sent. */
@@ -274,10 +279,7 @@ export class RelayerWork {
    */
   private async refused(r: MessageRecord, chain: EvmChain, text: string, need?: bigint): Promise<void> {
     if (/insufficient funds/.test(text)) {
-      Object.assign(r, { state: 'queued', reason: text });
-      delete r.txBytes;
-      delete r.txHash;
-      this.d.live.note(r);
+      this.requeue(r, text);
       if (need !== undefined) this.d.unfunded.set(r.destination, { text, need });
     } else await this.notDelivered(r, chain, text);
     await this.d.store.batch().put(r).write();
