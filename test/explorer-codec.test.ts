@@ -6,6 +6,7 @@ import { base58, cb58, formatAddress, parseAtomicBatch, parseAtomicTx, parseUtxo
 import { decodeLog, TOPICS } from '../explorer/src/logs.js';
 import { ago, gwei, short, units } from '../explorer/src/format.js';
 import { A } from './support/pvm.js';
+import { u32, u64 } from '../src/encoding/bytes.js';
 
 describe('the explorer writes amounts exactly', () => {
   it('units: grouped thousands, every nonzero decimal, never rounded', () => {
@@ -50,12 +51,6 @@ describe("the explorer's codecs", () => {
     const txID = new Uint8Array(32).fill(1);
     const asset = new Uint8Array(32).fill(2);
     // An atomic import as coreth encodes it: one input of 2 AVAX, one EVM output, one credential.
-    const u32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
-    const u64 = (n: bigint) => {
-      const b = Buffer.alloc(8);
-      b.writeBigUInt64BE(n);
-      return b;
-    };
     // A UTXO as getUTXOs gives it: codec version, UTXO ID, asset, a secp256k1 transfer output (type 7).
     const utxo = Buffer.concat([
       Buffer.alloc(2),

@@ -3,7 +3,7 @@
 // SHA-256 (bundled into the page; crypto.subtle exists only in secure contexts, and the node may be
 // reached over plain http on a LAN address).
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
-import { base58 as scureBase58, bech32 } from '@scure/base';
+import { base58 as scureBase58, bech32, hex } from '@scure/base';
 
 export const sha256 = (data: Uint8Array): Uint8Array => nobleSha256(data);
 
@@ -16,9 +16,18 @@ export function cb58(bytes: Uint8Array): string {
   return base58(all);
 }
 
-export function hexBytes(hex: string): Uint8Array {
-  const h = hex.startsWith('0x') ? hex.slice(2) : hex;
+export function hexBytes(text: string): Uint8Array {
+  const h = text.startsWith('0x') ? text.slice(2) : text;
   return new Uint8Array(h.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
+}
+
+/** The bytes of a cb58 ID as 0x hex (its 4 checksum bytes dropped), to match the bytes32 IDs of ICM events; '' if it is no base58. */
+export function cb58ToHex(id: string): string {
+  try {
+    return `0x${hex.encode(scureBase58.decode(id).subarray(0, -4))}`;
+  } catch {
+    return '';
+  }
 }
 
 export interface Utxo {

@@ -1,6 +1,7 @@
 // EVM chains over their JSON-RPC: blocks, txs, and the logs the explorer can read without an ABI
 // (ERC-20/721/1155 transfers and the ICM messenger's events).
 import { type ApiError, evmBatch, getJson, rpc } from './api.js';
+import { hexBytes } from './cb58.js';
 import type { Chain } from './chains.js';
 import { hexNum } from './format.js';
 import { toBig, word } from './logs.js';
@@ -14,8 +15,7 @@ export function revertReason(data: string | undefined): string | undefined {
     const body = `0x${data.slice(10)}`;
     const len = Number(toBig(word(body, 1)));
     const hex = body.slice(2 + 128, 2 + 128 + len * 2);
-    const bytes = new Uint8Array(hex.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
-    return new TextDecoder().decode(bytes);
+    return new TextDecoder().decode(hexBytes(hex));
   }
   if (data.startsWith('0x4e487b71')) return `Panic(0x${toBig(`0x${data.slice(10)}`).toString(16)})`;
   return `custom error ${data.slice(0, 10)}${data.length > 10 ? ' (data ' : ''}${data.length > 10 ? `${data.slice(10, 74)}…)` : ''}`;
@@ -90,33 +90,17 @@ export function fullBlock(chain: Chain, hash: string): Promise<EvmBlock | undefi
 
 const metadata = new Map<string, Promise<any>>();
 
-/** The Data API's view of a contract (name, symbol, decimals, ERC type, deployer); undefined for an account. */
-export function contractInfo(chain: Chain, address: string): Promise<any> {
+/** The Data API's view of a contract (name, symbol, decimals, ERC type, deployer); undefined for an account. `code`: the address's, when the caller has it. */
+export function contractInfo(chain: Chain, address: string, code?: string): Promise<any> {
   const key = `${chain.id}:${address.toLowerCase()}`;
   let m = metadata.get(key);
   if (!m) {
     m = (async () => {
-      const code = await rpc(chain.rpc, 'eth_getCode', [address, 'latest']);
-      if (!code || code === '0x') return undefined;
+      const deployed = code ?? (await rpc(chain.rpc, 'eth_getCode', [address, 'latest']));
+      if (!deployed || deployed === '0x') return undefined;
       return getJson(`/v1/chains/${chain.id}/addresses/${address}`).catch(() => ({ address, ercType: 'UNKNOWN' }));
     })();
     metadata.set(key, m);
   }
   return m;
-}
-
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-/** The bytes of a cb58 ID as 0x hex (its 4 checksum bytes dropped), to match the bytes32 IDs of ICM events. */
-export function cb58ToHex(id: string): string {
-  let n = 0n;
-  for (const ch of id) {
-    const v = B58.indexOf(ch);
-    if (v < 0) return '';
-    n = n * 58n + BigInt(v);
-  }
-  let hex = n.toString(16);
-  const zeros = id.match(/^1*/)![0].length;
-  hex = '00'.repeat(zeros) + (hex.length % 2 ? `0${hex}` : hex);
-  return `0x${hex.slice(0, -8)}`;
 }

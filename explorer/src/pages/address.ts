@@ -39,7 +39,7 @@ async function viewOn(chain: Chain, a: string): Promise<ChainView> {
   ]);
   const codeSize = code && code !== '0x' ? (code.length - 2) / 2 : 0;
   const [contract, page] = await Promise.all([
-    codeSize > 0 ? contractInfo(chain, a) : undefined,
+    codeSize > 0 ? contractInfo(chain, a, code) : undefined,
     getJson(`/v1/chains/${chain.id}/addresses/${a}/transactions?pageSize=25`).catch(() => ({ transactions: [] })),
   ]);
   return { chain, balance: hexBig(balance), nonce: Number(hexBig(nonce)), codeSize, contract, txs: page.transactions };
@@ -60,13 +60,16 @@ async function evmAddress(ctx: PageCtx, a: string): Promise<void> {
       for (const x of t.erc1155Transfers ?? []) tokens.set(x.erc1155Token.address, { ...x.erc1155Token, decimals: 0 });
     }
     const list = [...tokens.values()];
+    // balanceOf(address) is ERC-20's and ERC-721's; ERC-1155's takes a token ID too.
+    const priced = list.filter((t) => t.ercType !== 'ERC-1155');
     const data = `${ERC20_BALANCE}${a.slice(2).toLowerCase().padStart(64, '0')}`;
     const balances = await evmBatch(
       v.chain.rpc,
-      list.map((t) => ['eth_call', [{ to: t.address, data }, 'latest']]),
+      priced.map((t) => ['eth_call', [{ to: t.address, data }, 'latest']]),
     );
-    list.forEach((t, i) => {
-      const raw = t.ercType === 'ERC-1155' ? undefined : balances[i];
+    const balanceOf = new Map(priced.map((t, i) => [t.address, balances[i]]));
+    list.forEach((t) => {
+      const raw = balanceOf.get(t.address);
       tokenRows.push([
         chainBadge(v.chain),
         [addressLink(t.address), ' ', h('strong', null, t.name || ''), t.symbol ? ` (${t.symbol})` : ''],

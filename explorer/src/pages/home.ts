@@ -27,8 +27,7 @@ interface TxRow {
 
 export interface Summary {
   chain: Chain;
-  height: number;
-  time: number;
+  /** The newest first. */
   blocks: BlockRow[];
   txs: TxRow[];
 }
@@ -62,8 +61,6 @@ export async function summarize(chain: Chain, count = 20, rows = 15): Promise<Su
     }
     return {
       chain,
-      height: blocks[0]?.number ?? 0,
-      time: blocks[0]?.time ?? 0,
       blocks: blocks.map((b) => ({ chain, height: b.number, id: b.hash, time: b.time, txCount: b.txs.length })),
       txs,
     };
@@ -82,8 +79,6 @@ export async function summarize(chain: Chain, count = 20, rows = 15): Promise<Su
   }
   return {
     chain,
-    height: blocks[0]?.height ?? 0,
-    time: blocks[0]?.time ?? 0,
     blocks: blocks.map((b) => ({ chain, height: b.height, id: b.id, time: b.time, txCount: b.txs.length })),
     txs,
   };
@@ -91,6 +86,7 @@ export async function summarize(chain: Chain, count = 20, rows = 15): Promise<Su
 
 function chainCard(s: Summary): HTMLElement {
   const txCount = s.blocks.reduce((n, b) => n + b.txCount, 0);
+  const { height = 0, time: last = 0 } = s.blocks[0] ?? {};
   return h(
     'article',
     { class: `chain-card k-${s.chain.kind}`, 'data-chain': s.chain.key },
@@ -98,8 +94,8 @@ function chainCard(s: Summary): HTMLElement {
     h(
       'div',
       { class: 'chain-stats' },
-      h('div', null, h('span', { class: 'label' }, 'Height'), link(`/block/${s.chain.key}/${s.height}`, h('span', { class: 'big' }, int(s.height)))),
-      h('div', null, h('span', { class: 'label' }, 'Last block'), s.height === 0 ? h('span', { class: 'muted' }, 'genesis only') : time(s.time)),
+      h('div', null, h('span', { class: 'label' }, 'Height'), link(`/block/${s.chain.key}/${height}`, h('span', { class: 'big' }, int(height)))),
+      h('div', null, h('span', { class: 'label' }, 'Last block'), height === 0 ? h('span', { class: 'muted' }, 'genesis only') : time(last)),
     ),
     sparkline(s.blocks.map((b) => b.txCount).reverse(), `Txs in the last ${s.blocks.length} blocks: ${txCount}`),
     h('div', { class: 'muted small' }, `${txCount} txs in the last ${s.blocks.length} blocks`),

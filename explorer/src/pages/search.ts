@@ -1,11 +1,12 @@
 // One box for everything: a tx hash or ID, an address, a block number or hash, a chain alias or ID,
 // a subnet ID or an ICM message ID. One match opens its page; several are listed.
-import { getJson, rpc, tryRpc } from '../api.js';
+import { getJson, tryRpc } from '../api.js';
 import { chains, findChain, isEvm } from '../chains.js';
 import { type Child, errorBox, fill, h, link, section } from '../dom.js';
 import type { PageCtx } from '../page.js';
 import { atomicTx, primaryTx } from '../primary.js';
 import { chainBadge } from '../ui.js';
+import { height } from './home.js';
 import { findEvmTx } from './tx.js';
 
 interface Hit {
@@ -33,10 +34,9 @@ export async function resolve(q: string): Promise<Hit[]> {
   if (/^\d+$/.test(q)) {
     for (const c of all) if (String(c.evmChainId) === q) hits.push({ path: `/chain/${c.key}`, label: ['Chain ', chainBadge(c), ` (EVM chain ID ${q})`] });
     for (const c of all) {
-      const height = isEvm(c)
-        ? Number.parseInt(await rpc(c.rpc, 'eth_blockNumber', []), 16)
-        : Number((await tryRpc(c.rpc, c.kind === 'P' ? 'platform.getHeight' : 'avm.getHeight', {}))?.height ?? -1);
-      if (Number(q) <= height) hits.push({ path: `/block/${c.key}/${q}`, label: ['Block ', q, ' on ', chainBadge(c)] });
+      // A chain that does not answer has no block to offer (it fails no search).
+      const at = await height(c).catch(() => -1);
+      if (Number(q) <= at) hits.push({ path: `/block/${c.key}/${q}`, label: ['Block ', q, ' on ', chainBadge(c)] });
     }
     return hits;
   }

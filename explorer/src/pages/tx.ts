@@ -4,7 +4,8 @@
 import { getJson, rpc, tryRpc } from '../api.js';
 import { type Chain, chains, isEvm } from '../chains.js';
 import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
-import { cb58ToHex, contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
+import { cb58ToHex } from '../cb58.js';
+import { contractInfo, type DecodedLog, decodeLog, replayRevert } from '../evm.js';
 import { big, gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js';
 import type { PageCtx } from '../page.js';
 import { atomicTx, avaxAssetID, avaxMoved, hrp, inputTotal, outputAmount, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
@@ -54,12 +55,13 @@ async function logRow(chain: Chain, log: DecodedLog, all: Chain[]): Promise<Chil
     const c = all.find((x) => cb58ToHex(x.id) === hex);
     return c ? chainBadge(c) : h('span', { class: 'mono', title: hex ?? '' }, hex ? `${hex.slice(0, 10)}…` : '—');
   };
+  const token = log.standard.startsWith('ERC') ? await tokenOf(chain, log.address) : undefined;
   let detail: Child = h('span', { class: 'muted mono' }, `${log.raw.topics?.length ?? 0} topics, ${(log.raw.data.length - 2) / 2} bytes`);
   if (log.standard === 'ERC-20' && log.event === 'Transfer') {
-    const t = await tokenOf(chain, log.address);
+    const t = token!;
     detail = [addressLink(log.from!), ' → ', addressLink(log.to!), ' ', h('strong', null, `${units(log.amounts![0]!, t.decimals)} ${t.symbol || 'tokens'}`)];
   } else if (log.standard === 'ERC-721' && log.event === 'Transfer') {
-    const t = await tokenOf(chain, log.address);
+    const t = token!;
     detail = [addressLink(log.from!), ' → ', addressLink(log.to!), ' ', h('strong', null, `${t.symbol || 'NFT'} #${log.tokenIds![0]}`)];
   } else if (log.standard === 'ERC-1155') {
     detail = [
@@ -79,7 +81,6 @@ async function logRow(chain: Chain, log: DecodedLog, all: Chain[]): Promise<Chil
   } else if (log.event === 'Approval' && log.from) {
     detail = ['owner ', addressLink(log.from), ' spender ', addressLink(log.to!)];
   }
-  const token = log.standard.startsWith('ERC') ? await tokenOf(chain, log.address) : undefined;
   return [
     String(log.logIndex),
     h('span', null, badge(log.standard || 'log', log.standard === 'ICM' ? 'icm' : ''), ' ', h('strong', null, log.event)),
