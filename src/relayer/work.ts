@@ -97,7 +97,8 @@ export class RelayerWork {
       this.d.live.note(r);
       batch.put(r);
     }
-    for (const rec of records) {
+    // This block's txs that are the relayer's deliveries (none to look for when none is in a pool).
+    for (const rec of this.d.live.sentTxs.size > 0 ? records : []) {
       const messageID = this.d.live.sentTxs.get(toHex0x(rec.hash));
       const r = messageID && this.d.live.get(messageID);
       if (!r || r.destination !== id) continue;
@@ -243,7 +244,8 @@ export class RelayerWork {
 
   /** Decides one delivery and, if it goes, signs its tx (at `nonce`, else the relayer's pool nonce) and marks it sent. */
   private async prepare(r: MessageRecord, chain: EvmChain, nonce: bigint | undefined) {
-    const message: TeleporterMessage | undefined = teleporterMessageOf(fromHex0x(r.unsigned));
+    const unsigned = fromHex0x(r.unsigned);
+    const message: TeleporterMessage | undefined = teleporterMessageOf(unsigned);
     if (!message) return this.skip(r, 'the warp message does not carry a TeleporterMessage');
     if (await messageReceived(chain, fromHex0x(r.id))) return this.finish(r, { state: 'delivered', deliveredBy: 'other' });
     if (message.allowedRelayers.length > 0 && !message.allowedRelayers.some((a) => Buffer.compare(a, this.d.address) === 0)) {
@@ -256,7 +258,7 @@ export class RelayerWork {
     if (!chain.warpActive) return this.skip(r, 'the destination does not receive warp messages (its warp precompile is off)');
     let signed: Uint8Array | undefined;
     try {
-      signed = chain.signForDelivery(fromHex0x(r.unsigned));
+      signed = chain.signForDelivery(unsigned);
     } catch (err) {
       if (!(err instanceof QuorumError)) throw err;
       return this.retryLater(r, err.message);
