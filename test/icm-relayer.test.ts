@@ -5,18 +5,17 @@
 // message to an unknown chain, the controls (pause, resume, deliver, drop, delay, retry), the relayer's
 // health check, and the Data API's listing from pending to delivered.
 import { join } from 'node:path';
-import { type Abi, decodeEventLog, encodeFunctionData, getAddress, type Hex, type Log, type TransactionReceipt } from 'viem';
+import { type Abi, decodeEventLog, getAddress, type Hex, type Log, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSENGER_ABI } from '../src/vms/evm/icm/messenger.js';
 import { REGISTRY_ABI, REGISTRY_ADDRESS } from '../src/vms/evm/icm/registry.js';
 import { RELAYER_ADDRESS, RELAYER_KEY } from '../src/relayer/key.js';
 import { rpc, startTestNode, type TestNode } from './helpers.js';
-import { evmClients, ewoq, hexID, MESSENGER, sleep, until } from './support/evm.js';
+import { evmClients, ewoq, hexID, MESSENGER, sendMessageData, sleep, until } from './support/evm.js';
 import { fixture } from './support/solc.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
-const ZERO = '0x0000000000000000000000000000000000000000';
 const abi = MESSENGER_ABI as unknown as Abi;
 const receiverFixture = fixture('IcmReceiver');
 const pingFixture = fixture('IcmPingPong');
@@ -41,38 +40,9 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     return getAddress((await s.client.waitForTransactionReceipt({ hash })).contractAddress!);
   }
 
-  const sendData = (destination: string, to: Hex, message: Hex) =>
-    encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: hexID(destination),
-          destinationAddress: to,
-          feeInfo: { feeTokenAddress: ZERO, amount: 0n },
-          requiredGasLimit: 100_000n,
-          allowedRelayerAddresses: [],
-          message,
-        },
-      ],
-    });
-
   /** sendCrossChainMessage from ewoq on `s`; the message's ID. */
   async function send(s: Side, destination: string, to: Hex, message: Hex, opts: { gas?: bigint; allowed?: Hex[] } = {}) {
-    const data = encodeFunctionData({
-      abi,
-      functionName: 'sendCrossChainMessage',
-      args: [
-        {
-          destinationBlockchainID: destination.startsWith('0x') ? destination : hexID(destination),
-          destinationAddress: to,
-          feeInfo: { feeTokenAddress: ZERO, amount: 0n },
-          requiredGasLimit: opts.gas ?? 100_000n,
-          allowedRelayerAddresses: opts.allowed ?? [],
-          message,
-        },
-      ],
-    });
+    const data = sendMessageData(destination, to, message, opts);
     const hash = await s.wallet.sendTransaction({ to: MESSENGER, data, chain: s.chain, account: ewoq });
     const receipt = await s.client.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
@@ -340,7 +310,7 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
       for (let i = 0; i < 12; i++) {
         await c.wallet.sendTransaction({
           to: MESSENGER,
-          data: sendData(l1ID, receiver, '0x01'),
+          data: sendMessageData(l1ID, receiver, '0x01'),
           chain: c.chain,
           account: ewoq,
           nonce: nonce + i,

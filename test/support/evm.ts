@@ -1,10 +1,13 @@
-// What the ICM tests share: ewoq's account, the messenger's address, viem clients of an EVM chain of
-// a started node, a blockchain ID as bytes32, and polling until a read holds.
+// What the ICM tests share: ewoq's account, the messenger's address and its sendCrossChainMessage
+// calldata, viem clients of an EVM chain of a started node, a blockchain ID as bytes32, and polling
+// until a read holds.
 import {
+  type Abi,
   type Chain,
   createPublicClient,
   createWalletClient,
   defineChain,
+  encodeFunctionData,
   getAddress,
   type Hex,
   http,
@@ -15,6 +18,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { decodeCB58 } from '../../src/encoding/cb58.js';
+import { MESSENGER_ABI } from '../../src/vms/evm/icm/messenger.js';
 
 export const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 export const ewoq = privateKeyToAccount(EWOQ_KEY);
@@ -24,6 +28,27 @@ export const SEND_TOPIC = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c28
 
 /** A CB58 blockchain ID as the bytes32 ICM names chains by. */
 export const hexID = (cb58: string) => `0x${Buffer.from(decodeCB58(cb58)).toString('hex')}` as Hex;
+
+/**
+ * The messenger's sendCrossChainMessage calldata: `message` to `to` on `destination` (a CB58
+ * blockchain ID, or its bytes32 hex), no fee, 100,000 gas and any relayer unless `opts` says otherwise.
+ */
+export function sendMessageData(destination: string, to: Hex, message: Hex, opts: { gas?: bigint; allowed?: Hex[] } = {}): Hex {
+  return encodeFunctionData({
+    abi: MESSENGER_ABI as unknown as Abi,
+    functionName: 'sendCrossChainMessage',
+    args: [
+      {
+        destinationBlockchainID: destination.startsWith('0x') ? destination : hexID(destination),
+        destinationAddress: to,
+        feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n },
+        requiredGasLimit: opts.gas ?? 100_000n,
+        allowedRelayerAddresses: opts.allowed ?? [],
+        message,
+      },
+    ],
+  });
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

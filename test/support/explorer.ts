@@ -4,9 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { call } from '../helpers.js';
 import { type Activity, EWOQ, makeActivity } from './data.js';
-import { type Abi, encodeFunctionData, getAddress } from 'viem';
-import { MESSENGER_ABI } from '../../src/vms/evm/icm/messenger.js';
-import { evmClients, ewoq, hexID, MESSENGER, SEND_TOPIC, until } from './evm.js';
+import { type Abi, getAddress } from 'viem';
+import { evmClients, ewoq, MESSENGER, SEND_TOPIC, sendMessageData, until } from './evm.js';
 import { type IcmActivity, makeIcm } from './icm.js';
 import { fixture } from './solc.js';
 import { A, EWOQ_KEY, nodeAsL1Validator, Wallet } from './pvm.js';
@@ -98,20 +97,7 @@ async function relayedMessage(uri: string, cChainID: string, l1ChainID: string):
   const deployed = await L1.client.waitForTransactionReceipt({
     hash: await L1.wallet.deployContract({ abi: receiver.abi as Abi, bytecode: receiver.bytecode, chain: L1.chain, account: ewoq }),
   });
-  const data = encodeFunctionData({
-    abi: MESSENGER_ABI as unknown as Abi,
-    functionName: 'sendCrossChainMessage',
-    args: [
-      {
-        destinationBlockchainID: hexID(l1ChainID),
-        destinationAddress: getAddress(deployed.contractAddress!),
-        feeInfo: { feeTokenAddress: '0x0000000000000000000000000000000000000000', amount: 0n },
-        requiredGasLimit: 100_000n,
-        allowedRelayerAddresses: [],
-        message: '0x68656c6c6f',
-      },
-    ],
-  });
+  const data = sendMessageData(l1ChainID, getAddress(deployed.contractAddress!), '0x68656c6c6f');
   const sent = await C.client.waitForTransactionReceipt({ hash: await C.wallet.sendTransaction({ to: MESSENGER, data, chain: C.chain, account: ewoq }) });
   const id = sent.logs.find((l) => l.topics[0] === SEND_TOPIC)!.topics[1]!;
   const delivered = await until(
