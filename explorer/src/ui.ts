@@ -2,6 +2,9 @@
 import type { Chain } from './chains.js';
 import { h, link } from './dom.js';
 
+/** A link to an ICM message's page, its ID shortened (whole on hover). */
+export const icmLink = (id: string) => link(`/icm/${id}`, h('span', { class: 'mono', title: id }, `${id.slice(0, 12)}…`));
+
 export const chainBadge = (c: Chain) => link(`/chain/${c.key}`, h('span', { class: `chain-badge k-${c.kind}` }, c.kind === 'L1' ? c.name : c.kind));
 
 const SVG = 'http://www.w3.org/2000/svg';

@@ -6,9 +6,9 @@ import { chainCell, statusBadge } from './icm.js';
 import { errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { int } from '../format.js';
 import type { PageCtx } from '../page.js';
-import { barChart, chainBadge } from '../ui.js';
+import { barChart, chainBadge, icmLink } from '../ui.js';
 import { height, summarize } from './home.js';
-import { validatorsTable } from './subnets.js';
+import { isL1, validatorsTable } from './subnets.js';
 
 export async function chainPage(ctx: PageCtx): Promise<void> {
   const chain = await findChain(ctx.params[0]!);
@@ -97,11 +97,8 @@ async function l1Validators(el: HTMLElement, chain: Chain): Promise<void> {
       rpc('/ext/bc/P', 'platform.getCurrentValidators', { subnetID: chain.subnetID }),
       rpc('/ext/bc/P', 'platform.getSubnet', { subnetID: chain.subnetID }),
     ]);
-    const isL1 = subnet.managerChainID && subnet.managerChainID !== '11111111111111111111111111111111LpoYY';
-    fill(
-      el,
-      section([isL1 ? 'L1 validators · ' : 'Subnet validators · ', link(`/subnet/${chain.subnetID}`, 'its subnet →')], validatorsTable(validators, !!isL1)),
-    );
+    const l1 = isL1(subnet);
+    fill(el, section([l1 ? 'L1 validators · ' : 'Subnet validators · ', link(`/subnet/${chain.subnetID}`, 'its subnet →')], validatorsTable(validators, l1)));
   } catch (err) {
     fill(el, errorBox(err));
   }
@@ -119,12 +116,7 @@ async function icmOf(el: HTMLElement, chain: Chain): Promise<void> {
         ['ICM messages · ', link('/icm', 'all →')],
         table(
           ['Message', 'Status', 'From', 'To'],
-          messages.map((m) => [
-            link(`/icm/${m.messageId}`, h('span', { class: 'mono', title: m.messageId }, `${m.messageId.slice(0, 12)}…`)),
-            statusBadge(m.status),
-            chainCell(all, m.sourceBlockchainId),
-            chainCell(all, m.destinationBlockchainId),
-          ]),
+          messages.map((m) => [icmLink(m.messageId), statusBadge(m.status), chainCell(all, m.sourceBlockchainId), chainCell(all, m.destinationBlockchainId)]),
         ),
       ),
     );

@@ -1,10 +1,10 @@
 // ICM messages across the node's EVM chains (the Data API's listIcmMessages), and one message.
 import { getJson } from '../api.js';
 import { type Chain, chains } from '../chains.js';
-import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
+import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, section, table, time, txLink } from '../dom.js';
 import { units } from '../format.js';
 import type { PageCtx } from '../page.js';
-import { chainBadge } from '../ui.js';
+import { chainBadge, icmLink } from '../ui.js';
 
 export const statusBadge = (s: string) => badge(s.replace(/_/g, ' '), s === 'pending' ? 'warn' : s.startsWith('delivered') ? 'ok' : 'bad');
 
@@ -64,7 +64,7 @@ export async function icmPage(ctx: PageCtx): Promise<void> {
           table(
             ['Message', 'Status', 'From', 'To', 'Sent', 'Delivered'],
             messages.map((m) => [
-              link(`/icm/${m.messageId}`, h('span', { class: 'mono', title: m.messageId }, `${m.messageId.slice(0, 12)}…`)),
+              icmLink(m.messageId),
               statusBadge(m.status),
               chainCell(all, m.sourceBlockchainId),
               chainCell(all, m.destinationBlockchainId),

@@ -1,6 +1,6 @@
 // The P-Chain's subnets and L1s: their chains, owners, managers and validators with their balances.
 import { rpc } from '../api.js';
-import { chains, PRIMARY_SUBNET } from '../chains.js';
+import { chains, P_CHAIN_ID, PRIMARY_SUBNET } from '../chains.js';
 import { addressLink, badge, type Child, errorBox, facts, fill, h, ident, link, section, table, time, txLink } from '../dom.js';
 import { int, navax, short } from '../format.js';
 import type { PageCtx } from '../page.js';
@@ -33,31 +33,34 @@ export function validatorsTable(validators: any[], l1: boolean): HTMLElement {
   );
 }
 
+/** Whether platform.getSubnet's answer is an L1's: its validators managed by a chain, not the P-Chain. */
+export const isL1 = (subnet: { managerChainID?: string }): boolean => !!subnet.managerChainID && subnet.managerChainID !== P_CHAIN_ID;
+
 async function subnetCard(id: string, withLink: boolean): Promise<HTMLElement> {
   const [subnet, { validators }, all] = await Promise.all([
     rpc('/ext/bc/P', 'platform.getSubnet', { subnetID: id }),
     rpc('/ext/bc/P', 'platform.getCurrentValidators', { subnetID: id }),
     chains(),
   ]);
-  const isL1 = subnet.managerChainID && subnet.managerChainID !== '11111111111111111111111111111111LpoYY';
+  const l1 = isL1(subnet);
   const its = all.filter((c) => c.subnetID === id);
   const manager = all.find((c) => c.id === subnet.managerChainID);
   const title: Child = [
     withLink ? link(`/subnet/${id}`, its.length ? its.map((c) => c.name).join(', ') : short(id)) : its.length ? its.map((c) => c.name).join(', ') : 'Subnet',
     ' ',
-    isL1 ? badge('L1', 'ok') : subnet.isPermissioned ? badge('permissioned subnet') : badge('subnet'),
+    l1 ? badge('L1', 'ok') : subnet.isPermissioned ? badge('permissioned subnet') : badge('subnet'),
   ];
   return section(
     title,
     facts([
       ['Subnet ID', ident(id, undefined, true)],
       ['Chains', its.length ? h('span', { class: 'chips' }, its.map(chainBadge)) : h('span', { class: 'muted' }, 'none running here')],
-      isL1 && ['Manager', [manager ? chainBadge(manager) : ident(subnet.managerChainID), ' · ', addressLink(subnet.managerAddress)]],
-      isL1 && ['Conversion ID', ident(subnet.conversionID)],
-      !isL1 && subnet.controlKeys?.length > 0 && ['Owners', [subnet.controlKeys.map((k: string) => addressLink(k)), ` (threshold ${subnet.threshold})`]],
+      l1 && ['Manager', [manager ? chainBadge(manager) : ident(subnet.managerChainID), ' · ', addressLink(subnet.managerAddress)]],
+      l1 && ['Conversion ID', ident(subnet.conversionID)],
+      !l1 && subnet.controlKeys?.length > 0 && ['Owners', [subnet.controlKeys.map((k: string) => addressLink(k)), ` (threshold ${subnet.threshold})`]],
       ['Validators', String(validators.length)],
     ]),
-    validatorsTable(validators, !!isL1),
+    validatorsTable(validators, l1),
   );
 }
 

@@ -10,7 +10,7 @@ import { big, gwei, hexBig, hexNum, int, navax, units, wei } from '../format.js'
 import type { PageCtx } from '../page.js';
 import { atomicTx, avaxAssetID, avaxMoved, hrp, inputTotal, outputAmount, outputsOf, primaryTx, pTxType, xTxType } from '../primary.js';
 import { cb58, formatAddress, hexBytes } from '../cb58.js';
-import { chainBadge } from '../ui.js';
+import { chainBadge, icmLink } from '../ui.js';
 
 export async function findEvmTx(hash: string): Promise<{ chain: Chain; tx: any } | undefined> {
   const evm = (await chains()).filter(isEvm);
@@ -72,12 +72,7 @@ async function logRow(chain: Chain, log: DecodedLog, all: Chain[]): Promise<Chil
       h('strong', null, log.tokenIds!.map((id, i) => `${log.amounts![i]} × id ${id}`).join(', ')),
     ];
   } else if (log.standard === 'ICM') {
-    detail = [
-      'message ',
-      link(`/icm/${log.messageID}`, h('span', { class: 'mono' }, `${log.messageID!.slice(0, 12)}…`)),
-      log.event === 'SendCrossChainMessage' ? ' to ' : ' from ',
-      chainOf(log.otherChain),
-    ];
+    detail = ['message ', icmLink(log.messageID!), log.event === 'SendCrossChainMessage' ? ' to ' : ' from ', chainOf(log.otherChain)];
   } else if (log.event === 'Approval' && log.from) {
     detail = ['owner ', addressLink(log.from), ' spender ', addressLink(log.to!)];
   }
