@@ -100,6 +100,9 @@ const SETTLE = envInt('SETTLE', 1, 0) === 1;
 const NODE_ARGS = list('NODE_ARGS', '')
   .flatMap((a) => a.split(' '))
   .filter(Boolean);
+const EMULATOR_ARGS = list('EMULATOR_ARGS', '')
+  .flatMap((a) => a.split(' '))
+  .filter(Boolean);
 for (const [name, bad] of [
   ['SIZES', SIZES.some((n, i) => !Number.isSafeInteger(n) || (i > 0 && n <= SIZES[i - 1]))],
   ['LONG_MODE', !['tx', 'mine', 'balance'].includes(LONG_MODE)],
@@ -252,6 +255,7 @@ async function startEmulator(dbType) {
       `--state-dir=${stateDir}`,
       '--log-level=off',
       '--test-accounts=2',
+      ...EMULATOR_ARGS,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
