@@ -300,6 +300,29 @@ describe('ICM on by default: the messenger placed, the relayer delivering', () =
     expect(await read(L1(), receiver, 'received')).toBe(1n);
   });
 
+  it('on evm_revert keeps the queued messages of the snapshot and forgets those found since', async () => {
+    const receiver = await deploy(L1(), receiverFixture);
+    await emulator('icmPause');
+    const kept = await send(C(), l1ID, receiver, '0x0c');
+    expect((await record(kept.id))?.state).toBe('queued');
+    // Only blocks without messages since the snapshot: the relayer's cursors moved, its records did not.
+    let snapshot = (await rpc(C().url, 'evm_snapshot', [])).json.result;
+    await C().client.waitForTransactionReceipt({ hash: await C().wallet.sendTransaction({ to: receiver, value: 0n, chain: C().chain, account: ewoq }) });
+    expect((await rpc(C().url, 'evm_revert', [snapshot])).json.result).toBe(true);
+    // A message found since the snapshot, queued while paused, goes with the revert.
+    snapshot = (await rpc(C().url, 'evm_snapshot', [])).json.result;
+    const gone = await send(C(), l1ID, receiver, '0x0d');
+    expect((await record(gone.id))?.state).toBe('queued');
+    expect((await rpc(C().url, 'evm_revert', [snapshot])).json.result).toBe(true);
+    expect(await record(gone.id)).toBeUndefined();
+    await emulator('icmResume');
+    expect((await settledRecord(kept.id))?.state).toBe('delivered');
+    await sleep(300);
+    expect(await read(L1(), receiver, 'received')).toBe(1n);
+    expect(await read(L1(), receiver, 'lastMessage')).toBe('0x0c');
+    expect(await record(gone.id)).toBeUndefined();
+  });
+
   it('reverts the node while the relayer delivers a block of messages, round after round, without a hang', async () => {
     const receiver = await deploy(L1(), receiverFixture);
     const c = C();

@@ -144,6 +144,39 @@ describe('evm_revert in place', () => {
     expect(await client.getBalance({ address: TO })).toBe(start);
   });
 
+  it('the pool comes back as the snapshot had it: empty after a tx mined since, or with the tx a block took since', async () => {
+    const url = `${uri}/ext/bc/C/rpc`;
+    const { test, client, wallet } = evmClients(url, 43112);
+    const me = privateKeyToAccount(EWOQ).address;
+    const signed = async (nonce: number) => wallet.signTransaction(await wallet.prepareTransactionRequest({ to: TO, value: 3n, nonce }));
+    const nonce = await client.getTransactionCount({ address: me, blockTag: 'pending' });
+    const first = await signed(nonce);
+    // Empty at the snapshot and at the revert, a tx mined between: the very same tx is new again.
+    let id = await test.snapshot();
+    const hash = await client.sendRawTransaction({ serializedTransaction: first });
+    const mined = await client.waitForTransactionReceipt({ hash });
+    await test.revert({ id });
+    expect(emu.node.cChain.pool.size).toBe(0);
+    expect(await client.getTransactionCount({ address: me })).toBe(nonce);
+    expect(await client.sendRawTransaction({ serializedTransaction: first })).toBe(hash);
+    expect((await client.waitForTransactionReceipt({ hash })).blockNumber).toBe(mined.blockNumber);
+    // A tx waiting at the snapshot (a nonce gap), mined since with the tx that filled the gap: the
+    // pool is empty at the revert, and the waiting tx is back in it.
+    const waiting = await signed(nonce + 2);
+    const waitingHash = await client.sendRawTransaction({ serializedTransaction: waiting });
+    expect(emu.node.cChain.pool.size).toBe(1);
+    id = await test.snapshot();
+    await client.waitForTransactionReceipt({ hash: await client.sendRawTransaction({ serializedTransaction: await signed(nonce + 1) }) });
+    await client.waitForTransactionReceipt({ hash: waitingHash });
+    expect(emu.node.cChain.pool.size).toBe(0);
+    await test.revert({ id });
+    expect(emu.node.cChain.pool.size).toBe(1);
+    expect((await rpc(url, 'eth_getTransactionByHash', [waitingHash])).json.result).toMatchObject({ hash: waitingHash, blockHash: null });
+    // Its gap filled again, it is mined.
+    await client.sendRawTransaction({ serializedTransaction: await signed(nonce + 1) });
+    expect((await client.waitForTransactionReceipt({ hash: waitingHash })).status).toBe('success');
+  });
+
   it('a revert while sends, reads and mining are in flight: all answered, and the node is back at the snapshot', async () => {
     const url = `${uri}/ext/bc/C/rpc`;
     const { test, client } = evmClients(url, 43112);

@@ -3,7 +3,7 @@
 // first past the bounds, and writes that race a snapshot land wholly on one side of it.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/storage/db.js';
-import { UndoLog } from '../src/storage/undo.js';
+import { changesOf, UndoLog } from '../src/storage/undo.js';
 
 const b = (s: string) => new TextEncoder().encode(s);
 const text = (v: Uint8Array | undefined) => (v ? new TextDecoder().decode(v) : undefined);
@@ -46,6 +46,29 @@ describe('the undo log', () => {
     expect(back2!.spaces.size).toBe(1);
     await db.undo.restore(back2!);
     expect(await sub.get(b('x'))).toBeUndefined();
+  });
+
+  it('names the keys a rollback writes, and whether it puts values back or only deletes', async () => {
+    const { db } = await store();
+    const pool = db.prefix('pool');
+    const other = db.prefix('other');
+    await pool.put(b('kept'), b('1'));
+    await other.put(b('k'), b('0'));
+    await db.undo.mark(0n);
+    // Under `pool`: a key added since (the rollback deletes it). Under `other`: a key changed (put back).
+    await pool.put(b('new'), b('2'));
+    await other.put(b('k'), b('3'));
+    const changes = changesOf((await db.undo.take(0n))!);
+    expect([changes.touches(pool.keyPrefix), changes.puts(pool.keyPrefix)]).toEqual([true, false]);
+    expect([changes.touches(other.keyPrefix), changes.puts(other.keyPrefix)]).toEqual([true, true]);
+    expect(changes.touches(db.prefix('none').keyPrefix)).toBe(false);
+    // A longer prefix: a key's first bytes under a database.
+    expect(changes.touches(Buffer.concat([pool.keyPrefix, b('ne')]))).toBe(true);
+    expect(changes.touches(Buffer.concat([pool.keyPrefix, b('ke')]))).toBe(false);
+    await db.undo.mark(1n);
+    await pool.del(b('kept'));
+    const back = changesOf((await db.undo.take(1n))!);
+    expect([back.touches(pool.keyPrefix), back.puts(pool.keyPrefix), back.puts(Buffer.concat([pool.keyPrefix, b('kept')]))]).toEqual([true, true, true]);
   });
 
   it('drops the oldest snapshots past its byte or count bound', async () => {

@@ -11,7 +11,7 @@ import type { CheckFn, CheckOutcome } from '../health/worker.js';
 import type { LogFactory, Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import { chainDatabase, proposerDatabase, vmDatabase } from '../storage/keys.js';
-import type { Rewindable } from './states.js';
+import type { Changes, Rewindable } from './states.js';
 import { type Acceptance, type AcceptedStream, chainAcceptance } from './acceptance.js';
 import type { Aliaser } from './aliases.js';
 import type { Clock } from './clock.js';
@@ -86,8 +86,8 @@ export interface ChainVM {
    * resolves to what lets it go on. A VM without `hold` and `reload` is rebuilt with the node.
    */
   hold?(): Promise<() => void>;
-  /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot. */
-  reload?(): Promise<boolean>;
+  /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot (`changes`: see Rewindable). */
+  reload?(changes: Changes): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -291,9 +291,9 @@ export class ChainManager {
       out.push({
         prefixes: [chainDatabase(this.deps.root, chain.chainID).keyPrefix],
         hold: () => vm.hold!(),
-        async reload() {
+        async reload(changes) {
           await proposer?.load();
-          return vm.reload!();
+          return vm.reload!(changes);
         },
       });
     }

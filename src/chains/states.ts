@@ -2,7 +2,9 @@
 // chains' Anvil methods (evm_snapshot, anvil_dumpState, ...): every chain, shared memory and the
 // index are captured and restored together, so they stay consistent with one another.
 
-import { spaceOfBytes, type UndoLog } from '../storage/undo.js';
+import { type Changes, changesOf, spaceOfBytes, type UndoLog } from '../storage/undo.js';
+
+export type { Changes } from '../storage/undo.js';
 
 /** Thrown for a state that cannot be loaded (another network, not a dump, a newer format). */
 export { StateError } from '../storage/state.js';
@@ -28,8 +30,11 @@ export interface Rewindable {
   prefixes: Uint8Array[];
   /** Stops writing (what is under way finishes) and resolves to what lets it go on. */
   hold(): Promise<() => void>;
-  /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot. */
-  reload(): Promise<boolean>;
+  /**
+   * After the store went back (while held): what it keeps in memory, as the store has it; false if
+   * it cannot. `changes` names the keys the store's rollback wrote: what mirrors others may stay.
+   */
+  reload(changes: Changes): Promise<boolean>;
   /**
    * Before a snapshot is taken: finishes the work already due on what the store holds (a follower
    * behind the head), so that each revert to the snapshot does not find it undone and do it again.
@@ -70,9 +75,10 @@ export async function rewind(undo: UndoLog, id: bigint, parts: Rewindable[], neu
       if (p) dirty.add(p);
       else if (!neutral.has(space)) return { outcome: 'rebuild', release };
     }
+    const changes = changesOf(rollback);
     for (const p of dirty) {
       // A part that fails to reload is rebuilt with the node, from the store it now has.
-      const reloaded = await p.reload().catch(() => false);
+      const reloaded = await p.reload(changes).catch(() => false);
       if (!reloaded) return { outcome: 'rebuild', release };
     }
     return { outcome: 'done', release };

@@ -15,6 +15,7 @@ import type { Shell } from './shell.js';
 
 export class NodeIcm {
   readonly relayer: IcmRelayer;
+  private readonly store: RelayerStore;
 
   constructor(
     private readonly shell: Shell,
@@ -23,8 +24,9 @@ export class NodeIcm {
     private readonly chainID: (idOrAlias: string) => string | undefined,
   ) {
     const { config, db, main } = shell;
+    this.store = new RelayerStore(db.prefix('relayer'));
     this.relayer = new IcmRelayer({
-      store: new RelayerStore(db.prefix('relayer')),
+      store: this.store,
       log: main,
       key: RELAYER_KEY,
       address: fromHex0x(RELAYER_ADDRESS),
@@ -80,8 +82,8 @@ export class NodeIcm {
     return {
       prefixes: [this.shell.db.prefix('relayer').keyPrefix],
       hold: () => this.relayer.hold(),
-      reload: async () => {
-        this.relayer.forget();
+      reload: async (changes) => {
+        this.relayer.forget(this.store.recordsChanged(changes));
         return true;
       },
     };

@@ -6,6 +6,7 @@
 // of the queued messages and the sent ones, however many messages a chain's users send.
 import { fromHex0x, u64 } from '../encoding/bytes.js';
 import { type Database, WriteBatch } from '../storage/db.js';
+import type { Changes } from '../storage/undo.js';
 
 /** Where a message stands. `sent`: its delivery tx is in the destination's pool. */
 export type MessageState = 'queued' | 'sent' | 'delivered' | 'failed' | 'dropped' | 'skipped' | 'unroutable';
@@ -60,6 +61,11 @@ const parse = (v: Uint8Array) => JSON.parse(dec.decode(v)) as MessageRecord;
 
 export class RelayerStore {
   constructor(readonly db: Database) {}
+
+  /** Whether a rollback's `changes` write a record or an index, not only cursors (read from the store at each use). */
+  recordsChanged(changes: Changes): boolean {
+    return [RECORD, ORDER, QUEUED, SENT, UNROUTABLE].some((space) => changes.touches(Buffer.concat([this.db.keyPrefix, Uint8Array.of(space)])));
+  }
 
   async message(id: string): Promise<MessageRecord | undefined> {
     const v = await this.db.get(recordKey(id));

@@ -229,9 +229,13 @@ export class IcmRelayer {
     };
   }
 
-  /** The store went back: the records in memory are read again, and txs recorded as sent are resent. */
-  forget(): void {
-    this.loaded = false;
+  /**
+   * The store went back: the records in memory are read again (unless `recordsChanged` is false: the
+   * store went back to the records it had, as a revert over blocks with no ICM message does), and
+   * txs recorded as sent are resent.
+   */
+  forget(recordsChanged = true): void {
+    if (recordsChanged) this.loaded = false;
     this.resendPending = true;
     this.unfunded.clear();
   }

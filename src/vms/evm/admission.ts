@@ -7,6 +7,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { Clock } from '../../chains/clock.js';
+import type { Changes } from '../../chains/states.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import type { BlockRules } from './blockrules.js';
@@ -113,9 +114,16 @@ export class TxAdmission {
     return tx.nonce === 0n && tx.r !== undefined && tx.r === tx.s;
   }
 
-  /** Txs admitted before a restart (or a revert) that no block included: into a new pool, in nonce order. */
-  async reload(): Promise<void> {
+  /**
+   * Txs admitted before a restart (or a revert) that no block included: into a new pool, in nonce
+   * order. After a revert (`changes`), an empty pool whose journal the rollback put nothing back in
+   * stays empty without a read: the journal holds what the pool holds (a tx joins both, and leaves
+   * both), so it was empty and the rollback only deleted from it.
+   */
+  async reload(changes?: Changes): Promise<void> {
+    const empty = this.current.size === 0;
     this.current = new TxPool(() => this.clock.nowNs());
+    if (empty && changes && !changes.puts(this.journal.keyPrefix)) return;
     const entries = await this.journal.values({ gte: new Uint8Array(), lt: new Uint8Array(33).fill(0xff) });
     const txs = entries
       .map((bytes) => ({ bytes, tx: decodeTx(bytes, this.chain.common) }))

@@ -13,6 +13,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import type { Changes } from '../../chains/states.js';
 import type { Database } from '../../storage/db.js';
 import { TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
@@ -422,9 +423,10 @@ export class EvmChain extends EventEmitter<Events> {
 
   /**
    * After the store went back to a snapshot (while held): the head, its state, its rules and the
-   * pool (from the journal) as the store now has them, as a restart would read them.
+   * pool (from the journal) as the store now has them, as a restart would read them (`changes`:
+   * the keys the rollback wrote).
    */
-  async reload(): Promise<void> {
+  async reload(changes: Changes): Promise<void> {
     const headHash = await this.store.head();
     // Blocks kept at hand up to the restored head are still the chain's: only those above it went.
     const head = headHash && (await this.store.block(headHash));
@@ -441,7 +443,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.currentRules = await this.rulesAt(head);
     this.blocks.clearWaiting();
     this.buildError = undefined;
-    await this.admission.reload();
+    await this.admission.reload(changes);
   }
 
   async close(): Promise<void> {

@@ -226,10 +226,10 @@ export function chainVM(
     handlers,
     start: () => chain.start(),
     hold: () => chain.hold(),
-    async reload() {
+    async reload(changes) {
       // coreth's atomic mempool lives in memory only: with a tx in it, the node is rebuilt (as a restart drops it).
       if (chain.extension?.hasPending()) return false;
-      await chain.reload();
+      await chain.reload(changes);
       return true;
     },
     consensus() {
