@@ -68,6 +68,10 @@ describe('the undo log', () => {
     await db.undo.mark(1n);
     await pool.del(b('kept'));
     const back = changesOf((await db.undo.take(1n))!);
+    // What it wrote at a key, without a read: the value put back, a deletion, or nothing for a key left alone.
+    expect(back.written(Buffer.concat([pool.keyPrefix, b('kept')]))).toEqual({ value: b('1') });
+    expect(changes.written(Buffer.concat([pool.keyPrefix, b('new')]))).toEqual({ value: undefined });
+    expect(back.written(Buffer.concat([pool.keyPrefix, b('new')]))).toBeUndefined();
     expect([back.touches(pool.keyPrefix), back.puts(pool.keyPrefix), back.puts(Buffer.concat([pool.keyPrefix, b('kept')]))]).toEqual([true, true, true]);
   });
 

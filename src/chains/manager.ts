@@ -168,6 +168,8 @@ const MAX_PROCESSING_MS = 30_000;
 export class ChainManager {
   private readonly factories = new Map<string, VmFactory>();
   private readonly created = new Map<string, Chain>();
+  /** Each created chain's database prefix, hashed once: its rewindable claims it at every snapshot and revert. */
+  private readonly keyPrefixes = new Map<string, Uint8Array>();
   /** Listeners on node-wide emitters (the stalls), removed when the chains close: a rebuilt node adds its own. */
   private readonly unsubscribes: Array<() => void> = [];
   /** Every chain the node knows of (created or only declared), by hex ID: its subnet. */
@@ -207,6 +209,7 @@ export class ChainManager {
     const alias = this.deps.aliases.primaryAlias(id);
     const log = this.deps.logs.make(alias);
     const chainDb = chainDatabase(this.deps.root, p.chainID);
+    this.keyPrefixes.set(id, chainDb.keyPrefix);
     let acceptance: Acceptance | undefined;
     const ctx: ChainContext = {
       networkID: this.deps.networkID,
@@ -289,11 +292,12 @@ export class ChainManager {
       const { vm, proposer } = chain;
       if (!vm.hold || !vm.reload) continue;
       out.push({
-        prefixes: [chainDatabase(this.deps.root, chain.chainID).keyPrefix],
+        prefixes: [this.keyPrefixes.get(chain.id)!],
         hold: () => vm.hold!(),
         async reload(changes) {
-          await proposer?.load();
-          return vm.reload!(changes);
+          // The proposervm's last block and the VM's head are read apart: their reads overlap.
+          const [, reloaded] = await Promise.all([proposer?.load(changes), vm.reload!(changes)]);
+          return reloaded;
         },
       });
     }

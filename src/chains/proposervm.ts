@@ -4,7 +4,8 @@
 // statelessGraniteBlock (type 2) carrying its ACP-181 epoch. The outer bytes and IDs are what the
 // Index API serves. Notes: docs/research/index-and-proposervm.md.
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { Database, WriteBatch } from '../storage/db.js';
+import { type Database, readAfter, type WriteBatch } from '../storage/db.js';
+import type { Changes } from '../storage/undo.js';
 import { asBuffer, i64, u32, u64 } from '../encoding/bytes.js';
 
 const GRANITE_EPOCH_DURATION = 30n;
@@ -115,8 +116,9 @@ export class ProposerVM {
     return nextEpoch(parent);
   }
 
-  async load(): Promise<void> {
-    const raw = await this.db.get(LAST_KEY);
+  /** Reads the last block (after a revert, `changes` may hold it). */
+  async load(changes?: Changes): Promise<void> {
+    const raw = await readAfter(this.db, LAST_KEY, changes);
     // Read again after a revert: a chain that had not forked at the snapshot has no last block.
     this.last = undefined;
     if (!raw) return;

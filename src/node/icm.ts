@@ -80,9 +80,10 @@ export class NodeIcm {
 
   rewindable(): Rewindable {
     return {
-      prefixes: [this.shell.db.prefix('relayer').keyPrefix],
+      prefixes: [this.store.db.keyPrefix],
       hold: () => this.relayer.hold(),
       reload: async (changes) => {
+        this.store.rewindCursors(changes);
         this.relayer.forget(this.store.recordsChanged(changes));
         return true;
       },

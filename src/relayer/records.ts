@@ -115,21 +115,40 @@ export class RelayerStore {
     return last ? Number(Buffer.from(last[0].subarray(1)).readBigUInt64BE()) + 1 : 0;
   }
 
+  /** Cursors as last written or read: the relayer asks them at every block. */
+  private readonly cursors = new Map<string, bigint | undefined>();
+
   /** The last height of `chain` (CB58) the relayer read; undefined for one it never followed. */
   async cursor(chain: string): Promise<bigint | undefined> {
+    if (this.cursors.has(chain)) return this.cursors.get(chain);
     const v = await this.db.get(cursorKey(chain));
-    return v && BigInt(dec.decode(v));
+    const height = v && BigInt(dec.decode(v));
+    this.cursors.set(chain, height);
+    return height;
+  }
+
+  /** The store went back to a snapshot: the cursors it wrote are as it wrote them. */
+  rewindCursors(changes: Changes): void {
+    for (const chain of this.cursors.keys()) {
+      const written = changes.written(Buffer.concat([this.db.keyPrefix, cursorKey(chain)]));
+      if (written) this.cursors.set(chain, written.value && BigInt(dec.decode(written.value)));
+    }
   }
 
   batch(): RelayerBatch {
-    return new RelayerBatch(this.db);
+    return new RelayerBatch(this.db, (chain, height) => this.cursors.set(chain, height));
   }
 }
 
 /** Records and cursors written together. */
 export class RelayerBatch {
   private readonly batch = new WriteBatch();
-  constructor(private readonly db: Database) {}
+  private readonly moved = new Map<string, bigint>();
+  constructor(
+    private readonly db: Database,
+    /** Told each cursor the batch moved, once it is written. */
+    private readonly written: (chain: string, height: bigint) => void,
+  ) {}
 
   /** A record as it stands, with its place in the indexes of its state (and out of the others). */
   put(r: MessageRecord): this {
@@ -145,10 +164,12 @@ export class RelayerBatch {
 
   cursor(chain: string, height: bigint): this {
     this.batch.put(this.db, cursorKey(chain), enc.encode(height.toString()));
+    this.moved.set(chain, height);
     return this;
   }
 
-  write(): Promise<void> {
-    return this.db.write(this.batch);
+  async write(): Promise<void> {
+    await this.db.write(this.batch);
+    for (const [chain, height] of this.moved) this.written(chain, height);
   }
 }

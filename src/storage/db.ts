@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Level } from 'level';
 import type { MemoryLevel } from 'memory-level';
-import { UndoLog } from './undo.js';
+import { type Changes, UndoLog } from './undo.js';
 
 import type { BatchOp, Bytes } from './ops.js';
 
@@ -193,6 +193,15 @@ const BYTES_AS_LATIN1 = {
   encode: (b: Bytes): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1'),
   decode: (s: string): Bytes => Buffer.from(s, 'latin1'),
 } as const;
+
+/**
+ * `db`'s value at `key` after a revert's rollback (`changes`): what the rollback wrote there, known
+ * without a read, or else the store's (which the rollback left as it was).
+ */
+export function readAfter(db: Database, key: Bytes, changes: Changes | undefined): Promise<Bytes | undefined> {
+  const written = changes?.written(join(db.keyPrefix, key));
+  return written ? Promise.resolve(written.value) : db.get(key);
+}
 
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
   const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;

@@ -56,6 +56,8 @@ export interface Changes {
   touches(prefix: Bytes): boolean;
   /** Whether it puts a value (not only deletes keys) under `prefix`. */
   puts(prefix: Bytes): boolean;
+  /** What it wrote at `key` (a store key: a database's keyPrefix and its key): `{ value }`, undefined for a key it left alone. */
+  written(key: Bytes): { value: Bytes | undefined } | undefined;
 }
 
 /** The Changes of `rollback`. */
@@ -66,7 +68,13 @@ export function changesOf(rollback: Rollback): Changes {
     for (const [k, put] of rollback.keys) if ((put || !putsOnly) && k.startsWith(p)) return true;
     return false;
   };
-  return { touches: (prefix) => scan(prefix, false), puts: (prefix) => scan(prefix, true) };
+  let values: Map<string, Bytes | undefined> | undefined;
+  const written = (key: Bytes) => {
+    values ??= new Map(rollback.ops.map((op) => [keyOf(op.key), op.type === 'put' ? op.value : undefined]));
+    const k = keyOf(key);
+    return values.has(k) ? { value: values.get(k) } : undefined;
+  };
+  return { touches: (prefix) => scan(prefix, false), puts: (prefix) => scan(prefix, true), written };
 }
 
 export class UndoLog {

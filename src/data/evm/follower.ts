@@ -136,11 +136,16 @@ export class EvmFollower {
   /** What its index keeps in memory between blocks. */
   private readonly metricsMemory = new MetricsMemory();
 
+  /** The cursor as last written or read (undefined: read it), so that settling before each snapshot reads no store. */
+  private cursorKnown: bigint | undefined;
+
   /** The last height indexed (-1 before genesis' children). */
   async cursor(): Promise<bigint> {
+    if (this.cursorKnown !== undefined) return this.cursorKnown;
     const v = await this.db.get(CURSOR);
     // A fork's history up to its fork block is the upstream's: the Data API indexes the chain's own blocks.
-    return v ? Buffer.from(v).readBigInt64BE() : (this.chain.forkedAt ?? 0n);
+    this.cursorKnown = v ? Buffer.from(v).readBigInt64BE() : (this.chain.forkedAt ?? 0n);
+    return this.cursorKnown;
   }
 
   private delayed: NodeJS.Timeout | undefined;
@@ -230,6 +235,7 @@ export class EvmFollower {
   forget(): void {
     this.metricsMemory.reset();
     this.accepted.clear();
+    this.cursorKnown = undefined;
   }
 
   async close(): Promise<void> {
@@ -260,6 +266,7 @@ export class EvmFollower {
         cursor.writeBigInt64BE(n - 1n);
         batch.put(this.db, CURSOR, cursor);
         await this.db.write(batch);
+        this.cursorKnown = n - 1n;
       } catch (err) {
         // What the memory took from these blocks was not written: it starts again from the store.
         this.metricsMemory.reset();

@@ -427,13 +427,14 @@ export class EvmChain extends EventEmitter<Events> {
    * the keys the rollback wrote).
    */
   async reload(changes: Changes): Promise<void> {
-    const headHash = await this.store.head();
+    const headHash = await this.store.head(changes);
     // Blocks kept at hand up to the restored head are still the chain's: only those above it went.
     const head = headHash && (await this.store.block(headHash));
     if (!head) throw new Error('the head block is missing from the database');
     this.store.forgetAbove(head.header.number);
     // So are the recorded runs of those blocks that the Data API's follower had not taken yet.
     this.current = head;
+    // The state edits first: the head's state root is theirs when they changed it.
     await this.edits.load(head);
     await countedState(this.builder).setStateRoot(this.stateRootOf(head));
     // The reader moves to the head's state at its next read.

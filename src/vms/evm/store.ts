@@ -5,7 +5,8 @@
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt, bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import type { Database, WriteBatch } from '../../storage/db.js';
+import { type Database, readAfter, type WriteBatch } from '../../storage/db.js';
+import type { Changes } from '../../storage/undo.js';
 import { type CorethHeader, decodeHeader, type HeaderLayout } from './header.js';
 import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS_HEX } from './warp/precompile.js';
 import { decodeRecords, encodeRecords, type EvmLog, type TxRecord } from './records.js';
@@ -107,8 +108,9 @@ export class ChainStore {
     return this.warp.get(id);
   }
 
-  async head(): Promise<Uint8Array | undefined> {
-    return this.meta.get(HEAD);
+  /** The head's hash (after a revert, `changes` may hold it). */
+  async head(changes?: Changes): Promise<Uint8Array | undefined> {
+    return readAfter(this.meta, HEAD, changes);
   }
 
   /** Makes a block the store does not hold (a fork's upstream block) the head. */
