@@ -117,6 +117,28 @@ describe('evm_revert in place', () => {
     ]);
   });
 
+  it('the Data API indexes the block built after a revert at the height of one it had indexed', async () => {
+    const url = `${uri}/ext/bc/C/rpc`;
+    const { client, test, wallet } = evmClients(url, 43112);
+    const listed = async (address: string) => {
+      const page = await fetch(`${uri}/v1/chains/43112/addresses/${address}/transactions?pageSize=10`).then((r) => r.json() as Promise<any>);
+      return page.transactions.map((t: any) => t.nativeTransaction.txHash);
+    };
+    const id = await test.snapshot();
+    const gone = await client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: '0x00000000000000000000000000000000000000cc', value: 1n }),
+    });
+    // The query waits for the follower to index the block: its cursor moves past the snapshot's.
+    expect(await listed('0x00000000000000000000000000000000000000cc')).toEqual([gone.transactionHash]);
+    await test.revert({ id });
+    const kept = await client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: '0x00000000000000000000000000000000000000dd', value: 1n }),
+    });
+    expect(kept.blockNumber).toBe(gone.blockNumber);
+    expect(await listed('0x00000000000000000000000000000000000000dd')).toEqual([kept.transactionHash]);
+    expect(await listed('0x00000000000000000000000000000000000000cc')).toEqual([]);
+  });
+
   it('nested snapshots: ids are one-shot, and a revert uses up every later one', async () => {
     const { test, client } = evmClients(`${uri}/ext/bc/C/rpc`, 43112);
     const start = await client.getBalance({ address: TO });
@@ -175,6 +197,35 @@ describe('evm_revert in place', () => {
     // Its gap filled again, it is mined.
     await client.sendRawTransaction({ serializedTransaction: await signed(nonce + 1) });
     expect((await client.waitForTransactionReceipt({ hash: waitingHash })).status).toBe('success');
+  });
+
+  it('a block that fails to build after the pool dropped an expired tx drops it from the journal too', async () => {
+    const url = `${uri}/ext/bc/C/rpc`;
+    const { client, test, wallet } = evmClients(url, 43112);
+    const me = privateKeyToAccount(EWOQ).address;
+    const nonce = await client.getTransactionCount({ address: me, blockTag: 'pending' });
+    const queued = await wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce + 1 });
+    expect(emu.node.cChain.pool.size).toBe(1);
+    // Past the pool's lifetime of a queued tx (geth's 10 minutes): the next round's reset drops it.
+    await call(`${uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 660 });
+    // A block that fails after the pool's reset dropped it (as when a fork's upstream fails
+    // mid-block), built here at once: a round would expire it first, on its own.
+    const builder = (emu.node.cChain as unknown as { blocks: { build(): Promise<void>; runQueues: unknown } }).blocks;
+    builder.runQueues = async () => {
+      throw new Error('a block that fails');
+    };
+    await expect(builder.build()).rejects.toThrow('a block that fails');
+    expect(emu.node.cChain.pool.size).toBe(0);
+    delete (builder as { runQueues?: unknown }).runQueues;
+    const hash = await wallet.sendTransaction({ to: TO, value: 1n, nonce });
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    // The pool and its journal agree. A tx waiting at the revert (a nonce gap) has the revert read the
+    // pool back from the journal: the expired tx is not in it (it would run now: its nonce is next).
+    const id = await test.snapshot();
+    await wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce + 5 });
+    await test.revert({ id });
+    expect(emu.node.cChain.pool.size).toBe(0);
+    expect((await rpc(url, 'eth_getTransactionByHash', [queued])).json.result).toBeNull();
   });
 
   it('a revert while sends, reads and mining are in flight: all answered, and the node is back at the snapshot', async () => {

@@ -295,9 +295,12 @@ export class ChainManager {
         prefixes: [this.keyPrefixes.get(chain.id)!],
         hold: () => vm.hold!(),
         async reload(changes) {
-          // The proposervm's last block and the VM's head are read apart: their reads overlap.
-          const [, reloaded] = await Promise.all([proposer?.load(changes), vm.reload!(changes)]);
-          return reloaded;
+          // The proposervm's last block and the VM's head are read apart: their reads overlap, and
+          // both end before the revert goes on (a failure rebuilds the node: nothing may still run).
+          const [loaded, reloaded] = await Promise.allSettled([proposer?.load(changes), vm.reload!(changes)]);
+          if (loaded.status === 'rejected') throw loaded.reason;
+          if (reloaded.status === 'rejected') throw reloaded.reason;
+          return reloaded.value;
         },
       });
     }

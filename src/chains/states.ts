@@ -57,7 +57,14 @@ export type Rewound =
  * memory's, a chain's created since) and that is not `neutral` (the root's bare keys), or a part
  * that cannot reload, asks for a rebuild. The parts stay held until `release` (a rebuild closes them first).
  */
-export async function rewind(undo: UndoLog, id: bigint, parts: Rewindable[], neutral: Set<string>): Promise<{ outcome: Rewound; release: () => void }> {
+export async function rewind(
+  undo: UndoLog,
+  id: bigint,
+  parts: Rewindable[],
+  neutral: Set<string>,
+  /** Once the store is back, before the parts reload (what they read besides the store: the node's clock). */
+  restored: () => void = () => {},
+): Promise<{ outcome: Rewound; release: () => void }> {
   const releases: Array<() => void> = [];
   const release = () => {
     for (const r of releases.splice(0)) r();
@@ -67,6 +74,7 @@ export async function rewind(undo: UndoLog, id: bigint, parts: Rewindable[], neu
     const rollback = await undo.take(id);
     if (!rollback) return { outcome: 'unknown', release };
     await undo.restore(rollback);
+    restored();
     const claims = new Map<string, Rewindable>();
     for (const p of parts) for (const prefix of p.prefixes) claims.set(spaceOfBytes(prefix), p);
     const dirty = new Set<Rewindable>();

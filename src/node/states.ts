@@ -53,10 +53,12 @@ export function nodeStates(shell: Shell, slot: CoreSlot): NodeStates {
         // One-shot, as Anvil's: this snapshot and every later one are used up.
         for (const k of [...offsets.keys()]) if (k >= id) offsets.delete(k);
         main.info('reverting the node to a snapshot', { id: String(id) });
-        const { outcome, release } = await rewind(db.undo, id, slot.current().rewindables(), neutral);
+        // The clock goes back with the store, before the parts reload: the pool's reload stamps the txs it takes back.
+        const { outcome, release } = await rewind(db.undo, id, slot.current().rewindables(), neutral, () => {
+          clock.offsetNs = offset;
+        });
         try {
           if (outcome === 'unknown') return false;
-          clock.offsetNs = offset;
           if (outcome === 'rebuild') await slot.rebuild(async () => {});
           // As after a rebuild, the websocket clients connected before the revert are told 1012 (their
           // subscriptions followed blocks that are gone), once the revert has answered.

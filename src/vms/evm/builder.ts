@@ -238,6 +238,9 @@ export class BlockBuilder {
     } catch (err) {
       run.content?.abandoned();
       await sm.unwindTo(base);
+      // What the pool's reset took out has left the pool: it leaves the journal too, as after a
+      // block (the journal holds what the pool holds: a revert relies on it, admission.ts reload).
+      await this.parts.admission.forgetAll(run.dropped.filter((p) => !this.chain.pool.has(p.hashHex))).catch(() => undefined);
       throw err;
     }
     return run;
