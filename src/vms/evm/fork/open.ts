@@ -127,6 +127,7 @@ export async function openFork(
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
+    if (!record && !settings.offline) await provable(state, number);
     const fork: OpenedFork = {
       chainId,
       number,
@@ -148,6 +149,18 @@ export async function openFork(
   } catch (err) {
     upstream.close();
     throw err;
+  }
+}
+
+/** A new fork's upstream proves the fork block's state (eth_getProof), or the fork does not start. */
+async function provable(state: ForkState, number: bigint): Promise<void> {
+  try {
+    await state.probe();
+  } catch (err) {
+    const why = (err as Error).message;
+    throw new ForkError(
+      `the fork's upstream cannot prove its state at block ${number} with eth_getProof, which a fork reads its state by (an old block needs an archive node): ${why}`,
+    );
   }
 }
 

@@ -198,6 +198,14 @@ export class ForkState {
     keep(this.codes, known, true);
   }
 
+  /**
+   * Asks the upstream to prove an account at the fork block (its nodes kept, as any proof's): a fork
+   * reads its state by proof only, so an upstream that cannot is refused at start, not at a first read.
+   */
+  async probe(): Promise<void> {
+    await this.proof({ block: this.base, address: new Uint8Array(20) });
+  }
+
   /** The proof of an account (and a slot): [account path, storage path] as RLP nodes, each kept by hash. */
   private proof(site: TrieSite): Promise<Uint8Array[][]> {
     const id = `${site.block}:${toHex(site.address)}:${site.slot ? toHex(site.slot) : ''}`;
