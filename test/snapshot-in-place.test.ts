@@ -205,6 +205,8 @@ describe('evm_revert in place', () => {
     const me = privateKeyToAccount(EWOQ).address;
     const nonce = await client.getTransactionCount({ address: me, blockTag: 'pending' });
     const queued = await wallet.sendTransaction({ to: TO, value: 1n, nonce: nonce + 1 });
+    // A read waits for the round the send asked for: none is left to expire the tx on its own.
+    await client.getBlockNumber();
     expect(emu.node.cChain.pool.size).toBe(1);
     // Past the pool's lifetime of a queued tx (geth's 10 minutes): the next round's reset drops it.
     await call(`${uri}/ext/emulator`, 'emulator.advanceClock', { seconds: 660 });
