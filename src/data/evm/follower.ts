@@ -139,14 +139,19 @@ export class EvmFollower {
 
   /** The cursor as last written or read (undefined: read it), so that settling before each snapshot reads no store. */
   private cursorKnown: bigint | undefined;
+  /** Counts forget's calls: a cursor read across one is not kept. */
+  private forgotten = 0;
 
   /** The last height indexed (-1 before genesis' children). */
   async cursor(): Promise<bigint> {
     if (this.cursorKnown !== undefined) return this.cursorKnown;
+    const forgotten = this.forgotten;
     const v = await this.db.get(CURSOR);
     // A fork's history up to its fork block is the upstream's: the Data API indexes the chain's own blocks.
-    this.cursorKnown = v ? Buffer.from(v).readBigInt64BE() : (this.chain.forkedAt ?? 0n);
-    return this.cursorKnown;
+    const at = v ? Buffer.from(v).readBigInt64BE() : (this.chain.forkedAt ?? 0n);
+    // Read before a revert that came meanwhile (forget), it is not kept.
+    if (forgotten === this.forgotten) this.cursorKnown = at;
+    return at;
   }
 
   private delayed: NodeJS.Timeout | undefined;
@@ -234,6 +239,7 @@ export class EvmFollower {
    * indexed (they went, or, below the restored head, are run again): the store went back to a snapshot.
    */
   forget(changes: Changes): void {
+    this.forgotten++;
     this.metricsMemory.reset();
     this.accepted.clear();
     // The cursor as the rollback wrote it; one it left alone is as it was.

@@ -92,6 +92,8 @@ export class ChainStore {
    * 100,000 accounts); here it reads one table.
    */
   private readonly cachedHeights = new Map<string, number>();
+  /** Counts forgetAbove's calls: a block read from the store across one is not kept. */
+  private forgotten = 0;
   private readonly recordsCache = new Map<string, readonly TxRecord[]>();
   /** A forked chain's history up to the fork block: what the store lacks there is the upstream's. */
   history: UpstreamHistory | undefined;
@@ -154,6 +156,7 @@ export class ChainStore {
    * below it are the ones the snapshot has).
    */
   forgetAbove(number: bigint): void {
+    this.forgotten++;
     const limit = Number(number);
     for (const [hash, height] of this.cachedHeights) {
       if (height <= limit) continue;
@@ -196,6 +199,7 @@ export class ChainStore {
   async block(hash: Uint8Array): Promise<StoredBlock | undefined> {
     const cached = this.cache.get(toHex(hash));
     if (cached) return cached;
+    const forgotten = this.forgotten;
     const bytes = await this.blocks.get(hash);
     if (!bytes) {
       const found = await this.history?.byHash(hash);
@@ -207,7 +211,8 @@ export class ChainStore {
     const extData = fields[4];
     // Stored under its hash: no need to encode the header again to learn it.
     const block: StoredBlock = { header, hash, body: fields[1], size: bytes.length, ...(extData?.length ? { extData } : {}) };
-    this.remember(block);
+    // A revert meanwhile may have taken the block away: read before it, it is not kept.
+    if (forgotten === this.forgotten) this.remember(block);
     return block;
   }
 
