@@ -5,7 +5,7 @@
 // without sending the message twice. Indexes by state let the relayer hold in memory only a window
 // of the queued messages and the sent ones, however many messages a chain's users send.
 import { fromHex0x, u64 } from '../encoding/bytes.js';
-import { type Database, WriteBatch } from '../storage/db.js';
+import { type Database, WriteBatch, writtenAt } from '../storage/db.js';
 import type { Changes } from '../storage/undo.js';
 
 /** Where a message stands. `sent`: its delivery tx is in the destination's pool. */
@@ -130,7 +130,7 @@ export class RelayerStore {
   /** The store went back to a snapshot: the cursors it wrote are as it wrote them. */
   rewindCursors(changes: Changes): void {
     for (const chain of this.cursors.keys()) {
-      const written = changes.written(Buffer.concat([this.db.keyPrefix, cursorKey(chain)]));
+      const written = writtenAt(this.db, cursorKey(chain), changes);
       if (written) this.cursors.set(chain, written.value && BigInt(dec.decode(written.value)));
     }
   }

@@ -194,12 +194,17 @@ const BYTES_AS_LATIN1 = {
   decode: (s: string): Bytes => Buffer.from(s, 'latin1'),
 } as const;
 
+/** What a revert's rollback (`changes`) wrote at `db`'s `key`: `{ value }`, undefined if it left the key alone. */
+export function writtenAt(db: Database, key: Bytes, changes: Changes): { value: Bytes | undefined } | undefined {
+  return changes.written(join(db.keyPrefix, key));
+}
+
 /**
  * `db`'s value at `key` after a revert's rollback (`changes`): what the rollback wrote there, known
  * without a read, or else the store's (which the rollback left as it was).
  */
 export function readAfter(db: Database, key: Bytes, changes: Changes | undefined): Promise<Bytes | undefined> {
-  const written = changes?.written(join(db.keyPrefix, key));
+  const written = changes && writtenAt(db, key, changes);
   return written ? Promise.resolve(written.value) : db.get(key);
 }
 

@@ -42,8 +42,8 @@ export interface Rollback {
   ops: BatchOp[];
   /** The root-level databases it writes (see `spaceOf`). */
   spaces: Set<string>;
-  /** Each key it writes (latin1), and whether it puts a value there (false: it deletes the key). */
-  keys: Array<[string, boolean]>;
+  /** What it writes at each key (latin1): the value put, or undefined for a deletion. */
+  values: Map<string, Bytes | undefined>;
 }
 
 /**
@@ -63,14 +63,13 @@ export interface Changes {
 /** The Changes of `rollback`. */
 export function changesOf(rollback: Rollback): Changes {
   // Keys compared as latin1 strings, as the log holds them: a revert asks a few prefixes of a few hundred keys.
+  const { values } = rollback;
   const scan = (prefix: Bytes, putsOnly: boolean) => {
     const p = keyOf(prefix);
-    for (const [k, put] of rollback.keys) if ((put || !putsOnly) && k.startsWith(p)) return true;
+    for (const [k, v] of values) if ((v !== undefined || !putsOnly) && k.startsWith(p)) return true;
     return false;
   };
-  let values: Map<string, Bytes | undefined> | undefined;
   const written = (key: Bytes) => {
-    values ??= new Map(rollback.ops.map((op) => [keyOf(op.key), op.type === 'put' ? op.value : undefined]));
     const k = keyOf(key);
     return values.has(k) ? { value: values.get(k) } : undefined;
   };
@@ -178,13 +177,11 @@ export class UndoLog {
       }
       for (const gone of this.layers.splice(at)) this.bytes -= gone.bytes;
       const ops: BatchOp[] = [];
-      const keys: Array<[string, boolean]> = [];
       for (const [k, v] of values) {
         const key = bytesOf(k);
         ops.push(v === undefined ? { type: 'del', key } : { type: 'put', key, value: v });
-        keys.push([k, v !== undefined]);
       }
-      return { ops, spaces, keys };
+      return { ops, spaces, values };
     });
   }
 

@@ -11,14 +11,14 @@
 import { knownKeccak } from '../../crypto/keccak.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Logger } from '../../logging/logger.js';
-import { type Database, WriteBatch } from '../../storage/db.js';
+import { type Database, WriteBatch, writtenAt } from '../../storage/db.js';
 import type { Changes } from '../../storage/undo.js';
 import { PendingView } from '../../storage/pending.js';
 import { icmOps } from './icm.js';
 import { type BlockActivity, indexMetrics, MetricsMemory } from '../metrics/index.js';
 import { type AcceptedEvmBlock, blockTxs, type CallFrameJson, callTraces, type EvmChain, type InternalTx, type TxRecord } from '../../vms/evm/index.js';
 import { CURSOR, deployedKey, failedKey, internalKey, partyKey } from './keys.js';
-import { concatBytes, fromHex0x as bytes, toHex0x as hex, toHex as hashKey } from '../../encoding/bytes.js';
+import { fromHex0x as bytes, toHex0x as hex, toHex as hashKey } from '../../encoding/bytes.js';
 
 /** Blocks accepted and not yet indexed that the follower keeps, at most. */
 const KEPT_BLOCKS = 1024;
@@ -243,7 +243,7 @@ export class EvmFollower {
     this.metricsMemory.reset();
     this.accepted.clear();
     // The cursor as the rollback wrote it; one it left alone is as it was.
-    const written = changes.written(concatBytes(this.db.keyPrefix, CURSOR));
+    const written = writtenAt(this.db, CURSOR, changes);
     if (written) this.cursorKnown = written.value ? Buffer.from(written.value).readBigInt64BE() : undefined;
   }
 

@@ -176,7 +176,7 @@ export class ChainStore {
     }
     this.cache.set(key, block);
     this.cachedHeights.set(key, Number(block.header.number));
-    if (records) this.keepRecords(toHex(block.hash), Object.freeze(records));
+    if (records) this.keepRecords(key, Object.freeze(records));
   }
 
   private keepRecords(key: string, records: readonly TxRecord[]): void {
