@@ -53,6 +53,7 @@
 //   LONG_SECONDS_ANVIL=60 (Anvil's phase 3 stops then: its snapshot costs ~50 ms at 100,000)   phase 3 (0 skips it)
 //   TXS_RSS=0 (e.g. 100000)  RSS_BATCH=200  RSS_SENDERS=1  STALL_TIMEOUT=60 (s)   phase 4
 //   DRAIN=1  NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof-state' (node flags for the emulator)
+//   EMULATOR_ARGS='--api-data-enabled=false' (the emulator's own flags, added to its command line)
 //   Quick run (~3 min): SIZES=1000,20000 SIZE_CYCLES=50 CYCLES_LONG=500 LONG_EVERY=250 node scripts/bench/state.mjs
 // The default run takes ~15-20 min on a busy 2-core machine, most of it the emulators' growth to
 // 100,000 (~5 min each) and their 10,000 cycles (~2 min each). Progress goes to stderr, the tables
