@@ -45,6 +45,17 @@ class Turns {
   }
 }
 
+/**
+ * The sends of one tx under way past their journal write: the journal entry is theirs until the
+ * last of them ends, whatever else asks to forget it meanwhile (one of them may yet add the tx).
+ */
+interface Admitting {
+  count: number;
+  /** Someone asked for the entry to go: it goes when the last send ends, unless the pool then holds the tx. */
+  orphaned: boolean;
+  impersonated: boolean;
+}
+
 /** What admission reads of its chain: the head, its rules and its state. */
 export interface AdmissionChain {
   readonly common: Common;
@@ -71,6 +82,8 @@ export class TxAdmission {
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
   private readonly senders: Database;
   private readonly turns = new Turns();
+  /** By tx hash: sends of the tx that wrote (or are writing) its journal entry and have not ended. */
+  private readonly admitting = new Map<string, Admitting>();
   private readonly evictTimer: NodeJS.Timeout;
   /** Replaced, not emptied, when the chain reloads (a revert). */
   private current: TxPool;
@@ -139,8 +152,18 @@ export class TxAdmission {
     }
   }
 
-  /** Takes a tx out of the journal (and its sender, if impersonated). */
+  /**
+   * Takes a tx out of the journal (and its sender, if impersonated), unless a send of the same tx is
+   * under way: the send that ends last then decides, so that a send answered with the hash never
+   * finds its entry deleted by one that failed or a drop made while it waited for its turn.
+   */
   private async forget(hash: Uint8Array, impersonated: boolean | undefined): Promise<void> {
+    const busy = this.admitting.get(bytesToHex(hash));
+    if (busy) {
+      busy.orphaned = true;
+      busy.impersonated ||= impersonated === true;
+      return;
+    }
     await this.journal.del(hash);
     if (impersonated) await this.senders.del(hash);
   }
@@ -185,6 +208,7 @@ export class TxAdmission {
   private async admit(bytes: Uint8Array, tx: TypedTransaction, impersonated = false, journal = false): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
     // Taken before the first await: the arrival order.
     const turn = this.turns.take();
+    let entered: NewPoolTx | undefined;
     try {
       await this.expireQueued();
       // The state the checks read (the head's, with its dev edits).
@@ -197,6 +221,8 @@ export class TxAdmission {
       const early = this.current.refusal(entry, poolBaseFee);
       if (early) throw new PoolError(early);
       if (journal) {
+        entered = entry;
+        this.enter(entry.hashHex);
         // In the journal before the pool: a block round can only take (and unjournal) a journaled tx.
         if (impersonated) await this.senders.put(entry.hash, entry.from);
         await this.journal.put(entry.hash, bytes);
@@ -213,7 +239,7 @@ export class TxAdmission {
         try {
           stateNonce = await this.checkState(tx, entry.tx.getSenderAddress(), entry.feeCap);
         } catch (err) {
-          if (journal && !this.current.has(entry.hashHex)) await this.forget(entry.hash, impersonated);
+          if (journal) await this.forget(entry.hash, impersonated);
           throw err;
         }
       }
@@ -222,15 +248,30 @@ export class TxAdmission {
       turn.release();
       await this.forgetAll(added.replaced ? [...added.removed, added.replaced] : added.removed);
       if (added.error !== undefined) {
-        // Unless a concurrent send of the same tx took the place, its journal entry goes.
-        if (journal && !this.current.has(entry.hashHex)) await this.forget(entry.hash, impersonated);
+        // Unless a concurrent send of the same tx took the place, its journal entry goes (leave).
+        if (journal) await this.forget(entry.hash, impersonated);
         throw new PoolError(added.error);
       }
       if (added.promoted.length > 0) this.hooks.runnable();
       return { hash: entry.hash, promoted: added.promoted };
     } finally {
       turn.release();
+      if (entered) await this.leave(entered);
     }
+  }
+
+  private enter(hashHex: string): void {
+    const busy = this.admitting.get(hashHex);
+    if (busy) busy.count++;
+    else this.admitting.set(hashHex, { count: 1, orphaned: false, impersonated: false });
+  }
+
+  /** The end of a send that wrote its journal entry: the last one forgets an orphaned entry the pool does not hold. */
+  private async leave(entry: NewPoolTx): Promise<void> {
+    const busy = this.admitting.get(entry.hashHex)!;
+    if (--busy.count > 0) return;
+    this.admitting.delete(entry.hashHex);
+    if (busy.orphaned && !this.current.has(entry.hashHex)) await this.forget(entry.hash, busy.impersonated);
   }
 
   /** geth's checks of a tx against the head's rules and state, in geth's order: the tx as the pool takes it. */
