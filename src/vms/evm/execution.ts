@@ -7,6 +7,7 @@ import type { Common } from '@ethereumjs/common';
 import { type CustomPrecompile, EVMError, type ExecResult, type Message } from '@ethereumjs/evm';
 import { type GasWatch, type WatchSlot, watchedOpcodes } from './gaswatch.js';
 import { asCustomOpcode, type CustomOpcodes, ownEntries } from './opcodes.js';
+import { keepJumpAnalyses } from './jumpdests.js';
 import { gethError as frameError, type Pacer } from './trace/index.js';
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -296,12 +297,14 @@ const JUMPI = 0x57;
  * JUMP and JUMPI as ethereumjs runs them, each then a pacing point: a run can only go on for long
  * by looping (a jump) or by calling (a message, see pacedMessages). As custom opcodes they are
  * async, so the interpreter awaits what the pacer answers: one microtask per jump when no pacer is
- * set, within the noise of a run.
+ * set, within the noise of a run. The first JUMP run also has interpreters keep their code analyses
+ * (jumpdests.ts).
  */
 function pacedJumps(common: Common, slot: PaceSlot): CustomOpcodes {
   return ownEntries(common, [JUMP, JUMPI]).map((entry) =>
     asCustomOpcode(entry, {
       logic: (runState, c) => {
+        keepJumpAnalyses(runState.interpreter);
         const ran = entry.opHandler(runState, c);
         // ethereumjs's JUMP and JUMPI are synchronous; were one not, its work would come first.
         return ran instanceof Promise ? ran.then(() => slot.pacer?.tick()) : slot.pacer?.tick();

@@ -166,7 +166,12 @@ export function gethError(err: EVMError, step?: FailedStep): GethError {
         return { text: `invalid opcode: ${opName(step.code)}`, beforeStep: false };
     }
   }
-  return { text: FRAME_ERRORS[err.error] ?? err.error, beforeStep: false };
+  return { text: FRAME_ERRORS[frameErrorKey(err.error)] ?? err.error, beforeStep: false };
+}
+
+/** ethereumjs names a bad jump's place after its text ("invalid JUMP at <code hash>/<address>:<pc>"); geth does not. */
+function frameErrorKey(error: string): string {
+  return error.startsWith(`${M.INVALID_JUMP} at `) ? M.INVALID_JUMP : error;
 }
 
 const FRAME_ERRORS: Record<string, string> = {
