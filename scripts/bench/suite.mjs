@@ -50,6 +50,7 @@
 //   TESTS=100  WARMUP=10 (per mix and server)  DB_TYPE=memdb|leveldb (the emulator's)
 //   ONLY=anvil,c,l1 (a subset of the servers; ratios need anvil)  ACCOUNT=local|node (see above)
 //   PROFILE_DIR=<dir> (the emulator runs with node --cpu-prof and writes its profile there)
+//   EMULATOR_ARGS='--flag=v ...' (more emulator flags)  NODE_ARGS='--v8-flag ...' (node's, before the emulator's script)
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -336,7 +337,21 @@ async function startEmulator(chainArgs, chainPath, chainId) {
   const dir = await tempDir('bench-suite-emulator-');
   const accounts = ACCOUNT === 'node' ? ['--test-accounts=1'] : [];
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const args = [...profile, CLI, '--dev', '--http-port=0', `--db-type=${DB_TYPE}`, `--data-dir=${dir}`, '--log-level=off', ...accounts, ...chainArgs];
+  const nodeArgs = process.env.NODE_ARGS ? process.env.NODE_ARGS.split(' ') : [];
+  const extra = process.env.EMULATOR_ARGS ? process.env.EMULATOR_ARGS.split(' ') : [];
+  const args = [
+    ...nodeArgs,
+    ...profile,
+    CLI,
+    '--dev',
+    '--http-port=0',
+    `--db-type=${DB_TYPE}`,
+    `--data-dir=${dir}`,
+    '--log-level=off',
+    ...accounts,
+    ...extra,
+    ...chainArgs,
+  ];
   const child = spawnChild(process.execPath, args, process.env);
   const url = `${await processUri(dir, 10)}${chainPath}`;
   await waitReady(url, child, 'the emulator');
