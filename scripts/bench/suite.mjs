@@ -27,11 +27,10 @@
 // cacheTime 0 and pollingInterval 5 ms. The sender's balance is set with anvil_setBalance on every
 // server. Its account, by ACCOUNT:
 //   - local (default): privateKeyToAccount of the ewoq key: viem fills and signs each tx and sends
-//     eth_sendRawTransaction. viem first tries eth_fillTransaction (one call: nonce, fees and gas);
-//     a server without it (the emulator, for now) gets eth_getTransactionCount 'pending',
-//     eth_getBlockByNumber, eth_maxPriorityFeePerGas and eth_estimateGas instead, and so does
-//     estimateContractGas, which prepares a whole tx for a local account. The requests-per-test row
-//     shows the difference.
+//     eth_sendRawTransaction. viem first tries eth_fillTransaction (one call: nonce, fees and gas),
+//     which both servers answer; a server without it would get eth_getTransactionCount 'pending',
+//     eth_getBlockByNumber, eth_maxPriorityFeePerGas and eth_estimateGas instead. estimateContractGas
+//     prepares a whole tx for a local account, so it is an eth_fillTransaction too (three per test).
 //   - node: a JSON-RPC account, the server's eth_accounts[0] (the emulator gets --test-accounts=1):
 //     writeContract sends eth_sendTransaction and the server fills the tx; estimateContractGas is
 //     a bare eth_estimateGas. This is how Hardhat's own viem wallet clients send.
