@@ -339,3 +339,62 @@ describe('a fork that cannot start', () => {
     }
   }, 60_000);
 });
+
+describe('reads on a fork', () => {
+  it('run side by side: a read waiting on the upstream holds no other read', async () => {
+    const up = await startTestNode({ dbType: 'memdb', testAccounts: 2 });
+    const [x, y] = [deployer!.address.toLowerCase(), holder!.address.toLowerCase()];
+    // A proxy to the upstream's C-Chain that holds the proofs of x until the test lets them go.
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => {
+      letGo = r;
+    });
+    let holding = 0;
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const calls = [JSON.parse(body)].flat() as Array<{ method: string; params?: unknown[] }>;
+      if (calls.some((c) => c.method === 'eth_getProof' && String(c.params?.[0]).toLowerCase() === x)) {
+        holding++;
+        await held;
+      }
+      const answered = await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      res.setHeader('content-type', 'application/json');
+      res.end(await answered.text());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const fork = await startEmulator({
+      httpPort: 0,
+      logLevel: 'off',
+      dataDir: tempDir('fork-readers-'),
+      dbType: 'memdb',
+      forkUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
+    });
+    try {
+      const F = C(fork.uri);
+      const want = async (who: string) => call<string>(C(up.uri), 'eth_getBalance', [who, 'latest']);
+      // y's account is fetched once; x's fetch then waits on the upstream.
+      expect(await call(F, 'eth_getBalance', [y, 'latest'])).toBe(await want(y));
+      const slow = call<string>(F, 'eth_getBalance', [x, 'latest']);
+      for (let i = 0; i < 200 && holding === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(holding).toBe(1);
+      // Reads of what the fork holds go on meanwhile: a call, a balance, the nonce.
+      const others = Promise.all([
+        call(F, 'eth_getBalance', [y, 'latest']),
+        call(F, 'eth_getTransactionCount', [y, 'latest']),
+        call(F, 'eth_call', [{ from: y, to: y, value: '0x1' }, 'latest']),
+      ]);
+      const first = await Promise.race([others.then(() => 'others'), slow.then(() => 'slow'), new Promise((r) => setTimeout(r, 5_000, 'timeout'))]);
+      expect(first).toBe('others');
+      expect((await others)[0]).toBe(await want(y));
+      letGo();
+      expect(await slow).toBe(await want(x));
+    } finally {
+      letGo();
+      await fork.stop();
+      proxy.close();
+      await up.stop();
+    }
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 // One EVM chain: its accepted history (store), its state (tries in the chain's database), its tx
 // pool, and the builder that makes a block as soon as txs can run. The C-Chain and every
 // Subnet-EVM chain are instances with their own genesis, rules and database. Reads of any past
-// state run on a reader VM, one at a time, never on the builder's state.
+// state run on reader VMs (readers.ts), never on the builder's state.
 //
 // The chain holds the head, the reads and the lifecycle (open, start, hold and reload, close); its
 // parts do the rest: chaininit.ts (the first blocks, at open), admission.ts (the pool and its
@@ -18,7 +18,6 @@ import type { Database } from '../../storage/db.js';
 import { TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
 import { BlockBuilder } from './builder.js';
-import { Lock } from './lock.js';
 import { InternalRecording } from './recording.js';
 import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions } from './chaintypes.js';
 import { initialBlocks } from './chaininit.js';
@@ -30,11 +29,11 @@ import { NodeStore } from './nodes.js';
 import type { TxPool } from './pool.js';
 import type { ChainRules } from './precompiles/rules.js';
 import { chainCommon } from './rules.js';
+import { Readers, READERS } from './readers.js';
 import { Rounds } from './rounds.js';
 import { TrieMemo } from './state.js';
 import { ChainStore, type StoredBlock } from './store.js';
 import type { RunningPredicates, TxPredicates } from './warp/receive.js';
-import { toHex as hex } from '../../encoding/bytes.js';
 
 interface Events {
   block: [AcceptedEvmBlock];
@@ -53,10 +52,8 @@ export class EvmChain extends EventEmitter<Events> {
   private readonly rounds: Rounds;
   private readonly recording = new InternalRecording();
   private blocks!: BlockBuilder;
-  private readonly readLock = new Lock();
   private builder!: VM;
-  private reader!: VM;
-  private readerRoot = '';
+  private readers!: Readers;
   private current!: StoredBlock;
   private genesisBlock!: StoredBlock;
   private currentRules!: ChainRules;
@@ -210,9 +207,10 @@ export class EvmChain extends EventEmitter<Events> {
     await this.edits.load(this.head);
     const root = this.stateRootOf(this.head);
     this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 50_000));
-    // The reader's caches are emptied at each new head: small, so emptying them is cheap.
-    this.reader = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 2_000, new TrieMemo(20_000)));
-    this.readerRoot = hex(root);
+    // A reader's caches are emptied at each new head: small, so emptying them is cheap.
+    const memo = new TrieMemo(20_000);
+    const reader = () => this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 2_000, memo));
+    this.readers = new Readers(await reader(), root, reader, () => (this.db.kind === 'leveldb' || this.nodes.fork ? READERS : 1));
     this.currentRules = await this.rulesAt(this.head);
     this.blocks = this.newBuilder();
     await this.admission.reload();
@@ -253,22 +251,9 @@ export class EvmChain extends EventEmitter<Events> {
     if (this.blocks.hasWork) void this.buildNow();
   }
 
-  /** Runs `fn` on the reader VM at state `root`, alone. */
+  /** Runs `fn` on a reader VM at state `root`, alone on it; what it writes is undone after. */
   withState<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T> {
-    return this.readLock.run(async () => {
-      const sm = countedState(this.reader);
-      if (this.readerRoot !== hex(root)) {
-        await sm.setStateRoot(root);
-        this.readerRoot = hex(root);
-      }
-      const depth = sm.depth;
-      sm.checkpoint();
-      try {
-        return await fn(this.reader);
-      } finally {
-        await sm.unwindTo(depth);
-      }
-    });
+    return this.readers.run(root, fn);
   }
 
   async account(address: Uint8Array, root: Uint8Array = this.stateRootOf(this.head)): Promise<Account | undefined> {
@@ -417,7 +402,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.unhold = unhold;
     while (this.rounds.building) await this.rounds.building;
     while (this.admitting > 0) await new Promise((r) => setImmediate(r));
-    await this.readLock.run(async () => {});
+    await this.readers.drain();
     return unhold;
   }
 
@@ -437,10 +422,8 @@ export class EvmChain extends EventEmitter<Events> {
     // The state edits first: the head's state root is theirs when they changed it.
     await this.edits.load(head);
     await countedState(this.builder).setStateRoot(this.stateRootOf(head));
-    // The reader moves to the head's state at its next read.
-    await this.readLock.run(async () => {
-      this.readerRoot = '';
-    });
+    // The readers move to the head's state at their next read.
+    this.readers.forgetRoots();
     this.currentRules = await this.rulesAt(head);
     this.blocks.clearWaiting();
     this.buildError = undefined;
