@@ -1,6 +1,6 @@
 // The interpreters' kept code analyses (src/vms/evm/jumpdests.ts): an analysis is reused only for the
 // same bytes under the same opcode table, whether the code comes as the same object or as a copy,
-// and the ones kept by bytes are bounded. Then, on a node: a loop's calls answer the same through the
+// and what is kept is bounded by the bytes of code. Then, on a node: a loop's calls answer the same through the
 // kept analyses, and code one byte off at the same address gets an analysis of its own.
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,15 +42,25 @@ describe('kept code analyses', () => {
     expect(jumpAnalysesKept()).toBe(1);
   });
 
-  it('keeps at most 128 codes by their bytes per table', () => {
+  it('keeps the analyses of the last 512 KB of code run per table', () => {
     FakeInterpreter.analysed = [];
-    const first = Uint8Array.of(1, 2, 3, 4, 5);
-    a._getValidJumpDestinations(Uint8Array.from(first));
-    for (let i = 0; i < 128; i++) a._getValidJumpDestinations(Uint8Array.of(9, 9, i));
-    expect(FakeInterpreter.analysed).toHaveLength(129);
-    // A copy of the first code: no longer kept by its bytes, so analysed again.
-    a._getValidJumpDestinations(Uint8Array.from(first));
-    expect(FakeInterpreter.analysed).toHaveLength(130);
+    const code = (n: number) => Uint8Array.from({ length: 1024 }, (_, i) => (i === 0 ? n & 0xff : i === 1 ? n >> 8 : 0x5b));
+    a._getValidJumpDestinations(code(0));
+    for (let n = 1; n < 512; n++) a._getValidJumpDestinations(code(n));
+    // 512 KB of code: the first is still kept, and asking for it makes it the most recently used.
+    a._getValidJumpDestinations(code(0));
+    expect(FakeInterpreter.analysed).toHaveLength(512);
+    // One more code pushes out the least recently used (code 1), not code 0.
+    a._getValidJumpDestinations(code(512));
+    a._getValidJumpDestinations(code(0));
+    expect(FakeInterpreter.analysed).toHaveLength(513);
+    a._getValidJumpDestinations(code(1));
+    expect(FakeInterpreter.analysed).toHaveLength(514);
+    // A code larger than the whole bound is kept until the next one comes.
+    const huge = new Uint8Array(600 * 1024).fill(0x5b);
+    const kept = a._getValidJumpDestinations(huge);
+    expect(a._getValidJumpDestinations(Uint8Array.from(huge))).toBe(kept);
+    expect(FakeInterpreter.analysed).toHaveLength(515);
   });
 });
 
