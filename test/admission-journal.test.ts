@@ -5,7 +5,7 @@
 // holding the journal write of a third tx sent between the two: this runs TxAdmission itself, over
 // a real store, with its chain's head and accounts under the test's control.
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
-import { Account, bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keccak256 } from '../src/crypto/keccak.js';
 import { type Database, openDatabase } from '../src/storage/db.js';
@@ -147,5 +147,21 @@ describe('the pool journal under sends of the same tx at once', () => {
     await held;
     await expect(second).rejects.toThrow('already known');
     expect(Buffer.from((await store.journal.get(Buffer.from(hash.slice(2), 'hex'))) ?? []).equals(Buffer.from(tx))).toBe(true);
+  });
+
+  it("writes and forgets an impersonated tx's entry and its sender together", async () => {
+    // Sent as someone else's (anvil_impersonateAccount): the bytes' signature names nobody that matters.
+    const whale = new Address(Buffer.alloc(20, 0x77));
+    const tx = signed(alice, 0n);
+    const { hash } = await admission.send(tx, whale);
+    const senders = db.prefix('pool-senders');
+    expect(Buffer.from((await senders.get(hash)) ?? []).equals(whale.bytes)).toBe(true);
+    expect(await store.journal.get(hash)).toBeDefined();
+    // A restart's reload takes it back as the whale's.
+    await admission.reload();
+    expect(admission.pool.get(bytesToHex(hash))?.fromHex).toBe(whale.toString());
+    expect(await admission.drop(hash)).toBe(true);
+    expect(await store.journal.get(hash)).toBeUndefined();
+    expect(await senders.get(hash)).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import type { VM } from '@ethereumjs/vm';
 import type { Clock } from '../../chains/clock.js';
 import type { Changes } from '../../chains/states.js';
 import { keccak256 } from '../../crypto/keccak.js';
-import type { Database, WriteBatch } from '../../storage/db.js';
+import { type Database, WriteBatch } from '../../storage/db.js';
 import type { BlockRules } from './blockrules.js';
 import type { UnprotectedTxs } from './chainfile.js';
 import { toHex } from '../../encoding/bytes.js';
@@ -164,8 +164,10 @@ export class TxAdmission {
       busy.impersonated ||= impersonated === true;
       return;
     }
-    await this.journal.del(hash);
-    if (impersonated) await this.senders.del(hash);
+    // An impersonated tx's entry and sender go in one write: a send of the same tx between two
+    // writes would find its sender deleted under it.
+    if (impersonated) await this.journal.write(new WriteBatch().del(this.journal, hash).del(this.senders, hash));
+    else await this.journal.del(hash);
   }
 
   /** Takes txs that left the pool out of the journal, so that a restart does not bring them back. */
@@ -224,8 +226,9 @@ export class TxAdmission {
         entered = entry;
         this.enter(entry.hashHex);
         // In the journal before the pool: a block round can only take (and unjournal) a journaled tx.
-        if (impersonated) await this.senders.put(entry.hash, entry.from);
-        await this.journal.put(entry.hash, bytes);
+        // An impersonated tx's sender with it, in one write: never one without the other.
+        if (impersonated) await this.journal.write(new WriteBatch().put(this.senders, entry.hash, entry.from).put(this.journal, entry.hash, bytes));
+        else await this.journal.put(entry.hash, bytes);
       }
       await turn.ready;
       // legacypool adds under its lock, against the state of its last reset. A block built since
