@@ -153,12 +153,15 @@ export class TxAdmission {
   }
 
   /**
-   * Takes a tx out of the journal (and its sender, if impersonated), unless a send of the same tx is
-   * under way: the send that ends last then decides, so that a send answered with the hash never
-   * finds its entry deleted by one that failed or a drop made while it waited for its turn.
+   * Takes a tx out of the journal (and its sender, if impersonated), unless the pool holds it (sent
+   * anew: the journal holds what the pool holds) or a send of the same tx is under way: the send that
+   * ends last then decides, so that a send answered with the hash never finds its entry deleted by
+   * one that failed or a drop made while it waited for its turn.
    */
   private async forget(hash: Uint8Array, impersonated: boolean | undefined): Promise<void> {
-    const busy = this.admitting.get(bytesToHex(hash));
+    const hashHex = bytesToHex(hash);
+    if (this.current.has(hashHex)) return;
+    const busy = this.admitting.get(hashHex);
     if (busy) {
       busy.orphaned = true;
       busy.impersonated ||= impersonated === true;
@@ -251,7 +254,7 @@ export class TxAdmission {
       turn.release();
       await this.forgetAll(added.replaced ? [...added.removed, added.replaced] : added.removed);
       if (added.error !== undefined) {
-        // Unless a concurrent send of the same tx took the place, its journal entry goes (leave).
+        // Unless a concurrent send of the same tx took the place, its journal entry goes.
         if (journal) await this.forget(entry.hash, impersonated);
         throw new PoolError(added.error);
       }
@@ -269,12 +272,12 @@ export class TxAdmission {
     else this.admitting.set(hashHex, { count: 1, orphaned: false, impersonated: false });
   }
 
-  /** The end of a send that wrote its journal entry: the last one forgets an orphaned entry the pool does not hold. */
+  /** The end of a send that wrote its journal entry: the last one forgets an orphaned entry (unless the pool holds the tx). */
   private async leave(entry: NewPoolTx): Promise<void> {
     const busy = this.admitting.get(entry.hashHex)!;
     if (--busy.count > 0) return;
     this.admitting.delete(entry.hashHex);
-    if (busy.orphaned && !this.current.has(entry.hashHex)) await this.forget(entry.hash, busy.impersonated);
+    if (busy.orphaned) await this.forget(entry.hash, busy.impersonated);
   }
 
   /** geth's checks of a tx against the head's rules and state, in geth's order: the tx as the pool takes it. */

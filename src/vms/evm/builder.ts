@@ -175,7 +175,7 @@ export class BlockBuilder {
     const run = await this.execute(plan, sm);
     // Those still in the pool could not run here: they leave it (a pending one's successors wait in the queue).
     for (const p of run.dropped) this.chain.pool.remove(p);
-    await this.parts.admission.forgetAll(this.leftPool(run.dropped));
+    await this.parts.admission.forgetAll(run.dropped);
     if (run.included.length === 0 && !run.content && this.parts.dev.blocksToMine === 0) {
       if (!this.hasRunnable) this.since = undefined;
       return;
@@ -183,11 +183,6 @@ export class BlockBuilder {
     const superseded = await this.commit(plan, run, sm);
     // After the block's write: a failure here is the journal's, and a restart drops a stale entry anyway (nonce too low).
     await this.parts.admission.forgetAll(superseded);
-  }
-
-  /** Of txs dropped from the pool, those it does not hold again (the same tx sent anew meanwhile keeps its journal entry). */
-  private leftPool(dropped: PoolTx[]): PoolTx[] {
-    return dropped.filter((p) => !this.chain.pool.has(p.hashHex));
   }
 
   /** Whether a round builds now: started, not stalled, mining, with something waiting. */
@@ -244,7 +239,7 @@ export class BlockBuilder {
       run.content?.abandoned();
       // What the pool's reset took out has left the pool: it leaves the journal too, as after a
       // block (the journal holds what the pool holds: a revert relies on it, admission.ts reload).
-      await this.parts.admission.forgetAll(this.leftPool(run.dropped)).catch(() => undefined);
+      await this.parts.admission.forgetAll(run.dropped).catch(() => undefined);
       await sm.unwindTo(base);
       throw err;
     }
