@@ -210,7 +210,7 @@ export class EvmChain extends EventEmitter<Events> {
     // A reader's caches are emptied at each new head: small, so emptying them is cheap.
     const memo = new TrieMemo(20_000);
     const reader = () => this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 2_000, memo));
-    this.readers = new Readers(await reader(), root, reader, () => (this.db.kind === 'leveldb' || this.nodes.fork ? READERS : 1));
+    this.readers = new Readers(await reader(), root, reader, this.db.kind === 'leveldb' || this.nodes.fork ? READERS : 1);
     this.currentRules = await this.rulesAt(this.head);
     this.blocks = this.newBuilder();
     await this.admission.reload();

@@ -30,14 +30,14 @@ export class Readers {
 
   /**
    * `first`: the reader made at the chain's open, at state `root` (a fork's is not checked there:
-   * its upstream is probed first); `make` makes another, and `limit` says how many may run at once
-   * now (the store's kind and the fork decide, and a fork can start at run time).
+   * its upstream is probed first); `make` makes another, up to `limit` readers in all (the store's
+   * kind and the fork decide: a chain that becomes a fork at run time is a new chain).
    */
   constructor(
     first: VM,
     root: Uint8Array,
     private readonly make: () => Promise<VM>,
-    private readonly limit: () => number,
+    private readonly limit: number,
   ) {
     this.idle.push({ vm: first, root: hex(root), generation: 0 });
   }
@@ -90,7 +90,7 @@ export class Readers {
     if (at >= 0) return this.idle.splice(at, 1)[0]!;
     const last = this.idle.pop();
     if (last) return last;
-    if (this.made < this.limit()) {
+    if (this.made < this.limit) {
       this.made++;
       try {
         return { vm: await this.make(), root: '', generation: -1 };
