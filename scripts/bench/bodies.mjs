@@ -25,7 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, cpuSeconds, envIntOf, hasTaskset, loadDist, pct, processUri, serveBareReply } from './common.mjs';
+import { CLI, cpuSeconds, envArgs, envIntOf, hasTaskset, loadDist, pct, processUri, serveBareReply } from './common.mjs';
 
 if (process.argv[2] === '--bare-server') serveBareReply();
 else await main();
@@ -205,7 +205,7 @@ function post(agent, uri, route, body) {
 
 async function startEmulator(pin) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'avax-bench-bodies-'));
-  const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = envArgs('NODE_ARGS');
   const child = spawn(
     process.execPath,
     [...nodeArgs, process.env.EMULATOR_CLI || CLI, '--http-port=0', `--data-dir=${dataDir}`, '--db-type=memdb', '--log-level=off'],

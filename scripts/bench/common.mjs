@@ -49,6 +49,11 @@ export function envIntOf(bench) {
   };
 }
 
+/** Command-line arguments from an environment variable (NODE_ARGS, EMULATOR_ARGS), split on whitespace. */
+export function envArgs(name) {
+  return (process.env[name] ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** The p-quantile (0..1) of ascending samples, nearest rank. */
 export function pct(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] : NaN;

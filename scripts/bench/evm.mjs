@@ -87,7 +87,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { getCreateAddress, id as keccakText, keccak256, Wallet } from 'ethers';
-import { CLI, cpuSeconds, envIntOf, freePort, hasTaskset, pct, ROOT, serveBareReply, postJson } from './common.mjs';
+import { CLI, cpuSeconds, envArgs, envIntOf, freePort, hasTaskset, pct, ROOT, serveBareReply, postJson } from './common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 // CHAIN=C (default): the C-Chain; CHAIN=l1: the Subnet-EVM L1 of fixtures/myl1.json (chain ID 99999,
@@ -176,7 +176,7 @@ async function main() {
   const TXS_ANVIL = envInt('TXS_ANVIL', Math.min(TXS, 20_000), 0);
   const DB_TYPE = process.env.DB_TYPE || 'memdb';
   const SIGN_WORKERS = envInt('SIGN_WORKERS', Math.max(1, os.cpus().length));
-  const EMULATOR_ARGS = (process.env.EMULATOR_ARGS || '').split(/\s+/).filter(Boolean);
+  const EMULATOR_ARGS = envArgs('EMULATOR_ARGS');
   const ANVIL_ARGS = (process.env.ANVIL_ARGS || '').split(/\s+/).filter(Boolean);
   const ANVIL = path.join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
   const PIN = process.env.PIN !== '0' && os.cpus().length >= 2 && hasTaskset();

@@ -61,7 +61,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import solc from 'solc';
 import { createWalletClient, defineChain, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CLI, cpuSeconds, envIntOf, freePort, leftovers, pct, processUri, ROOT } from './common.mjs';
+import { CLI, cpuSeconds, envArgs, envIntOf, freePort, leftovers, pct, processUri, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:suite');
 const TESTS = envInt('TESTS', 100);
@@ -336,10 +336,8 @@ async function startEmulator(chainArgs, chainPath, chainId) {
   const dir = await tempDir('bench-suite-emulator-');
   const accounts = ACCOUNT === 'node' ? ['--test-accounts=1'] : [];
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const nodeArgs = process.env.NODE_ARGS ? process.env.NODE_ARGS.split(' ') : [];
-  const extra = process.env.EMULATOR_ARGS ? process.env.EMULATOR_ARGS.split(' ') : [];
   const args = [
-    ...nodeArgs,
+    ...envArgs('NODE_ARGS'),
     ...profile,
     CLI,
     '--dev',
@@ -348,7 +346,7 @@ async function startEmulator(chainArgs, chainPath, chainId) {
     `--data-dir=${dir}`,
     '--log-level=off',
     ...accounts,
-    ...extra,
+    ...envArgs('EMULATOR_ARGS'),
     ...chainArgs,
   ];
   const child = spawnChild(process.execPath, args, process.env);
