@@ -54,18 +54,6 @@ export class SubnetChains {
     for (const c of this.pending.splice(0)) await this.create(c);
   }
 
-  /**
-   * A chain's upgrade.json: the node's own file in --chain-config-dir, else for a forked L1 the one
-   * its upstream had, kept since the chain was made (a local file wins, as Subnet-EVM reads the
-   * node's own; the upstream's is kept all the same).
-   */
-  private async upgradeOf(c: CreatedChain, aliases: string[]): Promise<Uint8Array | undefined> {
-    const id = encodeCB58(c.chainID);
-    const local = await readChainFile(this.shell.config.chainConfigDir, [id, ...aliases], 'upgrade.json');
-    const upstream = encodeCB58(c.vmID) === VM_IDS.subnetEvm ? await this.shell.forks.upgradeOf(id) : undefined;
-    return local ?? upstream;
-  }
-
   async create(c: CreatedChain): Promise<void> {
     const id = encodeCB58(c.chainID);
     if (this.manager.get(id)) return;
@@ -81,7 +69,8 @@ export class SubnetChains {
         genesis: c.genesis,
         aliases,
         config: await readChainFile(dir, [id, ...aliases], 'config.json'),
-        upgrade: await this.upgradeOf(c, aliases),
+        // The node's own; a forked L1's factory adds its upstream's where the node has none.
+        upgrade: await readChainFile(dir, [id, ...aliases], 'upgrade.json'),
       });
     } catch (err) {
       // `strict` is an --l1 file's path, or a --fork-l1 flag as written.

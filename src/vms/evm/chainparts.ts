@@ -21,8 +21,11 @@ import { AtomicBackend } from './atomic/backend.js';
 import { avaxService } from './atomic/service.js';
 import type { EvmChain } from './chain.js';
 import { type ChainConfig, namespaces } from './chainfile.js';
-import type { ChainRulesOf } from './chainrules.js';
+import { type ChainRulesOf, chainOf } from './chainrules.js';
 import type { EvmChainOptions } from './chaintypes.js';
+import { type ForkedL1Rules, forkedL1Rules } from './fork/l1genesis.js';
+import { ForkError } from './fork/open.js';
+import { GenesisError } from './genesis.js';
 import type { EvmChainVM, EvmConfig } from './vmtypes.js';
 import { offChainMessages } from './warp/offchain.js';
 import { type HeldValidator, LOCAL_STAKERS, type WarpValidator } from './warp/signers.js';
@@ -140,9 +143,10 @@ export function rpcHandlers(
   if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
   if (on.has('debug')) services.push(debugService(chain));
-  // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); only the
-  // C-Chain can become one at run time (an L1 takes its upstream's rules at creation: --fork-l1).
-  const fork = config.forks?.control(encodeCB58(ctx.chainID), config.kind === 'coreth');
+  // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); an L1 takes
+  // the rules of the chain it forks.
+  const start = config.kind === 'coreth' ? {} : { rules: (url: string) => checkedL1Rules(config, ctx, chainConfig, url) };
+  const fork = config.forks?.control(encodeCB58(ctx.chainID), start);
   if (config.dev) services.push(...devServices(chain, gas, config.states, fork));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
@@ -154,6 +158,19 @@ export function rpcHandlers(
     ['/rpc', { http: route.http }],
     ['/ws', { ws: route.ws }],
   ]);
+}
+
+/** The rules of the L1 at `url`, refused as the chain's genesis would be if this node cannot run them. */
+async function checkedL1Rules(config: EvmConfig, ctx: ChainContext, chainConfig: ChainConfig, url: string): Promise<ForkedL1Rules> {
+  const rules = await forkedL1Rules(config.forks?.upstreamSettings ?? { offline: false }, url);
+  try {
+    const upgrade = ctx.upgrade ?? rules.upgrade;
+    chainOf('subnet-evm', { ...ctx, genesis: rules.genesis, ...(upgrade ? { upgrade } : {}) }, chainConfig);
+  } catch (err) {
+    if (err instanceof GenesisError) throw new ForkError(`${new URL(url).origin}'s rules cannot run here: ${err.message}`);
+    throw err;
+  }
+  return rules;
 }
 
 /** coreth's atomic txs on the C-Chain: their own database within the chain's, shared memory with the primary network, and the avax API. */

@@ -12,6 +12,7 @@ import { EvmChain } from './chain.js';
 import { ChainConfigError, readChainConfig } from './chainfile.js';
 import { addAtomic, chainOptions, chainVM, HeldKeys, l1ValidatorSet, l1ValidatorsRoute, rpcHandlers, warpValidators } from './chainparts.js';
 import { type ChainRulesOf, chainOf } from './chainrules.js';
+import type { OpenedFork } from './fork/open.js';
 import { GenesisError } from './genesis.js';
 import { chainCommon } from './rules.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
@@ -27,11 +28,11 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
     async create(ctx: ChainContext): Promise<EvmChainVM> {
       await loadKeccak();
       const chainConfig = readChainConfig(ctx.config);
-      const rules = rulesOf(config, ctx, chainConfig);
+      // The C-Chain forks what the flags say, an L1 what --fork-l1 or anvil_reset made it.
+      const fork = await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, config.kind, chainCommon);
+      const rules = rulesOf(config, await forkedRules(config, ctx, fork), chainConfig);
       const l1Set = l1ValidatorSet(config, ctx, chainConfig, keys);
       const validatorsOf = warpValidators(config, keys);
-      // The C-Chain forks what the flags say, an L1 what --fork-l1 made it (its genesis has the upstream's rules).
-      const fork = await config.forks?.of(encodeCB58(ctx.chainID), ctx.db, config.kind, chainCommon);
       const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, chainConfig, validatorsOf), ...(fork ? { fork } : {}) });
       ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
@@ -42,6 +43,17 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
       return chainVM(chain, filters, handlers, validatorsOf);
     },
   };
+}
+
+/**
+ * The chain context an L1 takes its rules from: a forked L1's are its upstream's, in its genesis when
+ * --fork-l1 created it, else taken by anvil_reset; the node's own upgrade.json wins over the upstream's.
+ */
+async function forkedRules(config: EvmConfig, ctx: ChainContext, fork: OpenedFork | undefined): Promise<ChainContext> {
+  if (config.kind !== 'subnet-evm' || !config.forks) return ctx;
+  const taken = await config.forks.l1Rules(encodeCB58(ctx.chainID), fork);
+  const upgrade = ctx.upgrade ?? taken.upgrade;
+  return { ...ctx, genesis: taken.genesis ?? ctx.genesis, ...(upgrade ? { upgrade } : {}) };
 }
 
 /** The chain's rules; a genesis the chain cannot run on is the chain config's error. */

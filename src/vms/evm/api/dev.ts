@@ -25,7 +25,7 @@ const devErrors = {
   timeTooLate: (t: bigint) =>
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
-  forking: () => new RpcError('forking is not supported on this chain: the emulator forks the C-Chain only'),
+  forking: () => new RpcError('forking is not supported on this chain'),
 };
 
 /** A time a dev control would give a block: refused past what a header can carry. */
@@ -65,7 +65,7 @@ async function resetFork(target: ForkTarget | undefined, fork: ForkControl | und
     if (asks) throw devErrors.forking();
     return;
   }
-  if (target === undefined) fork.unfork();
+  if (target === undefined) await fork.unfork();
   else if (asks || (await fork.forked())) await fork.retarget(target);
 }
 

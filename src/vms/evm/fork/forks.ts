@@ -6,12 +6,27 @@ import type { Common } from '@ethereumjs/common';
 import { type Database, openDatabase } from '../../../storage/db.js';
 import type { HeaderLayout } from '../header.js';
 import { askOnce, ForkError, type ForkSettings, type OpenedFork, openFork, readRecord, writeRecord } from './open.js';
+import type { ForkedL1Rules } from './l1genesis.js';
 import { DEFAULT_RETRY_BACKOFF_MS } from './upstream.js';
 
 /** anvil_reset's `forking`: another upstream, another block (none: the upstream's latest). */
 export interface ForkTarget {
   url?: string;
   blockNumber?: bigint;
+}
+
+/**
+ * How a chain may become a fork at run time (anvil_reset with `forking` on a chain that is none, or
+ * forking another upstream). The C-Chain's rules are coreth's whatever it forks; an L1 takes its
+ * upstream's (l1genesis.ts), which `rules` fetches and checks as its genesis would be.
+ */
+export interface ForkStart {
+  rules?: (url: string) => Promise<ForkedL1Rules>;
+}
+
+/** The rules an L1 forking at run time took from its upstream, good while it forks that chain. */
+interface TakenRules extends ForkedL1Rules {
+  chainId: bigint;
 }
 
 /** What a chain's dev API may do to its fork. */
@@ -23,7 +38,7 @@ export interface ForkControl {
   /** Before a reset: the chain forks `target` from then on (no URL: the one it forks now). */
   retarget(target: ForkTarget): Promise<void>;
   /** Before a reset: the chain is no fork from then on (Anvil's anvil_reset without `forking`). */
-  unfork(): void;
+  unfork(): Promise<void>;
   /** anvil_setRpcUrl: false when the chain is no fork. */
   setUrl(url: string): Promise<boolean>;
 }
@@ -103,17 +118,55 @@ export class ChainForks {
   }
 
   /**
-   * The upgrade.json a forked L1 took from its upstream when it was created: kept in the fork cache
-   * with its URL, so that a restart has the chain's rules without the upstream or the flag. None for
-   * a chain that is no fork (and no fork cache is made to say so).
+   * What an L1 runs on besides its genesis and the node's own upgrade.json: while it forks the chain
+   * it took rules from at run time, those rules; else the upstream's upgrade.json that --fork-l1
+   * created it with, kept in the fork cache with its URL so that a restart has the chain's rules
+   * without the upstream or the flag. Nothing for a chain that is neither (and no fork cache is made
+   * to say so).
    */
-  async upgradeOf(id: string): Promise<Uint8Array | undefined> {
+  async l1Rules(id: string, fork: OpenedFork | undefined): Promise<{ genesis?: Uint8Array; upgrade?: Uint8Array }> {
+    const taken = fork && (await this.takenRules(id));
+    if (taken && taken.chainId === fork.chainId) return { genesis: taken.genesis, ...(taken.upgrade ? { upgrade: taken.upgrade } : {}) };
+    const upgrade = await this.createdUpgrade(id);
+    return upgrade ? { upgrade } : {};
+  }
+
+  private async createdUpgrade(id: string): Promise<Uint8Array | undefined> {
     const key = new TextEncoder().encode(id);
     const given = this.upgrades.get(id);
-    if (!given) return this.cache || this.cacheMade() ? (await this.cacheStore()).prefix('upgrades').get(key) : undefined;
+    if (!given) return (await this.cacheIfMade())?.prefix('upgrades').get(key);
     await (await this.cacheStore()).prefix('upgrades').put(key, given);
     this.upgrades.delete(id);
     return given;
+  }
+
+  /** The fork cache, if this run or an earlier one made it. */
+  private async cacheIfMade(): Promise<Database | undefined> {
+    return this.cache || this.cacheMade() ? this.cacheStore() : undefined;
+  }
+
+  /** The rules chain `id` took at run time (the fork cache keeps them, as it keeps the URL: a restart finds them). */
+  private async takenRules(id: string): Promise<TakenRules | undefined> {
+    const bytes = await (await this.cacheIfMade())?.prefix('rules').get(new TextEncoder().encode(id));
+    if (!bytes) return undefined;
+    const json = JSON.parse(Buffer.from(bytes).toString('utf8')) as { chainId: string; genesis: string; upgrade?: string };
+    const upgrade = json.upgrade === undefined ? undefined : new Uint8Array(Buffer.from(json.upgrade, 'base64'));
+    return { chainId: BigInt(json.chainId), genesis: new Uint8Array(Buffer.from(json.genesis, 'base64')), upgrade };
+  }
+
+  private async keepRules(id: string, rules: TakenRules | undefined): Promise<void> {
+    const key = new TextEncoder().encode(id);
+    if (!rules) {
+      await (await this.cacheIfMade())?.prefix('rules').del(key);
+      return;
+    }
+    const { chainId, genesis, upgrade } = rules;
+    const json = {
+      chainId: `${chainId}`,
+      genesis: Buffer.from(genesis).toString('base64'),
+      ...(upgrade ? { upgrade: Buffer.from(upgrade).toString('base64') } : {}),
+    };
+    await (await this.cacheStore()).prefix('rules').put(key, new TextEncoder().encode(JSON.stringify(json)));
   }
 
   /** What the forks' upstreams are asked with (--fork-retries and the others). */
@@ -122,8 +175,8 @@ export class ChainForks {
     return rest;
   }
 
-  /** The controls of chain `id`'s dev API; `startable`: whether the chain may become a fork at run time. */
-  control(id: string, startable: boolean): ForkControl {
+  /** The controls of chain `id`'s dev API; `start`: how it becomes a fork at run time. */
+  control(id: string, start: ForkStart): ForkControl {
     return {
       forked: async () => (await this.opened.get(id)?.catch(() => undefined)) !== undefined,
       describe: async () => {
@@ -131,31 +184,14 @@ export class ChainForks {
         const backoff = (this.targets.get(id) ?? this.settings).retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
         return fork && { url: fork.url, blockNumber: fork.number, retryBackoffMs: backoff };
       },
-      unfork: () => {
+      unfork: async () => {
         const { url: _, blockNumber: __, ...rest } = this.settings;
         this.targets.set(id, { ...rest, offline: false });
         void this.opened.get(id)?.then((old) => old && this.retired.push(old));
         this.opened.delete(id);
+        await this.keepRules(id, undefined);
       },
-      retarget: async (target) => {
-        const current = await this.opened.get(id)?.catch(() => undefined);
-        if (!current && !startable) throw new ForkError('this chain is no fork: an L1 is forked at start, with --fork-l1');
-        const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? this.settings.url;
-        // Anvil's words.
-        if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
-        const { blockNumber: _, ...rest } = this.settings;
-        const settings = { ...rest, url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
-        // Opened before the reset (on a scratch record): a fork that cannot open must not leave the
-        // node without a chain. The reset's rebuild then finds it opened.
-        await checkTarget(settings);
-        const kind = this.kinds.get(id);
-        if (!kind) throw new ForkError('this chain has not opened yet');
-        const scratch = await openDatabase('memdb', '');
-        const next = await openFork(settings, scratch, () => this.cacheStore(), kind.layout, kind.commonOf).finally(() => scratch.close());
-        this.targets.set(id, settings);
-        this.opened.set(id, Promise.resolve(next));
-        if (current) this.retired.push(current);
-      },
+      retarget: (target) => this.retarget(id, target, start),
       setUrl: async (url) => {
         const current = await this.opened.get(id)?.catch(() => undefined);
         if (!current) return false;
@@ -164,6 +200,30 @@ export class ChainForks {
         return true;
       },
     };
+  }
+
+  /** See ForkControl.retarget. */
+  private async retarget(id: string, target: ForkTarget, start: ForkStart): Promise<void> {
+    const current = await this.opened.get(id)?.catch(() => undefined);
+    const kind = this.kinds.get(id);
+    if (!kind) throw new ForkError('this chain has not opened yet');
+    // The flags' URL is the C-Chain's.
+    const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? (kind.layout === 'coreth' ? this.settings.url : undefined);
+    // Anvil's words.
+    if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
+    const { blockNumber: _, ...rest } = this.settings;
+    const settings = { ...rest, url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
+    // Checked and opened before the reset (on a scratch record): a fork that cannot open, or rules the
+    // chain cannot run on, must not leave the node without a chain. The reset's rebuild then finds it opened.
+    await checkTarget(settings);
+    // An L1 takes the rules of the chain it forks: again for another upstream, kept for another block.
+    const rules = start.rules && (!current || url !== current.url) ? await start.rules(url) : undefined;
+    const scratch = await openDatabase('memdb', '');
+    const next = await openFork(settings, scratch, () => this.cacheStore(), kind.layout, kind.commonOf).finally(() => scratch.close());
+    if (rules && next) await this.keepRules(id, { ...rules, chainId: next.chainId });
+    this.targets.set(id, settings);
+    this.opened.set(id, Promise.resolve(next));
+    if (current) this.retired.push(current);
   }
 
   async close(): Promise<void> {
