@@ -5,6 +5,8 @@
 // upstream is a second node running fixtures/gated.json (the native minter and the allow lists,
 // ewoq their admin); the forking L1 is fixtures/myl1.json under another chain ID.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { encodeFunctionData, type Hex, parseAbi, parseGwei } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -50,6 +52,8 @@ async function refusesStranger(url: string): Promise<void> {
 let upstream: TestNode;
 let U: string;
 let forkBlock: bigint;
+/** The L1's own state before it forked (anvil_dumpState). */
+let ownDump: string;
 let node: TestNode;
 let L: string;
 const dir = tempDir('fork-l1-reset-');
@@ -83,6 +87,7 @@ describe('an --l1 chain forked at run time (anvil_reset with forking)', () => {
   it("takes the upstream's chain ID, chain config and blocks up to the fork block", async () => {
     expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(OWN_CHAIN_ID)));
     expect((await asEwoq(L, OWN_CHAIN_ID, carol)).status).toBe('0x1');
+    ownDump = await call(L, 'anvil_dumpState');
     expect(await call(L, 'anvil_reset', [{ forking: { jsonRpcUrl: U, blockNumber: Number(forkBlock) } }])).toBeNull();
     expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
     expect(BigInt(await call(L, 'eth_blockNumber'))).toBe(forkBlock);
@@ -110,12 +115,78 @@ describe('an --l1 chain forked at run time (anvil_reset with forking)', () => {
     expect(await call(U, 'eth_getBalance', [carol, 'latest'])).toBe('0x0');
   });
 
+  it('runs a loaded state on the rules of its side of the fork', async () => {
+    const forkedDump = await call(L, 'anvil_dumpState');
+    expect(await call(L, 'anvil_loadState', [ownDump])).toBe(true);
+    expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(OWN_CHAIN_ID)));
+    expect(await call(L, 'eth_blockNumber')).toBe('0x1');
+    expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeUndefined();
+    expect((await call(L, 'anvil_nodeInfo')).forkConfig.forkUrl).toBeNull();
+    expect(await call(L, 'anvil_loadState', [forkedDump])).toBe(true);
+    expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
+    expect(await call(L, 'eth_getBalance', [carol, 'latest'])).toBe('0x5');
+    expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeDefined();
+    expect((await call(L, 'anvil_nodeInfo')).forkConfig).toMatchObject({ forkUrl: U, forkBlockNumber: Number(forkBlock) });
+    await refusesStranger(L);
+  });
+
   it('refuses an upstream that is not Subnet-EVM, resetting nothing', async () => {
     const error = await callError(L, 'anvil_reset', [{ forking: { jsonRpcUrl: `${upstream.uri}/ext/bc/C/rpc` } }]);
     expect(error.message).toBe(`${upstream.uri} is coreth (the C-Chain), not Subnet-EVM: fork it with --fork-url`);
     expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
     expect(await call(L, 'eth_getBalance', [carol, 'latest'])).toBe('0x5');
   });
+
+  it('keeps the rules when it forks another block of the same upstream', async () => {
+    const at = async (n: bigint) => {
+      expect(await call(L, 'anvil_reset', [{ forking: { blockNumber: Number(n) } }])).toBeNull();
+      expect(BigInt(await call(L, 'eth_blockNumber'))).toBe(n);
+      expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
+      expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeDefined();
+    };
+    // Alice was enabled by the fork block's last tx.
+    await at(forkBlock - 1n);
+    expect(await role(L, alice.address)).toBe(0n);
+    await at(forkBlock);
+    expect(await role(L, alice.address)).toBe(1n);
+    await refusesStranger(L);
+    await asEwoq(L, UPSTREAM_CHAIN_ID, MINTER, encodeFunctionData({ abi: minter, functionName: 'mintNativeCoin', args: [carol, 5n] }));
+  });
+
+  it('keeps its fork and rules when a reset fails and is rolled back', async () => {
+    // A second L1 forks the upstream through a proxy (--fork-l1): a reset makes it again, asking its
+    // upstream, and fails once the proxy is down.
+    let down = false;
+    const proxy = createServer(async (req, res) => {
+      if (down) return void req.socket.destroy();
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const answered = await fetch(U, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      res.setHeader('content-type', 'application/json');
+      res.end(await answered.text());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const other = `other=http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+    const second = await startTestNode({ dbType: 'memdb', dev: true, l1: [l1File], forkL1: [other], forkRetries: 0 });
+    try {
+      const M = `${second.uri}/ext/bc/mine/rpc`;
+      expect(await call(M, 'anvil_reset', [{ forking: { jsonRpcUrl: U, blockNumber: Number(forkBlock) } }])).toBeNull();
+      await refusesStranger(M);
+      down = true;
+      // Without forking, and with another block: each reset fails at the other L1 and is rolled back.
+      for (const params of [[], [{ forking: { blockNumber: Number(forkBlock - 1n) } }]]) {
+        expect((await callError(M, 'anvil_reset', params)).message).toMatch(/^the node could not be reset \(--fork-l1=other: .*\); it kept its state$/);
+        expect(await call(M, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
+        expect(BigInt(await call(M, 'eth_blockNumber'))).toBe(forkBlock);
+        expect(await role(M, alice.address)).toBe(1n);
+        expect((await call(M, 'anvil_nodeInfo')).forkConfig).toMatchObject({ forkUrl: U, forkBlockNumber: Number(forkBlock) });
+        await refusesStranger(M);
+      }
+    } finally {
+      await second.stop();
+      proxy.close();
+    }
+  }, 60_000);
 
   it("keeps the upstream's rules across a restart with the upstream stopped, and gives them back with the fork", async () => {
     await upstream.stop();

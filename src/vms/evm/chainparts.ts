@@ -24,7 +24,7 @@ import { type ChainConfig, namespaces } from './chainfile.js';
 import { type ChainRulesOf, chainOf } from './chainrules.js';
 import type { EvmChainOptions } from './chaintypes.js';
 import { type ForkedL1Rules, forkedL1Rules } from './fork/l1genesis.js';
-import { ForkError } from './fork/open.js';
+import { ForkError, onceSettings } from './fork/open.js';
 import { GenesisError } from './genesis.js';
 import type { EvmChainVM, EvmConfig } from './vmtypes.js';
 import { offChainMessages } from './warp/offchain.js';
@@ -160,15 +160,20 @@ export function rpcHandlers(
   ]);
 }
 
-/** The rules of the L1 at `url`, refused as the chain's genesis would be if this node cannot run them. */
+/**
+ * The rules of the L1 at `url` (asked once, within seconds: anvil_reset waits on it), refused as the
+ * chain's genesis would be if this node cannot run them. The node's own upgrade.json for the chain
+ * wins over the upstream's, as for --fork-l1.
+ */
 async function checkedL1Rules(config: EvmConfig, ctx: ChainContext, chainConfig: ChainConfig, url: string): Promise<ForkedL1Rules> {
-  const rules = await forkedL1Rules(config.forks?.upstreamSettings ?? { offline: false }, url);
+  const rules = await forkedL1Rules(onceSettings(config.forks?.upstreamSettings ?? { offline: false }), url);
   try {
     const upgrade = ctx.upgrade ?? rules.upgrade;
     chainOf('subnet-evm', { ...ctx, genesis: rules.genesis, ...(upgrade ? { upgrade } : {}) }, chainConfig);
   } catch (err) {
-    if (err instanceof GenesisError) throw new ForkError(`${new URL(url).origin}'s rules cannot run here: ${err.message}`);
-    throw err;
+    if (!(err instanceof GenesisError)) throw err;
+    const whose = ctx.upgrade ? `${new URL(url).origin}'s rules with this node's upgrade.json for the chain` : `${new URL(url).origin}'s rules`;
+    throw new ForkError(`${whose} cannot run here: ${err.message}`);
   }
   return rules;
 }

@@ -65,7 +65,7 @@ async function resetFork(target: ForkTarget | undefined, fork: ForkControl | und
     if (asks) throw devErrors.forking();
     return;
   }
-  if (target === undefined) await fork.unfork();
+  if (target === undefined) fork.unfork();
   else if (asks || (await fork.forked())) await fork.retarget(target);
 }
 
@@ -86,7 +86,12 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
   if (!states) return { evm: {}, anvil: {}, hardhat: {} };
   const reset = method(positional([raw], 0), async ([options]) => {
     await resetFork(forkTarget(options as JsonValue | undefined), fork);
-    await states.reset();
+    try {
+      await states.reset();
+    } catch (err) {
+      // The node went back to the state it had (a --fork-l1 upstream down, an --l1 file gone).
+      throw new RpcError(`the node could not be reset (${(err as Error).message}); it kept its state`);
+    }
     return null;
   });
   // anvil_snapshot/anvil_revert, with their evm_ names.

@@ -5,7 +5,8 @@
 import type { Common } from '@ethereumjs/common';
 import { type Database, openDatabase } from '../../../storage/db.js';
 import type { HeaderLayout } from '../header.js';
-import { askOnce, ForkError, type ForkSettings, type OpenedFork, openFork, readRecord, writeRecord } from './open.js';
+import { toHex0x } from '../../../encoding/bytes.js';
+import { askOnce, ForkError, type ForkSettings, hasOwnChain, type OpenedFork, openFork, readRecord, writeRecord } from './open.js';
 import type { ForkedL1Rules } from './l1genesis.js';
 import { DEFAULT_RETRY_BACKOFF_MS } from './upstream.js';
 
@@ -24,10 +25,9 @@ export interface ForkStart {
   rules?: (url: string) => Promise<ForkedL1Rules>;
 }
 
-/** The rules an L1 forking at run time took from its upstream, good while it forks that chain. */
-interface TakenRules extends ForkedL1Rules {
-  chainId: bigint;
-}
+/** Where the fork cache keeps the rules chain `id` took for a fork of the block with hash `forkHash`. */
+const urlKey = (id: string, forkHash: string) => new TextEncoder().encode(`${id}/${forkHash}`);
+const rulesKey = (id: string, forkHash: Uint8Array) => new TextEncoder().encode(`${id}/${Buffer.from(forkHash).toString('hex')}`);
 
 /** What a chain's dev API may do to its fork. */
 export interface ForkControl {
@@ -38,7 +38,7 @@ export interface ForkControl {
   /** Before a reset: the chain forks `target` from then on (no URL: the one it forks now). */
   retarget(target: ForkTarget): Promise<void>;
   /** Before a reset: the chain is no fork from then on (Anvil's anvil_reset without `forking`). */
-  unfork(): Promise<void>;
+  unfork(): void;
   /** anvil_setRpcUrl: false when the chain is no fork. */
   setUrl(url: string): Promise<boolean>;
 }
@@ -66,32 +66,50 @@ export class ChainForks {
 
   /**
    * The fork chain `id` runs on, if it is one (see openFork). Opened once: a rebuild on a store a
-   * reset emptied gets it again, and its record is written back.
+   * reset emptied gets it again, and its record is written back. A store that records another fork
+   * than the one opened, or holds a chain of its own (a reset that failed and was rolled back, a
+   * state loaded), is what the chain runs on: its record wins, as at a restart.
    */
   async of(id: string, db: Database, layout: HeaderLayout, commonOf: (chainId: bigint) => Common): Promise<OpenedFork | undefined> {
-    let pending = this.opened.get(id);
-    if (!pending) {
-      // The flags' fork is the C-Chain's; an L1 forks what --fork-l1 or its record says.
-      const { url: _, blockNumber: __, ...unset } = this.settings;
-      const settings = this.targets.get(id) ?? (layout === 'coreth' ? this.settings : unset);
-      pending = openFork(
-        settings,
-        db,
-        () => this.cacheStore(),
-        layout,
-        commonOf,
-        () => this.keptUrl(id),
-      );
-      this.opened.set(id, pending);
-      pending.catch(() => this.opened.delete(id));
-    }
-    const fork = await pending;
     this.kinds.set(id, { layout, commonOf });
+    let pending = this.opened.get(id);
+    // The flags' fork is the C-Chain's; an L1 forks what --fork-l1 or its record says.
+    if (!pending) pending = this.open(id, db, this.targets.get(id) ?? (layout === 'coreth' ? this.settings : this.unset()));
+    let fork = await pending;
+    const record = await readRecord(db);
+    const stale = fork ? (record ? record.hash !== toHex0x(fork.hash) : await hasOwnChain(db, layout)) : record !== undefined;
+    if (stale) {
+      if (fork) this.retired.push(fork);
+      this.targets.set(id, this.unset());
+      fork = await this.open(id, db, this.unset());
+    }
     for (const old of this.retired) old.close();
     this.retired = [];
-    if (fork && !(await readRecord(db))) await writeRecord(db, fork);
-    if (fork) await this.keepUrl(id, fork.url);
+    if (fork && !record) await writeRecord(db, fork);
+    if (fork) await this.keepUrl(id, fork);
     return fork;
+  }
+
+  /** Opens chain `id`'s fork with `settings` (none for a store that records none and no URL given). */
+  private open(id: string, db: Database, settings: ForkSettings): Promise<OpenedFork | undefined> {
+    const kind = this.kinds.get(id)!;
+    const pending = openFork(
+      settings,
+      db,
+      () => this.cacheStore(),
+      kind.layout,
+      kind.commonOf,
+      (record) => this.keptUrl(id, record),
+    );
+    this.opened.set(id, pending);
+    pending.catch(() => this.opened.delete(id));
+    return pending;
+  }
+
+  /** The flags' settings without what they fork (an L1's, or a fork read from its record). */
+  private unset(): ForkSettings {
+    const { url: _, blockNumber: __, ...rest } = this.settings;
+    return rest;
   }
 
   private cacheStore(): Promise<Database> {
@@ -99,15 +117,26 @@ export class ChainForks {
     return this.cache;
   }
 
-  /** The URLs chains fork, by chain: in the fork cache, which no dump or snapshot holds (a URL may carry an API key). */
-  private async keptUrl(id: string): Promise<string | undefined> {
-    const bytes = await (await this.cacheStore()).prefix('urls').get(new TextEncoder().encode(id));
+  /**
+   * The URL chain `id` forks the recorded block from: in the fork cache, which no dump or snapshot
+   * holds (a URL may carry an API key), by chain and fork block, and by chain alone for the latest
+   * (what caches of earlier versions hold).
+   */
+  private async keptUrl(id: string, record: { hash: string }): Promise<string | undefined> {
+    const urls = (await this.cacheStore()).prefix('urls');
+    const bytes = (await urls.get(urlKey(id, record.hash))) ?? (await urls.get(new TextEncoder().encode(id)));
     return bytes && Buffer.from(bytes).toString('utf8');
   }
 
-  private async keepUrl(id: string, url: string): Promise<void> {
-    if ((await this.keptUrl(id)) === url) return;
-    await (await this.cacheStore()).prefix('urls').put(new TextEncoder().encode(id), new TextEncoder().encode(url));
+  private async keepUrl(id: string, fork: OpenedFork): Promise<void> {
+    const hash = toHex0x(fork.hash);
+    if ((await this.keptUrl(id, { hash })) === fork.url) return;
+    const url = new TextEncoder().encode(fork.url);
+    const urls = (await this.cacheStore()).prefix('urls');
+    await urls.batch([
+      { type: 'put', key: urlKey(id, hash), value: url },
+      { type: 'put', key: new TextEncoder().encode(id), value: url },
+    ]);
   }
 
   /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`, with its upstream's upgrade.json if any. */
@@ -118,15 +147,14 @@ export class ChainForks {
   }
 
   /**
-   * What an L1 runs on besides its genesis and the node's own upgrade.json: while it forks the chain
-   * it took rules from at run time, those rules; else the upstream's upgrade.json that --fork-l1
-   * created it with, kept in the fork cache with its URL so that a restart has the chain's rules
-   * without the upstream or the flag. Nothing for a chain that is neither (and no fork cache is made
-   * to say so).
+   * What an L1 runs on besides its genesis and the node's own upgrade.json: the rules it took at run
+   * time from the chain it forks now, else the upstream's upgrade.json that --fork-l1 created it
+   * with, kept in the fork cache so that a restart has the chain's rules without the upstream or the
+   * flag. Nothing for a chain that is neither (and no fork cache is made to say so).
    */
   async l1Rules(id: string, fork: OpenedFork | undefined): Promise<{ genesis?: Uint8Array; upgrade?: Uint8Array }> {
-    const taken = fork && (await this.takenRules(id));
-    if (taken && taken.chainId === fork.chainId) return { genesis: taken.genesis, ...(taken.upgrade ? { upgrade: taken.upgrade } : {}) };
+    const taken = fork && (await this.takenRules(id, fork.hash));
+    if (taken) return { genesis: taken.genesis, ...(taken.upgrade ? { upgrade: taken.upgrade } : {}) };
     const upgrade = await this.createdUpgrade(id);
     return upgrade ? { upgrade } : {};
   }
@@ -145,28 +173,26 @@ export class ChainForks {
     return this.cache || this.cacheMade() ? this.cacheStore() : undefined;
   }
 
-  /** The rules chain `id` took at run time (the fork cache keeps them, as it keeps the URL: a restart finds them). */
-  private async takenRules(id: string): Promise<TakenRules | undefined> {
-    const bytes = await (await this.cacheIfMade())?.prefix('rules').get(new TextEncoder().encode(id));
+  /**
+   * The rules chain `id` took at run time for the fork of the block with hash `forkHash`. Kept in the
+   * fork cache by chain and fork block, never dropped: a chain's rules follow the fork its store
+   * records, whatever became of a reset that replaced it (one that failed and was rolled back, a
+   * kill -9 before it, a dump loaded since).
+   */
+  private async takenRules(id: string, forkHash: Uint8Array): Promise<ForkedL1Rules | undefined> {
+    const bytes = await (await this.cacheIfMade())?.prefix('rules').get(rulesKey(id, forkHash));
     if (!bytes) return undefined;
-    const json = JSON.parse(Buffer.from(bytes).toString('utf8')) as { chainId: string; genesis: string; upgrade?: string };
+    const json = JSON.parse(Buffer.from(bytes).toString('utf8')) as { genesis: string; upgrade?: string };
     const upgrade = json.upgrade === undefined ? undefined : new Uint8Array(Buffer.from(json.upgrade, 'base64'));
-    return { chainId: BigInt(json.chainId), genesis: new Uint8Array(Buffer.from(json.genesis, 'base64')), upgrade };
+    return { genesis: new Uint8Array(Buffer.from(json.genesis, 'base64')), upgrade };
   }
 
-  private async keepRules(id: string, rules: TakenRules | undefined): Promise<void> {
-    const key = new TextEncoder().encode(id);
-    if (!rules) {
-      await (await this.cacheIfMade())?.prefix('rules').del(key);
-      return;
-    }
-    const { chainId, genesis, upgrade } = rules;
+  private async keepRules(id: string, forkHash: Uint8Array, { genesis, upgrade }: ForkedL1Rules): Promise<void> {
     const json = {
-      chainId: `${chainId}`,
       genesis: Buffer.from(genesis).toString('base64'),
       ...(upgrade ? { upgrade: Buffer.from(upgrade).toString('base64') } : {}),
     };
-    await (await this.cacheStore()).prefix('rules').put(key, new TextEncoder().encode(JSON.stringify(json)));
+    await (await this.cacheStore()).prefix('rules').put(rulesKey(id, forkHash), new TextEncoder().encode(JSON.stringify(json)));
   }
 
   /** What the forks' upstreams are asked with (--fork-retries and the others). */
@@ -184,19 +210,18 @@ export class ChainForks {
         const backoff = (this.targets.get(id) ?? this.settings).retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
         return fork && { url: fork.url, blockNumber: fork.number, retryBackoffMs: backoff };
       },
-      unfork: async () => {
+      unfork: () => {
         const { url: _, blockNumber: __, ...rest } = this.settings;
         this.targets.set(id, { ...rest, offline: false });
         void this.opened.get(id)?.then((old) => old && this.retired.push(old));
         this.opened.delete(id);
-        await this.keepRules(id, undefined);
       },
       retarget: (target) => this.retarget(id, target, start),
       setUrl: async (url) => {
         const current = await this.opened.get(id)?.catch(() => undefined);
         if (!current) return false;
         await current.setUrl(url);
-        await this.keepUrl(id, url);
+        await this.keepUrl(id, current);
         return true;
       },
     };
@@ -216,11 +241,13 @@ export class ChainForks {
     // Checked and opened before the reset (on a scratch record): a fork that cannot open, or rules the
     // chain cannot run on, must not leave the node without a chain. The reset's rebuild then finds it opened.
     await checkTarget(settings);
-    // An L1 takes the rules of the chain it forks: again for another upstream, kept for another block.
-    const rules = start.rules && (!current || url !== current.url) ? await start.rules(url) : undefined;
+    // An L1 takes the rules of the chain it forks: again for another upstream, kept for another block
+    // (none were taken for the fork --fork-l1 made: its genesis has them).
+    const fetch = !current || url !== current.url;
+    const rules = start.rules && (fetch ? await start.rules(url) : await this.takenRules(id, current.hash));
     const scratch = await openDatabase('memdb', '');
     const next = await openFork(settings, scratch, () => this.cacheStore(), kind.layout, kind.commonOf).finally(() => scratch.close());
-    if (rules && next) await this.keepRules(id, { ...rules, chainId: next.chainId });
+    if (rules && next) await this.keepRules(id, next.hash, rules);
     this.targets.set(id, settings);
     this.opened.set(id, Promise.resolve(next));
     if (current) this.retired.push(current);

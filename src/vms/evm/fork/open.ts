@@ -59,6 +59,11 @@ export async function readRecord(db: Database): Promise<ForkRecord | undefined> 
   return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
 }
 
+/** Whether a chain's database holds blocks of its own (no fork's: it records none). */
+export async function hasOwnChain(db: Database, layout: HeaderLayout): Promise<boolean> {
+  return (await new ChainStore(db, layout).head()) !== undefined;
+}
+
 /** Writes what the chain forked into its database (a reset empties it; a restart reads it). */
 export async function writeRecord(db: Database, fork: OpenedFork): Promise<void> {
   const record: ForkRecord = { chainId: `${fork.chainId}`, number: `${fork.number}`, hash: toHex0x(fork.hash) };
@@ -113,7 +118,7 @@ export async function openFork(
   if (record && settings.blockNumber !== undefined && BigInt(record.number) !== settings.blockNumber)
     throw new ForkError(`this data dir forked block ${BigInt(record.number)}, not --fork-block-number=${settings.blockNumber}: use another data dir`);
   if (!record && settings.offline) throw new ForkError('--offline: this data dir has no fork yet to run offline');
-  if (!record && (await new ChainStore(db, layout).head())) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
+  if (!record && (await hasOwnChain(db, layout))) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
   const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
     const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : quantity(await upstream.call('eth_chainId', []), 'eth_chainId');
@@ -203,10 +208,15 @@ async function checkChainId(settings: ForkSettings, url: string, recorded: bigin
  * One call, without retries and within a few seconds, for the checks a caller waits on (a restart,
  * anvil_setRpcUrl, anvil_reset): an upstream that is down must not hold them for half a minute.
  */
+/** Settings for one try within a few seconds (askOnce's): for what a caller waits on. */
+export function onceSettings<T extends Omit<ForkSettings, 'url'>>(settings: T): T {
+  return { ...settings, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) };
+}
+
 export async function askOnce(settings: Omit<ForkSettings, 'url'>, url: string, method: string): Promise<bigint> {
   let once: Upstream;
   try {
-    once = new Upstream({ ...settings, url, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) });
+    once = new Upstream({ ...onceSettings(settings), url });
   } catch (err) {
     throw new ForkError(`not a fork upstream: ${(err as Error).message}`);
   }
