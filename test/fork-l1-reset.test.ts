@@ -115,19 +115,30 @@ describe('an --l1 chain forked at run time (anvil_reset with forking)', () => {
     expect(await call(U, 'eth_getBalance', [carol, 'latest'])).toBe('0x0');
   });
 
-  it('runs a loaded state on the rules of its side of the fork', async () => {
+  it('runs a loaded state, and a revert across a load, on the rules of its side of the fork', async () => {
     const forkedDump = await call(L, 'anvil_dumpState');
+    const isOwn = async () => {
+      expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(OWN_CHAIN_ID)));
+      expect(await call(L, 'eth_blockNumber')).toBe('0x1');
+      expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeUndefined();
+      expect((await call(L, 'anvil_nodeInfo')).forkConfig.forkUrl).toBeNull();
+    };
+    const isForked = async () => {
+      expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
+      expect(await call(L, 'eth_getBalance', [carol, 'latest'])).toBe('0x5');
+      expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeDefined();
+      expect((await call(L, 'anvil_nodeInfo')).forkConfig).toMatchObject({ forkUrl: U, forkBlockNumber: Number(forkBlock) });
+      await refusesStranger(L);
+    };
+    const snapshot = await call(L, 'evm_snapshot');
     expect(await call(L, 'anvil_loadState', [ownDump])).toBe(true);
-    expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(OWN_CHAIN_ID)));
-    expect(await call(L, 'eth_blockNumber')).toBe('0x1');
-    expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeUndefined();
-    expect((await call(L, 'anvil_nodeInfo')).forkConfig.forkUrl).toBeNull();
+    await isOwn();
+    expect(await call(L, 'evm_revert', [snapshot])).toBe(true);
+    await isForked();
+    expect(await call(L, 'anvil_loadState', [ownDump])).toBe(true);
+    await isOwn();
     expect(await call(L, 'anvil_loadState', [forkedDump])).toBe(true);
-    expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
-    expect(await call(L, 'eth_getBalance', [carol, 'latest'])).toBe('0x5');
-    expect((await call(L, 'eth_getChainConfig')).contractNativeMinterConfig).toBeDefined();
-    expect((await call(L, 'anvil_nodeInfo')).forkConfig).toMatchObject({ forkUrl: U, forkBlockNumber: Number(forkBlock) });
-    await refusesStranger(L);
+    await isForked();
   });
 
   it('refuses an upstream that is not Subnet-EVM, resetting nothing', async () => {

@@ -159,6 +159,22 @@ describe("Anvil's fork controls", () => {
       await other.stop();
     }
   });
+
+  it('a revert across a load of another fork block goes back to the fork the store records', async () => {
+    const at = async (n: bigint, holds: bigint) => {
+      expect((await call(F, 'anvil_nodeInfo')).forkConfig.forkBlockNumber).toBe(Number(n));
+      expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(await call(U, 'eth_getBlockByNumber', [qty(n), false]));
+      expect(await balanceOf(F, holder!.address)).toBe(holds);
+    };
+    expect(await call(F, 'anvil_reset', [{ forking: { jsonRpcUrl: U, blockNumber: Number(forkBlock - 2n) } }])).toBeNull();
+    const dump = await call(F, 'anvil_dumpState');
+    expect(await call(F, 'anvil_reset', [{ forking: { blockNumber: Number(forkBlock - 1n) } }])).toBeNull();
+    const snapshot = await call(F, 'evm_snapshot');
+    expect(await call(F, 'anvil_loadState', [dump])).toBe(true);
+    await at(forkBlock - 2n, 0n);
+    expect(await call(F, 'evm_revert', [snapshot])).toBe(true);
+    await at(forkBlock - 1n, 5000n);
+  });
 });
 
 describe('a fork of the C-Chain', () => {

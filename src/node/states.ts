@@ -95,11 +95,17 @@ export function nodeStates(shell: Shell, slot: CoreSlot): NodeStates {
       await slot.exclusive(async () => {
         offsets.clear();
         await db.undo.clear();
-        await slot.rebuild(async () => {
-          await db.replaceEverything([]);
-          await stampStore(db, config);
-          clock.offsetNs = 0n;
-        }, true);
+        try {
+          await slot.rebuild(async () => {
+            await db.replaceEverything([]);
+            await stampStore(db, config);
+            clock.offsetNs = 0n;
+          }, true);
+        } catch (err) {
+          // Rolled back: the node runs on as it was (unless even that failed: no core then).
+          if (slot.core) throw new StateError(`the node could not be reset (${(err as Error).message}); it kept its state`);
+          throw err;
+        }
       });
     },
   };

@@ -31,6 +31,7 @@ import type { ChainRules } from './precompiles/rules.js';
 import { chainCommon } from './rules.js';
 import { Readers, READERS } from './readers.js';
 import { Rounds } from './rounds.js';
+import { recordRewritten } from './fork/open.js';
 import { TrieMemo } from './state.js';
 import { ChainStore, type StoredBlock } from './store.js';
 import type { RunningPredicates, TxPredicates } from './warp/receive.js';
@@ -411,6 +412,11 @@ export class EvmChain extends EventEmitter<Events> {
    * pool (from the journal) as the store now has them, as a restart would read them (`changes`:
    * the keys the rollback wrote).
    */
+  /** Whether a rollback (`changes`) changed what the chain forks: it is then opened again, not reloaded. */
+  forkRewritten(changes: Changes): boolean {
+    return recordRewritten(this.db, changes);
+  }
+
   async reload(changes: Changes): Promise<void> {
     const headHash = await this.store.head(changes);
     // Blocks kept at hand up to the restored head are still the chain's: only those above it went.

@@ -251,6 +251,8 @@ export function chainVM(
     async reload(changes) {
       // coreth's atomic mempool lives in memory only: with a tx in it, the node is rebuilt (as a restart drops it).
       if (chain.extension?.hasPending()) return false;
+      // A rollback to the other side of a fork (a state loaded since the snapshot): the chain's fork is opened again.
+      if (chain.forkRewritten(changes)) return false;
       await chain.reload(changes);
       return true;
     },

@@ -90,7 +90,8 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
       await states.reset();
     } catch (err) {
       // The node went back to the state it had (a --fork-l1 upstream down, an --l1 file gone).
-      throw new RpcError(`the node could not be reset (${(err as Error).message}); it kept its state`);
+      if (err instanceof StateError) throw new RpcError(err.message);
+      throw err;
     }
     return null;
   });

@@ -129,10 +129,11 @@ export class ChainForks {
   }
 
   private async keepUrl(id: string, fork: OpenedFork): Promise<void> {
-    const hash = toHex0x(fork.hash);
-    if ((await this.keptUrl(id, { hash })) === fork.url) return;
-    const url = new TextEncoder().encode(fork.url);
     const urls = (await this.cacheStore()).prefix('urls');
+    const hash = toHex0x(fork.hash);
+    const kept = await urls.get(urlKey(id, hash));
+    if (kept && Buffer.from(kept).toString('utf8') === fork.url) return;
+    const url = new TextEncoder().encode(fork.url);
     await urls.batch([
       { type: 'put', key: urlKey(id, hash), value: url },
       { type: 'put', key: new TextEncoder().encode(id), value: url },
@@ -188,6 +189,8 @@ export class ChainForks {
   }
 
   private async keepRules(id: string, forkHash: Uint8Array, { genesis, upgrade }: ForkedL1Rules): Promise<void> {
+    // A fork block's rules are its chain's: written once, so that a reset that fails leaves them as they were.
+    if (await this.takenRules(id, forkHash)) return;
     const json = {
       genesis: Buffer.from(genesis).toString('base64'),
       ...(upgrade ? { upgrade: Buffer.from(upgrade).toString('base64') } : {}),
@@ -211,8 +214,7 @@ export class ChainForks {
         return fork && { url: fork.url, blockNumber: fork.number, retryBackoffMs: backoff };
       },
       unfork: () => {
-        const { url: _, blockNumber: __, ...rest } = this.settings;
-        this.targets.set(id, { ...rest, offline: false });
+        this.targets.set(id, this.unset());
         void this.opened.get(id)?.then((old) => old && this.retired.push(old));
         this.opened.delete(id);
       },

@@ -4,7 +4,8 @@
 // cache, a separate store that reverts and loads of the node's state leave alone.
 import type { Common } from '@ethereumjs/common';
 import { toHex0x } from '../../../encoding/bytes.js';
-import type { Database } from '../../../storage/db.js';
+import { type Database, writtenAt } from '../../../storage/db.js';
+import type { Changes } from '../../../storage/undo.js';
 import type { ChainFork } from '../chaintypes.js';
 import type { HeaderLayout } from '../header.js';
 import { ChainStore } from '../store.js';
@@ -57,6 +58,11 @@ export interface OpenedFork extends ChainFork {
 export async function readRecord(db: Database): Promise<ForkRecord | undefined> {
   const stored = await db.prefix('fork').get(RECORD);
   return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
+}
+
+/** Whether a revert's rollback (`changes`) wrote the fork record of the chain whose database is `db`. */
+export function recordRewritten(db: Database, changes: Changes): boolean {
+  return writtenAt(db.prefix('fork'), RECORD, changes) !== undefined;
 }
 
 /** Whether a chain's database holds blocks of its own (no fork's: it records none). */
@@ -204,15 +210,15 @@ async function checkChainId(settings: ForkSettings, url: string, recorded: bigin
   return recorded;
 }
 
-/**
- * One call, without retries and within a few seconds, for the checks a caller waits on (a restart,
- * anvil_setRpcUrl, anvil_reset): an upstream that is down must not hold them for half a minute.
- */
 /** Settings for one try within a few seconds (askOnce's): for what a caller waits on. */
 export function onceSettings<T extends Omit<ForkSettings, 'url'>>(settings: T): T {
   return { ...settings, retries: 0, timeoutMs: Math.min(settings.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) };
 }
 
+/**
+ * One call, without retries and within a few seconds, for the checks a caller waits on (a restart,
+ * anvil_setRpcUrl, anvil_reset): an upstream that is down must not hold them for half a minute.
+ */
 export async function askOnce(settings: Omit<ForkSettings, 'url'>, url: string, method: string): Promise<bigint> {
   let once: Upstream;
   try {
