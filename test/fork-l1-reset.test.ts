@@ -141,9 +141,35 @@ describe('an --l1 chain forked at run time (anvil_reset with forking)', () => {
     await isForked();
   });
 
-  it('refuses an upstream that is not Subnet-EVM, resetting nothing', async () => {
+  it('refuses an upstream that is not Subnet-EVM, or whose rules this node cannot run, resetting nothing', async () => {
     const error = await callError(L, 'anvil_reset', [{ forking: { jsonRpcUrl: `${upstream.uri}/ext/bc/C/rpc` } }]);
     expect(error.message).toBe(`${upstream.uri} is coreth (the C-Chain), not Subnet-EVM: fork it with --fork-url`);
+    // A Subnet-EVM upstream whose rules this node cannot run: its fee config's gas limit is 0.
+    const { feeConfig, ...config } = (await call(U, 'eth_getChainConfig')) as { feeConfig: Record<string, unknown> };
+    const genesis = await call(U, 'eth_getBlockByNumber', ['0x0', false]);
+    const answers: Record<string, unknown> = {
+      eth_blockNumber: '0x5',
+      eth_chainId: qty(BigInt(UPSTREAM_CHAIN_ID)),
+      eth_getChainConfig: { ...config, feeConfig: { ...feeConfig, gasLimit: 0 } },
+      eth_getBlockByNumber: genesis,
+    };
+    const fake = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const { id, method } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: answers[method] ?? null }));
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    try {
+      const origin = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const refused = await callError(L, 'anvil_reset', [{ forking: { jsonRpcUrl: `${origin}/` } }]);
+      expect(refused.message).toBe(
+        `${origin}'s rules cannot run here: failed to verify genesis: invalid fee config: gasLimit cannot be less than or equal to 0: gasLimit = 0`,
+      );
+    } finally {
+      fake.close();
+    }
     expect(await call(L, 'eth_chainId')).toBe(qty(BigInt(UPSTREAM_CHAIN_ID)));
     expect(await call(L, 'eth_getBalance', [carol, 'latest'])).toBe('0x5');
   });
