@@ -407,16 +407,16 @@ export class EvmChain extends EventEmitter<Events> {
     return unhold;
   }
 
-  /**
-   * After the store went back to a snapshot (while held): the head, its state, its rules and the
-   * pool (from the journal) as the store now has them, as a restart would read them (`changes`:
-   * the keys the rollback wrote).
-   */
   /** Whether a rollback (`changes`) changed what the chain forks: it is then opened again, not reloaded. */
   forkRewritten(changes: Changes): boolean {
     return recordRewritten(this.db, changes);
   }
 
+  /**
+   * After the store went back to a snapshot (while held): the head, its state, its rules and the
+   * pool (from the journal) as the store now has them, as a restart would read them (`changes`:
+   * the keys the rollback wrote).
+   */
   async reload(changes: Changes): Promise<void> {
     const headHash = await this.store.head(changes);
     // Blocks kept at hand up to the restored head are still the chain's: only those above it went.

@@ -25,9 +25,8 @@ export interface ForkStart {
   rules?: (url: string) => Promise<ForkedL1Rules>;
 }
 
-/** Where the fork cache keeps the rules chain `id` took for a fork of the block with hash `forkHash`. */
-const urlKey = (id: string, forkHash: string) => new TextEncoder().encode(`${id}/${forkHash}`);
-const rulesKey = (id: string, forkHash: Uint8Array) => new TextEncoder().encode(`${id}/${Buffer.from(forkHash).toString('hex')}`);
+/** The fork cache's key for what it keeps of chain `id`'s fork of the block with hash `forkHash` (0x hex): its URL, its rules. */
+const forkKey = (id: string, forkHash: string) => new TextEncoder().encode(`${id}/${forkHash}`);
 
 /** What a chain's dev API may do to its fork. */
 export interface ForkControl {
@@ -124,26 +123,25 @@ export class ChainForks {
    */
   private async keptUrl(id: string, record: { hash: string }): Promise<string | undefined> {
     const urls = (await this.cacheStore()).prefix('urls');
-    const bytes = (await urls.get(urlKey(id, record.hash))) ?? (await urls.get(new TextEncoder().encode(id)));
+    const bytes = (await urls.get(forkKey(id, record.hash))) ?? (await urls.get(new TextEncoder().encode(id)));
     return bytes && Buffer.from(bytes).toString('utf8');
   }
 
   private async keepUrl(id: string, fork: OpenedFork): Promise<void> {
     const urls = (await this.cacheStore()).prefix('urls');
     const hash = toHex0x(fork.hash);
-    const kept = await urls.get(urlKey(id, hash));
+    const kept = await urls.get(forkKey(id, hash));
     if (kept && Buffer.from(kept).toString('utf8') === fork.url) return;
     const url = new TextEncoder().encode(fork.url);
     await urls.batch([
-      { type: 'put', key: urlKey(id, hash), value: url },
+      { type: 'put', key: forkKey(id, hash), value: url },
       { type: 'put', key: new TextEncoder().encode(id), value: url },
     ]);
   }
 
   /** Chain `id` (about to be created: an L1 of --fork-l1) forks `target`, with its upstream's upgrade.json if any. */
   target(id: string, target: ForkTarget & { url: string }, upgrade?: Uint8Array): void {
-    const { url: _, blockNumber: __, ...rest } = this.settings;
-    this.targets.set(id, { ...rest, ...target });
+    this.targets.set(id, { ...this.unset(), ...target });
     if (upgrade) this.upgrades.set(id, upgrade);
   }
 
@@ -181,7 +179,7 @@ export class ChainForks {
    * kill -9 before it, a dump loaded since).
    */
   private async takenRules(id: string, forkHash: Uint8Array): Promise<ForkedL1Rules | undefined> {
-    const bytes = await (await this.cacheIfMade())?.prefix('rules').get(rulesKey(id, forkHash));
+    const bytes = await (await this.cacheIfMade())?.prefix('rules').get(forkKey(id, toHex0x(forkHash)));
     if (!bytes) return undefined;
     const json = JSON.parse(Buffer.from(bytes).toString('utf8')) as { genesis: string; upgrade?: string };
     const upgrade = json.upgrade === undefined ? undefined : new Uint8Array(Buffer.from(json.upgrade, 'base64'));
@@ -195,13 +193,12 @@ export class ChainForks {
       genesis: Buffer.from(genesis).toString('base64'),
       ...(upgrade ? { upgrade: Buffer.from(upgrade).toString('base64') } : {}),
     };
-    await (await this.cacheStore()).prefix('rules').put(rulesKey(id, forkHash), new TextEncoder().encode(JSON.stringify(json)));
+    await (await this.cacheStore()).prefix('rules').put(forkKey(id, toHex0x(forkHash)), new TextEncoder().encode(JSON.stringify(json)));
   }
 
   /** What the forks' upstreams are asked with (--fork-retries and the others). */
   get upstreamSettings(): Omit<ForkSettings, 'url' | 'blockNumber'> {
-    const { url: _, blockNumber: __, ...rest } = this.settings;
-    return rest;
+    return this.unset();
   }
 
   /** The controls of chain `id`'s dev API; `start`: how it becomes a fork at run time. */
@@ -238,8 +235,7 @@ export class ChainForks {
     const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? (kind.layout === 'coreth' ? this.settings.url : undefined);
     // Anvil's words.
     if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
-    const { blockNumber: _, ...rest } = this.settings;
-    const settings = { ...rest, url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
+    const settings = { ...this.unset(), url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
     // Checked and opened before the reset (on a scratch record): a fork that cannot open, or rules the
     // chain cannot run on, must not leave the node without a chain. The reset's rebuild then finds it opened.
     await checkTarget(settings);
