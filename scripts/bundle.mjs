@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
-import { assignSpreads } from './spreads.mjs';
+import { slowPaths } from './slowpaths.mjs';
 
 const { metafile } = await build({
   entryPoints: ['dist/cli.js'],
@@ -21,7 +21,7 @@ const { metafile } = await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  plugins: [assignSpreads],
+  plugins: [slowPaths],
   external: ['classic-level', 'level', 'memory-level', 'ws', 'secp256k1', '@chainsafe/blst'],
   logLevel: 'warning',
   // The sources are ES modules: import.meta.url is the bundle's own URL.
