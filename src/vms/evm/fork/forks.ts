@@ -27,6 +27,8 @@ export interface ForkStart {
 
 /** The fork cache's key for what it keeps of chain `id`'s fork of the block with hash `forkHash` (0x hex): its URL, its rules. */
 const forkKey = (id: string, forkHash: string) => new TextEncoder().encode(`${id}/${forkHash}`);
+/** The fork cache's key for what it keeps of chain `id` whatever it forks: the latest URL, --fork-l1's upgrade.json. */
+const chainKey = (id: string) => new TextEncoder().encode(id);
 
 /** What a chain's dev API may do to its fork. */
 export interface ForkControl {
@@ -123,7 +125,7 @@ export class ChainForks {
    */
   private async keptUrl(id: string, record: { hash: string }): Promise<string | undefined> {
     const urls = (await this.cacheStore()).prefix('urls');
-    const bytes = (await urls.get(forkKey(id, record.hash))) ?? (await urls.get(new TextEncoder().encode(id)));
+    const bytes = (await urls.get(forkKey(id, record.hash))) ?? (await urls.get(chainKey(id)));
     return bytes && Buffer.from(bytes).toString('utf8');
   }
 
@@ -135,7 +137,7 @@ export class ChainForks {
     const url = new TextEncoder().encode(fork.url);
     await urls.batch([
       { type: 'put', key: forkKey(id, hash), value: url },
-      { type: 'put', key: new TextEncoder().encode(id), value: url },
+      { type: 'put', key: chainKey(id), value: url },
     ]);
   }
 
@@ -159,7 +161,7 @@ export class ChainForks {
   }
 
   private async createdUpgrade(id: string): Promise<Uint8Array | undefined> {
-    const key = new TextEncoder().encode(id);
+    const key = chainKey(id);
     const given = this.upgrades.get(id);
     if (!given) return (await this.cacheIfMade())?.prefix('upgrades').get(key);
     await (await this.cacheStore()).prefix('upgrades').put(key, given);
