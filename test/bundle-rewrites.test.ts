@@ -1,0 +1,169 @@
+// The CLI runs a bundle in which scripts/slowpaths.mjs rewrites lines of @ethereumjs into faster
+// code that computes the same thing (byte helpers, the interpreter's step, the gas handlers, object
+// spreads); the in-process node runs the packages as published. Both run the same random EVM
+// programs here and must answer alike to the byte: eth_call's result or error and eth_estimateGas's
+// for each program as an account's code, and, for programs sent as contract creations in blocks of
+// the same timestamps, the same receipts and the same block hashes (so the same state roots).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { privateKeyToAccount } from 'viem/accounts';
+import { CLI, post, spawnNode, startTestNode, type SpawnedNode, type TestNode } from './helpers.js';
+
+const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const PROGRAM_AT = '0x00000000000000000000000000000000000c0de0';
+
+/** mulberry32: the same programs on every run. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Cancun's opcodes, other than the PUSHes (written with their data) and a few bytes that are none. */
+const OPCODES = [
+  ...range(0x00, 0x0b),
+  ...range(0x10, 0x1d),
+  0x20,
+  ...range(0x30, 0x4a),
+  ...range(0x50, 0x5f),
+  ...range(0x80, 0x9f),
+  ...range(0xa0, 0xa4),
+  ...range(0xf0, 0xf5),
+  0xfa,
+  0xfd,
+  0xfe,
+  0xff,
+  // Not opcodes at Cancun: each fails the frame as an invalid opcode.
+  0x0c,
+  0x21,
+  0xef,
+];
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/**
+ * A program of random opcodes: a stack of small values first, small values pushed often so that
+ * memory offsets and sizes stay in reach, sometimes a PUSH of a full word, a JUMPDEST now and then,
+ * and most often a RETURN of its memory at the end.
+ */
+function program(next: () => number): string {
+  const bytes: number[] = [];
+  const byte = () => Math.floor(next() * 256);
+  const pushSmall = () => bytes.push(0x60, Math.floor(next() * 97));
+  for (let i = 0; i < 10; i++) pushSmall();
+  const length = 20 + Math.floor(next() * 80);
+  for (let i = 0; i < length; i++) {
+    const r = next();
+    if (r < 0.4) pushSmall();
+    else if (r < 0.45) bytes.push(0x7f, ...Array.from({ length: 32 }, byte));
+    else if (r < 0.5) bytes.push(0x61, Math.floor(next() * 4), byte());
+    else if (r < 0.55) bytes.push(0x5b);
+    else bytes.push(OPCODES[Math.floor(next() * OPCODES.length)]!);
+  }
+  if (next() < 0.8) bytes.push(0x60, 0x40, 0x60, 0x00, 0xf3);
+  return `0x${Buffer.from(bytes).toString('hex')}`;
+}
+
+async function eth(uri: string, method: string, params: unknown[]): Promise<{ result?: unknown; error?: unknown }> {
+  const r = await post(`${uri}/ext/bc/C/rpc`, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+  return { result: r.json.result, error: r.json.error };
+}
+
+async function ok(uri: string, method: string, params: unknown[]): Promise<any> {
+  const { result, error } = await eth(uri, method, params);
+  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
+  return result;
+}
+
+describe('the bundle and the packages run EVM programs alike (scripts/slowpaths.mjs)', () => {
+  let bundled: SpawnedNode;
+  let plain: TestNode;
+  let uris: string[];
+
+  beforeAll(async () => {
+    [bundled, plain] = await Promise.all([spawnNode(['--dev', '--db-type=memdb', '--log-level=off']), startTestNode({ dev: true, dbType: 'memdb' })]);
+    uris = [bundled.uri, plain.uri];
+  }, 60_000);
+
+  afterAll(async () => {
+    bundled?.child.kill('SIGKILL');
+    await plain?.stop();
+  });
+
+  it('bundles the rewrites (else this suite would compare the packages with themselves)', () => {
+    const bundle = readFileSync(CLI.replace(/\.js$/, '.cjs'), 'utf8');
+    const rewrites = [
+      'this.runStepFast(stepEntry)',
+      'bytesToUnprefixedHex = (bytes',
+      'new Array(keyLen)',
+      'padded(msg, length, 0)',
+      'runState: Object.assign(',
+    ];
+    expect(rewrites.filter((r) => !bundle.includes(r))).toEqual([]);
+  });
+
+  it('answers eth_call and eth_estimateGas alike for 400 random programs', async () => {
+    const next = random(27);
+    let returned = 0;
+    for (let i = 0; i < 400; i++) {
+      const code = program(next);
+      const args = { from: ewoq.address, to: PROGRAM_AT, gas: '0x989680', value: i % 3 === 0 ? '0x1' : '0x0' };
+      const overrides = { [PROGRAM_AT]: { code, balance: '0x3e8' } };
+      const answers = await Promise.all(
+        uris.map(async (uri) => ({
+          call: await eth(uri, 'eth_call', [args, 'latest', overrides]),
+          estimate: await eth(uri, 'eth_estimateGas', [args, 'latest', overrides]),
+        })),
+      );
+      expect(answers[0], `program ${i}: ${code}`).toEqual(answers[1]);
+      if (answers[0]!.call.result !== undefined) returned++;
+    }
+    // The programs reach their ends often enough for the comparison to cover whole runs.
+    expect(returned).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('mines 60 random programs sent as creations into the same blocks', async () => {
+    const next = random(29);
+    const [head] = await Promise.all(uris.map((uri) => ok(uri, 'eth_getBlockByNumber', ['latest', false])));
+    let time = Number(BigInt(head.timestamp)) + 10;
+    const gasPrice = BigInt(await ok(uris[0]!, 'eth_gasPrice', [])) * 4n;
+    let failed = 0;
+    for (let nonce = 0; nonce < 60; nonce++) {
+      const data = program(next) as `0x${string}`;
+      const raw = await ewoq.signTransaction({
+        chainId: 43112,
+        type: 'eip1559',
+        nonce,
+        gas: 1_000_000n,
+        maxFeePerGas: gasPrice,
+        maxPriorityFeePerGas: 1n,
+        data,
+      });
+      time += 2;
+      const mined = await Promise.all(
+        uris.map(async (uri) => {
+          await ok(uri, 'evm_setNextBlockTimestamp', [time]);
+          const hash = await ok(uri, 'eth_sendRawTransaction', [raw]);
+          let receipt = await ok(uri, 'eth_getTransactionReceipt', [hash]);
+          while (!receipt) {
+            await new Promise((r) => setTimeout(r, 5));
+            receipt = await ok(uri, 'eth_getTransactionReceipt', [hash]);
+          }
+          const block = await ok(uri, 'eth_getBlockByHash', [receipt.blockHash, false]);
+          return { receipt, stateRoot: block.stateRoot, hash: block.hash };
+        }),
+      );
+      expect(mined[0], `tx ${nonce}: ${data}`).toEqual(mined[1]);
+      if (mined[0]!.receipt.status === '0x0') failed++;
+    }
+    // Both kinds of outcome were compared.
+    expect(failed).toBeGreaterThan(5);
+    expect(failed).toBeLessThan(55);
+  }, 120_000);
+});
