@@ -3,11 +3,14 @@
 // spreads); the in-process node runs the packages as published. Both run the same random EVM
 // programs here and must answer alike to the byte: eth_call's result or error and eth_estimateGas's
 // for each program as an account's code, and, for programs sent as contract creations in blocks of
-// the same timestamps, the same receipts and the same block hashes (so the same state roots).
+// the same timestamps, the same receipts and the same block hashes (so the same state roots). A
+// call that runs past coreth's 5 s RPCEVMTimeout is stopped in the bundle too, and the bundle's
+// node answers others meanwhile (the pacer's points go through the rewritten step).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { CLI, post, spawnNode, startTestNode, type SpawnedNode, type TestNode } from './helpers.js';
+import { SPIN } from './support/programs.js';
 
 const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const PROGRAM_AT = '0x00000000000000000000000000000000000c0de0';
@@ -127,6 +130,34 @@ describe('the bundle and the packages run EVM programs alike (scripts/slowpaths.
     // The programs reach their ends often enough for the comparison to cover whole runs.
     expect(returned).toBeGreaterThan(40);
   }, 120_000);
+
+  it('stops an eth_call at 5 s in the bundle too, answering others meanwhile', { timeout: 60_000 }, async () => {
+    const url = `${bundled.uri}/ext/bc/C/rpc`;
+    const latencies: number[] = [];
+    let spinning = true;
+    const pings = (async () => {
+      while (spinning) {
+        const started = performance.now();
+        expect((await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }))).json.result).toBe('0xa868');
+        latencies.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const started = performance.now();
+    const out = await eth(bundled.uri, 'eth_call', [
+      { to: PROGRAM_AT, data: `0x${'77'.padStart(64, '0')}` },
+      'latest',
+      { [PROGRAM_AT]: { code: `0x${SPIN}` } },
+    ]);
+    const elapsed = performance.now() - started;
+    spinning = false;
+    await pings;
+    expect(out).toEqual({ error: { code: -32000, message: 'execution aborted (timeout = 5s)' } });
+    expect(elapsed).toBeGreaterThanOrEqual(4_900);
+    expect(elapsed).toBeLessThan(8_000);
+    expect(latencies.length).toBeGreaterThan(elapsed / 40);
+    expect([...latencies].sort((a, b) => a - b)[latencies.length >> 1], 'median latency (ms)').toBeLessThan(100);
+  });
 
   it('mines 60 random programs sent as creations into the same blocks', async () => {
     const next = random(29);

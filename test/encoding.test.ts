@@ -50,6 +50,21 @@ describe('hex formatting', () => {
 });
 
 describe('hex text of bytes', () => {
+  it("writes what Buffer's toString('hex') writes, for views, pooled Buffers and every byte", () => {
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const pooled = Buffer.from('a pooled buffer, small enough to share the pool');
+    const cases = [
+      every,
+      every.subarray(7, 39),
+      every.subarray(255),
+      new Uint8Array(),
+      pooled,
+      pooled.subarray(2, 9),
+      new Uint8Array(new SharedArrayBuffer(4)).fill(0xfe),
+    ];
+    for (const b of cases) expect(toHex(b)).toBe(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex'));
+  });
+
   it('reads a view in place, with and without 0x, lower-case', () => {
     const whole = new Uint8Array([0x00, 0xab, 0xcd, 0xef, 0x10]);
     const view = whole.subarray(1, 4);

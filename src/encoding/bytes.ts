@@ -45,14 +45,17 @@ export const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteO
 
 // Buffer's own hex encoder, the one `toString('hex')` runs, called on the Uint8Array itself: making
 // a Buffer over it first costs twice the encoding of a 32-byte key, and keys are made on every state
-// read. Node has it on Buffer.prototype but does not document it, so the documented way stays as
-// the fallback. Its end must not pass the view's length (Node checks that with an abort): it is the length.
+// read. Node has it on Buffer.prototype but does not document it, so it is used only if it answers a
+// probe right, and the documented way stays as the fallback. Its end is the view's byte length (past
+// it, Node throws a RangeError).
 type HexSlice = (this: Uint8Array, start: number, end: number) => string;
 const hexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice;
+const nativeHex = typeof hexSlice === 'function' && hexSlice.call(new Uint8Array([0xab, 0x01]), 0, 2) === 'ab01';
 
 /** Lower-case hex of `b`, without a prefix, read in place (no copy): map keys and IDs as the ledgers keep them. */
-export const toHex: (b: Uint8Array) => string =
-  typeof hexSlice === 'function' ? (b) => hexSlice.call(b, 0, b.length) : (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+export const toHex: (b: Uint8Array) => string = nativeHex
+  ? (b) => (hexSlice as HexSlice).call(b, 0, b.byteLength)
+  : (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
 /** Lower-case hex of `b` after "0x", read in place: hexutil.Bytes, common.Hash and common.Address as geth prints them. */
 export const toHex0x = (b: Uint8Array): string => `0x${toHex(b)}`;
