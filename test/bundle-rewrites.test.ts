@@ -131,6 +131,41 @@ describe('the bundle and the packages run EVM programs alike (scripts/slowpaths.
     expect(returned).toBeGreaterThan(40);
   }, 120_000);
 
+  it('refuses malformed raw txs with the same errors (RLP decoding)', async () => {
+    const raw = Buffer.from(
+      (
+        await ewoq.signTransaction({
+          chainId: 43112,
+          type: 'eip1559',
+          nonce: 0,
+          gas: 21_000n,
+          maxFeePerGas: 1n,
+          maxPriorityFeePerGas: 1n,
+          to: PROGRAM_AT,
+          data: '0x1234',
+        })
+      ).slice(2),
+      'hex',
+    );
+    const legacy = Buffer.from(
+      (await ewoq.signTransaction({ chainId: 43112, type: 'legacy', nonce: 0, gas: 21_000n, gasPrice: 1n, to: PROGRAM_AT })).slice(2),
+      'hex',
+    );
+    const malformed: Buffer[] = [];
+    for (const tx of [raw, legacy]) {
+      for (let cut = 1; cut < tx.length; cut += 3) malformed.push(tx.subarray(0, cut));
+      malformed.push(Buffer.concat([tx, Buffer.from([0x80])]), Buffer.concat([tx, Buffer.from([0xc0, 0x01])]));
+      // The list's length byte one off either way, and each item's first byte replaced by a long-string prefix.
+      for (const delta of [-1, 1]) malformed.push(Buffer.from(tx.map((b, i) => (i === (tx[0]! < 0x7f ? 2 : 1) ? (b + delta) & 0xff : b))));
+      for (let at = 3; at < 40; at += 5) malformed.push(Buffer.from(tx.map((b, i) => (i === at ? 0xb9 : b))));
+    }
+    for (const bytes of malformed) {
+      const replies = await Promise.all(uris.map((uri) => eth(uri, 'eth_sendRawTransaction', [`0x${bytes.toString('hex')}`])));
+      expect(replies[0], bytes.toString('hex')).toEqual(replies[1]);
+      expect(replies[0]!.error, bytes.toString('hex')).toBeDefined();
+    }
+  });
+
   it('stops an eth_call at 5 s in the bundle too, answering others meanwhile', { timeout: 60_000 }, async () => {
     const url = `${bundled.uri}/ext/bc/C/rpc`;
     const latencies: number[] = [];
