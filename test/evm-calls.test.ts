@@ -42,6 +42,7 @@ const abi = parseAbi([
   'function above(uint256 floor)',
   'function sentryLast(uint256 v)',
   'function viaCall() returns (uint256)',
+  'function m(uint256) view returns (uint256)',
 ]);
 const data = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
 const word = (n: number | bigint) => `0x${BigInt(n).toString(16).padStart(64, '0')}`;
@@ -175,5 +176,47 @@ describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
     const sentry = shapes[1]!;
     const naive = await reference(sentry, 0n, (gas, usedGas) => gas < usedGas);
     expect(naive).toBeLessThan(await reference(sentry));
+  });
+  it("reads a contract's storage at block after block, in any order, on the one reader", async () => {
+    // Each bump is a block that changes the contract's storage root; the reader keeps one storage
+    // trie for the contract and moves it to the root of the block each call reads.
+    const blocks: Array<{ number: string; a: bigint }> = [];
+    const nonce = BigInt(await call(url, 'eth_getTransactionCount', [EWOQ, 'latest']));
+    for (const [i, x] of [11n, 12n, 13n].entries()) {
+      const tx = createFeeMarket1559Tx(
+        {
+          nonce: nonce + BigInt(i),
+          to: slots as `0x${string}`,
+          data: Buffer.from(data('bump', [x]).slice(2), 'hex'),
+          gasLimit: 200_000n,
+          maxFeePerGas: 300_000_000_000n,
+          maxPriorityFeePerGas: 1n,
+        },
+        { common: chainCommon(43112n) },
+      ).sign(EWOQ_KEY);
+      const hash = await call(url, 'eth_sendRawTransaction', [`0x${Buffer.from(tx.serialize()).toString('hex')}`]);
+      const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
+      expect(receipt.status).toBe('0x1');
+      blocks.push({ number: receipt.blockNumber, a: BigInt(await call(url, 'eth_getStorageAt', [slots, word(0), receipt.blockNumber])) });
+    }
+    expect(blocks[1]!.a - blocks[0]!.a).toBe(12n);
+    expect(blocks[2]!.a - blocks[1]!.a).toBe(13n);
+    // A caller of its own per read: no answer kept for another read serves it.
+    let caller = 0x1000n;
+    const readAt = async (i: number, input: string, overrides?: unknown) =>
+      BigInt(
+        await call(url, 'eth_call', [
+          { from: `0x${(caller++).toString(16).padStart(40, '0')}`, to: slots, data: input },
+          blocks[i]!.number,
+          ...(overrides ? [overrides] : []),
+        ]),
+      );
+    for (const i of [2, 0, 1, 0, 2, 1, 2, 0, 1]) {
+      expect(await readAt(i, data('a'))).toBe(blocks[i]!.a);
+      // m[x] is set by the bump of x: 0 at the blocks before it.
+      for (const [j, x] of [11n, 12n, 13n].entries()) expect(await readAt(i, data('m', [x]))).toBe(j <= i ? blocks[j]!.a : 0n);
+      // A `state` override empties the contract's storage for that call alone.
+      expect(await readAt(i, data('a'), { [slots]: { state: {} } })).toBe(0n);
+    }
   });
 });
