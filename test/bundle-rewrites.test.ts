@@ -159,6 +159,13 @@ describe('the bundle and the packages run EVM programs alike (scripts/slowpaths.
       for (const delta of [-1, 1]) malformed.push(Buffer.from(tx.map((b, i) => (i === (tx[0]! < 0x7f ? 2 : 1) ? (b + delta) & 0xff : b))));
       for (let at = 3; at < 40; at += 5) malformed.push(Buffer.from(tx.map((b, i) => (i === at ? 0xb9 : b))));
     }
+    // Lists inside lists whose stated length runs past their parent's (the one way a list's body can
+    // be out of bounds), bare and as typed txs, and the 1559 tx's empty access list (c0) claiming more.
+    const nested = ['c4c3c50102', 'c5c4c3c50102', 'c3c20101', 'c2c1c5', 'c7c1c2c3c4c50102'].map((h) => Buffer.from(h, 'hex'));
+    for (const n of nested) malformed.push(n, Buffer.concat([Buffer.from([2]), n]), Buffer.concat([Buffer.from([1]), n]));
+    const accessList = raw.indexOf(Buffer.from([0x82, 0x12, 0x34, 0xc0])) + 3;
+    expect(raw[accessList]).toBe(0xc0);
+    for (const claim of [0xc1, 0xc3, 0xc5, 0xf8]) malformed.push(Buffer.from(raw.map((b, i) => (i === accessList ? claim : b))));
     for (const bytes of malformed) {
       const replies = await Promise.all(uris.map((uri) => eth(uri, 'eth_sendRawTransaction', [`0x${bytes.toString('hex')}`])));
       expect(replies[0], bytes.toString('hex')).toEqual(replies[1]);

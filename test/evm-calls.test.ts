@@ -211,12 +211,23 @@ describe('eth_call and eth_estimateGas on the reader (C-Chain, --dev)', () => {
           ...(overrides ? [overrides] : []),
         ]),
       );
+    const roots = new Set<string>();
     for (const i of [2, 0, 1, 0, 2, 1, 2, 0, 1]) {
       expect(await readAt(i, data('a'))).toBe(blocks[i]!.a);
       // m[x] is set by the bump of x: 0 at the blocks before it.
       for (const [j, x] of [11n, 12n, 13n].entries()) expect(await readAt(i, data('m', [x]))).toBe(j <= i ? blocks[j]!.a : 0n);
-      // A `state` override empties the contract's storage for that call alone.
+      // A `state` override empties the contract's storage for that call alone (its trie moved to the
+      // empty root), and the next read at the same block finds it whole again.
       expect(await readAt(i, data('a'), { [slots]: { state: {} } })).toBe(0n);
+      expect(await readAt(i, data('a'))).toBe(blocks[i]!.a);
+      expect(await readAt(i, data('a'), { [slots]: { stateDiff: { [word(0)]: word(7) } } })).toBe(7n);
+      expect(await readAt(i, data('m', [11n]))).toBe(blocks[0]!.a);
+      // eth_getProof reads through the same trie: its storage hash is the block's root of the contract.
+      const proof = await call(url, 'eth_getProof', [slots, [word(0)], blocks[i]!.number]);
+      expect(BigInt(proof.storageProof[0].value)).toBe(blocks[i]!.a);
+      roots.add(`${i}:${proof.storageHash}`);
     }
+    expect(new Set([...roots].map((r) => r.split(':')[1])).size).toBe(3);
+    expect(roots.size).toBe(3);
   });
 });
