@@ -62,15 +62,15 @@
 //    7 alternating runs 157 → 137 µs a put.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
 // The interpreter's fast step (6. above).
-const RUN_STEP_CALL = `                const stepEntry = opCodeObj ?? this.lookupOpInfo(this._runState.opCode);
-                if (this.profilerOpts?.enabled === true || this._evm.events.listenerCount('step') > 0 || this._evm.DEBUG) {
+const RUN_STEP_CALL = `                if (this.profilerOpts?.enabled === true || this._evm.events.listenerCount('step') > 0 || this._evm.DEBUG) {
                     await this.runStep(opCodeObj);
                 }
                 else {
-                    const stepping = this.runStepFast(stepEntry);
+                    const stepping = this.runStepFast(opCodeObj ?? this.lookupOpInfo(this._runState.opCode));
                     if (stepping !== undefined)
                         await stepping;
                 }`;
@@ -120,6 +120,9 @@ function syncGasHandlers(code) {
   return handlers.reduce((out, body) => out + (body.includes('await') ? header : 'function (runState, gas, common) {') + body, head);
 }
 
+/** The node's byte helpers as built (dist/, which the bundle is made from). */
+const NODE_BYTES = fileURLToPath(new URL('../dist/encoding/bytes.js', import.meta.url));
+
 /** The files (under node_modules/@ethereumjs), each with the SHA-256 of the version read, and what is done to it. */
 const FILES = {
   'evm/dist/esm/evm.js': { sha256: 'e978f659e72aeb8ee22ebc4559bafb37e4760b0557512224f734b5b46da22f46', spreads: true },
@@ -129,9 +132,8 @@ const FILES = {
     sha256: 'd7a103a3abafff285f26306546c1b46bfb2fb415404522a081a40c34eb3c46f1',
     prelude: [
       'const padded = (msg, length, at) => { const out = new Uint8Array(length); out.set(msg, at); return out; };',
-      'const hexSlice = Buffer.prototype.hexSlice;',
-      "const nativeHex = typeof hexSlice === 'function' && hexSlice.call(new Uint8Array([0xab, 0x01]), 0, 2) === 'ab01';",
-      "const hexOf = nativeHex ? (bytes) => hexSlice.call(bytes, 0, bytes.byteLength) : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');",
+      // The node's own hex of bytes (src/encoding/bytes.ts: Node's encoder where it answers a probe right).
+      `import { toHex as hexOf } from ${JSON.stringify(NODE_BYTES)};`,
       '',
     ].join('\n'),
     swaps: [
@@ -198,7 +200,7 @@ const pattern = (names) => {
 };
 const nameOf = (file) => file.replace(/\\/g, '/').replace(/.*\/node_modules\/@ethereumjs\//, '');
 
-/** A file's code as bundled: its spreads as Object.assign calls, or its swaps made. */
+/** A file's code as bundled: its spreads as Object.assign calls, or its edit and swaps made after its prelude. */
 async function rewrite(file) {
   const name = nameOf(file);
   const { sha256, spreads, prelude = '', swaps = [], edit } = FILES[name];
