@@ -202,7 +202,14 @@ export class EvmChain extends EventEmitter<Events> {
 
   private async init(): Promise<void> {
     const multiCoin = this.opts.flavor.multiCoin;
-    const { head, genesis } = await initialBlocks({ db: this.db, store: this.store, nodes: this.nodes, common: this.common, opts: this.opts });
+    const { head, genesis } = await initialBlocks({
+      db: this.db,
+      store: this.store,
+      nodes: this.nodes,
+      common: this.common,
+      opts: this.opts,
+      edits: this.edits,
+    });
     this.current = head;
     this.genesisBlock = genesis;
     await this.edits.load(this.head);

@@ -4,6 +4,7 @@ import type { Common } from '@ethereumjs/common';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import { toHex as hex } from '../../encoding/bytes.js';
 import type { ChainFork, EvmChainOptions } from './chaintypes.js';
+import type { StateEdits } from './edits.js';
 import { stateAt } from './execution.js';
 import { genesisHeader, genesisQuantity, writeGenesisAlloc } from './genesis.js';
 import { encodeBlock, headerHash } from './header.js';
@@ -19,6 +20,7 @@ export interface ChainBase {
   readonly nodes: NodeStore;
   readonly common: Common;
   readonly opts: EvmChainOptions;
+  readonly edits: StateEdits;
 }
 
 /** The chain's head and genesis: read back on a restart, else written now. */
@@ -51,13 +53,15 @@ async function writeGenesis({ db, store, nodes, common, opts }: ChainBase): Prom
 
 /**
  * A fresh fork: its head is the upstream's fork block, which the store finds in the fork's history
- * (as every upstream block up to it), and its genesis the upstream's.
+ * (as every upstream block up to it), and its genesis the upstream's; the head's state edited as the
+ * upstream's was, if it was.
  */
-async function writeForkBase({ db, store }: ChainBase, fork: ChainFork): Promise<{ head: StoredBlock; genesis: StoredBlock }> {
+async function writeForkBase({ db, store, edits }: ChainBase, fork: ChainFork): Promise<{ head: StoredBlock; genesis: StoredBlock }> {
   const [base, genesis] = await Promise.all([store.blockAt(fork.number), store.blockAt(0n)]);
   if (!base || !genesis) throw new Error(`the fork's upstream has no block ${base ? 0 : fork.number}`);
   const batch = new WriteBatch();
   store.putHead(batch, base.hash);
+  if (fork.editedRoot) edits.editedAt(batch, base, fork.editedRoot);
   await db.write(batch);
   return { head: base, genesis };
 }

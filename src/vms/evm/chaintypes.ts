@@ -63,6 +63,12 @@ export interface ChainFork {
   /** The fork block's height and hash: the chain's first head. */
   number: bigint;
   hash: Uint8Array;
+  /**
+   * The state the upstream serves at the fork block when its root is not the block's: the upstream's
+   * head with state edits made since it was built (anvil_setBalance, this node's ICM placement). The
+   * fork takes them as edits of its own head, which its next block includes.
+   */
+  editedRoot?: Uint8Array;
   state: ForkState;
   history: UpstreamHistory;
 }

@@ -49,6 +49,11 @@ export class StateEdits {
     this.editedRoot = kept && Buffer.from(kept.subarray(0, 32)).equals(Buffer.from(head.hash)) ? kept.slice(32) : undefined;
   }
 
+  /** Records in `batch` that `head`'s state has edits, their root `root` (a fork of a head that had some); `load` reads it. */
+  editedAt(batch: WriteBatch, head: StoredBlock, root: Uint8Array): void {
+    batch.put(this.devState, EDITED_ROOT_KEY, Buffer.concat([head.hash, root]));
+  }
+
   /** An edit for the next round to apply; resolves once it is written durably. */
   request(edit: Edit): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -92,7 +97,7 @@ export class StateEdits {
     }
     const batch = new WriteBatch();
     const settled = this.nodes.flushInto(batch);
-    batch.put(this.devState, EDITED_ROOT_KEY, Buffer.concat([head.hash, root]));
+    this.editedAt(batch, head, root);
     const rules = await this.rules.after(vm.stateManager as MerkleStateManager, head.header.time);
     try {
       await this.db.write(batch);

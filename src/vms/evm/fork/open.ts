@@ -3,7 +3,8 @@
 // same data dir forks the same block, with or without the upstream: what was fetched is in the fork
 // cache, a separate store that reverts and loads of the node's state leave alone.
 import type { Common } from '@ethereumjs/common';
-import { toHex0x } from '../../../encoding/bytes.js';
+import { equalsBytes } from '@ethereumjs/util';
+import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
 import { type Database, writtenAt } from '../../../storage/db.js';
 import type { Changes } from '../../../storage/undo.js';
 import type { ChainFork } from '../chaintypes.js';
@@ -33,6 +34,8 @@ export interface ForkRecord {
   chainId: string;
   number: string;
   hash: string;
+  /** The state root the upstream proved at the fork block, when it is not the block's own (ChainFork.editedRoot). */
+  root?: string;
 }
 
 const RECORD = new TextEncoder().encode('record');
@@ -72,7 +75,12 @@ export async function hasOwnChain(db: Database, layout: HeaderLayout): Promise<b
 
 /** Writes what the chain forked into its database (a reset empties it; a restart reads it). */
 export async function writeRecord(db: Database, fork: OpenedFork): Promise<void> {
-  const record: ForkRecord = { chainId: `${fork.chainId}`, number: `${fork.number}`, hash: toHex0x(fork.hash) };
+  const record: ForkRecord = {
+    chainId: `${fork.chainId}`,
+    number: `${fork.number}`,
+    hash: toHex0x(fork.hash),
+    ...(fork.editedRoot ? { root: toHex0x(fork.editedRoot) } : {}),
+  };
   await db.prefix('fork').put(RECORD, new TextEncoder().encode(JSON.stringify(record)));
 }
 
@@ -128,7 +136,7 @@ export async function openFork(
   const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
     const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : quantity(await upstream.call('eth_chainId', []), 'eth_chainId');
-    const number = record ? BigInt(record.number) : await forkBlock(upstream, settings.blockNumber);
+    const { number, head } = record ? { number: BigInt(record.number), head: undefined } : await forkBlock(upstream, settings.blockNumber);
     const baseHash = record ? record.hash : await blockHash(upstream, number, layout);
     const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
     // Trie nodes and code are content-addressed: any upstream's serve any fork. Blocks are kept by the
@@ -138,11 +146,17 @@ export async function openFork(
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
-    if (!record && !settings.offline) await provable(state, number);
+    const proven = record ? record.root && fromHex0x(record.root) : await provable(state, number);
+    const editedRoot = proven && !equalsBytes(proven, base.block.header.stateRoot) ? proven : undefined;
+    if (editedRoot && head !== undefined && number !== head)
+      throw new ForkError(
+        `the fork's upstream proves a state at block ${number} whose root ${toHex0x(editedRoot)} is not the block's state root ${toHex0x(base.block.header.stateRoot)}`,
+      );
     const fork: OpenedFork = {
       chainId,
       number,
       hash: base.block.hash,
+      ...(editedRoot ? { editedRoot } : {}),
       state,
       history,
       get url() {
@@ -163,10 +177,13 @@ export async function openFork(
   }
 }
 
-/** A new fork's upstream proves the fork block's state (eth_getProof), or the fork does not start. */
-async function provable(state: ForkState, number: bigint): Promise<void> {
+/**
+ * A new fork's upstream proves the fork block's state (eth_getProof), or the fork does not start: the
+ * root its proof starts from.
+ */
+async function provable(state: ForkState, number: bigint): Promise<Uint8Array> {
   try {
-    await state.probe();
+    return await state.probe();
   } catch (err) {
     const why = (err as Error).message;
     throw new ForkError(
@@ -186,12 +203,11 @@ async function blockHash(upstream: UpstreamCaller, number: bigint, layout: Heade
   }
 }
 
-/** The fork block: the one asked for, which the upstream must have, or the upstream's head. */
-async function forkBlock(upstream: UpstreamCaller, asked: bigint | undefined): Promise<bigint> {
+/** The fork block (the one asked for, which the upstream must have, or the upstream's head) and the upstream's head. */
+async function forkBlock(upstream: UpstreamCaller, asked: bigint | undefined): Promise<{ number: bigint; head: bigint }> {
   const head = quantity(await upstream.call('eth_blockNumber', []), 'eth_blockNumber');
-  if (asked === undefined) return head;
-  if (asked > head) throw new ForkError(`--fork-block-number=${asked} is past the upstream's head ${head}`);
-  return asked;
+  if (asked !== undefined && asked > head) throw new ForkError(`--fork-block-number=${asked} is past the upstream's head ${head}`);
+  return { number: asked ?? head, head };
 }
 
 /**

@@ -10,6 +10,7 @@
 // position in the trie is known (the deleted key's proof holds the branch), so a key whose hash
 // starts with that position is searched for, and its proof holds the sibling.
 import { RLP } from '@ethereumjs/rlp';
+import { KECCAK256_RLP } from '@ethereumjs/util';
 import { keccak256 } from '../../../crypto/keccak.js';
 import { fromHex0x, toHex, toHex0x } from '../../../encoding/bytes.js';
 import { RpcError } from '../../../rpc/method.js';
@@ -201,9 +202,13 @@ export class ForkState {
   /**
    * Asks the upstream to prove an account at the fork block (its nodes kept, as any proof's): a fork
    * reads its state by proof only, so an upstream that cannot is refused at start, not at a first read.
+   * Returns the root the proof starts from: the state the upstream serves at the fork block (an
+   * empty proof is an empty state's).
    */
-  async probe(): Promise<void> {
-    await this.proof({ block: this.base, address: new Uint8Array(20) });
+  async probe(): Promise<Uint8Array> {
+    const [account] = await this.proof({ block: this.base, address: new Uint8Array(20) });
+    const root = account?.[0];
+    return root ? keccak256(root) : KECCAK256_RLP;
   }
 
   /** The proof of an account (and a slot): [account path, storage path] as RLP nodes, each kept by hash. */

@@ -1,0 +1,144 @@
+// Forking a head whose state was edited without a block: an upstream started with --dev has its head's
+// state changed by anvil_setBalance and by this node's own ICM placement, so the state it serves (and
+// proves with eth_getProof) at its head is not the one the head's header names. The fork takes those
+// edits as its own head's, as Anvil forking a node does by reading `latest`: reads see them, the next
+// block includes them, a restart keeps them. A fork block below the head must be proven against the
+// block's own state root, or the fork refuses to start.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Hex, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
+import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+
+const C = (uri: string) => `${uri}/ext/bc/C/rpc`;
+const qty = (n: bigint) => `0x${n.toString(16)}`;
+/** ICM's messenger, which the upstream places by a state edit at its first head. */
+const MESSENGER = '0x253b2784c75e510dd0ff1da844684a1aC0aa5fcf';
+/** A key nothing funds but the edit: its balance exists only in the upstream's edited head. */
+const edited = privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+const EDITED_WEI = 7n * 10n ** 18n;
+
+async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const { json } = await rpc(url, method, params);
+  if (json.error) throw new Error(`${method}: ${json.error.message}`);
+  return json.result as T;
+}
+
+/** A signed legacy transfer from the edited account (a fixed gas price: the same tx on any chain). */
+async function transferFromEdited(chainId: number, nonce: number): Promise<Hex> {
+  return edited.signTransaction({
+    type: 'legacy',
+    chainId,
+    nonce,
+    gas: 21_000n,
+    gasPrice: parseGwei('100'),
+    to: '0x00000000000000000000000000000000000beef1',
+    value: 10n ** 18n,
+  });
+}
+
+async function receiptOf(url: string, raw: Hex): Promise<any> {
+  return call(url, 'eth_getTransactionReceipt', [await call(url, 'eth_sendRawTransaction', [raw])]);
+}
+
+let upstream: TestNode;
+let U: string;
+let head: bigint;
+
+beforeAll(async () => {
+  upstream = await startTestNode({ dbType: 'memdb', dev: true });
+  U = C(upstream.uri);
+  await call(U, 'anvil_setBalance', [edited.address, qty(EDITED_WEI)]);
+  head = BigInt(await call(U, 'eth_blockNumber'));
+}, 60_000);
+
+afterAll(async () => {
+  await upstream?.stop().catch(() => undefined);
+});
+
+describe('a fork of a head whose state has edits', () => {
+  const dataDir = tempDir('fork-edited-');
+  const options = { httpPort: 0, logLevel: 'off', dataDir, dev: true, forkRetries: 0 } as const;
+  let fork: Awaited<ReturnType<typeof startEmulator>>;
+  let F: string;
+
+  afterAll(async () => {
+    await fork?.stop().catch(() => undefined);
+  });
+
+  it("serves the upstream's head block and, as its state, the upstream's edited one", async () => {
+    const block = await call(U, 'eth_getBlockByNumber', [qty(head), false]);
+    // The premise: the upstream proves a state that is not its head header's.
+    const proof = await call(U, 'eth_getProof', [edited.address, [], qty(head)]);
+    expect(proof.balance).toBe(qty(EDITED_WEI));
+    fork = await startEmulator({ ...options, forkUrl: U });
+    F = C(fork.uri);
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(head);
+    expect(await call(F, 'eth_getBlockByNumber', [qty(head), false])).toEqual(block);
+    expect(BigInt(await call(F, 'eth_getBalance', [edited.address, 'latest']))).toBe(EDITED_WEI);
+    expect(await call(F, 'eth_getCode', [MESSENGER, 'latest'])).toBe(await call(U, 'eth_getCode', [MESSENGER, 'latest']));
+    expect(await call(F, 'eth_getProof', [edited.address, [], 'latest'])).toEqual(proof);
+  }, 60_000);
+
+  it('keeps the edits across a restart, then builds on them the state root the upstream builds', async () => {
+    await fork.stop();
+    fork = await startEmulator(options);
+    F = C(fork.uri);
+    expect(BigInt(await call(F, 'eth_getBalance', [edited.address, 'latest']))).toBe(EDITED_WEI);
+    const raw = await transferFromEdited(Number(await call(U, 'eth_chainId')), 0);
+    const onFork = await receiptOf(F, raw);
+    expect(onFork.status).toBe('0x1');
+    expect(BigInt(onFork.blockNumber)).toBe(head + 1n);
+    const mine = await call(F, 'eth_getBlockByNumber', [onFork.blockNumber, false]);
+    expect(mine.parentHash).toBe((await call(U, 'eth_getBlockByNumber', [qty(head), false])).hash);
+    // The same tx on the upstream, on the same edited state: the same state root.
+    const onUpstream = await receiptOf(U, raw);
+    const theirs = await call(U, 'eth_getBlockByNumber', [onUpstream.blockNumber, false]);
+    expect(mine.stateRoot).toBe(theirs.stateRoot);
+    expect(BigInt(await call(F, 'eth_getBalance', [edited.address, 'latest']))).toBe(BigInt(await call(U, 'eth_getBalance', [edited.address, 'latest'])));
+  }, 60_000);
+});
+
+describe('a fork block below the head', () => {
+  it("is refused at start when the upstream proves it against another root than the block's", async () => {
+    const up = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1 });
+    // A proxy that answers eth_getProof with the head's state whatever block is asked: an upstream
+    // that does not serve the state of the block it names.
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const retarget = (c: { method: string; params: unknown[] }) => (c.method === 'eth_getProof' ? { ...c, params: [c.params[0], c.params[1], 'latest'] } : c);
+      const sent = Array.isArray(body) ? body.map(retarget) : retarget(body);
+      const answered = await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+      res.setHeader('content-type', 'application/json');
+      res.end(await answered.text());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      expect(BigInt(await call(C(up.uri), 'eth_blockNumber'))).toBeGreaterThan(0n);
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+      const start = (forkBlockNumber?: string) =>
+        startEmulator({
+          httpPort: 0,
+          logLevel: 'off',
+          dataDir: tempDir('fork-bad-root-'),
+          dbType: 'memdb',
+          forkRetries: 0,
+          forkUrl: url,
+          ...(forkBlockNumber ? { forkBlockNumber } : {}),
+        });
+      await expect(start('0')).rejects.toThrow(
+        /^the fork's upstream proves a state at block 0 whose root 0x[0-9a-f]{64} is not the block's state root 0x[0-9a-f]{64}$/,
+      );
+      // Through the same proxy, its head forks (its edits taken as the fork's).
+      const fork = await start();
+      await fork.stop();
+    } finally {
+      proxy.close();
+      await up.stop();
+    }
+  }, 60_000);
+});
