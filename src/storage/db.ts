@@ -111,8 +111,17 @@ class PrefixedDatabase implements Database {
   private key(k: Bytes): Bytes {
     return join(this.keyPrefix, k);
   }
-  get(key: Bytes) {
-    return this.store.get(this.key(key));
+  /**
+   * A synchronous read, answered as a promise: LevelDB answers a key in its caches in about 8 µs on
+   * the calling thread, where an asynchronous get costs about 40 µs of CPU and latency in a round
+   * trip through libuv's thread pool (most of a first read's time, node by node down a trie).
+   */
+  get(key: Bytes): Promise<Bytes | undefined> {
+    try {
+      return Promise.resolve(this.store.getSync(this.key(key)));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
   getMany(keys: Bytes[]) {
     return keys.length === 0 ? Promise.resolve([]) : (this.store as Level<Bytes, Bytes>).getMany(keys.map((k) => this.key(k)));
