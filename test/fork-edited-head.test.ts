@@ -2,8 +2,10 @@
 // state changed by anvil_setBalance and by this node's own ICM placement, so the state it serves (and
 // proves with eth_getProof) at its head is not the one the head's header names. The fork takes those
 // edits as its own head's, as Anvil forking a node does by reading `latest`: reads see them, the next
-// block includes them, a restart keeps them. A fork block below the head must be proven against the
-// block's own state root, or the fork refuses to start.
+// block includes them and replays from them, a restart keeps them, anvil_reset takes a later edited
+// head the same way; once the upstream has built on its edits, a read of one the fork never fetched
+// says why it fails. A fork block below the head must be proven against the block's own state root,
+// and an empty proof of a state with accounts is no proof: either way the fork refuses to start.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Hex, parseGwei } from 'viem';
@@ -19,6 +21,10 @@ const MESSENGER = '0x253b2784c75e510dd0ff1da844684a1aC0aa5fcf';
 /** A key nothing funds but the edit: its balance exists only in the upstream's edited head. */
 const edited = privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
 const EDITED_WEI = 7n * 10n ** 18n;
+/** Edited with it, and read on the fork only after the upstream has moved on. */
+const UNREAD = '0x00000000000000000000000000000000000e0172';
+/** Edited on the upstream's next head, for anvil_reset to fork. */
+const LATER = '0x00000000000000000000000000000000000e0173';
 
 async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const { json } = await rpc(url, method, params);
@@ -51,6 +57,7 @@ beforeAll(async () => {
   upstream = await startTestNode({ dbType: 'memdb', dev: true });
   U = C(upstream.uri);
   await call(U, 'anvil_setBalance', [edited.address, qty(EDITED_WEI)]);
+  await call(U, 'anvil_setBalance', [UNREAD, qty(3n)]);
   head = BigInt(await call(U, 'eth_blockNumber'));
 }, 60_000);
 
@@ -98,23 +105,53 @@ describe('a fork of a head whose state has edits', () => {
     const theirs = await call(U, 'eth_getBlockByNumber', [onUpstream.blockNumber, false]);
     expect(mine.stateRoot).toBe(theirs.stateRoot);
     expect(BigInt(await call(F, 'eth_getBalance', [edited.address, 'latest']))).toBe(BigInt(await call(U, 'eth_getBalance', [edited.address, 'latest'])));
+    // The block replays from the edited state it was built on.
+    const traces = await call(F, 'debug_traceBlockByNumber', [onFork.blockNumber, { tracer: 'callTracer' }]);
+    expect(traces).toHaveLength(1);
+    expect(traces[0].result.from).toBe(edited.address.toLowerCase());
+  }, 60_000);
+
+  it('says why it cannot read an edit it never fetched once the upstream has built on its edits', async () => {
+    // The upstream took the same tx (above): its state at the fork block is now the header's.
+    expect(BigInt(await call(U, 'eth_blockNumber'))).toBe(head + 1n);
+    const { status, json } = await rpc(F, 'eth_getBalance', [UNREAD, 'latest']);
+    expect(status).toBe(200);
+    expect(json.error.code).toBe(-32000);
+    expect(json.error.message).toMatch(
+      new RegExp(
+        `is on no path the fork can fetch: the fork began from the edits the upstream's head \\(block ${head}\\) had, which the upstream proves only while`,
+      ),
+    );
+  }, 60_000);
+
+  it("anvil_reset forks the upstream's new edited head, its edits with it", async () => {
+    await call(U, 'anvil_setBalance', [LATER, qty(5n)]);
+    const upstreamHead = BigInt(await call(U, 'eth_blockNumber'));
+    await call(F, 'anvil_reset', [{ forking: { jsonRpcUrl: U } }]);
+    expect(BigInt(await call(F, 'eth_blockNumber'))).toBe(upstreamHead);
+    expect(BigInt(await call(F, 'eth_getBalance', [LATER, 'latest']))).toBe(5n);
+    expect(BigInt(await call(F, 'eth_getBalance', [edited.address, 'latest']))).toBe(BigInt(await call(U, 'eth_getBalance', [edited.address, 'latest'])));
   }, 60_000);
 });
 
 describe('a fork block below the head', () => {
-  it("is refused at start when the upstream proves it against another root than the block's", async () => {
+  it("is refused at start when the upstream proves it against another root than the block's, as is an empty proof", async () => {
     const up = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1 });
     // A proxy that answers eth_getProof with the head's state whatever block is asked: an upstream
-    // that does not serve the state of the block it names.
+    // that does not serve the state of the block it names; or, `empty`, with no account proof at all.
+    let empty = false;
     const proxy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const retarget = (c: { method: string; params: unknown[] }) => (c.method === 'eth_getProof' ? { ...c, params: [c.params[0], c.params[1], 'latest'] } : c);
       const sent = Array.isArray(body) ? body.map(retarget) : retarget(body);
-      const answered = await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+      const answered = (await (
+        await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
+      ).json()) as { result?: { accountProof?: unknown } } | Array<{ result?: { accountProof?: unknown } }>;
+      if (empty) for (const r of [answered].flat()) if (r.result?.accountProof) r.result.accountProof = [];
       res.setHeader('content-type', 'application/json');
-      res.end(await answered.text());
+      res.end(JSON.stringify(answered));
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
@@ -136,6 +173,11 @@ describe('a fork block below the head', () => {
       // Through the same proxy, its head forks (its edits taken as the fork's).
       const fork = await start();
       await fork.stop();
+      // An empty proof of a state that has accounts is no state at all: refused, even at the head.
+      empty = true;
+      await expect(start()).rejects.toThrow(
+        /^the fork's upstream proves a state at block \d+ whose root 0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421 is not/,
+      );
     } finally {
       proxy.close();
       await up.stop();

@@ -3,7 +3,7 @@
 // same data dir forks the same block, with or without the upstream: what was fetched is in the fork
 // cache, a separate store that reverts and loads of the node's state leave alone.
 import type { Common } from '@ethereumjs/common';
-import { equalsBytes } from '@ethereumjs/util';
+import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
 import { type Database, writtenAt } from '../../../storage/db.js';
 import type { Changes } from '../../../storage/undo.js';
@@ -148,10 +148,13 @@ export async function openFork(
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
     const proven = record ? record.root && fromHex0x(record.root) : await provable(state, number);
     const editedRoot = proven && !equalsBytes(proven, base.block.header.stateRoot) ? proven : undefined;
-    if (editedRoot && head !== undefined && number !== head)
+    // An edited head is taken as is; below the head, or proven empty (an upstream that answers an
+    // empty proof for a state that has accounts), the upstream's proofs are not of the block.
+    if (editedRoot && head !== undefined && (number !== head || equalsBytes(editedRoot, KECCAK256_RLP)))
       throw new ForkError(
         `the fork's upstream proves a state at block ${number} whose root ${toHex0x(editedRoot)} is not the block's state root ${toHex0x(base.block.header.stateRoot)}`,
       );
+    state.editedHead = editedRoot !== undefined;
     const fork: OpenedFork = {
       chainId,
       number,

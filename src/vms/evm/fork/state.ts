@@ -99,6 +99,11 @@ export class ForkState {
   private readonly codes = new Map<string, true>();
   /** Addresses by their hash: a storage trie knows only its account's hashed address (an account is read before its storage). */
   private readonly addresses = new Map<string, Uint8Array>();
+  /**
+   * Whether the fork's state is the upstream head's with its state edits (ChainFork.editedRoot): the
+   * upstream proves that state only until it builds a block or edits again, so a miss may be that.
+   */
+  editedHead = false;
 
   constructor(
     private readonly upstream: UpstreamCaller,
@@ -162,7 +167,10 @@ export class ForkState {
     for (const site of sites) if (await this.searchSibling(site, missing)) return;
     const site = sites[0];
     const where = site ? ` (on the path of ${toHex0x(site.slot ?? site.address)} at block ${site.block})` : '';
-    throw new ForkStateError(`forked state: the upstream's trie node ${toHex0x(missing)}${where} is on no path the fork can fetch`);
+    const edited = this.editedHead
+      ? `: the fork began from the edits the upstream's head (block ${this.base}) had, which the upstream proves only while that head and its edits stay as they were`
+      : '';
+    throw new ForkStateError(`forked state: the upstream's trie node ${toHex0x(missing)}${where} is on no path the fork can fetch${edited}`);
   }
 
   /** Whether a key leading to `missing`, a child of a branch on the path of `site`'s key, found it. */
