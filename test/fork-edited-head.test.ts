@@ -6,13 +6,12 @@
 // head the same way; once the upstream has built on its edits, a read of one the fork never fetched
 // says why it fails. A fork block below the head must be proven against the block's own state root,
 // and an empty proof of a state with accounts is no proof: either way the fork refuses to start.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Hex, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
 import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { rpcProxy } from './support/rpcproxy.js';
 
 const C = (uri: string) => `${uri}/ext/bc/C/rpc`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
@@ -140,23 +139,16 @@ describe('a fork block below the head', () => {
     // A proxy that answers eth_getProof with the head's state whatever block is asked: an upstream
     // that does not serve the state of the block it names; or, `empty`, with no account proof at all.
     let empty = false;
-    const proxy = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const retarget = (c: { method: string; params: unknown[] }) => (c.method === 'eth_getProof' ? { ...c, params: [c.params[0], c.params[1], 'latest'] } : c);
-      const sent = Array.isArray(body) ? body.map(retarget) : retarget(body);
-      const answered = (await (
-        await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) })
-      ).json()) as { result?: { accountProof?: unknown } } | Array<{ result?: { accountProof?: unknown } }>;
-      if (empty) for (const r of [answered].flat()) if (r.result?.accountProof) r.result.accountProof = [];
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answered));
+    const proxy = await rpcProxy(C(up.uri), {
+      request: (calls) => calls.map((c) => (c.method === 'eth_getProof' ? { ...c, params: [c.params?.[0], c.params?.[1], 'latest'] } : c)),
+      reply: (answer) => {
+        if (empty && answer.result?.accountProof) answer.result.accountProof = [];
+        return answer;
+      },
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
       expect(BigInt(await call(C(up.uri), 'eth_blockNumber'))).toBeGreaterThan(0n);
-      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+      const url = proxy.url;
       const start = (forkBlockNumber?: string) =>
         startEmulator({
           httpPort: 0,

@@ -5,13 +5,12 @@
 // the config's times), and keeps them across restarts with the upstream stopped, with or without
 // the flag.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Hex, parseGwei } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, rpc, startTestNode, type TestNode, tempDir } from './helpers.js';
+import { rpcProxy } from './support/rpcproxy.js';
 
 const MYL1 = join(import.meta.dirname, '..', 'fixtures', 'myl1.json');
 const ewoq = privateKeyToAccount('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
@@ -107,18 +106,13 @@ it("takes the upstream's upgrades with its chain config, acts on them and applie
 
 it('leaves out the networkUpgradeOverrides of an upstream that has some', async () => {
   // A proxy adds them to the upstream's upgrades, as an L1 that overrides an upgrade time answers.
-  const proxy = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    const reply = await (await fetch(U, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
-    for (const r of Array.isArray(reply) ? reply : [reply]) {
-      if (r.result?.upgrades) r.result.upgrades = { ...r.result.upgrades, networkUpgradeOverrides: { graniteTimestamp: 0 } };
-    }
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(reply));
+  const proxy = await rpcProxy(U, {
+    reply: (answer) => {
+      if (answer.result?.upgrades) answer.result.upgrades = { ...answer.result.upgrades, networkUpgradeOverrides: { graniteTimestamp: 0 } };
+      return answer;
+    },
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+  const url = proxy.url;
   try {
     const fork = await startTestNode({ dbType: 'memdb', dev: true, forkL1: [`forked=${url}@${forkBlock}`] });
     try {

@@ -4,14 +4,13 @@
 // on top of it with true state roots (the same tx on both makes the same root), leaves the upstream
 // alone, restarts from its cache with the upstream gone, and refuses a bad fork at start in one line.
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { type Hex, encodeDeployData, encodeFunctionData, decodeFunctionResult, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
 import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { rpcProxy } from './support/rpcproxy.js';
 import { fixture } from './support/solc.js';
 
 const token = fixture('TestToken');
@@ -325,24 +324,14 @@ describe('a fork that cannot start', () => {
   it('refuses an upstream that does not serve eth_getProof, at start', async () => {
     const up = await startTestNode({ dbType: 'memdb' });
     // A proxy to the upstream's C-Chain that answers eth_getProof as a node without it does.
-    const proxy = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString('utf8');
-      const calls = [JSON.parse(body)].flat() as Array<{ id: unknown; method: string }>;
-      const answered = await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
-        (r) => r.json() as Promise<{ id: unknown } | Array<{ id: unknown }>>,
-      );
-      const refuse = (r: { id: unknown }) =>
-        calls.find((c) => c.id === r.id)?.method === 'eth_getProof'
-          ? { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'the method eth_getProof does not exist/is not available' } }
-          : r;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(Array.isArray(answered) ? answered.map(refuse) : refuse(answered)));
+    const proxy = await rpcProxy(C(up.uri), {
+      reply: (answer, sent) =>
+        sent?.method === 'eth_getProof'
+          ? { jsonrpc: '2.0', id: answer.id, error: { code: -32601, message: 'the method eth_getProof does not exist/is not available' } }
+          : answer,
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
-      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+      const url = proxy.url;
       await expect(start({ forkUrl: url })).rejects.toThrow(
         /^the fork's upstream cannot prove its state at block 0 with eth_getProof, .*: fork upstream http:\/\/127\.0\.0\.1:\d+: eth_getProof failed: the method eth_getProof does not exist\/is not available$/,
       );
@@ -366,26 +355,21 @@ describe('reads on a fork', () => {
       letGo = r;
     });
     let holding = 0;
-    const proxy = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString('utf8');
-      const calls = [JSON.parse(body)].flat() as Array<{ method: string; params?: unknown[] }>;
-      if (calls.some((c) => c.method === 'eth_getProof' && String(c.params?.[0]).toLowerCase() === x)) {
-        holding++;
-        await held;
-      }
-      const answered = await fetch(C(up.uri), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      res.setHeader('content-type', 'application/json');
-      res.end(await answered.text());
+    const proxy = await rpcProxy(C(up.uri), {
+      request: async (calls) => {
+        if (calls.some((c) => c.method === 'eth_getProof' && String(c.params?.[0]).toLowerCase() === x)) {
+          holding++;
+          await held;
+        }
+        return calls;
+      },
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const fork = await startEmulator({
       httpPort: 0,
       logLevel: 'off',
       dataDir: tempDir('fork-readers-'),
       dbType: 'memdb',
-      forkUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
+      forkUrl: proxy.url,
     });
     try {
       const F = C(fork.uri);
