@@ -32,6 +32,8 @@ describe('successful calls', () => {
     expect(r.text.endsWith('"id":1.50}\n')).toBe(true);
     const s = await post(info, '{"jsonrpc":"2.0","id":{"a" : "<&>"},"method":"info.getNetworkID"}');
     expect(s.text.endsWith('"id":{"a":"\\u003c\\u0026\\u003e"}}\n')).toBe(true);
+    const line = await post(info, '{"jsonrpc":"2.0","id":"a\u2028b\u2029c","method":"info.getNetworkID"}');
+    expect(line.text.endsWith('"id":"a\\u2028b\\u2029c"}\n')).toBe(true);
     const big = await post(info, '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"info.getNetworkID"}');
     expect(big.text.endsWith('"id":123456789012345678901234567890}\n')).toBe(true);
   });

@@ -4,7 +4,7 @@
 // and `testnet` (the contract's test network); `mainnet` is not this node's network.
 import { LOCAL_NODE } from '../../chains/ids.js';
 import { encodeCB58, idFromString as decodeID } from '../../encoding/cb58.js';
-import { blockTxs, type EvmChain } from '../../vms/evm/index.js';
+import { blockTxs, type EvmChain, txHash } from '../../vms/evm/index.js';
 import type { XChain } from '../../vms/avm/index.js';
 import type { Block as PBlock, PChain } from '../../vms/platform/index.js';
 import { badRequest, notFound } from '../errors.js';
@@ -102,7 +102,7 @@ async function xBlock(x: XChain, height: bigint): Promise<Item | undefined> {
 async function cBlock(c: EvmChain, height: bigint): Promise<Item | undefined> {
   const b = await c.store.blockAt(height);
   if (!b) return undefined;
-  const txs = blockTxs(c, b).map((t) => `0x${Buffer.from(t.hash()).toString('hex')}`);
+  const txs = blockTxs(c, b).map((t) => `0x${Buffer.from(txHash(t)).toString('hex')}`);
   return { height, id: b.hash, parentID: b.header.parentHash, time: b.header.time, type: 'EvmBlock', txs, size: b.size };
 }
 

@@ -15,6 +15,7 @@ export { EWOQ_EVM_ADDRESS, evmAddressOf, fundTestAccounts, TEST_ACCOUNT_WEI } fr
 export type { StoredBlock } from './store.js';
 export type { EvmLog, TxRecord } from './records.js';
 export { blockTxs } from './queries.js';
+export { txHash } from './txcodec.js';
 export { call } from './calls.js';
 export { type CallFrameJson, callTraces } from './trace/replay.js';
 export type { InternalTx } from './trace/internal.js';

@@ -17,6 +17,7 @@ import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArg
 import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from '../queries.js';
+import { txHash } from '../txcodec.js';
 import { accountMethods } from './accounts.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';
@@ -60,7 +61,7 @@ export function ethService(d: EthDeps): ServiceDef {
   const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
     full
       ? chain.store.txRecords(block.hash).then((records) => blockTxs(chain, block).map((tx, index) => formatTx(tx, records[index]!.from, { block, index })))
-      : Promise.resolve(blockTxs(chain, block).map((tx) => toHex0x(tx.hash())));
+      : Promise.resolve(blockTxs(chain, block).map((tx) => toHex0x(txHash(tx))));
   // coreth's getters that swallow BlockByNumber's error answer null past the head (transaction
   // counts, txs by index, uncle counts); getBlockByNumber, getHeaderByNumber and
   // getUncleByBlockNumberAndIndex pass it on: `cannot query unfinalized data` (blockAt).

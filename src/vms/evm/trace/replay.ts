@@ -11,7 +11,7 @@ import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pooltx.js';
 import { blockTxs } from '../queries.js';
 import type { StoredBlock } from '../store.js';
-import { withSender } from '../txcodec.js';
+import { txHash, withSender } from '../txcodec.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { createTracer } from './index.js';
 import { Pacer } from './pacer.js';
@@ -136,7 +136,7 @@ export async function traceBlock(env: TraceEnv, block: StoredBlock, config: Trac
     // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
     withSender(tx, new Address(records[i]!.from));
     if (!which(i)) await replay(env, vm, block, tx, baseFee);
-    else out.push({ txHash: toHex0x(tx.hash()), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
+    else out.push({ txHash: toHex0x(txHash(tx)), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
   }
   return out;
 }
