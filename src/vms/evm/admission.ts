@@ -15,7 +15,7 @@ import type { UnprotectedTxs } from './chainfile.js';
 import { toHex } from '../../encoding/bytes.js';
 import type { EvmFlavor } from './flavor.js';
 import { TxPool } from './pool.js';
-import { feeCaps, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE } from './pooltx.js';
+import { feeCaps, MAX_INITCODE_SIZE, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE } from './pooltx.js';
 import type { ChainRules } from './precompiles/rules.js';
 import { recoverSender } from './sender.js';
 import type { StoredBlock } from './store.js';
@@ -290,6 +290,7 @@ export class TxAdmission {
     if (this.current.has(hashHex)) throw new PoolError(poolErrors.alreadyKnown());
     if (tx.type > 2) throw new PoolError(poolErrors.typeNotSupported());
     if (bytes.length > TX_MAX_SIZE) throw new PoolError(poolErrors.oversized(bytes.length));
+    if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) throw new PoolError(poolErrors.initcode(tx.data.length));
     if (tx.gasLimit > head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, head.header.gasLimit));
     const { feeCap, tipCap } = feeCaps(tx);
     if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());

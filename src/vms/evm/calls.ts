@@ -8,7 +8,7 @@ import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
 import { execBlock, gethError, paced, skippingSenderCheck } from './execution.js';
-import { PoolError } from './pooltx.js';
+import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
@@ -24,8 +24,6 @@ export interface Message {
   noBaseFee: boolean;
 }
 
-/** params.MaxInitCodeSize (EIP-3860, Durango on): what a create message may carry. */
-const MAX_INITCODE_SIZE = 49_152;
 const U256_LIMIT = 1n << 256n;
 /** EIP-2681: a tx's nonce is below 2^64-1. */
 const MAX_TX_NONCE = 2n ** 64n - 1n;

@@ -30,6 +30,8 @@ export type NewPoolTx = Omit<PoolTx, 'seq' | 'slots'>;
 const TX_SLOT_SIZE = 32 * 1024;
 /** geth's txMaxSize: 4 slots. */
 export const TX_MAX_SIZE = 4 * TX_SLOT_SIZE;
+/** params.MaxInitCodeSize (EIP-3860, Durango on): what a create message may carry. */
+export const MAX_INITCODE_SIZE = 49_152;
 
 export const numSlots = (size: number): number => Math.ceil(size / TX_SLOT_SIZE);
 
@@ -66,6 +68,7 @@ export const poolErrors = {
   alreadyKnown: () => 'already known',
   typeNotSupported: () => 'transaction type not supported',
   oversized: (size: number) => `oversized data: transaction size ${size}, limit ${TX_MAX_SIZE}`,
+  initcode: (size: number) => `max initcode size exceeded: code size ${size}, limit ${MAX_INITCODE_SIZE}`,
   gasLimit: (gas: bigint, max: bigint) => `exceeds block gas limit: tx gas (${gas}) > current max gas (${max})`,
   tipAboveFeeCap: () => 'max priority fee per gas higher than max fee per gas',
   invalidSender: () => 'invalid sender',

@@ -4,6 +4,7 @@ import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { BodyTx } from './header.js';
+import { gethTxDecodeError } from './gethrlp.js';
 import { PoolError, poolErrors } from './pooltx.js';
 
 /**
@@ -33,17 +34,23 @@ export function txHash(tx: TypedTransaction): Uint8Array {
   return hash;
 }
 
+/**
+ * A raw tx as geth's pool takes it in: bytes geth cannot decode are refused with its rlp error (as
+ * eth_sendRawTransaction answers it), and a blob tx or an unknown type as not supported.
+ */
 export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
-  if (bytes.length > 0 && bytes[0]! <= 0x7f) {
-    if (bytes.length <= 1) throw new PoolError('typed transaction too short');
-    if (bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
-  }
+  const refusal = gethTxDecodeError(bytes);
+  if (refusal !== undefined) throw new PoolError(refusal);
+  if (bytes[0]! <= 0x7f && bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
   try {
     // Not frozen: a tx with warp predicates gets its intrinsic gas (warp/receive.ts withPredicateGas).
-    return createTxFromRLP(bytes, { common, freeze: false });
+    // Initcode of any size: the pool refuses it with geth's text (admission.ts), not the decoder.
+    return createTxFromRLP(bytes, { common, freeze: false, allowUnlimitedInitCodeSize: true });
   } catch (err) {
     if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
-    throw new PoolError(`rlp: ${(err as Error).message.replace(/ \(tx type.*$/s, '')}`);
+    // geth decodes what ethereumjs refuses here: a signature's v or y-parity out of range, an s
+    // above n/2, a value over 256 bits. Its pool then fails to recover a sender.
+    throw new PoolError(poolErrors.invalidSender());
   }
 }
 

@@ -31,7 +31,8 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array
       try {
         const args = await setDefaults(chain, given, gas.feeSource());
         const from = new Address(args.from!);
-        const common = { common: chain.common };
+        // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor.
+        const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
         const base = {
           nonce: args.nonce,
           gasLimit: args.gas,

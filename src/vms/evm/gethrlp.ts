@@ -1,0 +1,403 @@
+// What geth answers for raw tx bytes it cannot decode (types.Transaction.UnmarshalBinary): the
+// first error its rlp package meets, in its words, e.g. `rlp: too few elements for
+// types.DynamicFeeTx` for an unsigned tx, or `rlp: input string too long for common.Address,
+// decoding into (types.LegacyTx).To`. The txs themselves are decoded by @ethereumjs/tx; this only
+// walks the bytes the way geth's rlp.Stream reads them into its tx structs, because the two
+// decoders check in different orders and only geth's texts name the Go type and field that failed.
+
+/** One of rlp.Stream's errors: compared by identity, as Go compares them. */
+class StreamError {
+  constructor(readonly text: string) {}
+}
+
+const EOL = new StreamError('rlp: end of list');
+const EOF = new StreamError('EOF');
+const EXPECTED_STRING = new StreamError('rlp: expected String or Byte');
+const EXPECTED_LIST = new StreamError('rlp: expected List');
+const CANON_INT = new StreamError('rlp: non-canonical integer format');
+const CANON_SIZE = new StreamError('rlp: non-canonical size information');
+const ELEM_TOO_LARGE = new StreamError('rlp: element is larger than containing list');
+const VALUE_TOO_LARGE = new StreamError('rlp: value size exceeds available input length');
+const MORE_THAN_ONE_VALUE = new StreamError('rlp: input contains more than one value');
+const NOT_IN_LIST = new StreamError('rlp: call of ListEnd outside of any list');
+const NOT_AT_EOL = new StreamError('rlp: call of ListEnd not positioned at EOL');
+const UINT_OVERFLOW = new StreamError('rlp: uint overflow');
+
+/** rlp's decodeError: what failed, for which Go type, and where (innermost first). */
+class DecodeError {
+  readonly ctx: string[] = [];
+  constructor(
+    readonly msg: string,
+    readonly typ: string,
+  ) {}
+
+  get text(): string {
+    const where = this.ctx.length > 0 ? `, decoding into ${[...this.ctx].reverse().join('')}` : '';
+    return `rlp: ${this.msg} for ${this.typ}${where}`;
+  }
+}
+
+/** rlp's wrapStreamError: the stream errors a decoder reports for its type. */
+function wrap(err: unknown, typ: string): unknown {
+  if (err === CANON_INT) return new DecodeError('non-canonical integer (leading zero bytes)', typ);
+  if (err === CANON_SIZE) return new DecodeError('non-canonical size information', typ);
+  if (err === EXPECTED_LIST) return new DecodeError('expected input list', typ);
+  if (err === EXPECTED_STRING) return new DecodeError('expected input string or byte', typ);
+  if (err === UINT_OVERFLOW) return new DecodeError('input string too long', typ);
+  if (err === NOT_AT_EOL) return new DecodeError('input list has too many elements', typ);
+  return err;
+}
+
+const BYTE = 0;
+const STRING = 1;
+const LIST = 2;
+const KIND_NAMES = ['Byte', 'String', 'List'];
+
+/** rlp.Stream over a byte slice with its length as the input limit (what rlp.DecodeBytes reads with). */
+class Stream {
+  private pos = 0;
+  private remaining: number;
+  /** What is left of each open list. */
+  private readonly stack: number[] = [];
+  /** The value ahead, once its header is read (kind -1: not read yet). */
+  kind = -1;
+  size = 0;
+  private kindErr: unknown = undefined;
+  private byteval = 0;
+
+  constructor(private readonly b: Uint8Array) {
+    this.remaining = b.length;
+  }
+
+  get unread(): number {
+    return this.b.length - this.pos;
+  }
+
+  private willRead(n: number): void {
+    this.kind = -1;
+    const top = this.stack.length - 1;
+    if (top >= 0) {
+      if (n > this.stack[top]!) throw ELEM_TOO_LARGE;
+      this.stack[top]! -= n;
+    }
+    if (n > this.remaining) throw VALUE_TOO_LARGE;
+    this.remaining -= n;
+  }
+
+  private readByte(): number {
+    this.willRead(1);
+    return this.b[this.pos++]!;
+  }
+
+  private readFull(n: number): Uint8Array {
+    this.willRead(n);
+    this.pos += n;
+    return this.b.subarray(this.pos - n, this.pos);
+  }
+
+  /** A big-endian size or integer of `n` bytes; a leading zero byte is not canonical. */
+  private readUint(n: number): number {
+    if (n === 0) {
+      this.kind = -1;
+      return 0;
+    }
+    if (n === 1) return this.readByte();
+    const bytes = this.readFull(n);
+    if (bytes[0] === 0) throw CANON_SIZE;
+    // Past 2^53 the value is inexact, and far past anything it is compared with.
+    return bytes.reduce((v, x) => v * 256 + x, 0);
+  }
+
+  private readKind(): [number, number] {
+    let b: number;
+    try {
+      b = this.readByte();
+    } catch (err) {
+      // At the top level, running out of input is the end of the stream.
+      throw this.stack.length === 0 && err === VALUE_TOO_LARGE ? EOF : err;
+    }
+    this.byteval = 0;
+    if (b < 0x80) {
+      this.byteval = b;
+      return [BYTE, 0];
+    }
+    if (b < 0xb8) return [STRING, b - 0x80];
+    if (b < 0xc0) return [STRING, this.longSize(b - 0xb7)];
+    if (b < 0xf8) return [LIST, b - 0xc0];
+    return [LIST, this.longSize(b - 0xf7)];
+  }
+
+  private longSize(n: number): number {
+    const size = this.readUint(n);
+    if (size < 56) throw CANON_SIZE;
+    return size;
+  }
+
+  /** Reads the header of the value ahead (once), and checks its size against the input and the list it is in. */
+  kindOf(): void {
+    if (this.kind >= 0) {
+      if (this.kindErr !== undefined) throw this.kindErr;
+      return;
+    }
+    const top = this.stack.length - 1;
+    if (top >= 0 && this.stack[top] === 0) throw EOL;
+    try {
+      [this.kind, this.size] = this.readKind();
+      this.kindErr = undefined;
+    } catch (err) {
+      this.kind = BYTE;
+      this.kindErr = err;
+      throw err;
+    }
+    if (top >= 0 && this.size > this.stack[top]!) this.kindErr = ELEM_TOO_LARGE;
+    else if (this.size > this.remaining) this.kindErr = VALUE_TOO_LARGE;
+    if (this.kindErr !== undefined) throw this.kindErr;
+  }
+
+  /** Skips an empty value (a nil pointer's). */
+  rearm(): void {
+    this.kind = -1;
+  }
+
+  list(): number {
+    this.kindOf();
+    if (this.kind !== LIST) throw EXPECTED_LIST;
+    const size = this.size;
+    const top = this.stack.length - 1;
+    if (top >= 0) this.stack[top]! -= size;
+    this.stack.push(size);
+    this.kind = -1;
+    this.size = 0;
+    return size;
+  }
+
+  listEnd(): void {
+    const top = this.stack.length - 1;
+    if (top < 0) throw NOT_IN_LIST;
+    if (this.stack[top]! > 0) throw NOT_AT_EOL;
+    this.stack.pop();
+    this.kind = -1;
+    this.size = 0;
+  }
+
+  bytes(): Uint8Array {
+    this.kindOf();
+    if (this.kind === BYTE) {
+      this.kind = -1;
+      return Uint8Array.of(this.byteval);
+    }
+    if (this.kind === LIST) throw EXPECTED_STRING;
+    const b = this.readFull(this.size);
+    if (b.length === 1 && b[0]! < 128) throw CANON_SIZE;
+    return b;
+  }
+
+  uint(bits: number): void {
+    this.kindOf();
+    if (this.kind === BYTE) {
+      if (this.byteval === 0) throw CANON_INT;
+      this.kind = -1;
+      return;
+    }
+    if (this.kind === LIST) throw EXPECTED_STRING;
+    const size = this.size;
+    if (size > bits / 8) throw UINT_OVERFLOW;
+    let v: number;
+    try {
+      v = this.readUint(size);
+    } catch (err) {
+      throw err === CANON_SIZE ? CANON_INT : err;
+    }
+    if (size > 0 && v < 128) throw CANON_SIZE;
+  }
+
+  /** A fixed-size byte array's bytes (decodeByteArray). */
+  byteArray(n: number, typ: string): void {
+    this.kindOf();
+    if (this.kind === LIST) throw wrap(EXPECTED_STRING, typ);
+    const size = this.kind === BYTE ? 1 : this.size;
+    if (size > n) throw new DecodeError('input string too long', typ);
+    if (size < n) throw new DecodeError('input string too short', typ);
+    if (this.kind === BYTE) {
+      this.kind = -1;
+      return;
+    }
+    const b = this.readFull(size);
+    if (size === 1 && b[0]! < 128) throw wrap(CANON_SIZE, typ);
+  }
+}
+
+type Decoder = (s: Stream) => void;
+
+const uint64: Decoder = (s) => {
+  try {
+    s.uint(64);
+  } catch (err) {
+    throw wrap(err, 'uint64');
+  }
+};
+
+const bigInt: Decoder = (s) => {
+  let b: Uint8Array;
+  try {
+    b = s.bytes();
+  } catch (err) {
+    throw wrap(err, '*big.Int');
+  }
+  if (b.length > 0 && b[0] === 0) throw wrap(CANON_INT, '*big.Int');
+};
+
+const byteSlice: Decoder = (s) => {
+  try {
+    s.bytes();
+  } catch (err) {
+    throw wrap(err, '[]uint8');
+  }
+};
+
+const byteArray =
+  (n: number, typ: string): Decoder =>
+  (s) =>
+    s.byteArray(n, typ);
+
+/** A pointer tagged `rlp:"nil"`: an empty string is nil, anything else the element. */
+const nilPointer =
+  (elem: Decoder, typ: string, nilKind: number): Decoder =>
+  (s) => {
+    try {
+      s.kindOf();
+    } catch (err) {
+      throw wrap(err, typ);
+    }
+    if (s.kind !== BYTE && s.size === 0) {
+      if (s.kind !== nilKind) throw new DecodeError(`wrong kind of empty value (got ${KIND_NAMES[s.kind]}, want ${KIND_NAMES[nilKind]})`, typ);
+      s.rearm();
+      return;
+    }
+    elem(s);
+  };
+
+const struct =
+  (typ: string, fields: ReadonlyArray<readonly [string, Decoder]>): Decoder =>
+  (s) => {
+    try {
+      s.list();
+    } catch (err) {
+      throw wrap(err, typ);
+    }
+    for (const [name, decode] of fields) {
+      try {
+        decode(s);
+      } catch (err) {
+        if (err === EOL) throw new DecodeError('too few elements', typ);
+        if (err instanceof DecodeError) err.ctx.push(`.${name}`);
+        throw err;
+      }
+    }
+    try {
+      s.listEnd();
+    } catch (err) {
+      throw wrap(err, typ);
+    }
+  };
+
+const listOf =
+  (elem: Decoder, typ: string): Decoder =>
+  (s) => {
+    let size: number;
+    try {
+      size = s.list();
+    } catch (err) {
+      throw wrap(err, typ);
+    }
+    for (let i = 0; size > 0; i++) {
+      try {
+        elem(s);
+      } catch (err) {
+        if (err === EOL) break;
+        if (err instanceof DecodeError) err.ctx.push(`[${i}]`);
+        throw err;
+      }
+    }
+    s.listEnd();
+  };
+
+const address = byteArray(20, 'common.Address');
+const to = nilPointer(address, '*common.Address', STRING);
+const accessList = listOf(
+  struct('types.AccessTuple', [
+    ['Address', address],
+    ['StorageKeys', listOf(byteArray(32, 'common.Hash'), '[]common.Hash')],
+  ]),
+  'types.AccessList',
+);
+const signature = [
+  ['V', bigInt],
+  ['R', bigInt],
+  ['S', bigInt],
+] as const;
+
+const TX_STRUCTS: Record<number, readonly [string, Decoder]> = {
+  0: [
+    'types.LegacyTx',
+    struct('types.LegacyTx', [['Nonce', uint64], ['GasPrice', bigInt], ['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ...signature]),
+  ],
+  1: [
+    'types.AccessListTx',
+    struct('types.AccessListTx', [
+      ['ChainID', bigInt],
+      ['Nonce', uint64],
+      ['GasPrice', bigInt],
+      ['Gas', uint64],
+      ['To', to],
+      ['Value', bigInt],
+      ['Data', byteSlice],
+      ['AccessList', accessList],
+      ...signature,
+    ]),
+  ],
+  2: [
+    'types.DynamicFeeTx',
+    struct('types.DynamicFeeTx', [
+      ['ChainID', bigInt],
+      ['Nonce', uint64],
+      ['GasTipCap', bigInt],
+      ['GasFeeCap', bigInt],
+      ['Gas', uint64],
+      ['To', to],
+      ['Value', bigInt],
+      ['Data', byteSlice],
+      ['AccessList', accessList],
+      ...signature,
+    ]),
+  ],
+};
+
+/** rlp.DecodeBytes into the Go type `typ`: its error's text, or undefined. */
+function decodeBytes(b: Uint8Array, [typ, decode]: readonly [string, Decoder]): string | undefined {
+  const s = new Stream(b);
+  try {
+    decode(s);
+  } catch (err) {
+    if (err instanceof DecodeError) {
+      if (err.ctx.length > 0) err.ctx.push(`(${typ})`);
+      return err.text;
+    }
+    if (err instanceof StreamError) return err.text;
+    throw err;
+  }
+  return s.unread > 0 ? MORE_THAN_ONE_VALUE.text : undefined;
+}
+
+/**
+ * geth's error for raw tx bytes its decoding refuses (UnmarshalBinary), or undefined when geth
+ * decodes them. A blob tx (type 3) is left to the pool, which takes no blob txs on Avalanche.
+ */
+export function gethTxDecodeError(b: Uint8Array): string | undefined {
+  if (b.length > 0 && b[0]! > 0x7f) return decodeBytes(b, TX_STRUCTS[0]!);
+  if (b.length <= 1) return 'typed transaction too short';
+  const type = b[0]!;
+  if (type === 3) return undefined;
+  const target = TX_STRUCTS[type];
+  return target ? decodeBytes(b.subarray(1), target) : 'transaction type not supported';
+}

@@ -1,0 +1,154 @@
+// eth_sendRawTransaction with bytes coreth cannot take: geth's own texts (types.Transaction's
+// UnmarshalBinary and its rlp package, then the pool), not the decoder's the emulator runs on.
+import { parseTransaction, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, callError, startTestNode, type TestNode } from './helpers.js';
+
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+
+/** Raw bytes and geth's answer, worked out from go-ethereum's rlp.Stream and the tx structs. */
+const MALFORMED: Array<[string, string]> = [
+  // UnmarshalBinary: a first byte under 0x80 is a type; one byte alone is too short.
+  ['0x', 'typed transaction too short'],
+  ['0x02', 'typed transaction too short'],
+  ['0x04c0', 'transaction type not supported'],
+  ['0x7fc0', 'transaction type not supported'],
+  // Not a list where the struct is.
+  ['0x80', 'rlp: expected input list for types.LegacyTx'],
+  ['0x0201', 'rlp: expected input list for types.DynamicFeeTx'],
+  // The list ends before the struct's fields do (an unsigned tx), or goes on after them.
+  ['0xc0', 'rlp: too few elements for types.LegacyTx'],
+  ['0x01c0', 'rlp: too few elements for types.AccessListTx'],
+  ['0xca80808080808080808080', 'rlp: input list has too many elements for types.LegacyTx'],
+  // Sizes past the input or the enclosing list, trailing bytes.
+  ['0xf8', 'rlp: value size exceeds available input length'],
+  ['0xc98080808080808080', 'rlp: value size exceeds available input length'],
+  ['0xc480940000', 'rlp: element is larger than containing list'],
+  ['0xc9808080808080808080c0', 'rlp: input contains more than one value'],
+  [`0xf809${'80'.repeat(9)}`, 'rlp: non-canonical size information for types.LegacyTx'],
+  // A field of the wrong kind or form, named with its Go type and place.
+  ['0xc9008080808080808080', 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce'],
+  [`0xca8105${'80'.repeat(8)}`, 'rlp: non-canonical size information for uint64, decoding into (types.LegacyTx).Nonce'],
+  [`0x${rlpList([`8901${'00'.repeat(8)}`, ...Array(8).fill('80')])}`, 'rlp: input string too long for uint64, decoding into (types.LegacyTx).Nonce'],
+  ['0xca80820001808080808080', 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.LegacyTx).GasPrice'],
+  ['0xc4c3808080', 'rlp: expected input string or byte for uint64, decoding into (types.LegacyTx).Nonce'],
+  ['0xc9808080c08080808080', 'rlp: wrong kind of empty value (got List, want String) for *common.Address, decoding into (types.LegacyTx).To'],
+  ['0xcb8080808201028080808080', 'rlp: input string too short for common.Address, decoding into (types.LegacyTx).To'],
+  [
+    `0x${rlpList(['80', '80', '80', `95${'11'.repeat(21)}`, '80', '80', '80', '80', '80'])}`,
+    'rlp: input string too long for common.Address, decoding into (types.LegacyTx).To',
+  ],
+  [
+    `0x02${rlpList(['80', '80', '80', '80', '80', '80', '80', '80', rlpList([rlpList([`94${'22'.repeat(20)}`, rlpList([`a0${'33'.repeat(32)}`, `9f${'44'.repeat(31)}`])])]), '80', '80', '80'])}`,
+    'rlp: input string too short for common.Hash, decoding into (types.DynamicFeeTx).AccessList[0].StorageKeys[1]',
+  ],
+  [
+    `0x01${rlpList(['80', '80', '80', '80', '80', '80', '80', rlpList([rlpList([`94${'22'.repeat(20)}`])]), '80', '80', '80'])}`,
+    'rlp: too few elements for types.AccessTuple, decoding into (types.AccessListTx).AccessList[0]',
+  ],
+];
+
+/** An RLP list of already-encoded items (hex without 0x), short or long form. */
+function rlpList(items: string[]): string {
+  const body = items.join('');
+  const n = body.length / 2;
+  if (n < 56) return (0xc0 + n).toString(16) + body;
+  const len = n.toString(16).padStart(n.toString(16).length + (n.toString(16).length % 2), '0');
+  return (0xf7 + len.length / 2).toString(16) + len + body;
+}
+
+describe('eth_sendRawTransaction: bytes geth cannot decode get its rlp errors', () => {
+  let node: TestNode;
+  let cUrl: string;
+  let l1Url: string;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [MYL1] });
+    cUrl = `${node.uri}/ext/bc/C/rpc`;
+    l1Url = `${node.uri}/ext/bc/myl1/rpc`;
+  });
+  afterAll(() => node.stop());
+
+  it.each(MALFORMED)('%s', async (raw, message) => {
+    for (const url of [cUrl, l1Url]) expect(await callError(url, 'eth_sendRawTransaction', [raw])).toEqual({ code: -32000, message });
+  });
+
+  it('an unsigned EIP-1559 tx is too few elements; an unsigned EIP-155 legacy tx decodes and has no sender', async () => {
+    const tx: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId: 43112,
+      nonce: 0,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+      gas: 21_000n,
+      to: `0x${'11'.repeat(20)}`,
+      value: 1n,
+    };
+    expect(await callError(cUrl, 'eth_sendRawTransaction', [serializeTransaction(tx)])).toEqual({
+      code: -32000,
+      message: 'rlp: too few elements for types.DynamicFeeTx',
+    });
+    // [nonce, gasPrice, gas, to, value, data, chainId, 0, 0]: nine fields, V the chain ID, R = S = 0.
+    const legacy = serializeTransaction({
+      type: 'legacy',
+      chainId: 43112,
+      nonce: 0,
+      gasPrice: 10n ** 11n,
+      gas: 21_000n,
+      to: `0x${'11'.repeat(20)}`,
+      value: 1n,
+    });
+    expect(await callError(cUrl, 'eth_sendRawTransaction', [legacy])).toEqual({ code: -32000, message: 'invalid sender' });
+  });
+
+  it('a signature with s above n/2 decodes and fails sender recovery in the pool', async () => {
+    const account = privateKeyToAccount(EWOQ_KEY);
+    const signed = await account.signTransaction({
+      type: 'eip1559',
+      chainId: 43112,
+      nonce: 0,
+      maxFeePerGas: 10n ** 12n,
+      maxPriorityFeePerGas: 1n,
+      gas: 21_000n,
+      to: `0x${'11'.repeat(20)}`,
+      value: 1n,
+    });
+    const tx = parseTransaction(signed) as TransactionSerializableEIP1559 & { r: `0x${string}`; s: `0x${string}`; yParity: number };
+    const highS = serializeTransaction(tx, { r: tx.r, s: `0x${(SECP256K1_N - BigInt(tx.s)).toString(16).padStart(64, '0')}`, yParity: 1 - tx.yParity });
+    expect(await callError(cUrl, 'eth_sendRawTransaction', [highS])).toEqual({ code: -32000, message: 'invalid sender' });
+    // The tx as signed is taken.
+    expect(await call(cUrl, 'eth_sendRawTransaction', [signed])).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("initcode over EIP-3860's limit is the pool's error, raw or sent from an account", async () => {
+    const account = privateKeyToAccount(EWOQ_KEY);
+    const data = `0x${'00'.repeat(49_153)}` as const;
+    const nonce = Number(await call(cUrl, 'eth_getTransactionCount', [account.address, 'pending']));
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId: 43112,
+      nonce,
+      maxFeePerGas: 10n ** 12n,
+      maxPriorityFeePerGas: 1n,
+      gas: 15_000_000n,
+      data,
+    });
+    const message = 'max initcode size exceeded: code size 49153, limit 49152';
+    expect(await callError(cUrl, 'eth_sendRawTransaction', [raw])).toEqual({ code: -32000, message });
+    await call(cUrl, 'anvil_impersonateAccount', [account.address]);
+    expect(await callError(cUrl, 'eth_sendTransaction', [{ from: account.address, data, gas: '0xe4e1c0' }])).toEqual({ code: -32000, message });
+    // At the limit it is taken.
+    const atLimit = await account.signTransaction({
+      type: 'eip1559',
+      chainId: 43112,
+      nonce,
+      maxFeePerGas: 10n ** 12n,
+      maxPriorityFeePerGas: 1n,
+      gas: 1_000_000n,
+      data: `0x${'00'.repeat(49_152)}`,
+    });
+    expect(await call(cUrl, 'eth_sendRawTransaction', [atLimit])).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+});
