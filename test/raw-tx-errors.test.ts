@@ -28,6 +28,10 @@ const MALFORMED: Array<[string, string]> = [
   ['0xc98080808080808080', 'rlp: value size exceeds available input length'],
   ['0xc480940000', 'rlp: element is larger than containing list'],
   ['0xc9808080808080808080c0', 'rlp: input contains more than one value'],
+  // A value's size is held against what its list had left before its header (the header counts too).
+  ['0xc181', 'rlp: value size exceeds available input length'],
+  [`0xc98901${'00'.repeat(8)}`, 'rlp: input string too long for uint64, decoding into (types.LegacyTx).Nonce'],
+  [`0x01c9${'80'.repeat(7)}c2c0c0`, 'rlp: too few elements for types.AccessTuple, decoding into (types.AccessListTx).AccessList[0]'],
   [`0xf809${'80'.repeat(9)}`, 'rlp: non-canonical size information for types.LegacyTx'],
   // A field of the wrong kind or form, named with its Go type and place.
   ['0xc9008080808080808080', 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce'],

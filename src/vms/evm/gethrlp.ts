@@ -140,7 +140,9 @@ class Stream {
       return;
     }
     const top = this.stack.length - 1;
-    if (top >= 0 && this.stack[top] === 0) throw EOL;
+    // What the list had left before its header was read: the value's size is checked against that.
+    const limit = top >= 0 ? this.stack[top]! : 0;
+    if (top >= 0 && limit === 0) throw EOL;
     try {
       [this.kind, this.size] = this.readKind();
       this.kindErr = undefined;
@@ -149,7 +151,7 @@ class Stream {
       this.kindErr = err;
       throw err;
     }
-    if (top >= 0 && this.size > this.stack[top]!) this.kindErr = ELEM_TOO_LARGE;
+    if (top >= 0 && this.size > limit) this.kindErr = ELEM_TOO_LARGE;
     else if (this.size > this.remaining) this.kindErr = VALUE_TOO_LARGE;
     if (this.kindErr !== undefined) throw this.kindErr;
   }
@@ -164,7 +166,8 @@ class Stream {
     if (this.kind !== LIST) throw EXPECTED_LIST;
     const size = this.size;
     const top = this.stack.length - 1;
-    if (top >= 0) this.stack[top]! -= size;
+    // Go's uint64 wraps when the header took the room the list needed: the list then never ends.
+    if (top >= 0) this.stack[top] = this.stack[top]! >= size ? this.stack[top]! - size : 2 ** 64 + this.stack[top]! - size;
     this.stack.push(size);
     this.kind = -1;
     this.size = 0;

@@ -34,6 +34,9 @@ export function txHash(tx: TypedTransaction): Uint8Array {
   return hash;
 }
 
+/** ethereumjs's refusals of a signature, which geth's pool answers with `invalid sender`. */
+const SIGNATURE_REFUSALS = /^(Invalid Signature|The y-parity|Legacy txs need|Incompatible EIP155|Common chain ID|[rsv] cannot (equal or )?exceed)/;
+
 /**
  * A raw tx as geth's pool takes it in: bytes geth cannot decode are refused with its rlp error (as
  * eth_sendRawTransaction answers it), and a blob tx or an unknown type as not supported.
@@ -47,10 +50,14 @@ export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
     // Initcode of any size: the pool refuses it with geth's text (admission.ts), not the decoder.
     return createTxFromRLP(bytes, { common, freeze: false, allowUnlimitedInitCodeSize: true });
   } catch (err) {
-    if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test((err as Error).message)) throw new PoolError(poolErrors.tipAboveFeeCap());
-    // geth decodes what ethereumjs refuses here: a signature's v or y-parity out of range, an s
-    // above n/2, a value over 256 bits. Its pool then fails to recover a sender.
-    throw new PoolError(poolErrors.invalidSender());
+    const message = (err as Error).message;
+    if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(message)) throw new PoolError(poolErrors.tipAboveFeeCap());
+    // geth decodes what ethereumjs refuses here. A signature it cannot recover (a v or y-parity out
+    // of range, an s above n/2 or over 256 bits, another chain's v) its pool refuses as below.
+    if (SIGNATURE_REFUSALS.test(message)) throw new PoolError(poolErrors.invalidSender());
+    // A fee, value or nonce past what a tx can carry: geth's pool has its own words for some of
+    // these; the decoder's are given (docs/c-chain.md).
+    throw new PoolError(message.replace(/ \(tx type.*$/s, ''));
   }
 }
 
