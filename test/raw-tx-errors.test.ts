@@ -79,48 +79,32 @@ describe('eth_sendRawTransaction: bytes geth cannot decode get its rlp errors', 
     for (const url of [cUrl, l1Url]) expect(await callError(url, 'eth_sendRawTransaction', [raw])).toEqual({ code: -32000, message });
   });
 
+  /** An EIP-1559 tx on the C-Chain from `nonce`: a transfer of 1 wei, or a creation with `data`. */
+  const tx = (nonce: number, more: Partial<TransactionSerializableEIP1559> = {}): TransactionSerializableEIP1559 => ({
+    type: 'eip1559',
+    chainId: 43112,
+    nonce,
+    maxFeePerGas: 10n ** 12n,
+    maxPriorityFeePerGas: 1n,
+    gas: 21_000n,
+    ...(more.data ? {} : { to: `0x${'11'.repeat(20)}`, value: 1n }),
+    ...more,
+  });
+
   it('an unsigned EIP-1559 tx is too few elements; an unsigned EIP-155 legacy tx decodes and has no sender', async () => {
-    const tx: TransactionSerializableEIP1559 = {
-      type: 'eip1559',
-      chainId: 43112,
-      nonce: 0,
-      maxFeePerGas: 10n ** 11n,
-      maxPriorityFeePerGas: 1n,
-      gas: 21_000n,
-      to: `0x${'11'.repeat(20)}`,
-      value: 1n,
-    };
-    expect(await callError(cUrl, 'eth_sendRawTransaction', [serializeTransaction(tx)])).toEqual({
+    expect(await callError(cUrl, 'eth_sendRawTransaction', [serializeTransaction(tx(0))])).toEqual({
       code: -32000,
       message: 'rlp: too few elements for types.DynamicFeeTx',
     });
     // [nonce, gasPrice, gas, to, value, data, chainId, 0, 0]: nine fields, V the chain ID, R = S = 0.
-    const legacy = serializeTransaction({
-      type: 'legacy',
-      chainId: 43112,
-      nonce: 0,
-      gasPrice: 10n ** 11n,
-      gas: 21_000n,
-      to: `0x${'11'.repeat(20)}`,
-      value: 1n,
-    });
+    const legacy = serializeTransaction({ type: 'legacy', chainId: 43112, nonce: 0, gasPrice: 10n ** 11n, gas: 21_000n, to: `0x${'11'.repeat(20)}` });
     expect(await callError(cUrl, 'eth_sendRawTransaction', [legacy])).toEqual({ code: -32000, message: 'invalid sender' });
   });
 
   it('a signature with s above n/2 decodes and fails sender recovery in the pool', async () => {
-    const account = privateKeyToAccount(EWOQ_KEY);
-    const signed = await account.signTransaction({
-      type: 'eip1559',
-      chainId: 43112,
-      nonce: 0,
-      maxFeePerGas: 10n ** 12n,
-      maxPriorityFeePerGas: 1n,
-      gas: 21_000n,
-      to: `0x${'11'.repeat(20)}`,
-      value: 1n,
-    });
-    const tx = parseTransaction(signed) as TransactionSerializableEIP1559 & { r: `0x${string}`; s: `0x${string}`; yParity: number };
-    const highS = serializeTransaction(tx, { r: tx.r, s: `0x${(SECP256K1_N - BigInt(tx.s)).toString(16).padStart(64, '0')}`, yParity: 1 - tx.yParity });
+    const signed = await privateKeyToAccount(EWOQ_KEY).signTransaction(tx(0));
+    const sig = parseTransaction(signed) as TransactionSerializableEIP1559 & { r: `0x${string}`; s: `0x${string}`; yParity: number };
+    const highS = serializeTransaction(sig, { r: sig.r, s: `0x${(SECP256K1_N - BigInt(sig.s)).toString(16).padStart(64, '0')}`, yParity: 1 - sig.yParity });
     expect(await callError(cUrl, 'eth_sendRawTransaction', [highS])).toEqual({ code: -32000, message: 'invalid sender' });
     // The tx as signed is taken.
     expect(await call(cUrl, 'eth_sendRawTransaction', [signed])).toMatch(/^0x[0-9a-f]{64}$/);
@@ -130,29 +114,14 @@ describe('eth_sendRawTransaction: bytes geth cannot decode get its rlp errors', 
     const account = privateKeyToAccount(EWOQ_KEY);
     const data = `0x${'00'.repeat(49_153)}` as const;
     const nonce = Number(await call(cUrl, 'eth_getTransactionCount', [account.address, 'pending']));
-    const raw = await account.signTransaction({
-      type: 'eip1559',
-      chainId: 43112,
-      nonce,
-      maxFeePerGas: 10n ** 12n,
-      maxPriorityFeePerGas: 1n,
-      gas: 15_000_000n,
-      data,
-    });
+    // Over the block's gas limit too: the initcode check comes first, as in coreth's pool.
+    const raw = await account.signTransaction(tx(nonce, { data, gas: 15_000_000n }));
     const message = 'max initcode size exceeded: code size 49153, limit 49152';
     expect(await callError(cUrl, 'eth_sendRawTransaction', [raw])).toEqual({ code: -32000, message });
     await call(cUrl, 'anvil_impersonateAccount', [account.address]);
     expect(await callError(cUrl, 'eth_sendTransaction', [{ from: account.address, data, gas: '0xe4e1c0' }])).toEqual({ code: -32000, message });
     // At the limit it is taken.
-    const atLimit = await account.signTransaction({
-      type: 'eip1559',
-      chainId: 43112,
-      nonce,
-      maxFeePerGas: 10n ** 12n,
-      maxPriorityFeePerGas: 1n,
-      gas: 1_000_000n,
-      data: `0x${'00'.repeat(49_152)}`,
-    });
+    const atLimit = await account.signTransaction(tx(nonce, { data: `0x${'00'.repeat(49_152)}`, gas: 1_000_000n }));
     expect(await call(cUrl, 'eth_sendRawTransaction', [atLimit])).toMatch(/^0x[0-9a-f]{64}$/);
   });
 });
