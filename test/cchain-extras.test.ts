@@ -123,6 +123,30 @@ describe('C-Chain extras with --dev', () => {
     expect(Object.keys(config)).toEqual([...Object.keys(config)].sort());
   });
 
+  it("gives a block's receipts with their logs numbered through the block, as one by one", async () => {
+    // Three creations whose constructors emit LOG1 and LOG2 (offset 0, size 0), in one block.
+    await eth(node, 'evm_setAutomine', [false]);
+    const start = Number((await eth(node, 'eth_getTransactionCount', [EWOQ, 'latest'])).result);
+    const hashes: Hex[] = [];
+    for (let k = 0; k < 3; k++) {
+      const raw = await ewoq.signTransaction({
+        chainId: 43112,
+        nonce: start + k,
+        data: '0x60ff60006000a160ee60dd60006000a200',
+        gas: 100_000n,
+        maxFeePerGas: 300_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      hashes.push((await eth(node, 'eth_sendRawTransaction', [raw])).result);
+    }
+    await eth(node, 'evm_mine');
+    await eth(node, 'evm_setAutomine', [true]);
+    const one = await Promise.all(hashes.map(async (h) => (await eth(node, 'eth_getTransactionReceipt', [h])).result));
+    expect(new Set(one.map((r) => r.blockNumber)).size).toBe(1);
+    expect(one.flatMap((r) => r.logs.map((l: { logIndex: string }) => l.logIndex))).toEqual(['0x0', '0x1', '0x2', '0x3', '0x4', '0x5']);
+    expect((await eth(node, 'eth_getBlockReceipts', [one[0].blockNumber])).result).toEqual(one);
+  });
+
   it('refuses a set-code (type 4) tx as geth does', async () => {
     expect((await eth(node, 'eth_sendRawTransaction', ['0x04c0'])).error).toEqual({ code: -32000, message: 'transaction type not supported' });
   });

@@ -208,7 +208,13 @@ export function ethService(d: EthDeps): ServiceDef {
         const block = await blockOf(chain, ref as Parameters<typeof blockOf>[1]).catch(() => undefined);
         if (!block) return null;
         const records = await chain.store.txRecords(block.hash);
-        return blockTxs(chain, block).map((tx, index) => formatReceipt(tx, records, { block, index }));
+        // Each receipt's first log index counted on from the last, not again from the block's first tx.
+        let first = 0;
+        return blockTxs(chain, block).map((tx, index) => {
+          const receipt = formatReceipt(tx, records, { block, index }, first);
+          first += records[index]!.logs.length;
+          return receipt;
+        });
       }),
       getUncleCountByBlockNumber: method(positional([blockNumber]), async ([tag]) => ((await byNumber(tag as Parameters<typeof blockAt>[1])) ? '0x0' : null)),
       getUncleCountByBlockHash: method(positional([hash]), async ([h]) => ((await chain.store.block(h as Uint8Array)) ? '0x0' : null)),

@@ -101,14 +101,25 @@ export function formatLog(log: EvmLog, at: LogPosition): Record<string, unknown>
   };
 }
 
-/** A receipt's bloom, hashed with the chain's keccak (hash-wasm): @noble/hashes's made a fifth of eth_getTransactionReceipt's CPU. */
-export function logsBloom(logs: EvmLog[], common: Common): Uint8Array {
-  const bloom = new Bloom(undefined, common);
-  for (const log of logs) {
-    bloom.add(log.address);
-    for (const t of log.topics) bloom.add(t);
+const blooms = new WeakMap<readonly EvmLog[], Uint8Array>();
+
+/**
+ * A receipt's bloom, hashed with the chain's keccak (hash-wasm: @noble/hashes's made a fifth of
+ * eth_getTransactionReceipt's CPU), once per record the store keeps at hand: a client waiting for
+ * its receipt asks for it again and again. A record's logs never change.
+ */
+export function logsBloom(logs: readonly EvmLog[], common: Common): Uint8Array {
+  let bits = blooms.get(logs);
+  if (bits === undefined) {
+    const bloom = new Bloom(undefined, common);
+    for (const log of logs) {
+      bloom.add(log.address);
+      for (const t of log.topics) bloom.add(t);
+    }
+    bits = bloom.bitvector;
+    blooms.set(logs, bits);
   }
-  return bloom.bitvector;
+  return bits;
 }
 
 /** The index of a tx's first log in its block. */
@@ -118,10 +129,15 @@ export function firstLogIndex(records: readonly TxRecord[], txIndex: number): nu
   return n;
 }
 
-export function formatReceipt(tx: TypedTransaction, records: readonly TxRecord[], at: TxPosition): Record<string, unknown> {
+/** `first`: the index of its first log in the block, when the caller counts them (a block's receipts). */
+export function formatReceipt(
+  tx: TypedTransaction,
+  records: readonly TxRecord[],
+  at: TxPosition,
+  first = firstLogIndex(records, at.index),
+): Record<string, unknown> {
   const r = records[at.index]!;
   const hash = txHash(tx);
-  const first = firstLogIndex(records, at.index);
   return {
     blockHash: toHex0x(at.block.hash),
     blockNumber: qty(at.block.header.number),
