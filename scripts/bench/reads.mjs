@@ -13,7 +13,7 @@
 //
 // Usage:  npm run build && npm run bench:reads      BLOCKS=300 TXS=4 REQUESTS=2000 WINDOW=100
 //         EMULATOR_CLI=<path> runs another build (e.g. a worktree's dist/avalanche-emulator.js from before a change)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -61,13 +61,14 @@ async function start(kind) {
     if (!existsSync(ANVIL)) throw new Error(`${path.relative(ROOT, ANVIL)} is missing (npm install)`);
     const port = await freePort();
     child = spawn(ANVIL, ['--chain-id', '43112', '--port', String(port), '--silent'], { stdio: 'ignore', env: { ...process.env, HOME: dir } });
+    children.add(child);
     url = `http://127.0.0.1:${port}`;
   } else {
     if (!existsSync(EMULATOR_CLI)) throw new Error(`${EMULATOR_CLI} is missing; run npm run build first`);
     child = spawn(process.execPath, [EMULATOR_CLI, '--dev', '--http-port=0', '--db-type=memdb', `--data-dir=${dir}`, '--log-level=off'], { stdio: 'ignore' });
+    children.add(child);
     url = `${await processUri(dir, 10)}/ext/bc/C/rpc`;
   }
-  children.add(child);
   for (const deadline = Date.now() + 30_000; ; await sleep(20)) {
     if (Date.now() > deadline) throw new Error(`${kind} did not answer within 30 s`);
     try {
@@ -111,7 +112,20 @@ async function makeHistory(side, contract) {
   await rpc(url, 'evm_setAutomine', [true]);
   const last = await receiptOf(url, hashes.at(-1));
   const top = Number(last.blockNumber);
-  return { address, hashes, first: top - BLOCKS + 1, top };
+  const history = { address, hashes, first: top - BLOCKS + 1, top };
+  // Both servers must hold the same history: BLOCKS blocks of TXS transfers, a log each.
+  const firstBlock = await rpc(url, 'eth_getBlockByNumber', [`0x${history.first.toString(16)}`, false]);
+  if (firstBlock.transactions[0] !== hashes[0] || firstBlock.transactions.length !== TXS)
+    throw new Error(`${side.kind}: block ${history.first} is not the first of the ${BLOCKS} blocks of ${TXS} transfers`);
+  return history;
+}
+
+/** Checks that a window's logs are all there on `side` before they are timed. */
+async function checkLogs(side, history) {
+  const [, [filter]] = reads(history).at(-1)[1](0);
+  const logs = await rpc(side.url, 'eth_getLogs', [filter]);
+  const want = (Number(filter.toBlock) - Number(filter.fromBlock) + 1) * TXS;
+  if (logs.length !== want) throw new Error(`${side.kind}: eth_getLogs answered ${logs.length} logs, not ${want}`);
 }
 
 /** The reads, each a function of the request's index: the same questions for both servers. */
@@ -167,11 +181,13 @@ function table(emulator, anvil) {
 
 try {
   const contract = token();
-  console.log(`bench:reads: ${BLOCKS} blocks of ${TXS} ERC-20 transfers; ${REQUESTS} sequential requests per read (server CPU from /proc)`);
+  const anvilVersion = existsSync(ANVIL) ? execFileSync(ANVIL, ['--version'], { encoding: 'utf8' }).split('\n')[0] : 'anvil missing';
+  console.log(`bench:reads: ${BLOCKS} blocks of ${TXS} ERC-20 transfers; ${REQUESTS} sequential requests per read (server CPU from /proc); ${anvilVersion}`);
   const out = {};
   for (const kind of ['emulator', 'anvil']) {
     const side = await start(kind);
     const history = await makeHistory(side, contract);
+    await checkLogs(side, history);
     out[kind] = await measure(side, history);
     side.child.kill('SIGKILL');
   }

@@ -53,27 +53,34 @@ const STRING = 1;
 const LIST = 2;
 const KIND_NAMES = ['Byte', 'String', 'List'];
 
-/** rlp.Stream over a byte slice with its length as the input limit (what rlp.DecodeBytes reads with). */
+/** Go's uint64: a list's count wraps around when a header took the room its list needed. */
+const U64 = (1n << 64n) - 1n;
+
+/**
+ * rlp.Stream over a byte slice with its length as the input limit (what rlp.DecodeBytes reads
+ * with). Sizes are bigints: a header may declare up to 2^64 - 1 bytes, and a list's count may
+ * wrap as Go's uint64 does; both are compared as Go compares them.
+ */
 class Stream {
   private pos = 0;
-  private remaining: number;
+  private remaining: bigint;
   /** What is left of each open list. */
-  private readonly stack: number[] = [];
+  private readonly stack: bigint[] = [];
   /** The value ahead, once its header is read (kind -1: not read yet). */
   kind = -1;
-  size = 0;
+  size = 0n;
   private kindErr: unknown = undefined;
   private byteval = 0;
 
   constructor(private readonly b: Uint8Array) {
-    this.remaining = b.length;
+    this.remaining = BigInt(b.length);
   }
 
   get unread(): number {
     return this.b.length - this.pos;
   }
 
-  private willRead(n: number): void {
+  private willRead(n: bigint): void {
     this.kind = -1;
     const top = this.stack.length - 1;
     if (top >= 0) {
@@ -85,30 +92,30 @@ class Stream {
   }
 
   private readByte(): number {
-    this.willRead(1);
+    this.willRead(1n);
     return this.b[this.pos++]!;
   }
 
-  private readFull(n: number): Uint8Array {
+  /** `n` bytes (within the input: willRead checked it against what remains). */
+  private readFull(n: bigint): Uint8Array {
     this.willRead(n);
-    this.pos += n;
-    return this.b.subarray(this.pos - n, this.pos);
+    this.pos += Number(n);
+    return this.b.subarray(this.pos - Number(n), this.pos);
   }
 
   /** A big-endian size or integer of `n` bytes; a leading zero byte is not canonical. */
-  private readUint(n: number): number {
+  private readUint(n: number): bigint {
     if (n === 0) {
       this.kind = -1;
-      return 0;
+      return 0n;
     }
-    if (n === 1) return this.readByte();
-    const bytes = this.readFull(n);
+    if (n === 1) return BigInt(this.readByte());
+    const bytes = this.readFull(BigInt(n));
     if (bytes[0] === 0) throw CANON_SIZE;
-    // Past 2^53 the value is inexact, and far past anything it is compared with.
-    return bytes.reduce((v, x) => v * 256 + x, 0);
+    return bytes.reduce((v, x) => (v << 8n) | BigInt(x), 0n);
   }
 
-  private readKind(): [number, number] {
+  private readKind(): [number, bigint] {
     let b: number;
     try {
       b = this.readByte();
@@ -119,17 +126,17 @@ class Stream {
     this.byteval = 0;
     if (b < 0x80) {
       this.byteval = b;
-      return [BYTE, 0];
+      return [BYTE, 0n];
     }
-    if (b < 0xb8) return [STRING, b - 0x80];
+    if (b < 0xb8) return [STRING, BigInt(b - 0x80)];
     if (b < 0xc0) return [STRING, this.longSize(b - 0xb7)];
-    if (b < 0xf8) return [LIST, b - 0xc0];
+    if (b < 0xf8) return [LIST, BigInt(b - 0xc0)];
     return [LIST, this.longSize(b - 0xf7)];
   }
 
-  private longSize(n: number): number {
+  private longSize(n: number): bigint {
     const size = this.readUint(n);
-    if (size < 56) throw CANON_SIZE;
+    if (size < 56n) throw CANON_SIZE;
     return size;
   }
 
@@ -141,8 +148,8 @@ class Stream {
     }
     const top = this.stack.length - 1;
     // What the list had left before its header was read: the value's size is checked against that.
-    const limit = top >= 0 ? this.stack[top]! : 0;
-    if (top >= 0 && limit === 0) throw EOL;
+    const limit = top >= 0 ? this.stack[top]! : 0n;
+    if (top >= 0 && limit === 0n) throw EOL;
     try {
       [this.kind, this.size] = this.readKind();
       this.kindErr = undefined;
@@ -161,26 +168,25 @@ class Stream {
     this.kind = -1;
   }
 
-  list(): number {
+  list(): bigint {
     this.kindOf();
     if (this.kind !== LIST) throw EXPECTED_LIST;
     const size = this.size;
     const top = this.stack.length - 1;
-    // Go's uint64 wraps when the header took the room the list needed: the list then never ends.
-    if (top >= 0) this.stack[top] = this.stack[top]! >= size ? this.stack[top]! - size : 2 ** 64 + this.stack[top]! - size;
+    if (top >= 0) this.stack[top] = (this.stack[top]! - size) & U64;
     this.stack.push(size);
     this.kind = -1;
-    this.size = 0;
+    this.size = 0n;
     return size;
   }
 
   listEnd(): void {
     const top = this.stack.length - 1;
     if (top < 0) throw NOT_IN_LIST;
-    if (this.stack[top]! > 0) throw NOT_AT_EOL;
+    if (this.stack[top]! > 0n) throw NOT_AT_EOL;
     this.stack.pop();
     this.kind = -1;
-    this.size = 0;
+    this.size = 0n;
   }
 
   bytes(): Uint8Array {
@@ -204,29 +210,29 @@ class Stream {
     }
     if (this.kind === LIST) throw EXPECTED_STRING;
     const size = this.size;
-    if (size > bits / 8) throw UINT_OVERFLOW;
-    let v: number;
+    if (size > BigInt(bits / 8)) throw UINT_OVERFLOW;
+    let v: bigint;
     try {
-      v = this.readUint(size);
+      v = this.readUint(Number(size));
     } catch (err) {
       throw err === CANON_SIZE ? CANON_INT : err;
     }
-    if (size > 0 && v < 128) throw CANON_SIZE;
+    if (size > 0n && v < 128n) throw CANON_SIZE;
   }
 
   /** A fixed-size byte array's bytes (decodeByteArray). */
   byteArray(n: number, typ: string): void {
     this.kindOf();
     if (this.kind === LIST) throw wrap(EXPECTED_STRING, typ);
-    const size = this.kind === BYTE ? 1 : this.size;
-    if (size > n) throw new DecodeError('input string too long', typ);
-    if (size < n) throw new DecodeError('input string too short', typ);
+    const size = this.kind === BYTE ? 1n : this.size;
+    if (size > BigInt(n)) throw new DecodeError('input string too long', typ);
+    if (size < BigInt(n)) throw new DecodeError('input string too short', typ);
     if (this.kind === BYTE) {
       this.kind = -1;
       return;
     }
     const b = this.readFull(size);
-    if (size === 1 && b[0]! < 128) throw wrap(CANON_SIZE, typ);
+    if (size === 1n && b[0]! < 128) throw wrap(CANON_SIZE, typ);
   }
 }
 
@@ -272,7 +278,7 @@ const nilPointer =
     } catch (err) {
       throw wrap(err, typ);
     }
-    if (s.kind !== BYTE && s.size === 0) {
+    if (s.kind !== BYTE && s.size === 0n) {
       if (s.kind !== nilKind) throw new DecodeError(`wrong kind of empty value (got ${KIND_NAMES[s.kind]}, want ${KIND_NAMES[nilKind]})`, typ);
       s.rearm();
       return;
@@ -307,13 +313,13 @@ const struct =
 const listOf =
   (elem: Decoder, typ: string): Decoder =>
   (s) => {
-    let size: number;
+    let size: bigint;
     try {
       size = s.list();
     } catch (err) {
       throw wrap(err, typ);
     }
-    for (let i = 0; size > 0; i++) {
+    for (let i = 0; size > 0n; i++) {
       try {
         elem(s);
       } catch (err) {
