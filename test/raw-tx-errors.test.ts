@@ -15,6 +15,15 @@ const MALFORMED: Array<[string, string]> = [
   ['0x', 'typed transaction too short'],
   ['0x02', 'typed transaction too short'],
   ['0x04c0', 'transaction type not supported'],
+  // A blob tx: rlp.SplitList and rlp.Split first (the network form has its blobs after the tx),
+  // then the struct; one that decodes is refused by the pool, which takes no blob txs.
+  ['0x03c0', 'unexpected EOF'],
+  ['0x0380', 'rlp: expected List'],
+  ['0x03c180', 'rlp: too few elements for types.BlobTx'],
+  ['0x03c2c0c0', 'rlp: too few elements for types.BlobTx, decoding into (types.blobTxWithBlobs).BlobTx'],
+  [`0x03${rlpList([`a1${'01'.repeat(33)}`])}`, 'rlp: value too large for uint256'],
+  [`0x03${rlpList(Array(14).fill('80'))}`, 'rlp: input string too short for common.Address, decoding into (types.BlobTx).To'],
+  [`0x03${rlpList([...Array(5).fill('80'), `94${'11'.repeat(20)}`, '80', '80', 'c0', '80', 'c0', '80', '80', '80'])}`, 'transaction type not supported'],
   ['0x7fc0', 'transaction type not supported'],
   // Not a list where the struct is.
   ['0x80', 'rlp: expected input list for types.LegacyTx'],

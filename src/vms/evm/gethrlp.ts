@@ -22,6 +22,8 @@ const MORE_THAN_ONE_VALUE = new StreamError('rlp: input contains more than one v
 const NOT_IN_LIST = new StreamError('rlp: call of ListEnd outside of any list');
 const NOT_AT_EOL = new StreamError('rlp: call of ListEnd not positioned at EOL');
 const UINT_OVERFLOW = new StreamError('rlp: uint overflow');
+const UINT256_LARGE = new StreamError('rlp: value too large for uint256');
+const UNEXPECTED_EOF = new StreamError('unexpected EOF');
 
 /** rlp's decodeError: what failed, for which Go type, and where (innermost first). */
 class DecodeError {
@@ -220,6 +222,26 @@ class Stream {
     if (size > 0n && v < 128n) throw CANON_SIZE;
   }
 
+  /** A uint256's bytes (ReadUint256): at most 32 of them, canonical. */
+  uint256(): void {
+    this.kindOf();
+    if (this.kind === LIST) throw EXPECTED_STRING;
+    let first: number | undefined;
+    if (this.kind === BYTE) {
+      first = this.byteval;
+      this.kind = -1;
+    } else if (this.size === 0n) {
+      this.kind = -1;
+    } else if (this.size <= 32n) {
+      const b = this.readFull(this.size);
+      if (b.length === 1 && b[0]! < 128) throw CANON_SIZE;
+      first = b[0];
+    } else {
+      throw UINT256_LARGE;
+    }
+    if (first === 0) throw CANON_INT;
+  }
+
   /** A fixed-size byte array's bytes (decodeByteArray). */
   byteArray(n: number, typ: string): void {
     this.kindOf();
@@ -254,6 +276,14 @@ const bigInt: Decoder = (s) => {
     throw wrap(err, '*big.Int');
   }
   if (b.length > 0 && b[0] === 0) throw wrap(CANON_INT, '*big.Int');
+};
+
+const uint256: Decoder = (s) => {
+  try {
+    s.uint256();
+  } catch (err) {
+    throw wrap(err, '*uint256.Int');
+  }
 };
 
 const byteSlice: Decoder = (s) => {
@@ -382,6 +412,77 @@ const TX_STRUCTS: Record<number, readonly [string, Decoder]> = {
   ],
 };
 
+const hashes = listOf(byteArray(32, 'common.Hash'), '[]common.Hash');
+const blobTx = struct('types.BlobTx', [
+  ['ChainID', uint256],
+  ['Nonce', uint64],
+  ['GasTipCap', uint256],
+  ['GasFeeCap', uint256],
+  ['Gas', uint64],
+  ['To', address],
+  ['Value', uint256],
+  ['Data', byteSlice],
+  ['AccessList', accessList],
+  ['BlobFeeCap', uint256],
+  ['BlobHashes', hashes],
+  ['V', uint256],
+  ['R', uint256],
+  ['S', uint256],
+]);
+/** A blob tx as the network sends it, with its blobs, commitments and proofs. */
+const BLOB_TX_WITH_BLOBS = [
+  'types.blobTxWithBlobs',
+  struct('types.blobTxWithBlobs', [
+    ['BlobTx', blobTx],
+    ['Blobs', listOf(byteArray(131_072, 'kzg4844.Blob'), '[]kzg4844.Blob')],
+    ['Commitments', listOf(byteArray(48, 'kzg4844.Commitment'), '[]kzg4844.Commitment')],
+    ['Proofs', listOf(byteArray(48, 'kzg4844.Proof'), '[]kzg4844.Proof')],
+  ]),
+] as const;
+
+/** rlp's readKind over a slice (Split): the value's kind, header size and content size. */
+function splitKind(b: Uint8Array): [number, number, bigint] {
+  if (b.length === 0) throw UNEXPECTED_EOF;
+  const c = b[0]!;
+  let kind: number;
+  let tag: number;
+  let size: bigint;
+  if (c < 0x80) [kind, tag, size] = [BYTE, 0, 1n];
+  else if (c < 0xb8) {
+    [kind, tag, size] = [STRING, 1, BigInt(c - 0x80)];
+    if (size === 1n && b.length > 1 && b[1]! < 128) throw CANON_SIZE;
+  } else if (c < 0xc0) [kind, tag, size] = [STRING, c - 0xb6, splitSize(b, c - 0xb7)];
+  else if (c < 0xf8) [kind, tag, size] = [LIST, 1, BigInt(c - 0xc0)];
+  else [kind, tag, size] = [LIST, c - 0xf6, splitSize(b, c - 0xf7)];
+  if (size > BigInt(b.length - tag)) throw VALUE_TOO_LARGE;
+  return [kind, tag, size];
+}
+
+/** rlp's readSize: a long header's `n`-byte size, canonical. */
+function splitSize(b: Uint8Array, n: number): bigint {
+  if (n > b.length - 1) throw UNEXPECTED_EOF;
+  const bytes = b.subarray(1, 1 + n);
+  const size = bytes.reduce((v, x) => (v << 8n) | BigInt(x), 0n);
+  if (size < 56n || bytes[0] === 0) throw CANON_SIZE;
+  return size;
+}
+
+/**
+ * BlobTx's decode: the canonical form, or the network's with the blobs when the list's first
+ * element is a list (rlp.SplitList and rlp.Split tell them apart, with errors of their own).
+ */
+function decodeBlobTx(b: Uint8Array): string | undefined {
+  try {
+    const [kind, tag, size] = splitKind(b);
+    if (kind !== LIST) throw EXPECTED_LIST;
+    const [first] = splitKind(b.subarray(tag, tag + Number(size)));
+    return decodeBytes(b, first === LIST ? BLOB_TX_WITH_BLOBS : ['types.BlobTx', blobTx]);
+  } catch (err) {
+    if (err instanceof StreamError) return err.text;
+    throw err;
+  }
+}
+
 /** rlp.DecodeBytes into the Go type `typ`: its error's text, or undefined. */
 function decodeBytes(b: Uint8Array, [typ, decode]: readonly [string, Decoder]): string | undefined {
   const s = new Stream(b);
@@ -400,13 +501,13 @@ function decodeBytes(b: Uint8Array, [typ, decode]: readonly [string, Decoder]): 
 
 /**
  * geth's error for raw tx bytes its decoding refuses (UnmarshalBinary), or undefined when geth
- * decodes them. A blob tx (type 3) is left to the pool, which takes no blob txs on Avalanche.
+ * decodes them. A blob tx that decodes is the pool's to refuse: Avalanche's pools take none.
  */
 export function gethTxDecodeError(b: Uint8Array): string | undefined {
   if (b.length > 0 && b[0]! > 0x7f) return decodeBytes(b, TX_STRUCTS[0]!);
   if (b.length <= 1) return 'typed transaction too short';
   const type = b[0]!;
-  if (type === 3) return undefined;
+  if (type === 3) return decodeBlobTx(b.subarray(1));
   const target = TX_STRUCTS[type];
   return target ? decodeBytes(b.subarray(1), target) : 'transaction type not supported';
 }
