@@ -36,40 +36,16 @@ const signature = [
   ['S', bigInt],
 ] as const;
 
+/** The fields AccessListTx and DynamicFeeTx both end with, in geth's order. */
+const typedTail = [['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ['AccessList', accessList], ...signature] as const;
+
 const TX_STRUCTS: Record<number, readonly [string, Decoder]> = {
   0: [
     'types.LegacyTx',
     struct('types.LegacyTx', [['Nonce', uint64], ['GasPrice', bigInt], ['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ...signature]),
   ],
-  1: [
-    'types.AccessListTx',
-    struct('types.AccessListTx', [
-      ['ChainID', bigInt],
-      ['Nonce', uint64],
-      ['GasPrice', bigInt],
-      ['Gas', uint64],
-      ['To', to],
-      ['Value', bigInt],
-      ['Data', byteSlice],
-      ['AccessList', accessList],
-      ...signature,
-    ]),
-  ],
-  2: [
-    'types.DynamicFeeTx',
-    struct('types.DynamicFeeTx', [
-      ['ChainID', bigInt],
-      ['Nonce', uint64],
-      ['GasTipCap', bigInt],
-      ['GasFeeCap', bigInt],
-      ['Gas', uint64],
-      ['To', to],
-      ['Value', bigInt],
-      ['Data', byteSlice],
-      ['AccessList', accessList],
-      ...signature,
-    ]),
-  ],
+  1: ['types.AccessListTx', struct('types.AccessListTx', [['ChainID', bigInt], ['Nonce', uint64], ['GasPrice', bigInt], ...typedTail])],
+  2: ['types.DynamicFeeTx', struct('types.DynamicFeeTx', [['ChainID', bigInt], ['Nonce', uint64], ['GasTipCap', bigInt], ['GasFeeCap', bigInt], ...typedTail])],
 };
 
 const hashes = listOf(byteArray(32, 'common.Hash'), '[]common.Hash');
