@@ -1,10 +1,11 @@
 // What the benchmarks share: where the built emulator is (with a clear stop when it has not been
 // built), integer settings from the environment, percentiles and a process's CPU time.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +34,28 @@ export async function loadDist(bench, ...relativePaths) {
     }
   }
   return Promise.all(files.map((file) => import(pathToFileURL(file).href)));
+}
+
+/**
+ * The client tests' ERC-20 (test/fixtures/contracts/TestToken.sol) as the benchmarks deploy it:
+ * compiled with the npm solc for Cancun, the optimizer on. solc is loaded here, when asked for.
+ */
+export function compileTestToken() {
+  const solc = createRequire(import.meta.url)('solc');
+  const input = {
+    language: 'Solidity',
+    sources: { 'TestToken.sol': { content: readFileSync(path.join(ROOT, 'test/fixtures/contracts/TestToken.sol'), 'utf8') } },
+    settings: {
+      evmVersion: 'cancun',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(`solc:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  const c = out.contracts['TestToken.sol'].TestToken;
+  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
 }
 
 /** Reads integer settings from the environment; a bad one stops the benchmark with its name. */

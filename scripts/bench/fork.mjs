@@ -83,7 +83,7 @@
 // Exits 1 when a forker failed or a check did not hold (the others still run and print).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -103,7 +103,7 @@ import {
   http as viemHttp,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CLI, cpuSeconds, envIntOf, freePort, leftovers, pct, ROOT } from './common.mjs';
+import { CLI, compileTestToken, cpuSeconds, envIntOf, freePort, leftovers, pct, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:fork');
 const HOLDERS = envInt('HOLDERS', 300);
@@ -119,7 +119,6 @@ const ONLY = (process.env.ONLY || 'node,anvil')
   .map((s) => s.trim().toLowerCase())
   .filter(Boolean);
 const ANVIL = path.join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
-const TOKEN_SOURCE = path.join(ROOT, 'test/fixtures/contracts/TestToken.sol');
 const POLL_MS = 5;
 /** The node's deterministic --test-accounts keys (vms/avm/testaccounts.ts): account 0 deploys and sends. */
 const DEPLOYER = privateKeyToAccount(`0x${createHash('sha256').update('avalanche-emulator test account 0').digest('hex')}`);
@@ -175,24 +174,6 @@ async function rpc(url, method, params = []) {
   const body = await post(url, { jsonrpc: '2.0', id: 1, method, params });
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
-}
-
-// --- Contract ------------------------------------------------------------------------------------------
-function compileToken() {
-  const input = {
-    language: 'Solidity',
-    sources: { 'TestToken.sol': { content: readFileSync(TOKEN_SOURCE, 'utf8') } },
-    settings: {
-      evmVersion: 'cancun',
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
-    },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length) throw new Error(`solc:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const c = out.contracts['TestToken.sol'].TestToken;
-  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
 }
 
 // --- The upstream and its history ---------------------------------------------------------------------------
@@ -896,7 +877,7 @@ function anvilVersion() {
 // --- Main --------------------------------------------------------------------------------------------------------------------
 try {
   const started = performance.now();
-  const token = compileToken();
+  const token = compileTestToken();
   const upstream = await startUpstream();
   const t0 = performance.now();
   const history = await makeHistory(upstream.url, token);

@@ -14,14 +14,13 @@
 // Usage:  npm run build && npm run bench:reads      BLOCKS=300 TXS=4 REQUESTS=2000 WINDOW=100
 //         EMULATOR_CLI=<path> runs another build (e.g. a worktree's dist/avalanche-emulator.js from before a change)
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import solc from 'solc';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CLI, cpuSeconds, envIntOf, freePort, leftovers, pct, postJson, processUri, ROOT } from './common.mjs';
+import { CLI, compileTestToken, cpuSeconds, envIntOf, freePort, leftovers, pct, postJson, processUri, ROOT } from './common.mjs';
 
 const envInt = envIntOf('bench:reads');
 const BLOCKS = envInt('BLOCKS', 300);
@@ -39,18 +38,6 @@ async function rpc(url, method, params = []) {
   const reply = await postJson(agent, url, { jsonrpc: '2.0', id: 1, method, params }, 60_000);
   if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
   return reply.result;
-}
-
-function token() {
-  const source = readFileSync(path.join(ROOT, 'test/fixtures/contracts/TestToken.sol'), 'utf8');
-  const input = {
-    language: 'Solidity',
-    sources: { 'TestToken.sol': { content: source } },
-    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const c = out.contracts['TestToken.sol'].TestToken;
-  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
 }
 
 async function start(kind) {
@@ -180,7 +167,7 @@ function table(emulator, anvil) {
 }
 
 try {
-  const contract = token();
+  const contract = compileTestToken();
   const anvilVersion = existsSync(ANVIL) ? execFileSync(ANVIL, ['--version'], { encoding: 'utf8' }).split('\n')[0] : 'anvil missing';
   console.log(`bench:reads: ${BLOCKS} blocks of ${TXS} ERC-20 transfers; ${REQUESTS} sequential requests per read (server CPU from /proc); ${anvilVersion}`);
   const out = {};

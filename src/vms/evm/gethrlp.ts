@@ -22,11 +22,12 @@ import {
 } from './rlpstream.js';
 
 const address = byteArray(20, 'common.Address');
+const hashes = listOf(byteArray(32, 'common.Hash'), '[]common.Hash');
 const to = nilPointer(address, '*common.Address', STRING);
 const accessList = listOf(
   struct('types.AccessTuple', [
     ['Address', address],
-    ['StorageKeys', listOf(byteArray(32, 'common.Hash'), '[]common.Hash')],
+    ['StorageKeys', hashes],
   ]),
   'types.AccessList',
 );
@@ -48,7 +49,6 @@ const TX_STRUCTS: Record<number, readonly [string, Decoder]> = {
   2: ['types.DynamicFeeTx', struct('types.DynamicFeeTx', [['ChainID', bigInt], ['Nonce', uint64], ['GasTipCap', bigInt], ['GasFeeCap', bigInt], ...typedTail])],
 };
 
-const hashes = listOf(byteArray(32, 'common.Hash'), '[]common.Hash');
 const blobTx = struct('types.BlobTx', [
   ['ChainID', uint256],
   ['Nonce', uint64],

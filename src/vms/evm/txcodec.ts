@@ -44,7 +44,8 @@ const SIGNATURE_REFUSALS = /^(Invalid Signature|The y-parity|Legacy txs need|Inc
 export function decodeTx(bytes: Uint8Array, common: Common): TypedTransaction {
   const refusal = gethTxDecodeError(bytes);
   if (refusal !== undefined) throw new PoolError(refusal);
-  if (bytes[0]! <= 0x7f && bytes[0]! > 2) throw new PoolError(poolErrors.typeNotSupported());
+  // A blob tx geth decodes: coreth's pools take none (any other type geth refused above).
+  if (bytes[0] === 3) throw new PoolError(poolErrors.typeNotSupported());
   try {
     // Not frozen: a tx with warp predicates gets its intrinsic gas (warp/receive.ts withPredicateGas).
     // Initcode of any size: the pool refuses it with geth's text (admission.ts), not the decoder.
