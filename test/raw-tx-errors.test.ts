@@ -15,6 +15,9 @@ const MALFORMED: Array<[string, string]> = [
   ['0x', 'typed transaction too short'],
   ['0x02', 'typed transaction too short'],
   ['0x04c0', 'transaction type not supported'],
+  // Type 0 is no typed tx, even with a legacy tx's list after it.
+  ['0x00c0', 'transaction type not supported'],
+  ['0x00c9808080808080808080', 'transaction type not supported'],
   // A blob tx: rlp.SplitList and rlp.Split first (the network form has its blobs after the tx),
   // then the struct; one that decodes is refused by the pool, which takes no blob txs.
   ['0x03c0', 'unexpected EOF'],

@@ -40,11 +40,13 @@ const signature = [
 /** The fields AccessListTx and DynamicFeeTx both end with, in geth's order. */
 const typedTail = [['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ['AccessList', accessList], ...signature] as const;
 
-const TX_STRUCTS: Record<number, readonly [string, Decoder]> = {
-  0: [
-    'types.LegacyTx',
-    struct('types.LegacyTx', [['Nonce', uint64], ['GasPrice', bigInt], ['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ...signature]),
-  ],
+const LEGACY_TX = [
+  'types.LegacyTx',
+  struct('types.LegacyTx', [['Nonce', uint64], ['GasPrice', bigInt], ['Gas', uint64], ['To', to], ['Value', bigInt], ['Data', byteSlice], ...signature]),
+] as const;
+
+/** The typed txs decodeTyped knows besides the blob tx, by their type byte (0 is none of them). */
+const TYPED_TXS: Record<number, readonly [string, Decoder]> = {
   1: ['types.AccessListTx', struct('types.AccessListTx', [['ChainID', bigInt], ['Nonce', uint64], ['GasPrice', bigInt], ...typedTail])],
   2: ['types.DynamicFeeTx', struct('types.DynamicFeeTx', [['ChainID', bigInt], ['Nonce', uint64], ['GasTipCap', bigInt], ['GasFeeCap', bigInt], ...typedTail])],
 };
@@ -91,10 +93,10 @@ function decodeBlobTx(b: Uint8Array): string | undefined {
  * decodes them. A blob tx that decodes is the pool's to refuse: Avalanche's pools take none.
  */
 export function gethTxDecodeError(b: Uint8Array): string | undefined {
-  if (b.length > 0 && b[0]! > 0x7f) return decodeBytes(b, TX_STRUCTS[0]!);
+  if (b.length > 0 && b[0]! > 0x7f) return decodeBytes(b, LEGACY_TX);
   if (b.length <= 1) return 'typed transaction too short';
   const type = b[0]!;
   if (type === 3) return decodeBlobTx(b.subarray(1));
-  const target = TX_STRUCTS[type];
+  const target = TYPED_TXS[type];
   return target ? decodeBytes(b.subarray(1), target) : 'transaction type not supported';
 }
