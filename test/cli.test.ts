@@ -24,6 +24,8 @@ describe('a spawned node', () => {
     for (let i = 0; i < 100 && !node.output().includes('Listening on'); i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 50));
     expect(node.output().trimEnd().split('\n').at(-1)).toBe(`Listening on ${node.uri}`);
+    // What ewoq holds, as each chain's API answers it (the local genesis's allocations).
+    expect(node.output()).toContain('      holds 300,000,000 AVAX on X, 30,000,000 on P (locked included), 50,000,000 on C\n');
 
     const t0 = Date.now();
     node.child.kill('SIGTERM');
