@@ -122,6 +122,24 @@ describe('eth_sendRawTransaction: bytes geth cannot decode get its rlp errors', 
     expect(await call(cUrl, 'eth_sendRawTransaction', [signed])).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
+  it("a fee over the RPC's cap of 100 AVAX is checkTxFee's error: the fee in ether as a float64, in Go's %.2f", async () => {
+    // An account that holds nothing: a tx that passes the cap is then refused for its funds.
+    const account = privateKeyToAccount(`0x${'42'.repeat(32)}`);
+    const send = async (maxFeePerGas: bigint, gas: bigint) =>
+      callError(cUrl, 'eth_sendRawTransaction', [await account.signTransaction(tx(0, { maxFeePerGas, gas }))]);
+    const capped = (fee: string) => ({ code: -32000, message: `tx fee (${fee} ether) exceeds the configured cap (100.00 ether)` });
+    // 100.125 ether exactly: Go rounds the tie to even (toFixed would write 100.13).
+    expect(await send(4_005_000_000_000_000n, 25_000n)).toEqual(capped('100.12'));
+    // Past 1e21 ether Go still writes every digit of the float64 (toFixed would write 3e+26).
+    expect(await send(10n ** 40n, 30_000n)).toEqual(capped('299999999999999997114318848.00'));
+    // 2,000 wei over the cap is 100.0 as a float64, not over it: the pool then looks at the funds.
+    const cost = 4_761_904_761_904_762n * 21_000n + 1n;
+    expect(await send(4_761_904_761_904_762n, 21_000n)).toEqual({
+      code: -32000,
+      message: `insufficient funds for gas * price + value: balance 0, tx cost ${cost}, overshot ${cost}`,
+    });
+  });
+
   it("initcode over EIP-3860's limit is the pool's error, raw or sent from an account", async () => {
     const account = privateKeyToAccount(EWOQ_KEY);
     const data = `0x${'00'.repeat(49_153)}` as const;

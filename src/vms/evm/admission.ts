@@ -20,9 +20,12 @@ import type { ChainRules } from './precompiles/rules.js';
 import { recoverSender } from './sender.js';
 import type { StoredBlock } from './store.js';
 import { decodeTx, withSender } from './txcodec.js';
+import { goFixed, goFloatAbove, goQuoFloat64 } from '../../encoding/gofloat.js';
 
-/** RPCTxFeeCap: 100 AVAX. */
-const TX_FEE_CAP = 100n * 10n ** 18n;
+/** RPCTxFeeCap: 100 AVAX, in ether as checkTxFee reads it, and in wei. */
+const TX_FEE_CAP = 100n;
+const ETHER = 10n ** 18n;
+const TX_FEE_CAP_WEI = TX_FEE_CAP * ETHER;
 /** legacypool's evictionInterval: how often idle senders' queued txs are looked for (reads and sends look too). */
 const EVICTION_INTERVAL_MS = 60_000;
 
@@ -112,7 +115,11 @@ export class TxAdmission {
     const tx = decodeTx(bytes, this.chain.common);
     if (sender) withSender(tx, sender);
     const fee = feeCaps(tx).feeCap * tx.gasLimit;
-    if (fee > TX_FEE_CAP) throw new PoolError(poolErrors.feeCap((Number(fee / 10n ** 14n) / 10_000).toFixed(2)));
+    // checkTxFee compares the fee in ether as a float64: a fee a few wei past the cap rounds to it.
+    if (fee > TX_FEE_CAP_WEI) {
+      const ether = goQuoFloat64(fee, ETHER);
+      if (goFloatAbove(ether, TX_FEE_CAP)) throw new PoolError(poolErrors.feeCap(goFixed(ether, 2)));
+    }
     if (tx.type === 0 && !tx.supports(155) && !this.unprotectedAllowed(tx)) throw new PoolError(poolErrors.unprotected());
     return this.admit(bytes, tx, sender !== undefined, true);
   }
