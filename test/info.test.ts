@@ -68,6 +68,15 @@ describe('info', () => {
   it('peers: none, counted as a string', async () => {
     expect(await call(info, 'info.peers')).toEqual({ numPeers: '0', peers: [] });
     expect(await call(info, 'info.peers', { nodeIDs: [] })).toEqual({ numPeers: '0', peers: [] });
+    expect(await call(info, 'info.peers', { nodeIDs: ['NodeID-111111111111111111116DBWJs'] })).toEqual({ numPeers: '0', peers: [] });
+    // PeersArgs.NodeIDs is []ids.NodeID: one that does not parse fails the params, as gorilla reports it.
+    for (const bad of ['NodeID-abc', 'garbage', 7]) {
+      expect(await callError(info, 'info.peers', { nodeIDs: [bad] })).toEqual({
+        code: -32000,
+        message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        data: null,
+      });
+    }
   });
 
   it('upgrades: upgrade.Default, in upgrade.Config field order', async () => {

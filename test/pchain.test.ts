@@ -93,6 +93,22 @@ describe('the P-Chain at genesis', () => {
     );
     expect(await call(P, 'platform.getCurrentSupply')).toEqual({ supply: '361196333750752149', height: '0' });
     expect(await call(P, 'platform.getTotalStake', { subnetID: PRIMARY })).toEqual({ stake: '10000000000000000', weight: '10000000000000000' });
+    // The genesis stakers' stake is held by one address: its outputs are encoded, but not as JSON
+    // (GetStake encodes each output once all are found and names the first by its asset ID).
+    const staker = { addresses: ['P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2'] };
+    const stake = await call(P, 'platform.getStake', { ...staker, encoding: 'hex' });
+    expect(stake).toMatchObject({ staked: '10000000000000000', encoding: 'hex' });
+    expect(stake.stakedOutputs).toHaveLength(5);
+    expect(await callError(P, 'platform.getStake', { ...staker, encoding: 'json' })).toEqual({
+      code: -32000,
+      message: `couldn't encode output ${Object.keys(stake.stakeds)[0]} as json: unsupported encoding in method`,
+      data: null,
+    });
+    expect(await call(P, 'platform.getStake', { addresses: ['P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'], encoding: 'json' })).toMatchObject({
+      staked: '0',
+      stakedOutputs: [],
+      encoding: 'json',
+    });
   });
 
   it('the primary network: X and C created by genesis txs, fee config and state', async () => {

@@ -4,6 +4,7 @@
 // the dialect turns into its own error (gorilla: one generic message; geth: -32602).
 import { foldKey, goKind, numberText, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { goQuote } from '../encoding/goquote.js';
+import { decodeCB58 } from '../encoding/cb58.js';
 
 export class ParamsError extends Error {}
 
@@ -45,6 +46,21 @@ function unsigned(bits: 64 | 32 | 16 | 8): Field<bigint> {
 export const uint64 = unsigned(64);
 export const uint32 = unsigned(32);
 export const uint16 = unsigned(16);
+
+/** An ids.NodeID ("NodeID-" and the CB58 of 20 bytes), as its UnmarshalJSON takes it. */
+export const nodeID: Field<Uint8Array> = {
+  decode(v) {
+    if (typeof v !== 'string' || !v.startsWith('NodeID-')) throw new ParamsError('ids.NodeID: missing "NodeID-" prefix');
+    try {
+      const b = decodeCB58(v.slice(7));
+      if (b.length !== 20) throw new Error(`expected 20 bytes but got ${b.length}`);
+      return b;
+    } catch (err) {
+      throw new ParamsError((err as Error).message);
+    }
+  },
+  zero: () => new Uint8Array(20),
+};
 
 /** A Go float64 (JSON numbers only). */
 export const float: Field<number> = {

@@ -4,7 +4,7 @@ import { LOCAL_NODE, FX_IDS } from '../../chains/ids.js';
 import type { Aliaser } from '../../chains/aliases.js';
 import { NODE_VERSION, type VmRegistry } from '../../chains/vms.js';
 import { method, rpcTry, serviceErrors, type ServiceDef } from '../../rpc/method.js';
-import { none, string, struct, arrayOf } from '../../rpc/schema.js';
+import { none, nodeID, string, struct, arrayOf } from '../../rpc/schema.js';
 import { LOCAL_UPGRADES } from '../../config/upgrades.js';
 
 const errors = serviceErrors({
@@ -45,7 +45,7 @@ export function infoService(d: InfoDeps): ServiceDef {
       getNetworkID: method(none, () => ({ networkID: String(d.networkId) })),
       getNetworkName: method(none, () => ({ networkName: d.networkName })),
       getBlockchainID: method(struct({ alias: string }), ({ alias }) => ({ blockchainID: rpcTry(() => d.chainAliases.lookup(alias)) })),
-      peers: method(struct({ nodeIDs: arrayOf(string) }), () => ({ numPeers: '0', peers: [] })),
+      peers: method(struct({ nodeIDs: arrayOf(nodeID) }), () => ({ numPeers: '0', peers: [] })),
       isBootstrapped: method(struct({ chain: string }), ({ chain }) => {
         if (chain === '') throw errors.noChain();
         if (!d.chainAliases.has(chain)) throw errors.unknownChain(chain);

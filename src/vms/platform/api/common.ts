@@ -35,6 +35,7 @@ export const errors = serviceErrors({
   decodingTx: (why: string) => `problem decoding transaction: ${why}`,
   encodeUTXO: (id: string, enc: string, why: string) => `couldn't encode UTXO ${id} as ${enc}: ${why}`,
   encodeRewardUTXO: (enc: string, why: string) => `couldn't encode utxo as ${enc}: ${why}`,
+  encodeOutput: (asset: string, enc: string, why: string) => `couldn't encode output ${asset} as ${enc}: ${why}`,
   issuing: (why: string) => `couldn't issue tx: ${why}`,
   primaryIsNotSubnet: () => "the primary network isn't a subnet",
   notASubnet: (id: string) => `${goQuote(id)} is not a subnet`,

@@ -51,7 +51,7 @@ export function utxoMethods(d: PlatformDeps) {
       if (addresses.length > 256) throw errors.tooManyStakeAddresses(addresses.length);
       const wanted = new Set(addresses.map((a) => toHex(rpcTry(() => parseAddress(d, a)))));
       const totals = new Map<string, bigint>();
-      const outputs: string[] = [];
+      const outputs: Array<{ asset: string; bytes: Uint8Array }> = [];
       const stakers = [...d.vm.state.ledger.stakers.values()]
         .filter((s) => s.kind === 'primaryValidator' || (!validatorsOnly && s.kind === 'primaryDelegator'))
         .sort((a, b) => (a.end !== b.end ? (a.end < b.end ? -1 : 1) : a.txID < b.txID ? -1 : 1));
@@ -64,13 +64,15 @@ export function utxoMethods(d: PlatformDeps) {
           if (!out.owners.addresses.some((a) => wanted.has(toHex(a)))) continue;
           const asset = encodeCB58(o.assetID);
           totals.set(asset, (totals.get(asset) ?? 0n) + out.amount);
-          outputs.push(encodeBytes(encodeTransferableOutput(o), enc === 'json' ? 'hex' : enc));
+          outputs.push({ asset, bytes: encodeTransferableOutput(o) });
         }
       }
+      // Each output is encoded once all are found: the first one fails JSON, named by its asset ID.
+      if (enc === 'json' && outputs.length > 0) throw errors.encodeOutput(outputs[0]!.asset, 'json', 'unsupported encoding in method');
       return {
         staked: String(totals.get(encodeCB58(d.vm.avaxAssetID)) ?? 0n),
         stakeds: Object.fromEntries([...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, String(v)])),
-        stakedOutputs: outputs,
+        stakedOutputs: outputs.map((o) => encodeBytes(o.bytes, enc)),
         encoding: enc,
       };
     }),

@@ -2,29 +2,13 @@
 // getValidatorsAt (a bare map, as GetValidatorsAtReply marshals it).
 import { encodeCB58, idFromString } from '../../../encoding/cb58.js';
 import { method } from '../../../rpc/method.js';
-import { arrayOf, type Field, ParamsError, struct, uint16 } from '../../../rpc/schema.js';
+import { arrayOf, type Field, nodeID, ParamsError, struct, uint16 } from '../../../rpc/schema.js';
 import { validatorSets, warpSet } from '../validators.js';
 import { cb58, errors, id, isZero, nodeIDString, ownerJson, type PlatformDeps } from './common.js';
 import type { L1ValidatorRecord, StakerRecord } from '../ledger.js';
-import { decodeCB58 } from '../../../encoding/cb58.js';
 import { toHex } from '../../../encoding/bytes.js';
 
 const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
-
-/** A node ID argument ("NodeID-…"). */
-const nodeIDField: Field<Uint8Array> = {
-  decode(v) {
-    if (typeof v !== 'string' || !v.startsWith('NodeID-')) throw new ParamsError('ids.NodeID: missing "NodeID-" prefix');
-    try {
-      const b = decodeCB58(v.slice(7));
-      if (b.length !== 20) throw new Error(`expected 20 bytes but got ${b.length}`);
-      return b;
-    } catch (err) {
-      throw new ParamsError((err as Error).message);
-    }
-  },
-  zero: () => new Uint8Array(20),
-};
 
 /** A height: a number, a numeric string, or "proposed". */
 const heightField: Field<bigint | 'proposed'> = {
@@ -105,7 +89,7 @@ export function validatorMethods(d: PlatformDeps) {
   const byEnd = (a: StakerRecord, b: StakerRecord) => (a.end !== b.end ? (a.end < b.end ? -1 : 1) : a.txID < b.txID ? -1 : 1);
 
   return {
-    getCurrentValidators: method(struct({ subnetID: id, nodeIDs: arrayOf(nodeIDField) }), ({ subnetID, nodeIDs }) => {
+    getCurrentValidators: method(struct({ subnetID: id, nodeIDs: arrayOf(nodeID) }), ({ subnetID, nodeIDs }) => {
       const subnet = toHex(subnetID);
       const wanted = new Set(nodeIDs.map(toHex));
       const pick = (nodeID: string) => wanted.size === 0 || wanted.has(nodeID);
