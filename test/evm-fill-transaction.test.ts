@@ -295,9 +295,16 @@ describe.each(chains)('eth_fillTransaction on $name', ({ alias, id }) => {
   it.each([
     [[], 'missing value for required argument 0'],
     [[{}, {}], 'too many arguments, want at most 1'],
-    [[1], 'invalid argument 0: json: cannot unmarshal non-object into Go value of type ethapi.TransactionArgs'],
-    [[{ from: '0x1' }], 'invalid argument 0: hex string of odd length'],
-    [[{ to: OTHER, chainId: 5 }], 'invalid argument 0: json: cannot unmarshal non-string into Go value of type *hexutil.Big'],
+    // encoding/json's type errors name the JSON kind, and inside a struct the field (Go 1.20 and later):
+    // hexutil's own errors are such type errors (wrapTypeError), a fixed type's wrong length is not.
+    [[1], 'invalid argument 0: json: cannot unmarshal number into Go value of type ethapi.TransactionArgs'],
+    [[{ from: '0x1' }], 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go struct field TransactionArgs.from of type common.Address'],
+    [[{ from: '0x12' }], 'invalid argument 0: hex string has length 2, want 40 for common.Address'],
+    [[{ to: OTHER, chainId: 5 }], 'invalid argument 0: json: cannot unmarshal non-string into Go struct field TransactionArgs.chainId of type *hexutil.Big'],
+    [
+      [{ to: OTHER, value: '0x01' }],
+      'invalid argument 0: json: cannot unmarshal hex number with leading zero digits into Go struct field TransactionArgs.value of type *hexutil.Big',
+    ],
     [[{ to: OTHER, accessList: [{ address: OTHER }] }], "invalid argument 0: missing required field 'storageKeys' for AccessTuple"],
     [[{ to: OTHER, accessList: [{ storageKeys: [] }] }], "invalid argument 0: missing required field 'address' for AccessTuple"],
   ])('params %j: -32602 %s', async (params, message) => {

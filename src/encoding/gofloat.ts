@@ -70,3 +70,22 @@ export function goFixed(x: GoFloat64, decimals: number): string {
   const digits = scaled.toString().padStart(decimals + 1, '0');
   return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
 }
+
+/** A JS number (a float64, finite) held exactly, and its sign. */
+function partsOf(x: number): { negative: boolean; value: GoFloat64 } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  // Subnormals have no implicit leading bit and the smallest exponent.
+  const value = biased === 0 ? { mantissa: fraction, exp: -1074 } : { mantissa: fraction | (1n << 52n), exp: biased - 1075 };
+  return { negative, value };
+}
+
+/** fmt's %.Nf of a float64 (as `%f`, N = 6, prints a float64 argument), every digit written. */
+export function goFormatFloat(x: number, decimals = 6): string {
+  const { negative, value } = partsOf(x);
+  return `${negative ? '-' : ''}${goFixed(value, decimals)}`;
+}

@@ -25,11 +25,15 @@ export function positional(fields: Field<unknown>[], required = fields.length): 
       if (v.length > fields.length) throw new ParamsError(`too many arguments, want at most ${fields.length}`);
       return fields.map((field, i) => {
         const item = v[i];
-        if (item === undefined || item === null) {
+        // Only an absent argument is missing: an explicit null is decoded into the Go type, which
+        // leaves a pointer (the optional arguments) nil and a plain value zero, unless the type
+        // reads null itself (parseArgumentArray).
+        if (item === undefined) {
           if (i < required) throw new ParamsError(`missing value for required argument ${i}`);
           return field.zero();
         }
         try {
+          if (item === null) return i < required && field.decodeNull ? field.decodeNull() : field.zero();
           return field.decode(item);
         } catch (err) {
           throw new ParamsError(`invalid argument ${i}: ${(err as Error).message}`);
@@ -53,9 +57,13 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
     return errorMessage('null', -32600, 'invalid request');
   }
   const obj = msg as JsonObject;
-  const hasId = 'id' in obj && obj.id !== null;
-  const idRaw = hasId ? rawOf(obj.id!) : 'null';
-  if (obj.jsonrpc !== '2.0' || typeof obj.method !== 'string') return errorMessage(idRaw, -32600, 'invalid request');
+  // The id is kept as raw JSON: `"id": null` is an id (the call is answered with it), an absent one
+  // makes a notification, and an object or array is no valid id (hasValidID).
+  const id = obj.id;
+  const hasId = id !== undefined;
+  if (id !== null && typeof id === 'object' && !(id instanceof RawNumber)) return errorMessage('null', -32600, 'invalid request');
+  const idRaw = hasId ? rawOf(id) : 'null';
+  if (obj.jsonrpc !== '2.0' || typeof obj.method !== 'string' || obj.method === '') return errorMessage(idRaw, -32600, 'invalid request');
   const def = findMethod(obj.method, services);
   if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
   const outcome = await invoke(def, obj.params === null ? undefined : obj.params, ctx, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
@@ -93,6 +101,8 @@ export const gethDialect: Dialect = {
 };
 
 async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
+  // An empty body is the end of the stream to geth's codec: nothing is answered.
+  if (blank(body)) return { status: 200, headers: JSON_HEADERS, body: null };
   let value: JsonValue;
   try {
     value = parseGoJson(body).value;
@@ -109,4 +119,10 @@ async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, 
   if (value.length > BATCH_LIMIT) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'batch too large')}\n` };
   const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
+}
+
+/** Whether a body is JSON whitespace only (it stops at the first other byte: the first, mostly). */
+function blank(body: Buffer): boolean {
+  for (const c of body) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  return true;
 }

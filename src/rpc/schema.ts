@@ -11,6 +11,11 @@ export class ParamsError extends Error {}
 export interface Field<T> {
   /** Decode a present, non-null JSON value. */
   decode(value: JsonValue): T;
+  /**
+   * A Go type with its own UnmarshalJSON is handed a JSON null too (encoding/json calls it for a
+   * value that is not a pointer): what it makes of it. Without this, null is the zero value.
+   */
+  decodeNull?(): T;
   /** The Go zero value, used when the key is absent or null. */
   zero(): T;
 }
@@ -82,9 +87,10 @@ export const int: Field<number> = {
   zero: () => 0,
 };
 
-export function arrayOf<T>(item: Field<T>): Field<T[]> {
+/** A Go slice of `item`; `goType` names it in the error for a value that is no array (e.g. "[]float64"). */
+export function arrayOf<T>(item: Field<T>, goType = 'array'): Field<T[]> {
   return {
-    decode: (v) => (Array.isArray(v) ? v.map((x) => (x === null ? item.zero() : item.decode(x))) : fail(v, 'array')),
+    decode: (v) => (Array.isArray(v) ? v.map((x) => (x === null ? item.zero() : item.decode(x))) : fail(v, goType)),
     zero: () => [],
   };
 }

@@ -27,6 +27,17 @@ export interface StateOverride {
   stateDiff?: Map<string, Uint8Array>;
 }
 
+/** ethapi.BlockOverrides: header fields eth_call's block context takes instead of its block's. */
+export interface BlockOverrides {
+  number?: bigint;
+  difficulty?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  coinbase?: Uint8Array;
+  baseFee?: bigint;
+  blobBaseFee?: bigint;
+}
+
 /** A failed call: a revert (with its data) or another error, in the shapes geth answers. */
 export class CallFailure extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
 import { answerKey, answersOf } from './answers.js';
-import { type CallArgs, CallFailure, callGas, Refusal, revertError, type StateOverride } from './callargs.js';
+import { type BlockOverrides, type CallArgs, CallFailure, callGas, Refusal, revertError, type StateOverride } from './callargs.js';
 
 export interface Message {
   tx: TypedTransaction;
@@ -175,7 +175,20 @@ export function callMessage(chain: EvmChain, args: CallArgs, block: StoredBlock)
 /** Per block, the context its calls run in, with and without its base fee: the same for every call on it. */
 const contexts = new WeakMap<StoredBlock, Map<boolean, Block>>();
 
-function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean): Block {
+function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean, o?: BlockOverrides): Block {
+  if (o) {
+    // BlockOverrides.Apply, then NewEVM's NoBaseFee: a call that pays no fee sees no base fee.
+    const h = block.header;
+    return execBlock(chain.common, {
+      number: o.number ?? h.number,
+      time: o.time ?? h.time,
+      gasLimit: o.gasLimit ?? h.gasLimit,
+      baseFee: noBaseFee ? 0n : (o.baseFee ?? h.baseFee ?? 0n),
+      difficulty: o.difficulty ?? h.difficulty,
+      coinbase: o.coinbase ?? h.coinbase,
+      blobBaseFee: o.blobBaseFee,
+    });
+  }
   let byFee = contexts.get(block);
   if (!byFee) {
     byFee = new Map();
@@ -214,6 +227,7 @@ export async function execute(
   pacer: Pacer,
   overrides?: Map<string, StateOverride>,
   observe?: (vm: VM) => () => void,
+  blockOverrides?: BlockOverrides,
 ): Promise<RunTxResult> {
   const m = make(gas);
   // Warp predicates in a call's access list are read (and cost their gas) but not verified: with no
@@ -222,7 +236,7 @@ export async function execute(
   return chain.withState(chain.stateRootOf(block), async (vm) => {
     await applyOverrides(vm, overrides);
     await refuseState(vm, m);
-    const exec = callContext(chain, block, m.noBaseFee);
+    const exec = callContext(chain, block, m.noBaseFee, blockOverrides);
     if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
     const detach = observe?.(vm);
     try {
@@ -269,16 +283,24 @@ function dropTransientStorage(vm: VM): void {
 }
 
 /** eth_call: the return data, or the call's failure. */
-export async function call(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<Uint8Array> {
-  const key = overrides === undefined ? answerKey(chain, block, args) : undefined;
+export async function call(
+  chain: EvmChain,
+  block: StoredBlock,
+  args: CallArgs,
+  overrides?: Map<string, StateOverride>,
+  blockOverrides?: BlockOverrides,
+): Promise<Uint8Array> {
+  const key = overrides === undefined && blockOverrides === undefined ? answerKey(chain, block, args) : undefined;
   const known = key === undefined ? undefined : answersOf(chain).get(key);
   if (known instanceof CallFailure) throw known;
   if (known !== undefined) return known;
   const gas = callGas(args);
-  const baseFee = block.header.baseFee ?? 0n;
+  // ToMessage prices the message at the context's base fee, an overridden one included.
+  const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
   let result: RunTxResult;
   try {
-    result = await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides);
+    const pacer = new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout);
+    result = await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, pacer, overrides, undefined, blockOverrides);
   } catch (err) {
     // doCall: `err: %w (supplied gas %d)` around whatever ApplyMessage refused.
     if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);

@@ -14,11 +14,13 @@ import { CacheType, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/stat
 import {
   Account,
   Address,
+  bigIntToBytes,
   bigIntToUnpaddedBytes,
   concatBytes,
   equalsBytes,
   generateAddress,
   KECCAK256_NULL,
+  setLengthLeft,
   unpadBytes,
   ValueEncoding,
 } from '@ethereumjs/util';
@@ -64,6 +66,8 @@ export interface ExecContext {
   difficulty: bigint;
   /** The blackhole, or Subnet-EVM's reward address or fee recipient. */
   coinbase: Uint8Array;
+  /** BLOBBASEFEE's answer when an eth_call overrides it; else the one of no excess blob gas (1). */
+  blobBaseFee?: bigint;
 }
 
 export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
@@ -365,9 +369,9 @@ export async function execVM(chainCommon: Common, stateManager: MerkleStateManag
 
 /** The ethereumjs block a tx executes in: what the opcodes see of the coreth block. */
 export function execBlock(common: Common, c: ExecContext): Block {
-  const mixHash = new Uint8Array(32);
-  mixHash[31] = Number(c.difficulty);
-  return createBlock(
+  // PREVRANDAO reads the mix hash, which holds the difficulty (coreth's 0x44 answers the difficulty).
+  const mixHash = setLengthLeft(bigIntToBytes(c.difficulty), 32);
+  const block = createBlock(
     {
       header: {
         number: c.number,
@@ -382,8 +386,11 @@ export function execBlock(common: Common, c: ExecContext): Block {
         parentBeaconBlockRoot: new Uint8Array(32),
       },
     },
-    { common, skipConsensusFormatValidation: true },
+    { common, skipConsensusFormatValidation: true, freeze: c.blobBaseFee === undefined },
   );
+  const blobBaseFee = c.blobBaseFee;
+  if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee;
+  return block;
 }
 
 /** runTx credits the coinbase with the tip only (EIP-1559 burns the rest): coreth and Subnet-EVM pay it the base fee too. */

@@ -10,6 +10,7 @@ export const blockErrors = {
   headerNotFound: () => new RpcError('header not found'),
   hashNotFound: () => new RpcError('header for hash not found'),
   notCanonical: () => new RpcError('hash is not currently canonical'),
+  neither: () => new RpcError('invalid arguments; neither block nor hash specified'),
 };
 
 /** The block a tag names; undefined for a number past the head when `lenient` (the by-number getters answer null). */
@@ -23,6 +24,7 @@ export async function blockAt(chain: EvmChain, tag: BlockTag): Promise<StoredBlo
 
 export async function blockOf(chain: EvmChain, ref: BlockRef): Promise<StoredBlock> {
   if ('tag' in ref) return blockAt(chain, ref.tag);
+  if ('neither' in ref) throw blockErrors.neither();
   const block = await chain.store.block(ref.hash);
   if (!block) throw blockErrors.hashNotFound();
   if (ref.requireCanonical) {

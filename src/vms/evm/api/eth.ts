@@ -13,7 +13,21 @@ import { estimateGas } from '../estimate.js';
 import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pooltx.js';
 import { blockAt, blockOf } from './blocks.js';
-import { address, hexOrDecimal64, blockNumber, blockRef, boolean, bytes, callArgs, hash, stateOverrides, text, txArgs, uint } from './fields.js';
+import {
+  address,
+  hexOrDecimal64,
+  blockNumber,
+  blockOverrides,
+  blockRef,
+  boolean,
+  bytes,
+  callArgs,
+  hash,
+  stateOverrides,
+  text,
+  txArgs,
+  uint,
+} from './fields.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, qty } from './format.js';
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from '../queries.js';
@@ -104,19 +118,22 @@ export function ethService(d: EthDeps): ServiceDef {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
         return toHex0x(await chain.withState(s.root, (vm) => vm.stateManager.getCode(s.addr)));
       }),
-      getStorageAt: method(positional([address, raw32(), blockRef]), async ([a, key, ref]) => {
+      // The key is a plain string, decoded once the state is found (decodeHash).
+      getStorageAt: method(positional([address, text, blockRef]), async ([a, hexKey, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
+        const key = storageKey(hexKey as string);
         const value = await chain.withState(s.root, async (vm) =>
-          (await vm.stateManager.getAccount(s.addr)) ? vm.stateManager.getStorage(s.addr, key as Uint8Array) : new Uint8Array(),
+          (await vm.stateManager.getAccount(s.addr)) ? vm.stateManager.getStorage(s.addr, key) : new Uint8Array(),
         );
         const out = new Uint8Array(32);
         out.set(value, 32 - value.length);
         return toHex0x(out);
       }),
-      call: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
+      call: method(positional([callArgs, blockRef, stateOverrides, blockOverrides], 1), async ([args, ref, overrides, header]) => {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
-          return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
+          const o = overrides as Parameters<typeof call>[3];
+          return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], o, header as Parameters<typeof call>[4]));
         } catch (err) {
           rethrow(err);
         }
@@ -226,25 +243,25 @@ export function ethService(d: EthDeps): ServiceDef {
       gasPrice: method(none, async () => qty((await d.gas.suggestTip()) + d.gas.nextBaseFee())),
       maxPriorityFeePerGas: method(none, async () => qty(await d.gas.suggestTip())),
       baseFee: method(none, () => qty(d.gas.nextBaseFee())),
-      getProof: method(positional([address, arrayOf(text), blockRef]), async ([a, keys, ref]) =>
+      getProof: method(positional([address, arrayOf(text, '[]string'), blockRef]), async ([a, keys, ref]) =>
         getProof(chain, await blockOf(chain, ref as Parameters<typeof blockOf>[1]), a as Uint8Array, keys as string[]),
       ),
-      feeHistory: method(positional([hexOrDecimal64, blockNumber, arrayOf(float)], 2), async ([count, last, pcts]) =>
+      // rewardPercentiles is a []float64, not a pointer: required, and null is none.
+      feeHistory: method(positional([hexOrDecimal64, blockNumber, arrayOf(float, '[]float64')]), async ([count, last, pcts]) =>
         d.gas.feeHistory(count as bigint, last as Parameters<GasOracle['feeHistory']>[1], (pcts as number[] | undefined) ?? []),
       ),
     },
   };
 }
 
-/** A storage key: geth reads it as a hash, and shorter hex is left-padded. */
-function raw32(): Field<Uint8Array> {
-  return {
-    decode(v) {
-      if (typeof v !== 'string') return hash.decode(v);
-      if (!/^0x[0-9a-fA-F]*$/i.test(v) || v.length > 66) return hash.decode(v);
-      const b = Buffer.from(v.slice(2).padStart(64, '0'), 'hex');
-      return new Uint8Array(b);
-    },
-    zero: () => new Uint8Array(32),
-  };
+/**
+ * ethapi's decodeHash: an optional 0x, odd lengths padded with a 0, at most 32 bytes, left-padded
+ * to a hash; its failures are the method's (-32000).
+ */
+function storageKey(text: string): Uint8Array {
+  let digits = /^0[xX]/.test(text) ? text.slice(2) : text;
+  if (digits.length % 2 === 1) digits = `0${digits}`;
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw new RpcError('unable to decode storage key: hex string invalid');
+  if (digits.length > 64) throw new RpcError('unable to decode storage key: hex string too long, want at most 32 bytes');
+  return new Uint8Array(Buffer.from(digits.padStart(64, '0'), 'hex'));
 }

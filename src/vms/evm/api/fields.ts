@@ -2,34 +2,21 @@
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
 import { goKind, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
-import type { CallArgs, StateOverride } from '../callargs.js';
+import { address, big, bytes, goKey, hash, structField, uint64 } from './hexfields.js';
+import type { BlockOverrides, CallArgs, StateOverride } from '../callargs.js';
 import type { TxArgs } from '../txargs.js';
 
 const kind = (v: JsonValue): string => (typeof v === 'string' ? 'string' : 'non-string');
 
-function hexDigits(text: string, what: string): string {
+/** The digits after a required 0x (hexutil's bare texts: block numbers decode without wrapping). */
+function hexDigits(text: string): string {
   if (!/^0[xX]/.test(text)) throw new ParamsError(text === '' ? 'empty hex string' : 'hex string without 0x prefix');
   const digits = text.slice(2);
   if (!/^[0-9a-fA-F]*$/.test(digits)) throw new ParamsError('invalid hex string');
-  void what;
   return digits;
 }
 
-function quantityOf(bits: number, type: string): Field<bigint> {
-  return {
-    decode(v) {
-      if (typeof v !== 'string') throw new ParamsError(`json: cannot unmarshal ${kind(v)} into Go value of type ${type}`);
-      const digits = hexDigits(v, type);
-      if (digits === '') throw new ParamsError('hex string "0x"');
-      if (digits.length > 1 && digits[0] === '0') throw new ParamsError('hex number with leading zero digits');
-      if (digits.length > bits / 4) throw new ParamsError(`hex number > ${bits} bits`);
-      return BigInt(`0x${digits}`);
-    },
-    zero: () => 0n,
-  };
-}
-
-export const big = quantityOf(256, '*hexutil.Big');
+export { address, big, bytes, hash, uint, uint64 } from './hexfields.js';
 
 /** math.HexOrDecimal64: a JSON number, a decimal string or a 0x string. */
 export const hexOrDecimal64: Field<bigint> = {
@@ -40,6 +27,8 @@ export const hexOrDecimal64: Field<bigint> = {
     if (n === undefined || n > 0xffffffffffffffffn) throw new ParamsError(`invalid hex or decimal integer ${JSON.stringify(t)}`);
     return n;
   },
+  // Its UnmarshalJSON reads null as the text "null".
+  decodeNull: () => fail('invalid hex or decimal integer "null"'),
   zero: () => 0n,
 };
 /**
@@ -57,44 +46,23 @@ export const u256: Field<bigint> = {
   },
   zero: () => 0n,
 };
-export const uint64 = quantityOf(64, 'hexutil.Uint64');
-export const uint = quantityOf(64, 'hexutil.Uint');
-
-function fixedBytes(length: number, type: string): Field<Uint8Array> {
-  return {
-    decode(v) {
-      if (typeof v !== 'string') throw new ParamsError(`json: cannot unmarshal ${kind(v)} into Go value of type ${type}`);
-      const digits = hexDigits(v, type);
-      if (digits.length % 2 !== 0) throw new ParamsError('hex string of odd length');
-      if (digits.length !== length * 2) throw new ParamsError(`hex string has length ${digits.length}, want ${length * 2} for ${type}`);
-      return new Uint8Array(Buffer.from(digits, 'hex'));
-    },
-    zero: () => new Uint8Array(length),
-  };
-}
-
-export const address = fixedBytes(20, 'common.Address');
-export const hash = fixedBytes(32, 'common.Hash');
-
-export const bytes: Field<Uint8Array> = {
-  decode(v) {
-    if (typeof v !== 'string') throw new ParamsError(`json: cannot unmarshal ${kind(v)} into Go value of type hexutil.Bytes`);
-    const digits = hexDigits(v, 'hexutil.Bytes');
-    if (digits.length % 2 !== 0) throw new ParamsError('hex string of odd length');
-    return new Uint8Array(Buffer.from(digits, 'hex'));
-  },
-  zero: () => new Uint8Array(),
-};
 
 export const boolean: Field<boolean> = {
-  decode: (v) => (typeof v === 'boolean' ? v : fail(`json: cannot unmarshal ${kind(v)} into Go value of type bool`)),
+  decode: (v) => (typeof v === 'boolean' ? v : fail(`json: cannot unmarshal ${goKind(v)} into Go value of type bool`)),
   zero: () => false,
 };
 
-export const text: Field<string> = {
-  decode: (v) => (typeof v === 'string' ? v : fail(`json: cannot unmarshal ${kind(v)} into Go value of type string`)),
-  zero: () => '',
-};
+/** A Go string, or a type defined as one (rpc.ID), named in the error for another kind of value. */
+export function textOf(type: string): Field<string> {
+  return {
+    decode: (v) => (typeof v === 'string' ? v : fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ${type}`)),
+    zero: () => '',
+  };
+}
+
+export const text = textOf('string');
+/** A filter's or subscription's id. */
+export const rpcId = textOf('rpc.ID');
 
 const fail = (message: string): never => {
   throw new ParamsError(message);
@@ -103,51 +71,86 @@ const fail = (message: string): never => {
 /** rpc.BlockNumber: a tag or a hex number (negative tags: pending -2, latest -1, finalized -3, safe -4). */
 export type BlockTag = bigint | 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized';
 
-function blockTag(v: JsonValue): BlockTag {
-  if (typeof v !== 'string') {
-    if (typeof v === 'number' || v instanceof RawNumber) return fail('json: cannot unmarshal number into Go value of type string');
-    return fail(`json: cannot unmarshal ${kind(v)} into Go value of type string`);
-  }
-  switch (v) {
+/** A tag's name, or undefined: coreth reads "accepted" as "finalized" (rpc/types.go). */
+function namedTag(text: string): BlockTag | undefined {
+  switch (text) {
     case 'latest':
     case 'pending':
     case 'earliest':
     case 'safe':
     case 'finalized':
-      return v;
+      return text;
+    case 'accepted':
+      return 'finalized';
   }
-  const digits = hexDigits(v, 'rpc.BlockNumber');
+  return undefined;
+}
+
+/** hexutil.DecodeUint64 of a block number's text, `tooHigh` past int64. */
+function blockNumberText(text: string, tooHigh: string): bigint {
+  const digits = hexDigits(text);
   if (digits === '') return fail('hex string "0x"');
   if (digits.length > 1 && digits[0] === '0') return fail('hex number with leading zero digits');
   if (digits.length > 16) return fail('hex number > 64 bits');
   const n = BigInt(`0x${digits}`);
-  if (n > 0x7fffffffffffffffn) return fail('block number larger than int64');
+  if (n > 0x7fffffffffffffffn) return fail(tooHigh);
   return n;
 }
 
-export const blockNumber: Field<BlockTag> = { decode: blockTag, zero: () => 'latest' };
+/**
+ * BlockNumber.UnmarshalJSON: it takes the raw JSON text and drops a string's quotes, so a JSON
+ * number or null is text without the 0x prefix.
+ */
+function blockTag(v: JsonValue): BlockTag {
+  if (typeof v !== 'string') return fail('hex string without 0x prefix');
+  return namedTag(v) ?? blockNumberText(v, 'block number larger than int64');
+}
 
-export type BlockRef = { tag: BlockTag } | { hash: Uint8Array; requireCanonical: boolean };
+export const blockNumber: Field<BlockTag> = { decode: blockTag, decodeNull: () => blockTag(null), zero: () => 'latest' };
 
-/** rpc.BlockNumberOrHash: a tag, a number, a 32-byte hash, or {blockNumber} / {blockHash, requireCanonical}. */
+/** `neither`: an object naming no block (or null), which coreth's backends refuse when they resolve it. */
+export type BlockRef = { tag: BlockTag } | { hash: Uint8Array; requireCanonical: boolean } | { neither: true };
+
+/** The {blockNumber, blockHash, requireCanonical} object; undefined where one of its fields does not decode. */
+function blockRefObject(o: JsonObject): BlockRef | undefined {
+  const number = goKey(o, 'blockNumber');
+  const blockHash = goKey(o, 'blockHash');
+  try {
+    const tag = number === undefined || number === null ? undefined : blockTag(number);
+    const h = blockHash === undefined || blockHash === null ? undefined : hash.decode(blockHash);
+    if (tag !== undefined && h !== undefined) return fail('cannot specify both BlockHash and BlockNumber, choose one or the other');
+    if (h) return { hash: h, requireCanonical: goKey(o, 'requireCanonical') === true };
+    return tag === undefined ? { neither: true } : { tag };
+  } catch (err) {
+    if ((err as Error).message.startsWith('cannot specify both')) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * rpc.BlockNumberOrHash (coreth's UnmarshalJSON): first as the struct, then as a string (a tag, a
+ * 66-character hash, or a hex number); an object whose fields fail is then refused as no string.
+ */
 export const blockRef: Field<BlockRef> = {
   decode(v) {
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawNumber)) {
-      const o = v as JsonObject;
-      if (o.blockHash !== undefined && o.blockNumber !== undefined) return fail('cannot specify both BlockHash and BlockNumber, choose one or the other');
-      if (o.blockHash !== undefined) return { hash: hash.decode(o.blockHash), requireCanonical: o.requireCanonical === true };
-      if (o.blockNumber !== undefined) return { tag: blockTag(o.blockNumber) };
-      return fail('either BlockHash or BlockNumber must be specified');
+      return blockRefObject(v as JsonObject) ?? fail('json: cannot unmarshal object into Go value of type string');
     }
-    if (typeof v === 'string' && v.length === 66 && /^0x/i.test(v)) return { hash: hash.decode(v), requireCanonical: false };
-    return { tag: blockTag(v) };
+    if (typeof v !== 'string') return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type string`);
+    const tag = namedTag(v);
+    if (tag !== undefined) return { tag };
+    if (v.length === 66) return { hash: hashText(v), requireCanonical: false };
+    return { tag: blockNumberText(v, 'blocknumber too high') };
   },
+  // null decodes as the struct, to nothing: the backend then refuses it.
+  decodeNull: () => ({ neither: true }),
   zero: () => ({ tag: 'latest' }),
 };
 
-function optionalIn<T>(o: JsonObject, key: string, f: Field<T>): T | undefined {
-  const v = o[key];
-  return v === undefined || v === null ? undefined : f.decode(v);
+/** common.Hash's UnmarshalText (a 66-character string): hexutil's bare errors. */
+function hashText(text: string): Uint8Array {
+  const digits = hexDigits(text);
+  return new Uint8Array(Buffer.from(digits, 'hex'));
 }
 
 /**
@@ -157,22 +160,22 @@ function optionalIn<T>(o: JsonObject, key: string, f: Field<T>): T | undefined {
  */
 function transactionArgs(v: JsonValue): TxArgs {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-    return fail('json: cannot unmarshal non-object into Go value of type ethapi.TransactionArgs');
+    return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.TransactionArgs`);
   const o = v as JsonObject;
-  const data = optionalIn(o, 'data', bytes);
-  const input = optionalIn(o, 'input', bytes);
+  const data = structField(o, 'TransactionArgs', 'data', bytes);
+  const input = structField(o, 'TransactionArgs', 'input', bytes);
   const accessList = o.accessList;
   if (accessList !== undefined && accessList !== null && !Array.isArray(accessList))
     fail(`json: cannot unmarshal ${goKind(accessList)} into Go struct field TransactionArgs.accessList of type types.AccessList`);
   const args: TxArgs = {
-    from: optionalIn(o, 'from', address),
-    to: optionalIn(o, 'to', address),
-    gas: optionalIn(o, 'gas', uint64),
-    gasPrice: optionalIn(o, 'gasPrice', big),
-    maxFeePerGas: optionalIn(o, 'maxFeePerGas', big),
-    maxPriorityFeePerGas: optionalIn(o, 'maxPriorityFeePerGas', big),
-    value: optionalIn(o, 'value', big),
-    nonce: optionalIn(o, 'nonce', uint64),
+    from: structField(o, 'TransactionArgs', 'from', address),
+    to: structField(o, 'TransactionArgs', 'to', address),
+    gas: structField(o, 'TransactionArgs', 'gas', uint64),
+    gasPrice: structField(o, 'TransactionArgs', 'gasPrice', big),
+    maxFeePerGas: structField(o, 'TransactionArgs', 'maxFeePerGas', big),
+    maxPriorityFeePerGas: structField(o, 'TransactionArgs', 'maxPriorityFeePerGas', big),
+    value: structField(o, 'TransactionArgs', 'value', big),
+    nonce: structField(o, 'TransactionArgs', 'nonce', uint64),
     data: input ?? data,
     accessList: Array.isArray(accessList)
       ? accessList.map((a) => {
@@ -195,11 +198,13 @@ function transactionArgs(v: JsonValue): TxArgs {
   return args;
 }
 
-/** ethapi.TransactionArgs, as eth_call and eth_estimateGas read it. */
+/**
+ * ethapi.TransactionArgs, as eth_call, eth_estimateGas and debug_traceCall read it (ToMessage): a
+ * "data" that differs from "input" is no error there, input is the call's data.
+ */
 export const callArgs: Field<CallArgs> = {
   decode(v) {
-    const { conflictingInput, ...args } = transactionArgs(v);
-    if (conflictingInput) throw new ParamsError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
+    const { conflictingInput: _, ...args } = transactionArgs(v);
     return args;
   },
   zero: () => ({}),
@@ -212,7 +217,7 @@ export const callArgs: Field<CallArgs> = {
 export const txArgs: Field<TxArgs> = {
   decode(v) {
     const args = transactionArgs(v);
-    const chainId = optionalIn(v as JsonObject, 'chainId', big);
+    const chainId = structField(v as JsonObject, 'TransactionArgs', 'chainId', big);
     return chainId === undefined ? args : { ...args, chainId };
   },
   zero: () => ({}),
@@ -222,7 +227,7 @@ export const txArgs: Field<TxArgs> = {
 export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
   decode(v) {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-      return fail('json: cannot unmarshal non-object into Go value of type ethapi.StateOverride');
+      return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.StateOverride`);
     const out = new Map<string, StateOverride>();
     for (const [key, raw] of Object.entries(v as JsonObject)) {
       const a = Buffer.from(address.decode(key)).toString('hex');
@@ -232,9 +237,9 @@ export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
           ? undefined
           : new Map(Object.entries(x as JsonObject).map(([k, val]) => [Buffer.from(hash.decode(k)).toString('hex'), hash.decode(val)]));
       out.set(`0x${a}`, {
-        balance: optionalIn(o, 'balance', big),
-        nonce: optionalIn(o, 'nonce', uint64),
-        code: optionalIn(o, 'code', bytes),
+        balance: structField(o, 'OverrideAccount', 'balance', big),
+        nonce: structField(o, 'TransactionArgs', 'nonce', uint64),
+        code: structField(o, 'OverrideAccount', 'code', bytes),
         state: slots(o.state),
         stateDiff: slots(o.stateDiff),
       });
@@ -256,4 +261,24 @@ export const goUint64: Field<number> = {
     return Number(text);
   },
   zero: () => 0,
+};
+
+/** ethapi.BlockOverrides (its fields have no JSON tags: the keys are the Go names, any case). */
+export const blockOverrides: Field<BlockOverrides | undefined> = {
+  decode(v) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
+      return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.BlockOverrides`);
+    const o = v as JsonObject;
+    const at = <T>(name: string, f: Field<T>) => structField(o, 'BlockOverrides', name, f);
+    return {
+      number: at('Number', big),
+      difficulty: at('Difficulty', big),
+      time: at('Time', uint64),
+      gasLimit: at('GasLimit', uint64),
+      coinbase: at('Coinbase', address),
+      baseFee: at('BaseFee', big),
+      blobBaseFee: at('BlobBaseFee', big),
+    };
+  },
+  zero: () => undefined,
 };

@@ -7,7 +7,7 @@
 // filters installed at once (MAX_FILTERS); a block's logs and header are formatted and encoded once
 // for every filter and subscription that takes them; a connection's subscriptions end with it.
 import { randomBytes } from 'node:crypto';
-import { goMarshal, type JsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
+import { goKind, goMarshal, type JsonObject, type JsonValue, RawJson, RawNumber } from '../../../encoding/gojson.js';
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
@@ -15,7 +15,8 @@ import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatHeader, formatLog, formatTx } from './format.js';
-import { address, blockNumber, type BlockTag, boolean, hash, raw, text } from './fields.js';
+import { blockNumber, type BlockTag, boolean, hash, raw, rpcId, text } from './fields.js';
+import { goKey, structField } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -38,7 +39,10 @@ const MAX_ADDRESSES = 1000;
 
 export const filterErrors = {
   notFound: () => new RpcError('filter not found'),
-  invalidRange: () => new RpcError('invalid block range'),
+  invalidRange: () => new RpcError('invalid block range params'),
+  /** SubscribeAcceptedLogs' refusal of a range a filter or subscription cannot follow. */
+  invalidCombination: () => new RpcError('invalid from and to block combination: from > to'),
+  tooManyTopics: () => new RpcError('exceed max topics'),
   unknownBlock: () => new RpcError('unknown block'),
   notifications: () => new RpcError('notifications not supported', -32601),
   /** rpc.ErrSubscriptionNotFound: an ID this connection did not subscribe (or already ended). */
@@ -51,38 +55,130 @@ interface Criteria extends LogFilter {
   to?: BlockTag;
 }
 
-function decodeAddresses(addr: JsonValue | undefined): Uint8Array[] {
-  if (typeof addr === 'string') return [address.decode(addr)];
-  if (Array.isArray(addr)) {
-    if (addr.length > MAX_ADDRESSES) throw new ParamsError('exceed max addresses');
-    return addr.map((a) => address.decode(a));
-  }
-  if (addr !== undefined && addr !== null) throw new ParamsError('invalid addresses in query');
-  return [];
+/** hexutil.Decode: 0x and an even number of hex digits, its own bare texts. */
+function hexBytes(text: string): Uint8Array {
+  if (text === '') throw new ParamsError('empty hex string');
+  if (!/^0[xX]/.test(text)) throw new ParamsError('hex string without 0x prefix');
+  const digits = text.slice(2);
+  if (digits.length % 2 !== 0) throw new ParamsError('hex string of odd length');
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw new ParamsError('invalid hex string');
+  return new Uint8Array(Buffer.from(digits, 'hex'));
 }
 
-function decodeCriteria(v: JsonValue | undefined): Criteria {
-  if (v === undefined) return { addresses: [], topics: [] };
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    throw new ParamsError('json: cannot unmarshal non-object into Go value of type filters.FilterCriteria');
-  const o = v as JsonObject;
-  const c: Criteria = { addresses: [], topics: [] };
-  if (o.blockHash !== undefined && o.blockHash !== null) {
-    if ((o.fromBlock ?? null) !== null || (o.toBlock ?? null) !== null)
-      throw new ParamsError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
-    c.blockHash = hash.decode(o.blockHash);
+/** FilterCriteria's decodeAddress / decodeTopic: hexutil.Decode, then the length. */
+function decodeSized(text: string, length: number, what: string): Uint8Array {
+  const b = hexBytes(text);
+  if (b.length !== length) throw new ParamsError(`hex has invalid length ${b.length} after decoding; expected ${length} for ${what}`);
+  return b;
+}
+
+function decodeAddresses(addr: JsonValue | undefined): Uint8Array[] {
+  if (addr === undefined || addr === null) return [];
+  if (typeof addr === 'string') {
+    try {
+      return [decodeSized(addr, 20, 'address')];
+    } catch (err) {
+      throw new ParamsError(`invalid address: ${(err as Error).message}`);
+    }
   }
-  if (o.fromBlock !== undefined && o.fromBlock !== null) c.from = blockNumber.decode(o.fromBlock);
-  if (o.toBlock !== undefined && o.toBlock !== null) c.to = blockNumber.decode(o.toBlock);
-  c.addresses = decodeAddresses(o.address);
-  if (Array.isArray(o.topics)) {
-    if (o.topics.length > MAX_TOPICS) throw new ParamsError('exceed max topics');
-    c.topics = o.topics.map((t) => (t === null ? undefined : Array.isArray(t) ? t.filter((x) => x !== null).map((x) => hash.decode(x)) : [hash.decode(t)]));
-  } else if (o.topics !== undefined && o.topics !== null) throw new ParamsError('invalid topic(s)');
+  if (!Array.isArray(addr)) throw new ParamsError('invalid addresses in query');
+  if (addr.length > MAX_ADDRESSES) throw new ParamsError('exceed max addresses');
+  return addr.map((a, i) => {
+    if (typeof a !== 'string') throw new ParamsError(`non-string address at index ${i}`);
+    try {
+      return decodeSized(a, 20, 'address');
+    } catch (err) {
+      throw new ParamsError(`invalid address at index ${i}: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** One position of the topics: any (null), one topic, or one of several (a null among them: any). */
+function decodeTopic(t: JsonValue): Uint8Array[] | undefined {
+  if (t === null) return undefined;
+  if (typeof t === 'string') return [decodeSized(t, 32, 'topic')];
+  if (!Array.isArray(t)) throw new ParamsError('invalid topic(s)');
+  const out: Uint8Array[] = [];
+  for (const x of t) {
+    if (x === null) return undefined;
+    if (typeof x !== 'string') throw new ParamsError('invalid topic(s)');
+    out.push(decodeSized(x, 32, 'topic'));
+  }
+  return out;
+}
+
+/**
+ * FilterCriteria.UnmarshalJSON: the fields into an `input` struct first (a block number's own errors
+ * bare, a hash's as type errors of that struct), then the addresses and topics with its own texts.
+ * The topics' count is eth_getLogs' check, not the decoder's.
+ */
+function decodeCriteria(v: JsonValue | undefined): Criteria {
+  if (v === undefined || v === null) return { addresses: [], topics: [] };
+  if (typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
+    throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type filters.input`);
+  const o = v as JsonObject;
+  const field = (name: string) => {
+    const value = goKey(o, name);
+    return value === null ? undefined : value;
+  };
+  const blockHash = field('blockHash');
+  const fromBlock = field('fromBlock');
+  const toBlock = field('toBlock');
+  const topics = field('topics');
+  if (topics !== undefined && !Array.isArray(topics))
+    throw new ParamsError(`json: cannot unmarshal ${goKind(topics)} into Go struct field input.topics of type []interface {}`);
+  const c: Criteria = { addresses: [], topics: [] };
+  const hashOf = blockHash === undefined ? undefined : structField({ blockHash }, 'input', 'blockHash', hash);
+  const from = fromBlock === undefined ? undefined : blockNumber.decode(fromBlock);
+  const to = toBlock === undefined ? undefined : blockNumber.decode(toBlock);
+  if (hashOf) {
+    if (from !== undefined || to !== undefined) throw new ParamsError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
+    c.blockHash = hashOf;
+  } else {
+    c.from = from;
+    c.to = to;
+  }
+  c.addresses = decodeAddresses(goKey(o, 'address'));
+  c.topics = (topics as JsonValue[] | undefined)?.map(decodeTopic) ?? [];
   return c;
 }
 
 const criteria = { decode: (v: JsonValue) => decodeCriteria(v), zero: () => decodeCriteria(undefined) };
+
+/** coreth's rpc.BlockNumber values: numbers, and its tags below zero (latest is -2, pending -1). */
+const LATEST = -2n;
+const PENDING = -1n;
+const rpcNumber = (t: BlockTag | undefined): bigint => {
+  switch (t) {
+    case undefined:
+    case 'latest':
+      return LATEST;
+    case 'pending':
+      return PENDING;
+    case 'finalized':
+      return -3n;
+    case 'safe':
+      return -4n;
+    case 'earliest':
+      return 0n;
+    default:
+      return t;
+  }
+};
+
+/** SubscribeAcceptedLogs: the ranges a log filter or subscription can follow as blocks are accepted. */
+function checkFollowable(c: Criteria): Criteria {
+  const from = rpcNumber(c.from);
+  const to = rpcNumber(c.to);
+  const ok =
+    (from === PENDING && to === PENDING) ||
+    (from === LATEST && to === LATEST) ||
+    (from >= 0n && to >= 0n && to >= from) ||
+    (from >= LATEST && to === PENDING) ||
+    (from >= 0n && to === LATEST);
+  if (!ok) throw filterErrors.invalidCombination();
+  return c;
+}
 
 /** rpc.NewID: 16 random bytes as a quantity (no leading zeros). */
 const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
@@ -340,21 +436,29 @@ export class FilterSystem {
     };
   }
 
-  /** eth_getLogs */
+  /** eth_getLogs and eth_getFilterLogs: FilterAPI.GetLogs, then Filter.Logs with unfinalized queries off. */
   async logs(c: Criteria): Promise<unknown[]> {
+    if (c.topics.length > MAX_TOPICS) throw filterErrors.tooManyTopics();
     const chain = this.chain;
     if (c.blockHash) {
       const block = await chain.store.block(c.blockHash);
       if (!block) throw filterErrors.unknownBlock();
       return blockLogs(chain, block, c);
     }
+    const begin = rpcNumber(c.from);
+    const end = rpcNumber(c.to);
+    if (begin > 0n && end > 0n && begin > end) throw filterErrors.invalidRange();
     const head = chain.head.header.number;
-    const resolve = (t: BlockTag | undefined): bigint => (t === undefined ? head : typeof t === 'bigint' ? t : t === 'earliest' ? 0n : head);
-    const from = resolve(c.from);
-    let to = resolve(c.to);
-    if (from > to) throw filterErrors.invalidRange();
-    if (to > head) to = head;
-    if (from > head) return [];
+    if (begin >= 0n && begin > head) throw new RpcError(`requested from block ${begin} after last accepted block ${head}`);
+    if (end >= 0n && end > head) throw new RpcError(`requested to block ${end} after last accepted block ${head}`);
+    if (begin === PENDING) {
+      if (end !== PENDING) throw filterErrors.invalidRange();
+      return [];
+    }
+    // Every accepted block is final: latest, pending, finalized and safe are the head.
+    const from = begin < 0n ? head : begin;
+    const to = end < 0n ? head : end;
+    if (end >= 0n && to < from) throw new RpcError(`begin block ${from} is greater than end block ${to}`);
     return rangeLogs(chain, c, from, to);
   }
 }
@@ -365,7 +469,7 @@ function subscriber(kind: string, arg: JsonValue | undefined, send: (resultJson:
     case 'newHeads':
       return { block: (e) => send(e.headJson) };
     case 'logs': {
-      const c = decodeCriteria(arg);
+      const c = checkFollowable(decodeCriteria(arg));
       return {
         block: (e) => {
           for (const i of e.matching(c)) send(e.logJson(i));
@@ -419,22 +523,22 @@ export function filterService(filters: FilterSystem): ServiceDef {
     name: 'eth',
     methods: {
       getLogs: method(positional([criteria]), async ([c]) => filters.logs(c as Criteria)),
-      newFilter: method(positional([criteria]), ([c]) => filters.add({ kind: 'logs', criteria: c as Criteria })),
+      newFilter: method(positional([criteria]), ([c]) => filters.add({ kind: 'logs', criteria: checkFollowable(c as Criteria) })),
       newBlockFilter: method(positional([]), () => filters.add({ kind: 'blocks' })),
       newPendingTransactionFilter: method(positional([boolean], 0), () => filters.add({ kind: 'pending' })),
-      getFilterChanges: method(positional([text]), ([id]) => {
+      getFilterChanges: method(positional([rpcId]), ([id]) => {
         const changes = filters.poll(id as string);
         if (!changes) throw filterErrors.notFound();
         return changes;
       }),
-      getFilterLogs: method(positional([text]), async ([id]) => {
+      getFilterLogs: method(positional([rpcId]), async ([id]) => {
         const c = filters.criteriaOf(id as string);
         if (!c) throw filterErrors.notFound();
         return filters.logs(c);
       }),
-      uninstallFilter: method(positional([text]), ([id]) => filters.remove(id as string)),
+      uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
       subscribe: method(positional([text, raw], 1), ([kind, arg], ctx) => subscribe(ctx, kind as string, arg as JsonValue | undefined)),
-      unsubscribe: method(positional([text]), ([id], ctx) => {
+      unsubscribe: method(positional([rpcId]), ([id], ctx) => {
         const subs = connections.get(ctx);
         const stop = subs?.get(id as string);
         if (!stop) throw filterErrors.subscriptionNotFound();

@@ -3,6 +3,7 @@
 // 150 gwei), fee history with coreth's n base fees (no next-block entry, unlike geth), and
 // eth_suggestPriceOptions.
 import { RpcError } from '../../../rpc/method.js';
+import { goFormatFloat } from '../../../encoding/gofloat.js';
 import { unixMillis, type Clock } from '../../../chains/clock.js';
 import type { EvmChain } from '../chain.js';
 import { effectiveTip, feeCaps } from '../pooltx.js';
@@ -80,11 +81,9 @@ export class GasOracle {
   }
 
   async feeHistory(count: bigint, last: BlockTag, percentiles: number[]): Promise<Record<string, unknown>> {
-    if (percentiles.length > 100) throw new RpcError(`too many percentiles (${percentiles.length} > 100)`);
-    for (let i = 0; i < percentiles.length; i++) {
-      const p = percentiles[i]!;
-      if (p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]!)) throw new RpcError(`invalid reward percentile: ${p}`);
-    }
+    // The oracle's order (eth/gasprice/feehistory.go): no blocks asked is no data, before any check.
+    if (count === 0n) return { oldestBlock: qty(0n), gasUsedRatio: null };
+    checkPercentiles(percentiles);
     if (count > MAX_HISTORY_BLOCKS) count = MAX_HISTORY_BLOCKS;
     const head = this.chain.head.header.number;
     let newest: bigint;
@@ -139,3 +138,17 @@ export class GasOracle {
     return out;
   }
 }
+
+/** The oracle's checks of the reward percentiles: at most 100, each in [0, 100], strictly increasing (%f). */
+function checkPercentiles(percentiles: number[]): void {
+  const invalid = (why: string) => new RpcError(`invalid reward percentile: ${why}`);
+  if (percentiles.length > MAX_PERCENTILES) throw invalid(`over the query limit ${MAX_PERCENTILES}`);
+  percentiles.forEach((p, i) => {
+    if (p < 0 || p > 100) throw invalid(goFormatFloat(p));
+    const prev = percentiles[i - 1];
+    if (prev !== undefined && p <= prev) throw invalid(`#${i - 1}:${goFormatFloat(prev)} >= #${i}:${goFormatFloat(p)}`);
+  });
+}
+
+/** The oracle's maxQueryLimit. */
+const MAX_PERCENTILES = 100;
