@@ -35,8 +35,15 @@ const bundledStores = {
       if (found !== 2) throw new Error(`bundle: expected the two stores' lazyRequire calls in ${file}, found ${found}`);
       return { contents, loader: 'js' };
     });
+    // The binding of the classic-level that `level` (a dependency) resolves, wherever the package
+    // manager put it, found by the node-gyp-build beside it.
     b.onLoad({ filter: /[\\/]node_modules[\\/]classic-level[\\/]binding\.js$/ }, () => ({
-      contents: "module.exports = require('node-gyp-build')(require('node:path').dirname(require.resolve('classic-level/package.json')));",
+      contents: [
+        "const path = require('node:path');",
+        "const level = path.dirname(require.resolve('level/package.json'));",
+        "const dir = path.dirname(require.resolve('classic-level/package.json', { paths: [level] }));",
+        "module.exports = require(require.resolve('node-gyp-build', { paths: [dir] }))(dir);",
+      ].join('\n'),
       loader: 'js',
     }));
   },
@@ -51,7 +58,7 @@ const { metafile } = await build({
   format: 'cjs',
   target: 'node20',
   plugins: [slowPaths, bundledStores],
-  external: ['node-gyp-build', 'classic-level/package.json', 'ws', 'secp256k1', '@chainsafe/blst'],
+  external: ['level/package.json', 'classic-level/package.json', 'ws', 'secp256k1', '@chainsafe/blst'],
   logLevel: 'warning',
   // The sources are ES modules: import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__bundleUrl' },

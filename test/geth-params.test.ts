@@ -193,6 +193,44 @@ describe('params coreth decodes its own way', () => {
     expect(await call(url, 'eth_call', [{ to: A, value: '' }])).toBe('0x');
   });
 
+  it("what a reviewer found: traceCall's block, dev methods' nulls, hexutil's orders, overrides' structs", async () => {
+    // TraceCall takes its block by value.
+    expect(await callError(url, 'debug_traceCall', [{ to: A }])).toEqual(invalid('missing value for required argument 1'));
+    expect(await callError(url, 'debug_traceCall', [{ to: A }, null])).toEqual(failed('invalid arguments; neither block nor hash specified'));
+    // Anvil's and Hardhat's methods refuse a null they need.
+    expect(await callError(url, 'evm_revert', [null])).toEqual(invalid('missing value for required argument 0'));
+    expect(await callError(url, 'anvil_setBalance', [A, null])).toEqual(invalid('missing value for required argument 1'));
+    // hexutil.Decode reports a bad digit before an odd length; DecodeUint64 a leading zero or a 17th digit first.
+    expect(await callError(url, 'eth_getLogs', [{ address: '0xzzz' }])).toEqual(invalid('invalid argument 0: invalid address: invalid hex string'));
+    expect(await callError(url, 'eth_getBlockByNumber', ['0x0g', false])).toEqual(invalid('invalid argument 0: hex number with leading zero digits'));
+    expect(await callError(url, 'eth_getBlockByNumber', [`0x${'1'.repeat(17)}g`, false])).toEqual(invalid('invalid argument 0: hex number > 64 bits'));
+    // A key of another case is the field: a block past the head says so.
+    expect(await callError(url, 'eth_getBalance', [A, { BlockNumber: '0x1000' }])).toEqual(failed('cannot query unfinalized data'));
+    expect(await callError(url, 'eth_getBalance', [A, { blockHash: `0x${'00'.repeat(32)}`, requireCanonical: 1 }])).toEqual(
+      invalid('invalid argument 1: json: cannot unmarshal object into Go value of type string'),
+    );
+    // A filter with five topics is GetLogs' refusal only.
+    const id = await call(url, 'eth_newFilter', [{ topics: [null, null, null, null, null] }]);
+    expect(await call(url, 'eth_getFilterLogs', [id])).toEqual([]);
+    // math.HexOrDecimal64 reads "" as 0 and any other value by its JSON text.
+    expect(await call(url, 'eth_feeHistory', ['', 'latest', []])).toEqual({ oldestBlock: '0x0', gasUsedRatio: null });
+    expect(await callError(url, 'eth_feeHistory', [true, 'latest', []])).toEqual(invalid('invalid argument 0: invalid hex or decimal integer "true"'));
+    expect(await callError(url, 'eth_feeHistory', [1, 'latest', [true]])).toEqual(
+      invalid('invalid argument 2: json: cannot unmarshal bool into Go value of type float64'),
+    );
+    // State overrides: a null account is an empty one; their fields name OverrideAccount.
+    expect(await call(url, 'eth_call', [{ to: A }, 'latest', { [A]: null }])).toBe('0x');
+    expect(await callError(url, 'eth_call', [{ to: A }, 'latest', { [A]: { nonce: 1 } }])).toEqual(
+      invalid('invalid argument 2: json: cannot unmarshal non-string into Go struct field OverrideAccount.nonce of type hexutil.Uint64'),
+    );
+    expect(await callError(url, 'eth_call', [{ to: A }, 'latest', { [A]: { state: 5 } }])).toEqual(
+      invalid('invalid argument 2: json: cannot unmarshal number into Go struct field OverrideAccount.state of type map[common.Hash]common.Hash'),
+    );
+    expect(await callError(url, 'eth_call', [{ to: A }, 'latest', { '0x12': {} }])).toEqual(
+      invalid('invalid argument 2: hex string has length 2, want 40 for Address'),
+    );
+  });
+
   it('the envelope: an object or array id is no id, a null id is one, an empty body is no request', async () => {
     const chainId = await call(url, 'eth_chainId', []);
     expect((await rpc(url, 'eth_chainId', [], { a: 1 })).json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } });

@@ -13,8 +13,12 @@ const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
 
 const errorMessage = (id: string, code: number, message: string) => `{"jsonrpc":"2.0","id":${id},"error":{"code":${code},"message":${goMarshal(message)}}}`;
 
-/** Positional params, as geth binds JSON arrays to Go method arguments; trailing optionals may be left out. */
-export function positional(fields: Field<unknown>[], required = fields.length): Field<unknown[]> {
+/**
+ * Positional params, as geth binds JSON arrays to Go method arguments; trailing optionals may be left
+ * out. `required` counts the leading arguments Go takes by value (not as pointers). With
+ * `nullIsMissing` a null required argument is missing, as Anvil's and Hardhat's methods refuse one.
+ */
+export function positional(fields: Field<unknown>[], required = fields.length, nullIsMissing = false): Field<unknown[]> {
   return {
     zero: () => {
       if (required > 0) throw new ParamsError(`missing value for required argument ${0}`);
@@ -28,7 +32,7 @@ export function positional(fields: Field<unknown>[], required = fields.length): 
         // Only an absent argument is missing: an explicit null is decoded into the Go type, which
         // leaves a pointer (the optional arguments) nil and a plain value zero, unless the type
         // reads null itself (parseArgumentArray).
-        if (item === undefined) {
+        if (item === undefined || (nullIsMissing && item === null)) {
           if (i < required) throw new ParamsError(`missing value for required argument ${i}`);
           return field.zero();
         }
@@ -42,6 +46,9 @@ export function positional(fields: Field<unknown>[], required = fields.length): 
     },
   };
 }
+
+/** The developer methods' params (evm_*, anvil_*, hardhat_*): a null required argument is missing. */
+export const devPositional = (fields: Field<unknown>[], required = fields.length): Field<unknown[]> => positional(fields, required, true);
 
 function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): MethodDef | undefined {
   const sep = name.indexOf('_');

@@ -2282,6 +2282,11 @@ function idEchoError(r: FuzzRequest, text: string): string | undefined {
     const reply = JSON.parse(text) as { id?: unknown; error?: { code?: unknown } };
     if (Array.isArray(reply)) return undefined;
     if (reply.error?.code === -32700) return undefined;
+    // coreth's hasValidID: an object or array is no id, and the request is invalid (id null).
+    const first = r.idRaw.trimStart()[0];
+    if (r.dialect === 'geth' && (first === '{' || first === '[')) {
+      return reply.id === null && reply.error?.code === -32600 ? undefined : `an object or array id is no id to coreth, yet: ${text.slice(0, 80)}`;
+    }
     const want = JSON.stringify(JSON.parse(r.idRaw));
     const got = JSON.stringify(reply.id);
     return want === got ? undefined : `id ${got.slice(0, 60)} does not echo the request's ${r.idRaw.slice(0, 60)}`;

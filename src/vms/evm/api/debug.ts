@@ -164,8 +164,9 @@ export function debugService(chain: EvmChain): ServiceDef {
         if (!block) throw debugErrors.blockNotFound(toHex0x(h as Uint8Array));
         return byBlock(block, config as TraceConfig | undefined);
       }),
-      traceCall: method(positional([callArgs, blockRef, traceCallConfig], 1), ([args, ref, options]) =>
-        wrap(() => traceCall(chain, args as CallArgs, (ref ?? { tag: 'latest' }) as BlockRef, options as CallTraceOptions | undefined)),
+      // TraceCall takes its block by value (required; null names neither block nor hash), its config by pointer.
+      traceCall: method(positional([callArgs, blockRef, traceCallConfig], 2), ([args, ref, options]) =>
+        wrap(() => traceCall(chain, args as CallArgs, ref as BlockRef, options as CallTraceOptions | undefined)),
       ),
     },
   };

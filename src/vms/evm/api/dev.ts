@@ -5,7 +5,7 @@
 // setStorageAt (devedits.ts), which change the head's state without a block (latest and pending see
 // them; the next block's state root includes them), as Anvil's and Hardhat's do.
 import { type MethodDef, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
-import { positional } from '../../../rpc/geth.js';
+import { devPositional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
 import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
@@ -84,7 +84,7 @@ function jsonKind(v: JsonValue): string {
 type Methods = ServiceDef['methods'];
 function stateServices(states: NodeStates | undefined, fork: ForkControl | undefined): { evm: Methods; anvil: Methods; hardhat: Methods } {
   if (!states) return { evm: {}, anvil: {}, hardhat: {} };
-  const reset = method(positional([raw], 0), async ([options]) => {
+  const reset = method(devPositional([raw], 0), async ([options]) => {
     await resetFork(forkTarget(options as JsonValue | undefined), fork);
     try {
       await states.reset();
@@ -97,12 +97,12 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
   });
   // anvil_snapshot/anvil_revert, with their evm_ names.
   const snapshots = {
-    snapshot: method(positional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
-    revert: method(positional([u256]), ([id]) => states.revert(id as bigint)),
+    snapshot: method(devPositional([]), async () => `0x${(await states.snapshot()).toString(16)}`),
+    revert: method(devPositional([u256]), ([id]) => states.revert(id as bigint)),
   };
   const dumps = {
-    dumpState: method(positional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
-    loadState: method(positional([bytes]), async ([state]) => {
+    dumpState: method(devPositional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
+    loadState: method(devPositional([bytes]), async ([state]) => {
       try {
         await states.load(state as Uint8Array);
       } catch (err) {
@@ -123,7 +123,7 @@ const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
 /** anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, the fork. */
 function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | undefined): MethodDef {
-  return method(positional([]), async () => {
+  return method(devPositional([]), async () => {
     const head = chain.head;
     const baseFee = gas.nextBaseFee();
     const forked = await fork?.describe();
@@ -148,7 +148,7 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
 
 export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
   const whole = stateServices(states, fork);
-  const mine = method(positional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
+  const mine = method(devPositional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint) === 0n ? 1n : (count as bigint);
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
     // The last block's time, checked before the first is built: all of them or none.
@@ -160,39 +160,39 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
     chain.dev.setNextTimestamp(checkTime(ts));
   };
-  const increaseTime = method(positional([hexOrDecimal64]), ([seconds]) => {
+  const increaseTime = method(devPositional([hexOrDecimal64]), ([seconds]) => {
     const offset = chain.dev.timeOffset + (seconds as bigint);
     checkTime(chain.dev.clockSeconds() + offset);
     chain.dev.setTimeOffset(offset);
     return Number(chain.dev.timeOffset);
   });
-  const setNextBlockTimestamp = method(positional([hexOrDecimal64]), ([ts]) => {
+  const setNextBlockTimestamp = method(devPositional([hexOrDecimal64]), ([ts]) => {
     setNext(ts as bigint);
     return null;
   });
   const edits = stateEdits(chain);
-  const setAutomine = method(positional([boolean]), ([on]) => {
+  const setAutomine = method(devPositional([boolean]), ([on]) => {
     chain.dev.setAutomine(on as boolean);
     return null;
   });
-  const getAutomine = method(positional([]), () => chain.dev.automine);
+  const getAutomine = method(devPositional([]), () => chain.dev.automine);
   // Anvil takes seconds for both names (Hardhat's evm_setIntervalMining took milliseconds).
-  const setIntervalMining = method(positional([hexOrDecimal64]), ([seconds]) => {
+  const setIntervalMining = method(devPositional([hexOrDecimal64]), ([seconds]) => {
     if ((seconds as bigint) > 86_400n) throw new RpcError('interval must be at most 86400 seconds');
     chain.dev.setIntervalMining(Number(seconds as bigint));
     return null;
   });
-  const getIntervalMining = method(positional([]), () => (chain.dev.intervalSeconds === 0 ? null : chain.dev.intervalSeconds));
+  const getIntervalMining = method(devPositional([]), () => (chain.dev.intervalSeconds === 0 ? null : chain.dev.intervalSeconds));
   const mining = { setAutomine, getAutomine, setIntervalMining, getIntervalMining };
   const pool = {
-    dropTransaction: method(positional([hash]), async ([h]) =>
+    dropTransaction: method(devPositional([hash]), async ([h]) =>
       (await chain.dropTransaction(h as Uint8Array)) ? `0x${Buffer.from(h as Uint8Array).toString('hex')}` : null,
     ),
-    dropAllTransactions: method(positional([]), async () => {
+    dropAllTransactions: method(devPositional([]), async () => {
       await chain.dropAllTransactions();
       return null;
     }),
-    setCoinbase: method(positional([address]), ([a]) => {
+    setCoinbase: method(devPositional([address]), ([a]) => {
       chain.dev.setCoinbase(a as Uint8Array);
       return null;
     }),
@@ -200,26 +200,26 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
 
   // anvil_impersonateAccount and friends: eth_sendTransaction sends for these accounts without a key.
   const impersonation = {
-    impersonateAccount: method(positional([address]), ([a]) => {
+    impersonateAccount: method(devPositional([address]), ([a]) => {
       chain.dev.impersonate(toHex0x(a as Uint8Array));
       return null;
     }),
-    stopImpersonatingAccount: method(positional([address]), ([a]) => {
+    stopImpersonatingAccount: method(devPositional([address]), ([a]) => {
       chain.dev.stopImpersonating(toHex0x(a as Uint8Array));
       return null;
     }),
   };
-  const autoImpersonateAccount = method(positional([boolean]), ([on]) => {
+  const autoImpersonateAccount = method(devPositional([boolean]), ([on]) => {
     chain.dev.setAutoImpersonate(on as boolean);
     return null;
   });
 
   const fees = {
     // Anvil's answer on a chain with EIP-1559, as every Avalanche EVM chain is.
-    setMinGasPrice: method(positional([u256]), () => {
+    setMinGasPrice: method(devPositional([u256]), () => {
       throw new RpcError('anvil_setMinGasPrice is not supported when EIP-1559 is active', -32602);
     }),
-    setNextBlockBaseFeePerGas: method(positional([u256]), ([fee]) => {
+    setNextBlockBaseFeePerGas: method(devPositional([u256]), ([fee]) => {
       if ((fee as bigint) > MAX_BASE_FEE) throw devErrors.baseFeeTooHigh(fee as bigint);
       chain.dev.setNextBaseFee(fee as bigint);
       return null;
@@ -227,7 +227,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   };
   const nodeInfo = nodeInfoMethod(chain, gas, fork);
   // anvil_setRpcUrl: the fork reads its upstream's chain from another endpoint.
-  const setRpcUrl = method(positional([string]), async ([url]) => {
+  const setRpcUrl = method(devPositional([string]), async ([url]) => {
     if (!(await fork?.setUrl(url as string))) throw new RpcError('anvil_setRpcUrl: this chain is not a fork');
     return null;
   });
@@ -237,7 +237,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       name: 'evm',
       methods: {
         // evm_mine([timestamp]): one block, at that time if given.
-        mine: method(positional([hexOrDecimal64], 0), async ([ts]) => {
+        mine: method(devPositional([hexOrDecimal64], 0), async ([ts]) => {
           if ((ts as bigint) !== 0n) setNext(ts as bigint);
           await chain.dev.mine(1);
           return '0x0';

@@ -4,7 +4,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
-import { positional } from '../../../rpc/geth.js';
+import { devPositional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import { address, bytes, hash, hexOrDecimal64, u256 } from './fields.js';
 
@@ -28,23 +28,23 @@ export function stateEdits(chain: EvmChain) {
     });
   const unchanged = () => {};
   return {
-    setBalance: method(positional([address, u256]), async ([a, balance]) => {
+    setBalance: method(devPositional([address, u256]), async ([a, balance]) => {
       await editAccount(a, (acc) => {
         acc.balance = balance as bigint;
       });
       return null;
     }),
-    setNonce: method(positional([address, hexOrDecimal64]), async ([a, nonce]) => {
+    setNonce: method(devPositional([address, hexOrDecimal64]), async ([a, nonce]) => {
       await editAccount(a, (acc) => {
         acc.nonce = nonce as bigint;
       });
       return null;
     }),
-    setCode: method(positional([address, bytes]), async ([a, code]) => {
+    setCode: method(devPositional([address, bytes]), async ([a, code]) => {
       await editAccount(a, unchanged, (sm, addr) => sm.putCode(addr, code as Uint8Array));
       return null;
     }),
-    setStorageAt: method(positional([address, u256, hash]), async ([a, slot, value]) => {
+    setStorageAt: method(devPositional([address, u256, hash]), async ([a, slot, value]) => {
       await editAccount(a, unchanged, (sm, addr) => sm.putStorage(addr, setLengthLeft(bigIntToBytes(slot as bigint), 32), unpadBytes(value as Uint8Array)));
       return true;
     }),

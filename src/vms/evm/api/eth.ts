@@ -6,7 +6,7 @@ import { Address } from '@ethereumjs/util';
 import type { Clock } from '../../../chains/clock.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { type Field, ParamsError, arrayOf } from '../../../rpc/schema.js';
+import { arrayOf, float } from '../../../rpc/schema.js';
 import { CallFailure } from '../callargs.js';
 import { call } from '../calls.js';
 import { estimateGas } from '../estimate.js';
@@ -49,15 +49,6 @@ export interface EthDeps {
 }
 
 const none = positional([]);
-const float: Field<number> = {
-  decode: (v) => {
-    const n = Number(typeof v === 'object' && v !== null && 'raw' in v ? (v as { raw: string }).raw : v);
-    if (typeof v === 'string' || !Number.isFinite(n))
-      throw new ParamsError(`json: cannot unmarshal ${typeof v === 'string' ? 'string' : 'non-number'} into Go value of type float64`);
-    return n;
-  },
-  zero: () => 0,
-};
 
 /** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
 function rethrow(err: unknown): never {

@@ -1,34 +1,30 @@
 // geth's argument types as JSON-RPC decodes them (hexutil, common.Address/Hash, rpc.BlockNumber,
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
-import { goKind, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
+import { goKind, goMarshal, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
-import { address, big, bytes, goKey, hash, structField, uint64 } from './hexfields.js';
+import { address, big, bytes, decodeIn, decodeUint64Text, fixedText, goKey, hash, structField, uint64 } from './hexfields.js';
 import type { BlockOverrides, CallArgs, StateOverride } from '../callargs.js';
 import type { TxArgs } from '../txargs.js';
 
 const kind = (v: JsonValue): string => (typeof v === 'string' ? 'string' : 'non-string');
 
-/** The digits after a required 0x (hexutil's bare texts: block numbers decode without wrapping). */
-function hexDigits(text: string): string {
-  if (!/^0[xX]/.test(text)) throw new ParamsError(text === '' ? 'empty hex string' : 'hex string without 0x prefix');
-  const digits = text.slice(2);
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw new ParamsError('invalid hex string');
-  return digits;
-}
-
 export { address, big, bytes, hash, uint, uint64 } from './hexfields.js';
 
-/** math.HexOrDecimal64: a JSON number, a decimal string or a 0x string. */
+/**
+ * math.HexOrDecimal64: its UnmarshalJSON takes a string's contents or any other value's JSON text,
+ * and ParseUint64 reads "" as 0, 0x digits as hex, other digits as decimal.
+ */
 export const hexOrDecimal64: Field<bigint> = {
   decode(v) {
-    const t = v instanceof RawNumber ? v.raw : typeof v === 'number' ? String(v) : v;
-    if (typeof t !== 'string') throw new ParamsError(`json: cannot unmarshal ${kind(v)} into Go value of type math.HexOrDecimal64`);
+    const t = typeof v === 'string' ? v : (numberText(v) ?? goMarshal(v));
+    if (t === '') return 0n;
     const n = /^0[xX][0-9a-fA-F]+$/.test(t) ? BigInt(t) : /^\d+$/.test(t) ? BigInt(t) : undefined;
     if (n === undefined || n > 0xffffffffffffffffn) throw new ParamsError(`invalid hex or decimal integer ${JSON.stringify(t)}`);
     return n;
   },
-  // Its UnmarshalJSON reads null as the text "null".
-  decodeNull: () => fail('invalid hex or decimal integer "null"'),
+  decodeNull() {
+    return this.decode(null);
+  },
   zero: () => 0n,
 };
 /**
@@ -88,13 +84,8 @@ function namedTag(text: string): BlockTag | undefined {
 
 /** hexutil.DecodeUint64 of a block number's text, `tooHigh` past int64. */
 function blockNumberText(text: string, tooHigh: string): bigint {
-  const digits = hexDigits(text);
-  if (digits === '') return fail('hex string "0x"');
-  if (digits.length > 1 && digits[0] === '0') return fail('hex number with leading zero digits');
-  if (digits.length > 16) return fail('hex number > 64 bits');
-  const n = BigInt(`0x${digits}`);
-  if (n > 0x7fffffffffffffffn) return fail(tooHigh);
-  return n;
+  const n = decodeUint64Text(text);
+  return n > 0x7fffffffffffffffn ? fail(tooHigh) : n;
 }
 
 /**
@@ -115,11 +106,14 @@ export type BlockRef = { tag: BlockTag } | { hash: Uint8Array; requireCanonical:
 function blockRefObject(o: JsonObject): BlockRef | undefined {
   const number = goKey(o, 'blockNumber');
   const blockHash = goKey(o, 'blockHash');
+  const canonical = goKey(o, 'requireCanonical');
+  // A requireCanonical of another kind fails the struct as the other fields' errors do.
+  if (canonical !== undefined && canonical !== null && typeof canonical !== 'boolean') return undefined;
   try {
     const tag = number === undefined || number === null ? undefined : blockTag(number);
     const h = blockHash === undefined || blockHash === null ? undefined : hash.decode(blockHash);
     if (tag !== undefined && h !== undefined) return fail('cannot specify both BlockHash and BlockNumber, choose one or the other');
-    if (h) return { hash: h, requireCanonical: goKey(o, 'requireCanonical') === true };
+    if (h) return { hash: h, requireCanonical: canonical === true };
     return tag === undefined ? { neither: true } : { tag };
   } catch (err) {
     if ((err as Error).message.startsWith('cannot specify both')) throw err;
@@ -139,19 +133,13 @@ export const blockRef: Field<BlockRef> = {
     if (typeof v !== 'string') return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type string`);
     const tag = namedTag(v);
     if (tag !== undefined) return { tag };
-    if (v.length === 66) return { hash: hashText(v), requireCanonical: false };
+    if (v.length === 66) return { hash: fixedText(v, 32, 'Hash'), requireCanonical: false };
     return { tag: blockNumberText(v, 'blocknumber too high') };
   },
   // null decodes as the struct, to nothing: the backend then refuses it.
   decodeNull: () => ({ neither: true }),
   zero: () => ({ tag: 'latest' }),
 };
-
-/** common.Hash's UnmarshalText (a 66-character string): hexutil's bare errors. */
-function hashText(text: string): Uint8Array {
-  const digits = hexDigits(text);
-  return new Uint8Array(Buffer.from(digits, 'hex'));
-}
 
 /**
  * ethapi.TransactionArgs as JSON decodes it. An access list's entries need both fields
@@ -230,24 +218,34 @@ export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
       return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.StateOverride`);
     const out = new Map<string, StateOverride>();
     for (const [key, raw] of Object.entries(v as JsonObject)) {
-      const a = Buffer.from(address.decode(key)).toString('hex');
-      const o = raw as JsonObject;
-      const slots = (x: JsonValue | undefined) =>
-        x === undefined || x === null
-          ? undefined
-          : new Map(Object.entries(x as JsonObject).map(([k, val]) => [Buffer.from(hash.decode(k)).toString('hex'), hash.decode(val)]));
+      // Map keys decode by UnmarshalText; a null account is an empty one.
+      const a = Buffer.from(fixedText(key, 20, 'Address')).toString('hex');
+      if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw) || raw instanceof RawNumber))
+        return fail(`json: cannot unmarshal ${goKind(raw)} into Go value of type ethapi.OverrideAccount`);
+      const o = (raw ?? {}) as JsonObject;
       out.set(`0x${a}`, {
         balance: structField(o, 'OverrideAccount', 'balance', big),
-        nonce: structField(o, 'TransactionArgs', 'nonce', uint64),
+        nonce: structField(o, 'OverrideAccount', 'nonce', uint64),
         code: structField(o, 'OverrideAccount', 'code', bytes),
-        state: slots(o.state),
-        stateDiff: slots(o.stateDiff),
+        state: storageOverride(o, 'state'),
+        stateDiff: storageOverride(o, 'stateDiff'),
       });
     }
     return out;
   },
   zero: () => undefined,
 };
+
+/** An OverrideAccount's state or stateDiff: a map[common.Hash]common.Hash (keys by UnmarshalText). */
+function storageOverride(o: JsonObject, key: string): Map<string, Uint8Array> | undefined {
+  const x = goKey(o, key);
+  if (x === undefined || x === null) return undefined;
+  if (typeof x !== 'object' || Array.isArray(x) || x instanceof RawNumber)
+    return fail(`json: cannot unmarshal ${goKind(x)} into Go struct field OverrideAccount.${key} of type map[common.Hash]common.Hash`);
+  return new Map(
+    Object.entries(x as JsonObject).map(([k, value]) => [Buffer.from(fixedText(k, 32, 'Hash')).toString('hex'), decodeIn('OverrideAccount', key, hash, value)]),
+  );
+}
 
 /** Any JSON value, decoded later by the method (filter criteria, tracer configs). */
 export const raw: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };

@@ -16,7 +16,7 @@ import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatHeader, formatLog, formatTx } from './format.js';
 import { blockNumber, type BlockTag, boolean, hash, raw, rpcId, text } from './fields.js';
-import { goKey, structField } from './hexfields.js';
+import { decodeHex, goKey, structField } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -55,19 +55,9 @@ interface Criteria extends LogFilter {
   to?: BlockTag;
 }
 
-/** hexutil.Decode: 0x and an even number of hex digits, its own bare texts. */
-function hexBytes(text: string): Uint8Array {
-  if (text === '') throw new ParamsError('empty hex string');
-  if (!/^0[xX]/.test(text)) throw new ParamsError('hex string without 0x prefix');
-  const digits = text.slice(2);
-  if (digits.length % 2 !== 0) throw new ParamsError('hex string of odd length');
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw new ParamsError('invalid hex string');
-  return new Uint8Array(Buffer.from(digits, 'hex'));
-}
-
 /** FilterCriteria's decodeAddress / decodeTopic: hexutil.Decode, then the length. */
 function decodeSized(text: string, length: number, what: string): Uint8Array {
-  const b = hexBytes(text);
+  const b = decodeHex(text);
   if (b.length !== length) throw new ParamsError(`hex has invalid length ${b.length} after decoding; expected ${length} for ${what}`);
   return b;
 }
@@ -436,9 +426,8 @@ export class FilterSystem {
     };
   }
 
-  /** eth_getLogs and eth_getFilterLogs: FilterAPI.GetLogs, then Filter.Logs with unfinalized queries off. */
+  /** eth_getLogs and eth_getFilterLogs: the range filter's Logs, with unfinalized queries off. */
   async logs(c: Criteria): Promise<unknown[]> {
-    if (c.topics.length > MAX_TOPICS) throw filterErrors.tooManyTopics();
     const chain = this.chain;
     if (c.blockHash) {
       const block = await chain.store.block(c.blockHash);
@@ -522,7 +511,11 @@ export function filterService(filters: FilterSystem): ServiceDef {
   return {
     name: 'eth',
     methods: {
-      getLogs: method(positional([criteria]), async ([c]) => filters.logs(c as Criteria)),
+      // GetLogs counts the topics (GetFilterLogs and NewFilter do not).
+      getLogs: method(positional([criteria]), async ([c]) => {
+        if ((c as Criteria).topics.length > MAX_TOPICS) throw filterErrors.tooManyTopics();
+        return filters.logs(c as Criteria);
+      }),
       newFilter: method(positional([criteria]), ([c]) => filters.add({ kind: 'logs', criteria: checkFollowable(c as Criteria) })),
       newBlockFilter: method(positional([]), () => filters.add({ kind: 'blocks' })),
       newPendingTransactionFilter: method(positional([boolean], 0), () => filters.add({ kind: 'pending' })),

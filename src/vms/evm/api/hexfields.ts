@@ -85,6 +85,49 @@ function fixedBytes(length: number, type: string): Field<Uint8Array> {
   };
 }
 
+/** hexutil.Decode: its errors bare; an invalid digit is reported before an odd length (hex.DecodeString). */
+export function decodeHex(text: string): Uint8Array {
+  if (text === '') throw new ParamsError('empty hex string');
+  if (!hasPrefix(text)) throw new ParamsError(MISSING_PREFIX);
+  const digits = text.slice(2);
+  if (!HEX.test(digits)) throw new ParamsError(SYNTAX);
+  if (digits.length % 2 !== 0) throw new ParamsError(ODD_LENGTH);
+  return new Uint8Array(Buffer.from(digits, 'hex'));
+}
+
+/**
+ * hexutil.DecodeUint64 (what rpc.BlockNumber runs on its text): its errors bare, strconv.ParseUint's
+ * met digit by digit (a bad digit, or a 17th one, whichever comes first).
+ */
+export function decodeUint64Text(text: string): bigint {
+  if (text === '') throw new ParamsError('empty hex string');
+  if (!hasPrefix(text)) throw new ParamsError(MISSING_PREFIX);
+  const digits = text.slice(2);
+  if (digits === '') throw new ParamsError(EMPTY_NUMBER);
+  if (digits.length > 1 && digits[0] === '0') throw new ParamsError(LEADING_ZERO);
+  for (let i = 0; i < digits.length; i++) {
+    if (!HEX.test(digits[i]!)) throw new ParamsError(SYNTAX);
+    if (i >= 16) throw new ParamsError('hex number > 64 bits');
+  }
+  return BigInt(text);
+}
+
+/**
+ * UnmarshalFixedText, which a fixed type's UnmarshalText runs (a map key, a hash in a string
+ * BlockNumberOrHash): hexutil's errors bare, the type by its short name ("Hash").
+ */
+export function fixedText(text: string, length: number, typname: string): Uint8Array {
+  let digits = '';
+  if (text !== '') {
+    if (!hasPrefix(text)) throw new ParamsError(MISSING_PREFIX);
+    digits = text.slice(2);
+    if (digits.length % 2 !== 0) throw new ParamsError(ODD_LENGTH);
+  }
+  if (digits.length !== length * 2) throw new ParamsError(`hex string has length ${digits.length}, want ${length * 2} for ${typname}`);
+  if (!HEX.test(digits)) throw new ParamsError(SYNTAX);
+  return new Uint8Array(Buffer.from(digits, 'hex'));
+}
+
 export const address = fixedBytes(20, 'common.Address');
 export const hash = fixedBytes(32, 'common.Hash');
 
@@ -115,7 +158,11 @@ export function goKey(o: JsonObject, name: string): JsonValue | undefined {
  */
 export function structField<T>(o: JsonObject, struct: string, key: string, field: Field<T>): T | undefined {
   const v = goKey(o, key);
-  if (v === undefined || v === null) return undefined;
+  return v === undefined || v === null ? undefined : decodeIn(struct, key, field, v);
+}
+
+/** `v` decoded as `field` inside `struct`'s field `key` (a map's value too: its type errors name the field). */
+export function decodeIn<T>(struct: string, key: string, field: Field<T>, v: JsonValue): T {
   try {
     return field.decode(v);
   } catch (err) {
