@@ -111,6 +111,8 @@ export interface ChainContext {
    * exists (avalanchego reads it from the X-Chain's genesis before creating any chain).
    */
   avaxAssetID?(): Uint8Array | undefined;
+  /** The P-Chain's current height (ValidatorState.GetCurrentHeight), once the P-Chain exists. */
+  pChainHeight?(): bigint;
   log: Logger;
   clock: Clock;
   /** What the VM calls for each block it accepts, to have it wrapped, indexed and announced. */
@@ -225,6 +227,7 @@ export class ChainManager {
       clock: this.deps.clock,
       subnetOf: (chainID) => this.known.get(toHex(chainID)),
       avaxAssetID: () => this.avaxAssetID(),
+      pChainHeight: () => this.pChainHeight(),
       acceptance: { prepare: (inner, batch) => acceptance!.prepare(inner, batch) },
       stalled: () => this.deps.stalls?.isStalled(id) ?? false,
       onResume: (fn) => {

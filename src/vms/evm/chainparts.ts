@@ -151,7 +151,8 @@ export function rpcHandlers(
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
     const ids = { networkID: ctx.networkID, blockchainID: ctx.chainID, subnetID: ctx.subnetID };
-    services.push(warpService({ chain, ...ids, secretKey: self!.secretKey, validatorsOf }));
+    const pChainHeight = () => ctx.pChainHeight?.() ?? 0n;
+    services.push(warpService({ chain, ...ids, secretKey: self!.secretKey, validatorsOf, pChainHeight }));
   }
   const route = config.serve(services.map((service) => readsAfterBlocks(service, chain)));
   return new Map<string, ChainRoute>([

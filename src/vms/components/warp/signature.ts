@@ -5,7 +5,7 @@
 // keys this process holds.
 import { CodecError } from '../../../encoding/packer.js';
 import { aggregateSignatures, parseSignature, sign, verifyAggregate } from './bls.js';
-import { signedMessage } from './message.js';
+import { SIGNATURE_LEN, signedMessage } from './message.js';
 import type { CanonicalSet, CanonicalValidator } from './validators.js';
 
 /** warp.WarpQuorumDenominator. */
@@ -86,6 +86,24 @@ export class AggregationError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * acp118's SignatureAggregator over `set`, as the warp API runs it: every entry whose secret key
+ * `secretKeyOf` gives signs `unsigned`, whatever weight that makes (the caller checks none), and
+ * with no signer the message keeps its empty BitSetSignature.
+ */
+export function aggregateAvailable<V>(
+  unsigned: Uint8Array,
+  set: CanonicalSet<V>,
+  secretKeyOf: (v: CanonicalValidator<V>) => Uint8Array | undefined,
+): Uint8Array {
+  const signing = set.validators.flatMap((v, i) => {
+    const secretKey = secretKeyOf(v);
+    return secretKey ? [{ i, secretKey }] : [];
+  });
+  if (signing.length === 0) return signedMessage(unsigned, bitset([]), new Uint8Array(SIGNATURE_LEN));
+  return signedMessage(unsigned, bitset(signing.map((s) => s.i)), aggregateSignatures(signing.map((s) => sign(unsigned, s.secretKey))));
 }
 
 /**

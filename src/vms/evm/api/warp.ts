@@ -10,8 +10,9 @@ import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import { sign } from '../../components/warp/bls.js';
 import { hashPayload, unsignedMessage } from '../../components/warp/message.js';
-import { aggregate, QuorumError, type WarpValidator } from '../warp/signers.js';
-import { goUint64 } from './fields.js';
+import { aggregateAny, type WarpValidator } from '../warp/signers.js';
+import { goUint64, text } from './fields.js';
+import { goQuote } from '../../../encoding/goquote.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
 export interface WarpDeps {
@@ -23,65 +24,98 @@ export interface WarpDeps {
   secretKey: Uint8Array;
   /** The validators of a subnet, by its ID (CB58); none for a subnet the node does not know. */
   validatorsOf(subnetID: string): WarpValidator[];
+  /** The P-Chain's current height, which the validator sets are read at. */
+  pChainHeight(): bigint;
 }
 
-/** ids.ID as JSON: a CB58 string. */
+/** ids.ID's UnmarshalJSON: a quoted CB58 of 32 bytes (null: the empty ID), its errors bare. */
 const id: Field<Uint8Array> = {
   decode(v) {
-    if (typeof v !== 'string') throw new ParamsError('json: cannot unmarshal non-string into Go value of type ids.ID');
-    try {
-      const b = decodeCB58(v);
-      if (b.length !== 32) throw new Error('wrong length');
-      return b;
-    } catch (err) {
-      throw new ParamsError(`couldn't decode ID to bytes: ${(err as Error).message}`);
-    }
+    if (typeof v !== 'string') throw new ParamsError('first and last characters should be quotes');
+    return idFromText(v, ParamsError);
   },
+  decodeNull: () => new Uint8Array(32),
   zero: () => new Uint8Array(32),
 };
 
-const subnet: Field<string> = {
-  decode(v) {
-    if (typeof v !== 'string') throw new ParamsError('json: cannot unmarshal non-string into Go value of type string');
-    return v;
-  },
-  zero: () => '',
-};
+/** ids.FromString: CB58, then exactly 32 bytes (hashing.ToHash256). */
+function idFromText(text: string, Failure: new (message: string) => Error): Uint8Array {
+  let b: Uint8Array;
+  try {
+    b = decodeCB58(text);
+  } catch (err) {
+    throw new Failure((err as Error).message);
+  }
+  if (b.length !== 32) throw new Failure(`invalid hash length: expected 32 bytes but got ${b.length}`);
+  return b;
+}
 
 export function warpService(d: WarpDeps): ServiceDef {
-  const message = async (messageID: Uint8Array, what: string) => {
+  /** backend.GetMessage: the unsigned message, or its bare `not found`. */
+  const message = async (messageID: Uint8Array) => {
     const unsigned = await d.chain.warpMessage(messageID);
-    if (!unsigned) throw new RpcError(`failed to get ${what} ${encodeCB58(messageID)} with error not found`);
+    if (!unsigned) throw new RpcError('not found');
     return unsigned;
   };
-  const blockMessage = async (blockID: Uint8Array) => {
-    const block = await d.chain.store.block(blockID);
-    if (!block) throw new RpcError(`failed to get block ${encodeCB58(blockID)}: not found`);
-    return unsignedMessage(d.networkID, d.blockchainID, hashPayload(blockID));
-  };
-  const aggregated = (unsigned: Uint8Array, quorum: bigint, subnetID: string) => {
-    const validators = d.validatorsOf(subnetID === '' ? encodeCB58(d.subnetID) : subnetID);
+  const wrapped = async <T>(what: string, id: Uint8Array, run: () => Promise<T>): Promise<T> => {
     try {
-      return toHex0x(aggregate(unsigned, validators, quorum));
+      return await run();
     } catch (err) {
-      if (err instanceof QuorumError) throw new RpcError(err.message);
-      throw err;
+      if (!(err instanceof RpcError)) throw err;
+      throw new RpcError(`failed to get ${what} ${encodeCB58(id)} with error ${err.message}`);
+    }
+  };
+  const blockMessage = (blockID: Uint8Array) => unsignedMessage(d.networkID, d.blockchainID, hashPayload(blockID));
+  /** The block's hash message, once the block is known to be accepted (the verifier's check, code 2). */
+  const acceptedBlockMessage = async (blockID: Uint8Array) => {
+    if (!(await d.chain.store.block(blockID))) {
+      throw new RpcError(`failed to validate block message: 2: failed to get block ${encodeCB58(blockID)}: not found`);
+    }
+    return blockMessage(blockID);
+  };
+  /** aggregateSignatures: the subnet's warp set at the P-Chain's height, signed by whoever can, no quorum checked. */
+  const aggregated = (unsigned: Uint8Array, subnetText: string, willSign = true) => {
+    const subnet = subnetText === '' ? d.subnetID : idFromText(subnetText, Error);
+    const subnetID = encodeCB58(subnet);
+    const validators = d.validatorsOf(subnetID);
+    if (validators.length === 0) throw new RpcError(`cannot retrieve validator set: ${subnetID} source subnet not found`);
+    const signed = aggregateAny(unsigned, validators, willSign);
+    if (!signed) throw new RpcError(`cannot aggregate signatures from subnet with no validators (SubnetID: ${subnetID}, Height: ${d.pChainHeight()})`);
+    return toHex0x(signed);
+  };
+  const parsedSubnet = (text: string) => {
+    if (text === '') return text;
+    try {
+      idFromText(text, Error);
+      return text;
+    } catch {
+      throw new RpcError(`failed to parse subnetID: ${goQuote(text)}`);
     }
   };
   return {
     name: 'warp',
     methods: {
-      getMessage: method(positional([id]), async ([messageID]) => toHex0x(await message(messageID as Uint8Array, 'message'))),
+      getMessage: method(positional([id]), async ([messageID]) =>
+        toHex0x(await wrapped('message', messageID as Uint8Array, () => message(messageID as Uint8Array))),
+      ),
       getMessageSignature: method(positional([id]), async ([messageID]) =>
-        toHex0x(sign(await message(messageID as Uint8Array, 'signature for message'), d.secretKey)),
+        toHex0x(sign(await wrapped('message', messageID as Uint8Array, () => message(messageID as Uint8Array)), d.secretKey)),
       ),
-      getBlockSignature: method(positional([id]), async ([blockID]) => toHex0x(sign(await blockMessage(blockID as Uint8Array), d.secretKey))),
-      getMessageAggregateSignature: method(positional([id, goUint64, subnet]), async ([messageID, quorum, subnetID]) =>
-        aggregated(await message(messageID as Uint8Array, 'message'), BigInt(quorum as number), subnetID as string),
+      getBlockSignature: method(positional([id]), async ([blockID]) =>
+        toHex0x(sign(await wrapped('signature for block', blockID as Uint8Array, () => acceptedBlockMessage(blockID as Uint8Array)), d.secretKey)),
       ),
-      getBlockAggregateSignature: method(positional([id, goUint64, subnet]), async ([blockID, quorum, subnetID]) =>
-        aggregated(await blockMessage(blockID as Uint8Array), BigInt(quorum as number), subnetID as string),
-      ),
+      // quorumNum goes to the aggregator, which stops once it is met and never fails for want of it.
+      getMessageAggregateSignature: method(positional([id, goUint64, text]), async ([messageID, , subnetID]) => {
+        const unsigned = await message(messageID as Uint8Array);
+        return aggregated(unsigned, parsedSubnet(subnetID as string));
+      }),
+      // The API asks for the block's hash as given: the validators check the block, and sign only
+      // one they accepted (with no signer the message keeps an empty signature).
+      getBlockAggregateSignature: method(positional([id, goUint64, text]), async ([blockID, , subnetID]) => {
+        const subnet = parsedSubnet(subnetID as string);
+        const accepted = (await d.chain.store.block(blockID as Uint8Array)) !== undefined;
+        return aggregated(blockMessage(blockID as Uint8Array), subnet, accepted);
+      }),
     },
   };
 }

@@ -4,7 +4,7 @@
 // key this process holds for it, if any. The canonical set, the signatures and the quorum are
 // src/vms/components/warp's, shared with the P-Chain.
 import { publicKeyOf } from '../../components/warp/bls.js';
-import { AggregationError, aggregate as aggregateSet } from '../../components/warp/signature.js';
+import { AggregationError, aggregateAvailable, aggregate as aggregateSet } from '../../components/warp/signature.js';
 import { LOCAL_SIGNERS } from '../../components/warp/signers.js';
 import { type CanonicalSet, canonicalSet } from '../../components/warp/validators.js';
 
@@ -31,6 +31,17 @@ export const publicKey = (v: WarpValidator): Uint8Array | undefined => v.publicK
 export const warpSet = (validators: WarpValidator[]): CanonicalSet<WarpValidator> => canonicalSet(validators, publicKey);
 
 export class QuorumError extends Error {}
+
+/**
+ * The warp API's aggregate (acp118's aggregator): every online validator of the set whose key this
+ * process holds signs, whatever weight that makes, unless none will (`willSign`: a validator signs
+ * a block's hash only for a block it accepted); undefined for a set with no validator left.
+ */
+export function aggregateAny(unsigned: Uint8Array, validators: WarpValidator[], willSign = true): Uint8Array | undefined {
+  const set = warpSet(validators);
+  if (set.validators.length === 0) return undefined;
+  return aggregateAvailable(unsigned, set, (v) => (willSign ? v.members.find((m) => m.secretKey && !m.offline)?.secretKey : undefined));
+}
 
 /**
  * Every online validator of the set whose key this process holds signs (they all run in this
