@@ -153,13 +153,27 @@ describe('sending warp messages and signing them (warp-api-enabled)', () => {
     const { url, receipt, blockchainID } = await send('C', 43112, '0x01');
     const id = receipt.logs[0]!.topics[2]!;
     const expected = unsignedMessage(12345, decodeCB58(blockchainID), addressedCall(fromHex(ewoq.address), Uint8Array.of(1)));
-    const signed = fromHex(
-      (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), 67, ''] }))).json
-        .result,
-    );
+    const aggregate = async (quorum: number) =>
+      fromHex(
+        (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'warp_getMessageAggregateSignature', params: [encodeCB58(fromHex(id)), quorum, ''] })))
+          .json.result,
+      );
+    const signed = await aggregate(100);
     expect(hexOf(signed.subarray(expected.length, expected.length + 9))).toBe('00000000000000011f');
     const stakers = LOCAL_SIGNERS.map((s) => publicKeyOf(s.secretKey));
     expect(verifyAggregate(expected, signed.subarray(expected.length + 9), stakers)).toBe(true);
+    // acp118's aggregator stops once the quorum is met: at 67 %, four of the five equal stakers (80 %),
+    // here the first four of the canonical order; the signature is theirs.
+    const four = await aggregate(67);
+    expect(hexOf(four.subarray(expected.length, expected.length + 9))).toBe('00000000000000010f');
+    const byFour = stakers.map((_, left) =>
+      verifyAggregate(
+        expected,
+        four.subarray(expected.length + 9),
+        stakers.filter((_, i) => i !== left),
+      ),
+    );
+    expect(byFour.filter(Boolean)).toHaveLength(1);
   });
 
   it('delivers a message from a Solidity sender on the L1 to a Solidity receiver on the C-Chain through the access list, verified against the L1 validator', async () => {
@@ -344,10 +358,12 @@ describe("an L1's other validators (emulator-validators) and warp quorums", () =
     expect((await reply('warp_getBlockAggregateSignature', [blockID, 67, unknown])).error).toEqual(
       failed(`cannot retrieve validator set: ${unknown} source subnet not found`),
     );
-    // A block no validator accepted: its hash message comes back with no signer and an empty signature.
-    const none = (await reply('warp_getBlockAggregateSignature', [unknown, 67, ''])).result as string;
-    expect(none.endsWith(`${'00'.repeat(8)}${'00'.repeat(96)}`)).toBe(true);
-    expect(fromHex(none).length).toBe(fromHex((await reply('warp_getBlockAggregateSignature', [blockID, 67, ''])).result).length - 1);
+    // A block no validator accepted: no one signs, and the aggregator's untouched message prints as "0x".
+    expect((await reply('warp_getBlockAggregateSignature', [unknown, 67, ''])).result).toBe('0x');
+    expect((await reply('warp_getMessage', ['bad'])).error).toEqual({
+      code: -32602,
+      message: "invalid argument 0: couldn't decode ID to bytes: input string is smaller than the checksum size",
+    });
   });
 });
 

@@ -11,7 +11,7 @@ import { CodecError, unmarshal } from '../../../encoding/packer.js';
 
 const CODEC_VERSION = 0;
 /** bls.SignatureLen. */
-export const SIGNATURE_LEN = 96;
+const SIGNATURE_LEN = 96;
 /** The BitSetSignature's type ID, the one signature type. */
 const BIT_SET_SIGNATURE = 0;
 const HASH = 0;

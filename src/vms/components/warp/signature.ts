@@ -5,7 +5,7 @@
 // keys this process holds.
 import { CodecError } from '../../../encoding/packer.js';
 import { aggregateSignatures, parseSignature, sign, verifyAggregate } from './bls.js';
-import { SIGNATURE_LEN, signedMessage } from './message.js';
+import { signedMessage } from './message.js';
 import type { CanonicalSet, CanonicalValidator } from './validators.js';
 
 /** warp.WarpQuorumDenominator. */
@@ -89,21 +89,32 @@ export class AggregationError extends Error {
 }
 
 /**
- * acp118's SignatureAggregator over `set`, as the warp API runs it: every entry whose secret key
- * `secretKeyOf` gives signs `unsigned`, whatever weight that makes (the caller checks none), and
- * with no signer the message keeps its empty BitSetSignature.
+ * acp118's SignatureAggregator over `set`, as the warp API runs it: validators whose secret key
+ * `secretKeyOf` gives sign `unsigned` one after the other (in the set's order, where the real
+ * aggregator takes replies as they come) until their weight reaches total × quorumNum / 100, or
+ * all have signed; short of it is no error. With no signer it answers no bytes at all: the
+ * message it was handed, which was never serialized (its Bytes() are nil, printed "0x").
  */
 export function aggregateAvailable<V>(
   unsigned: Uint8Array,
   set: CanonicalSet<V>,
   secretKeyOf: (v: CanonicalValidator<V>) => Uint8Array | undefined,
+  quorumNum: bigint,
 ): Uint8Array {
-  const signing = set.validators.flatMap((v, i) => {
+  const threshold = (set.totalWeight * quorumNum) / QUORUM_DENOMINATOR;
+  const signers: number[] = [];
+  const signatures: Uint8Array[] = [];
+  let weight = 0n;
+  for (const [i, v] of set.validators.entries()) {
     const secretKey = secretKeyOf(v);
-    return secretKey ? [{ i, secretKey }] : [];
-  });
-  if (signing.length === 0) return signedMessage(unsigned, bitset([]), new Uint8Array(SIGNATURE_LEN));
-  return signedMessage(unsigned, bitset(signing.map((s) => s.i)), aggregateSignatures(signing.map((s) => sign(unsigned, s.secretKey))));
+    if (!secretKey) continue;
+    signers.push(i);
+    signatures.push(sign(unsigned, secretKey));
+    weight += v.weight;
+    if (weight >= threshold) break;
+  }
+  if (signatures.length === 0) return new Uint8Array();
+  return signedMessage(unsigned, bitset(signers), aggregateSignatures(signatures));
 }
 
 /**

@@ -28,10 +28,18 @@ export interface WarpDeps {
   pChainHeight(): bigint;
 }
 
-/** ids.ID's UnmarshalJSON: a quoted CB58 of 32 bytes (null: the empty ID), its errors bare. */
+/**
+ * ids.ID's UnmarshalJSON: a quoted CB58 of 32 bytes (null: the empty ID); a CB58 that does not
+ * decode is `couldn't decode ID to bytes: …`, a wrong length ToID's bare text.
+ */
 const id: Field<Uint8Array> = {
   decode(v) {
     if (typeof v !== 'string') throw new ParamsError('first and last characters should be quotes');
+    try {
+      decodeCB58(v);
+    } catch (err) {
+      throw new ParamsError(`couldn't decode ID to bytes: ${(err as Error).message}`);
+    }
     return idFromText(v, ParamsError);
   },
   decodeNull: () => new Uint8Array(32),
@@ -73,13 +81,16 @@ export function warpService(d: WarpDeps): ServiceDef {
     }
     return blockMessage(blockID);
   };
-  /** aggregateSignatures: the subnet's warp set at the P-Chain's height, signed by whoever can, no quorum checked. */
-  const aggregated = (unsigned: Uint8Array, subnetText: string, willSign = true) => {
+  /**
+   * aggregateSignatures: the subnet's warp set at the P-Chain's height, signed until the quorum is
+   * met (short of it is no error); "0x" when no one signed.
+   */
+  const aggregated = (unsigned: Uint8Array, quorumNum: bigint, subnetText: string, willSign = true) => {
     const subnet = subnetText === '' ? d.subnetID : idFromText(subnetText, Error);
     const subnetID = encodeCB58(subnet);
     const validators = d.validatorsOf(subnetID);
     if (validators.length === 0) throw new RpcError(`cannot retrieve validator set: ${subnetID} source subnet not found`);
-    const signed = aggregateAny(unsigned, validators, willSign);
+    const signed = aggregateAny(unsigned, validators, quorumNum, willSign);
     if (!signed) throw new RpcError(`cannot aggregate signatures from subnet with no validators (SubnetID: ${subnetID}, Height: ${d.pChainHeight()})`);
     return toHex0x(signed);
   };
@@ -104,17 +115,16 @@ export function warpService(d: WarpDeps): ServiceDef {
       getBlockSignature: method(positional([id]), async ([blockID]) =>
         toHex0x(sign(await wrapped('signature for block', blockID as Uint8Array, () => acceptedBlockMessage(blockID as Uint8Array)), d.secretKey)),
       ),
-      // quorumNum goes to the aggregator, which stops once it is met and never fails for want of it.
-      getMessageAggregateSignature: method(positional([id, goUint64, text]), async ([messageID, , subnetID]) => {
+      getMessageAggregateSignature: method(positional([id, goUint64, text]), async ([messageID, quorum, subnetID]) => {
         const unsigned = await message(messageID as Uint8Array);
-        return aggregated(unsigned, parsedSubnet(subnetID as string));
+        return aggregated(unsigned, BigInt(quorum as number), parsedSubnet(subnetID as string));
       }),
       // The API asks for the block's hash as given: the validators check the block, and sign only
-      // one they accepted (with no signer the message keeps an empty signature).
-      getBlockAggregateSignature: method(positional([id, goUint64, text]), async ([blockID, , subnetID]) => {
+      // one they accepted (none signing, the answer is "0x").
+      getBlockAggregateSignature: method(positional([id, goUint64, text]), async ([blockID, quorum, subnetID]) => {
         const subnet = parsedSubnet(subnetID as string);
         const accepted = (await d.chain.store.block(blockID as Uint8Array)) !== undefined;
-        return aggregated(blockMessage(blockID as Uint8Array), subnet, accepted);
+        return aggregated(blockMessage(blockID as Uint8Array), BigInt(quorum as number), subnet, accepted);
       }),
     },
   };

@@ -33,14 +33,16 @@ export const warpSet = (validators: WarpValidator[]): CanonicalSet<WarpValidator
 export class QuorumError extends Error {}
 
 /**
- * The warp API's aggregate (acp118's aggregator): every online validator of the set whose key this
- * process holds signs, whatever weight that makes, unless none will (`willSign`: a validator signs
- * a block's hash only for a block it accepted); undefined for a set with no validator left.
+ * The warp API's aggregate (acp118's aggregator): online validators of the set whose key this
+ * process holds sign until the quorum is met, short of it being no error, unless none will
+ * (`willSign`: a validator signs a block's hash only for a block it accepted); empty bytes when
+ * none signed, undefined for a set with no validator left.
  */
-export function aggregateAny(unsigned: Uint8Array, validators: WarpValidator[], willSign = true): Uint8Array | undefined {
+export function aggregateAny(unsigned: Uint8Array, validators: WarpValidator[], quorumNum: bigint, willSign = true): Uint8Array | undefined {
   const set = warpSet(validators);
   if (set.validators.length === 0) return undefined;
-  return aggregateAvailable(unsigned, set, (v) => (willSign ? v.members.find((m) => m.secretKey && !m.offline)?.secretKey : undefined));
+  const keyOf = (v: (typeof set.validators)[number]) => (willSign ? v.members.find((m) => m.secretKey && !m.offline)?.secretKey : undefined);
+  return aggregateAvailable(unsigned, set, keyOf, quorumNum);
 }
 
 /**
