@@ -76,6 +76,20 @@ export function foldKey(key: string): string {
   return lower.includes('\u017f') ? lower.replaceAll('\u017f', 's') : lower;
 }
 
+/** A struct field's JSON value as encoding/json finds it: under its name, else under a key equal to it but for case (the last such key). */
+export function goKey(obj: JsonObject, name: string): JsonValue | undefined {
+  if (Object.hasOwn(obj, name)) return obj[name];
+  const folded = foldKey(name);
+  let found: JsonValue | undefined;
+  for (const [k, value] of Object.entries(obj)) if (foldKey(k) === folded) found = value;
+  return found;
+}
+
+/** Whether a decoded JSON value is an object (not null, an array or a number kept as its text). */
+export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawNumber);
+}
+
 /** The JSON kind Go names in "cannot unmarshal <kind> into ..." messages. */
 export function goKind(v: JsonValue): string {
   if (v === null) return 'null';

@@ -1,7 +1,7 @@
 // geth's JSON-RPC dialect (go-ethereum rpc package), used by coreth/subnet-evm at /ext/bc/<id>/rpc:
 // batches, -32601 for unknown methods, -32602 for bad params, `id` before `result`, positional params.
 import type { IncomingMessage } from 'node:http';
-import { goMarshal, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonValue } from '../encoding/gojson.js';
 import { ParamsError, type Field } from './schema.js';
 import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
@@ -60,10 +60,10 @@ function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): Me
 }
 
 async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<string | null> {
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || msg instanceof RawNumber) {
+  if (!isJsonObject(msg)) {
     return errorMessage('null', -32600, 'invalid request');
   }
-  const obj = msg as JsonObject;
+  const obj = msg;
   // The id is kept as raw JSON: `"id": null` is an id (the call is answered with it), an absent one
   // makes a notification, and an object or array is no valid id (hasValidID).
   const id = obj.id;

@@ -2,7 +2,7 @@
 // args struct (what avalanchego's services receive): absent or null fields keep their zero value,
 // keys match case-insensitively, unknown keys are ignored, and any mismatch is a ParamsError that
 // the dialect turns into its own error (gorilla: one generic message; geth: -32602).
-import { foldKey, goKind, numberText, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { goKey, goKind, isJsonObject, numberText, type JsonValue } from '../encoding/gojson.js';
 import { goQuote } from '../encoding/goquote.js';
 import { decodeCB58 } from '../encoding/cb58.js';
 
@@ -118,14 +118,6 @@ export function textual<T>(parse: (text: string) => T, zero: () => T): Field<T> 
 export type Shape = Record<string, Field<unknown>>;
 export type Decoded<S extends Shape> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
 
-function lookup(obj: JsonObject, key: string): JsonValue | undefined {
-  if (key in obj) return obj[key];
-  const folded = foldKey(key);
-  let found: JsonValue | undefined;
-  for (const k of Object.keys(obj)) if (foldKey(k) === folded) found = obj[k];
-  return found;
-}
-
 export interface StructField<S extends Shape> extends Field<Decoded<S>> {
   readonly shape: S;
 }
@@ -140,10 +132,10 @@ export function struct<S extends Shape>(shape: S): StructField<S> {
     shape,
     zero,
     decode(v) {
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber) return fail(v, 'struct');
+      if (!isJsonObject(v)) return fail(v, 'struct');
       const out: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(shape)) {
-        const raw = lookup(v as JsonObject, key);
+        const raw = goKey(v, key);
         out[key] = raw === undefined || raw === null ? field.zero() : field.decode(raw);
       }
       return out as Decoded<S>;

@@ -11,7 +11,7 @@ import type { GasOracle } from './gas.js';
 import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
 import { stateEdits } from './devedits.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
-import { type JsonValue, RawNumber } from '../../../encoding/gojson.js';
+import { type JsonValue, numberText } from '../../../encoding/gojson.js';
 import { ParamsError, string } from '../../../rpc/schema.js';
 import type { ForkControl, ForkTarget } from '../fork/forks.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
@@ -75,7 +75,7 @@ function jsonKind(v: JsonValue): string {
   if (v === null) return 'unit value';
   if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
   if (typeof v === 'boolean') return `boolean \`${v}\``;
-  const text = v instanceof RawNumber ? v.raw : typeof v === 'number' ? String(v) : undefined;
+  const text = numberText(v);
   if (text === undefined) return 'map';
   return /^-?\d+$/.test(text) ? `integer \`${text}\`` : `floating point \`${text}\``;
 }

@@ -1,8 +1,8 @@
 // geth's argument types as JSON-RPC decodes them (hexutil, common.Address/Hash, rpc.BlockNumber,
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
-import { goKind, goMarshal, type JsonObject, type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
+import { goKey, goKind, goMarshal, isJsonObject, type JsonObject, type JsonValue, numberText } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
-import { address, big, bytes, decodeIn, decodeUint64Text, fixedText, goKey, hash, structField, uint64 } from './hexfields.js';
+import { address, big, bytes, decodeIn, decodeUint64Text, fixedText, hash, structField, uint64 } from './hexfields.js';
 import type { BlockOverrides, CallArgs, StateOverride } from '../callargs.js';
 import type { TxArgs } from '../txargs.js';
 
@@ -34,8 +34,8 @@ export const hexOrDecimal64: Field<bigint> = {
  */
 export const u256: Field<bigint> = {
   decode(v) {
-    const t = v instanceof RawNumber ? v.raw : typeof v === 'number' ? String(v) : v;
-    if (typeof t !== 'string') throw new ParamsError(`invalid type: ${kind(v)}, expected a 256-bit unsigned integer`);
+    const t = typeof v === 'string' ? v : numberText(v);
+    if (t === undefined) throw new ParamsError(`invalid type: ${kind(v)}, expected a 256-bit unsigned integer`);
     const n = /^0[xX][0-9a-fA-F]{1,64}$/.test(t) ? BigInt(t) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
     if (n === undefined || n >= 1n << 256n) throw new ParamsError(`invalid 256-bit unsigned integer ${JSON.stringify(t)}`);
     return n;
@@ -109,16 +109,17 @@ function blockRefObject(o: JsonObject): BlockRef | undefined {
   const canonical = goKey(o, 'requireCanonical');
   // A requireCanonical of another kind fails the struct as the other fields' errors do.
   if (canonical !== undefined && canonical !== null && typeof canonical !== 'boolean') return undefined;
+  let tag: BlockTag | undefined;
+  let h: Uint8Array | undefined;
   try {
-    const tag = number === undefined || number === null ? undefined : blockTag(number);
-    const h = blockHash === undefined || blockHash === null ? undefined : hash.decode(blockHash);
-    if (tag !== undefined && h !== undefined) return fail('cannot specify both BlockHash and BlockNumber, choose one or the other');
-    if (h) return { hash: h, requireCanonical: canonical === true };
-    return tag === undefined ? { neither: true } : { tag };
-  } catch (err) {
-    if ((err as Error).message.startsWith('cannot specify both')) throw err;
+    tag = number === undefined || number === null ? undefined : blockTag(number);
+    h = blockHash === undefined || blockHash === null ? undefined : hash.decode(blockHash);
+  } catch {
     return undefined;
   }
+  if (tag !== undefined && h !== undefined) return fail('cannot specify both BlockHash and BlockNumber, choose one or the other');
+  if (h) return { hash: h, requireCanonical: canonical === true };
+  return tag === undefined ? { neither: true } : { tag };
 }
 
 /**
@@ -127,8 +128,8 @@ function blockRefObject(o: JsonObject): BlockRef | undefined {
  */
 export const blockRef: Field<BlockRef> = {
   decode(v) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawNumber)) {
-      return blockRefObject(v as JsonObject) ?? fail('json: cannot unmarshal object into Go value of type string');
+    if (isJsonObject(v)) {
+      return blockRefObject(v) ?? fail('json: cannot unmarshal object into Go value of type string');
     }
     if (typeof v !== 'string') return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type string`);
     const tag = namedTag(v);
@@ -147,9 +148,8 @@ export const blockRef: Field<BlockRef> = {
  * input wins, and the caller decides whether that is an error.
  */
 function transactionArgs(v: JsonValue): TxArgs {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-    return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.TransactionArgs`);
-  const o = v as JsonObject;
+  if (!isJsonObject(v)) return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.TransactionArgs`);
+  const o = v;
   const data = structField(o, 'TransactionArgs', 'data', bytes);
   const input = structField(o, 'TransactionArgs', 'input', bytes);
   const accessList = o.accessList;
@@ -167,8 +167,7 @@ function transactionArgs(v: JsonValue): TxArgs {
     data: input ?? data,
     accessList: Array.isArray(accessList)
       ? accessList.map((a) => {
-          if (a !== null && (typeof a !== 'object' || Array.isArray(a) || a instanceof RawNumber))
-            return fail(`json: cannot unmarshal ${goKind(a)} into Go value of type types.AccessTuple`);
+          if (a !== null && !isJsonObject(a)) return fail(`json: cannot unmarshal ${goKind(a)} into Go value of type types.AccessTuple`);
           const item = (a ?? {}) as JsonObject;
           const keys = item.storageKeys;
           if (keys !== undefined && keys !== null && !Array.isArray(keys))
@@ -214,14 +213,12 @@ export const txArgs: Field<TxArgs> = {
 /** ethapi.StateOverride: address -> {balance, nonce, code, state, stateDiff}. */
 export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
   decode(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-      return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.StateOverride`);
+    if (!isJsonObject(v)) return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.StateOverride`);
     const out = new Map<string, StateOverride>();
-    for (const [key, raw] of Object.entries(v as JsonObject)) {
+    for (const [key, raw] of Object.entries(v)) {
       // Map keys decode by UnmarshalText; a null account is an empty one.
       const a = Buffer.from(fixedText(key, 20, 'Address')).toString('hex');
-      if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw) || raw instanceof RawNumber))
-        return fail(`json: cannot unmarshal ${goKind(raw)} into Go value of type ethapi.OverrideAccount`);
+      if (raw !== null && !isJsonObject(raw)) return fail(`json: cannot unmarshal ${goKind(raw)} into Go value of type ethapi.OverrideAccount`);
       const o = (raw ?? {}) as JsonObject;
       out.set(`0x${a}`, {
         balance: structField(o, 'OverrideAccount', 'balance', big),
@@ -240,11 +237,8 @@ export const stateOverrides: Field<Map<string, StateOverride> | undefined> = {
 function storageOverride(o: JsonObject, key: string): Map<string, Uint8Array> | undefined {
   const x = goKey(o, key);
   if (x === undefined || x === null) return undefined;
-  if (typeof x !== 'object' || Array.isArray(x) || x instanceof RawNumber)
-    return fail(`json: cannot unmarshal ${goKind(x)} into Go struct field OverrideAccount.${key} of type map[common.Hash]common.Hash`);
-  return new Map(
-    Object.entries(x as JsonObject).map(([k, value]) => [Buffer.from(fixedText(k, 32, 'Hash')).toString('hex'), decodeIn('OverrideAccount', key, hash, value)]),
-  );
+  if (!isJsonObject(x)) return fail(`json: cannot unmarshal ${goKind(x)} into Go struct field OverrideAccount.${key} of type map[common.Hash]common.Hash`);
+  return new Map(Object.entries(x).map(([k, value]) => [Buffer.from(fixedText(k, 32, 'Hash')).toString('hex'), decodeIn('OverrideAccount', key, hash, value)]));
 }
 
 /** Any JSON value, decoded later by the method (filter criteria, tracer configs). */
@@ -264,9 +258,8 @@ export const goUint64: Field<number> = {
 /** ethapi.BlockOverrides (its fields have no JSON tags: the keys are the Go names, any case). */
 export const blockOverrides: Field<BlockOverrides | undefined> = {
   decode(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-      return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.BlockOverrides`);
-    const o = v as JsonObject;
+    if (!isJsonObject(v)) return fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ethapi.BlockOverrides`);
+    const o = v;
     const at = <T>(name: string, f: Field<T>) => structField(o, 'BlockOverrides', name, f);
     return {
       number: at('Number', big),

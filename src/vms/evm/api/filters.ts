@@ -7,7 +7,7 @@
 // filters installed at once (MAX_FILTERS); a block's logs and header are formatted and encoded once
 // for every filter and subscription that takes them; a connection's subscriptions end with it.
 import { randomBytes } from 'node:crypto';
-import { goKind, goMarshal, type JsonObject, type JsonValue, RawJson, RawNumber } from '../../../encoding/gojson.js';
+import { goKey, goKind, goMarshal, isJsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
@@ -16,7 +16,7 @@ import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatHeader, formatLog, formatTx } from './format.js';
 import { blockNumber, type BlockTag, boolean, hash, raw, rpcId, text } from './fields.js';
-import { decodeHex, goKey, structField } from './hexfields.js';
+import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -104,9 +104,8 @@ function decodeTopic(t: JsonValue): Uint8Array[] | undefined {
  */
 function decodeCriteria(v: JsonValue | undefined): Criteria {
   if (v === undefined || v === null) return { addresses: [], topics: [] };
-  if (typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber)
-    throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type filters.input`);
-  const o = v as JsonObject;
+  if (!isJsonObject(v)) throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type filters.input`);
+  const o = v;
   const field = (name: string) => {
     const value = goKey(o, name);
     return value === null ? undefined : value;
@@ -118,7 +117,7 @@ function decodeCriteria(v: JsonValue | undefined): Criteria {
   if (topics !== undefined && !Array.isArray(topics))
     throw new ParamsError(`json: cannot unmarshal ${goKind(topics)} into Go struct field input.topics of type []interface {}`);
   const c: Criteria = { addresses: [], topics: [] };
-  const hashOf = blockHash === undefined ? undefined : structField({ blockHash }, 'input', 'blockHash', hash);
+  const hashOf = blockHash === undefined ? undefined : decodeIn('input', 'blockHash', hash, blockHash);
   const from = fromBlock === undefined ? undefined : blockNumber.decode(fromBlock);
   const to = toBlock === undefined ? undefined : blockNumber.decode(toBlock);
   if (hashOf) {

@@ -4,7 +4,7 @@
 // hex string of odd length into Go value of type common.Address", and inside a struct "into Go
 // struct field TransactionArgs.gas of type hexutil.Uint64". A fixed type's wrong length is a plain
 // error, never wrapped.
-import { foldKey, type JsonObject, type JsonValue } from '../../../encoding/gojson.js';
+import { goKey, type JsonObject, type JsonValue } from '../../../encoding/gojson.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
 
 /** encoding/json's UnmarshalTypeError: a value of the wrong kind or text for a Go type. */
@@ -142,15 +142,6 @@ export const bytes: Field<Uint8Array> = {
   },
   zero: () => new Uint8Array(),
 };
-
-/** A struct field's JSON value as encoding/json finds it: under its name, else under a key equal to it but for case. */
-export function goKey(o: JsonObject, name: string): JsonValue | undefined {
-  if (Object.hasOwn(o, name)) return o[name];
-  const folded = foldKey(name);
-  let found: JsonValue | undefined;
-  for (const [k, value] of Object.entries(o)) if (foldKey(k) === folded) found = value;
-  return found;
-}
 
 /**
  * A struct field's value (absent or null: undefined, as a nil pointer), its type errors naming the

@@ -3,7 +3,7 @@
 // tracerConfig through encoding/json into the tracer's config struct (case-insensitive keys, first
 // type error wins), and a tracer name it does not know through the JS tracer's goja evaluator
 // (eth/tracers/tracers.go: an unregistered name is compiled as JavaScript, `(` + name + `)`).
-import { goKind, type JsonObject, type JsonValue, RawNumber } from '../../../encoding/gojson.js';
+import { goKind, isJsonObject, type JsonObject, type JsonValue, RawNumber } from '../../../encoding/gojson.js';
 import type { TraceConfig } from './types.js';
 import { TracerError } from './types.js';
 
@@ -174,13 +174,13 @@ function findField(fields: GoField[], key: string): GoField | undefined {
  * (hexutil's) stops decoding at once. Throws the error's text.
  */
 export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCallConfig'): TraceCallConfig {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RawNumber) {
+  if (!isJsonObject(v)) {
     throw new TracerError(`json: cannot unmarshal ${goKind(v)} into Go value of type tracers.${struct}`, 'config');
   }
   const fields = struct === 'TraceConfig' ? TRACE_CONFIG : TRACE_CALL_CONFIG;
   const out: Record<string, unknown> = {};
   let first: TracerError | undefined;
-  for (const [key, value] of Object.entries(v as JsonObject)) {
+  for (const [key, value] of Object.entries(v)) {
     const f = findField(fields, key);
     if (!f || value === null) continue;
     try {
@@ -268,7 +268,7 @@ function decodeField(f: GoField, v: JsonValue): unknown {
  * debug_trace* methods other than the file tracers never read, so its fields are not checked.
  */
 function chainConfig(v: JsonValue): JsonValue {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber)) return v;
+  if (isJsonObject(v)) return v;
   throw new TracerError(
     `decoding JSON into *params.ChainConfig: json: cannot unmarshal ${goKind(v)} into Go value of type params.chainConfigWithoutMethods`,
     'config',
