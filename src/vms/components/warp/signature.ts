@@ -102,19 +102,27 @@ export function aggregateAvailable<V>(
   quorumNum: bigint,
 ): Uint8Array {
   const threshold = (set.totalWeight * quorumNum) / QUORUM_DENOMINATOR;
-  const signers: number[] = [];
-  const signatures: Uint8Array[] = [];
+  const signing: Signer[] = [];
   let weight = 0n;
   for (const [i, v] of set.validators.entries()) {
     const secretKey = secretKeyOf(v);
     if (!secretKey) continue;
-    signers.push(i);
-    signatures.push(sign(unsigned, secretKey));
+    signing.push({ i, secretKey });
     weight += v.weight;
     if (weight >= threshold) break;
   }
-  if (signatures.length === 0) return new Uint8Array();
-  return signedMessage(unsigned, bitset(signers), aggregateSignatures(signatures));
+  return signing.length === 0 ? new Uint8Array() : signedBy(unsigned, signing);
+}
+
+/** A set's entry at index `i` of the canonical order, with the key it signs with. */
+interface Signer {
+  i: number;
+  secretKey: Uint8Array;
+}
+
+/** `unsigned` with the BitSetSignature of `signing`: their indexes and their aggregated signatures. */
+function signedBy(unsigned: Uint8Array, signing: Signer[]): Uint8Array {
+  return signedMessage(unsigned, bitset(signing.map((s) => s.i)), aggregateSignatures(signing.map((s) => sign(unsigned, s.secretKey))));
 }
 
 /**
@@ -138,6 +146,5 @@ export function aggregate<V>(
     const text = `signature weight is insufficient: ${quorumNum}*${set.totalWeight} > ${QUORUM_DENOMINATOR}*${weight}`;
     throw new AggregationError('insufficient weight', weight, set.totalWeight, text);
   }
-  const signature = aggregateSignatures(signing.map((s) => sign(unsigned, s.secretKey)));
-  return signedMessage(unsigned, bitset(signing.map((s) => s.i)), signature);
+  return signedBy(unsigned, signing);
 }

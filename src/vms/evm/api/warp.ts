@@ -35,26 +35,27 @@ export interface WarpDeps {
 const id: Field<Uint8Array> = {
   decode(v) {
     if (typeof v !== 'string') throw new ParamsError('first and last characters should be quotes');
+    let b: Uint8Array;
     try {
-      decodeCB58(v);
+      b = decodeCB58(v);
     } catch (err) {
       throw new ParamsError(`couldn't decode ID to bytes: ${(err as Error).message}`);
     }
-    return idFromText(v, ParamsError);
+    if (b.length !== 32) throw new ParamsError(`invalid hash length: expected 32 bytes but got ${b.length}`);
+    return b;
   },
   decodeNull: () => new Uint8Array(32),
   zero: () => new Uint8Array(32),
 };
 
-/** ids.FromString: CB58, then exactly 32 bytes (hashing.ToHash256). */
-function idFromText(text: string, Failure: new (message: string) => Error): Uint8Array {
-  let b: Uint8Array;
+/** ids.FromString of a subnetID argument: CB58 of 32 bytes, else the service's one text; "" is the chain's own. */
+function subnetOf(text: string, own: Uint8Array): Uint8Array {
+  if (text === '') return own;
+  let b: Uint8Array | undefined;
   try {
     b = decodeCB58(text);
-  } catch (err) {
-    throw new Failure((err as Error).message);
-  }
-  if (b.length !== 32) throw new Failure(`invalid hash length: expected 32 bytes but got ${b.length}`);
+  } catch {}
+  if (b?.length !== 32) throw new RpcError(`failed to parse subnetID: ${goQuote(text)}`);
   return b;
 }
 
@@ -85,23 +86,13 @@ export function warpService(d: WarpDeps): ServiceDef {
    * aggregateSignatures: the subnet's warp set at the P-Chain's height, signed until the quorum is
    * met (short of it is no error); "0x" when no one signed.
    */
-  const aggregated = (unsigned: Uint8Array, quorumNum: bigint, subnetText: string, willSign = true) => {
-    const subnet = subnetText === '' ? d.subnetID : idFromText(subnetText, Error);
+  const aggregated = (unsigned: Uint8Array, quorumNum: bigint, subnet: Uint8Array, willSign = true) => {
     const subnetID = encodeCB58(subnet);
     const validators = d.validatorsOf(subnetID);
     if (validators.length === 0) throw new RpcError(`cannot retrieve validator set: ${subnetID} source subnet not found`);
     const signed = aggregateAny(unsigned, validators, quorumNum, willSign);
     if (!signed) throw new RpcError(`cannot aggregate signatures from subnet with no validators (SubnetID: ${subnetID}, Height: ${d.pChainHeight()})`);
     return toHex0x(signed);
-  };
-  const parsedSubnet = (text: string) => {
-    if (text === '') return text;
-    try {
-      idFromText(text, Error);
-      return text;
-    } catch {
-      throw new RpcError(`failed to parse subnetID: ${goQuote(text)}`);
-    }
   };
   return {
     name: 'warp',
@@ -117,12 +108,12 @@ export function warpService(d: WarpDeps): ServiceDef {
       ),
       getMessageAggregateSignature: method(positional([id, goUint64, text]), async ([messageID, quorum, subnetID]) => {
         const unsigned = await message(messageID as Uint8Array);
-        return aggregated(unsigned, BigInt(quorum as number), parsedSubnet(subnetID as string));
+        return aggregated(unsigned, BigInt(quorum as number), subnetOf(subnetID as string, d.subnetID));
       }),
       // The API asks for the block's hash as given: the validators check the block, and sign only
       // one they accepted (none signing, the answer is "0x").
       getBlockAggregateSignature: method(positional([id, goUint64, text]), async ([blockID, quorum, subnetID]) => {
-        const subnet = parsedSubnet(subnetID as string);
+        const subnet = subnetOf(subnetID as string, d.subnetID);
         const accepted = (await d.chain.store.block(blockID as Uint8Array)) !== undefined;
         return aggregated(blockMessage(blockID as Uint8Array), BigInt(quorum as number), subnet, accepted);
       }),

@@ -6,7 +6,7 @@
 import { publicKeyOf } from '../../components/warp/bls.js';
 import { AggregationError, aggregateAvailable, aggregate as aggregateSet } from '../../components/warp/signature.js';
 import { LOCAL_SIGNERS } from '../../components/warp/signers.js';
-import { type CanonicalSet, canonicalSet } from '../../components/warp/validators.js';
+import { type CanonicalSet, type CanonicalValidator, canonicalSet } from '../../components/warp/validators.js';
 
 export interface WarpValidator {
   nodeID: string;
@@ -32,6 +32,9 @@ export const warpSet = (validators: WarpValidator[]): CanonicalSet<WarpValidator
 
 export class QuorumError extends Error {}
 
+/** The key a canonical entry signs with: one of its members' whose secret this process holds, if online. */
+const onlineKey = (v: CanonicalValidator<WarpValidator>): Uint8Array | undefined => v.members.find((m) => m.secretKey && !m.offline)?.secretKey;
+
 /**
  * The warp API's aggregate (acp118's aggregator): online validators of the set whose key this
  * process holds sign until the quorum is met, short of it being no error, unless none will
@@ -41,8 +44,7 @@ export class QuorumError extends Error {}
 export function aggregateAny(unsigned: Uint8Array, validators: WarpValidator[], quorumNum: bigint, willSign = true): Uint8Array | undefined {
   const set = warpSet(validators);
   if (set.validators.length === 0) return undefined;
-  const keyOf = (v: (typeof set.validators)[number]) => (willSign ? v.members.find((m) => m.secretKey && !m.offline)?.secretKey : undefined);
-  return aggregateAvailable(unsigned, set, keyOf, quorumNum);
+  return aggregateAvailable(unsigned, set, willSign ? onlineKey : () => undefined, quorumNum);
 }
 
 /**
@@ -51,7 +53,7 @@ export function aggregateAny(unsigned: Uint8Array, validators: WarpValidator[], 
  */
 export function aggregate(unsigned: Uint8Array, validators: WarpValidator[], quorumNum: bigint): Uint8Array {
   try {
-    return aggregateSet(unsigned, warpSet(validators), (v) => v.members.find((m) => m.secretKey && !m.offline)?.secretKey, quorumNum);
+    return aggregateSet(unsigned, warpSet(validators), onlineKey, quorumNum);
   } catch (err) {
     if (!(err instanceof AggregationError)) throw err;
     if (err.reason === 'no validators') throw new QuorumError('cannot aggregate signatures from subnet with no validators');
