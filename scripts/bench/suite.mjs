@@ -22,9 +22,14 @@
 //     --log-level=off; RPC <uri>/ext/bc/C/rpc (chain ID 43112; ewoq funded at genesis).
 //   - L1: the same with --l1=fixtures/myl1.json; RPC <uri>/ext/bc/myl1/rpc (chain ID 99999; ewoq is
 //     in the fixture's alloc). --dev automines on every EVM chain and turns on evm_snapshot/evm_revert.
-// The client is the same for all three: viem (package.json's version), one wallet client extended
-// with the public actions, the `http` transport (Node's fetch, keep-alive) with retryCount 0,
-// cacheTime 0 and pollingInterval 5 ms. The sender's balance is set with anvil_setBalance on every
+//   - The floor, "Anvil's answers replayed": scripts/bench/replay-server.mjs, a node:http server that
+//     does no work. First both mixes run on another Anvil through it as a recording proxy (not
+//     measured); last, it answers a client, alone, with what Anvil answered (matched by method and
+//     params, ids set to the client's). The client's own time is then nearly all of a test: what no
+//     server can go below with this client, and how far ahead of Anvil a server can get at all.
+// Each server gets a client of its own, a fresh process (this script, forked), the same for all:
+// viem (package.json's version), one wallet client extended with the public actions, the `http`
+// transport (Node's fetch, keep-alive) with retryCount 0, cacheTime 0 and pollingInterval 5 ms. The sender's balance is set with anvil_setBalance on every
 // server. Its account, by ACCOUNT:
 //   - local (default): privateKeyToAccount of the ewoq key: viem fills and signs each tx and sends
 //     eth_sendRawTransaction. viem first tries eth_fillTransaction (one call: nonce, fees and gas),
@@ -47,17 +52,18 @@
 //
 // Usage:  npm run build && npm run bench:suite       (= node scripts/bench/suite.mjs)
 //   TESTS=100  WARMUP=10 (per mix and server)  DB_TYPE=memdb|leveldb (the emulator's)
-//   ONLY=anvil,c,l1 (a subset of the servers; ratios need anvil)  ACCOUNT=local|node (see above)
+//   ONLY=anvil,c,l1,floor (a subset of the servers; ratios need anvil)  ACCOUNT=local|node (see above)
 //   PROFILE_DIR=<dir> (the emulator runs with node --cpu-prof and writes its profile there)
 //   EMULATOR_ARGS='--flag=v ...' (more emulator flags)  NODE_ARGS='--v8-flag ...' (node's, before the emulator's script)
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import solc from 'solc';
 import { createWalletClient, defineChain, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -70,7 +76,7 @@ const DB_TYPE = process.env.DB_TYPE || 'memdb';
 /** Where the emulator writes a CPU profile (node --cpu-prof) of its whole run; none when unset. */
 const PROFILE_DIR = process.env.PROFILE_DIR || '';
 const ACCOUNT = process.env.ACCOUNT || 'local';
-const ONLY = (process.env.ONLY || 'anvil,c,l1')
+const ONLY = (process.env.ONLY || 'anvil,c,l1,floor')
   .split(',')
   .map((s) => s.trim().toLowerCase())
   .filter(Boolean);
@@ -84,7 +90,7 @@ const POLL_MS = 5;
 
 if (DB_TYPE !== 'memdb' && DB_TYPE !== 'leveldb') fail(`DB_TYPE=${DB_TYPE} is neither memdb nor leveldb`);
 if (ACCOUNT !== 'local' && ACCOUNT !== 'node') fail(`ACCOUNT=${ACCOUNT} is neither local nor node`);
-for (const k of ONLY) if (!['anvil', 'c', 'l1'].includes(k)) fail(`ONLY=${process.env.ONLY}: ${k} is none of anvil, c, l1`);
+for (const k of ONLY) if (!['anvil', 'c', 'l1', 'floor'].includes(k)) fail(`ONLY=${process.env.ONLY}: ${k} is none of anvil, c, l1, floor`);
 
 function fail(message) {
   console.error(`bench:suite: ${message}`);
@@ -286,16 +292,19 @@ function spawnChild(cmd, args, env) {
 
 /** Stops a server and removes its temp dir. */
 async function stopServer(side) {
-  const { child } = side;
+  // With PROFILE_DIR the emulator stops cleanly, so that node writes its CPU profile.
+  await stopChild(side.child, PROFILE_DIR && side.emulator ? 'SIGINT' : 'SIGKILL');
+  await rm(side.dir, { recursive: true, force: true });
+  dirs.delete(side.dir);
+}
+
+async function stopChild(child, signal) {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
-    // With PROFILE_DIR the emulator stops cleanly, so that node writes its CPU profile.
-    child.kill(PROFILE_DIR && side.emulator ? 'SIGINT' : 'SIGKILL');
+    child.kill(signal);
     await exited;
   }
   children.delete(child);
-  await rm(side.dir, { recursive: true, force: true });
-  dirs.delete(side.dir);
 }
 
 /** One bare JSON-RPC call (set-up only; the suite goes through viem). */
@@ -322,13 +331,55 @@ async function waitReady(url, child, name) {
 }
 
 async function startAnvil() {
+  return makeSide({ ...(await spawnAnvil()), chainId: 43112 });
+}
+
+/** Anvil in a temp HOME on a free port, once it answers: { child, dir, url }. */
+async function spawnAnvil() {
   if (!existsSync(ANVIL)) throw new Error(`${path.relative(ROOT, ANVIL)} is missing (npm install)`);
   const dir = await tempDir('bench-suite-anvil-');
   const port = await freePort();
   const child = spawnChild(ANVIL, ['--chain-id', '43112', '--port', String(port), '--silent'], { ...process.env, HOME: dir });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child, 'anvil');
-  return makeSide({ child, dir, url, chainId: 43112 });
+  return { child, dir, url };
+}
+
+/**
+ * The floor's recording: every mix runs on Anvil through the recording server (replay-server.mjs),
+ * unmeasured; the server writes Anvil's answers to `file` when it stops.
+ */
+async function recordAnvil(mixes, file) {
+  const anvil = await spawnAnvil();
+  const recorder = await forkReplayServer(['record', anvil.url, file]);
+  try {
+    const side = await makeSide({ child: recorder.child, dir: anvil.dir, url: recorder.url, chainId: 43112 });
+    for (const mix of mixes) await runMix(side, mix);
+  } finally {
+    await stopChild(recorder.child, 'SIGTERM');
+    await stopServer({ child: anvil.child, dir: anvil.dir });
+  }
+  return { file };
+}
+
+/**
+ * The floor: a server that does no work (replay-server.mjs) answers the client what Anvil answered
+ * it in the recording. Its tests/s bound what any server can reach with this client on this machine.
+ */
+async function startFloor(recording) {
+  if (recording.error) throw new Error(`the recording failed: ${recording.error}`);
+  const replayer = await forkReplayServer(['replay', recording.file]);
+  return makeSide({ child: replayer.child, dir: await tempDir('bench-suite-replay-'), url: replayer.url, chainId: 43112 });
+}
+
+async function forkReplayServer(args) {
+  const child = fork(path.join(ROOT, 'scripts/bench/replay-server.mjs'), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.add(child);
+  const { port } = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the replay server exited (${code})`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 async function startEmulator(chainArgs, chainPath, chainId) {
@@ -381,6 +432,7 @@ const SERVERS = [
   { key: 'anvil', label: anvilLabel(), start: startAnvil },
   { key: 'c', label: `C-Chain (${DB_TYPE})`, start: () => startEmulator([], '/ext/bc/C/rpc', 43112) },
   { key: 'l1', label: `L1 myl1 (${DB_TYPE})`, start: () => startEmulator([`--l1=${path.join(ROOT, 'fixtures/myl1.json')}`], '/ext/bc/myl1/rpc', 99999) },
+  { key: 'floor', label: "Anvil's answers replayed", start: startFloor },
 ];
 
 function anvilLabel() {
@@ -400,20 +452,24 @@ async function vmRssKb(pid) {
 }
 
 /** Starts a server, runs every mix on it, measures it and stops it: { mixes, rssKb, cpuSuite, cpuTotal } or { error }. */
-async function runServer(server, mixes) {
+async function runServer(server, mixes, recording) {
   let side;
   try {
-    side = await server.start();
+    side = await server.start(recording);
     const cpu0 = await cpuSeconds(side.child.pid);
     const results = [];
     for (const mix of mixes) results.push(await runMix(side, mix));
     const cpuTotal = await cpuSeconds(side.child.pid);
     return { mixes: results, rssKb: await vmRssKb(side.child.pid), cpuSuite: cpuTotal - cpu0, cpuTotal };
   } catch (e) {
-    return { error: String(e?.shortMessage ?? e?.message ?? e).split('\n')[0] };
+    return { error: errorLine(e) };
   } finally {
     if (side) await stopServer(side);
   }
+}
+
+function errorLine(e) {
+  return String(e?.shortMessage ?? e?.message ?? e).split('\n')[0];
 }
 
 // --- Report -----------------------------------------------------------------------------------------------
@@ -491,25 +547,84 @@ function printServers(columns) {
 }
 
 // --- Main ---------------------------------------------------------------------------------------------------
-try {
-  const started = performance.now();
-  const contracts = compile();
+// Each server's client is a fresh child process (this script with --client <key>): viem's own code
+// warms up over thousands of requests, so a client shared by the servers in turn ran faster for
+// each later one (Anvil, measured first, lost some 30 % of its tests/s to it). A fresh client for
+// every server is how a test runner starts, and the same for all. The recording for the floor is a
+// child too. The contracts are compiled once, here, and handed over in a file.
+const SELF = fileURLToPath(import.meta.url);
+
+if (process.argv[2] === '--client') await clientMain(process.argv[3]);
+else await main();
+
+/** Client mode: runs every mix on one server (or records the floor's answers) and sends the result to the parent. */
+async function clientMain(key) {
+  const { contractsFile, recording } = JSON.parse(process.env.BENCH_SUITE_CLIENT);
+  const contracts = JSON.parse(readFileSync(contractsFile, 'utf8'));
   const mixes = [erc20Mix(contracts), erc721Mix(contracts)];
-  console.log(
-    `bench:suite: viem over HTTP, ACCOUNT=${ACCOUNT}; ${TESTS} tests per mix after ${WARMUP} warm-up; servers one after the other; ${os.cpus().length} CPUs`,
-  );
-  const columns = [];
-  for (const server of SERVERS.filter((s) => ONLY.includes(s.key))) {
-    console.log(`  ${server.label} ...`);
-    columns.push({ server, result: await runServer(server, mixes) });
+  try {
+    if (key === 'record') process.send(await recordAnvil(mixes, recording.file));
+    else
+      process.send(
+        await runServer(
+          SERVERS.find((s) => s.key === key),
+          mixes,
+          recording,
+        ),
+      );
+  } catch (e) {
+    process.send({ error: errorLine(e) });
+  } finally {
+    await cleanup();
   }
-  mixes.forEach((mix, i) => {
-    printTable(columns, mix.name, i);
-    printMethodTimes(columns, i);
+}
+
+/** Runs a client child for `key` and answers what it sent back. */
+async function inClient(key, context) {
+  const child = fork(SELF, ['--client', key], {
+    env: { ...process.env, BENCH_SUITE_CLIENT: JSON.stringify(context) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  printServers(columns);
-  console.log(`\ntotal ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`);
-  if (columns.some((c) => c.result.error)) process.exitCode = 1;
-} finally {
-  await cleanup();
+  children.add(child);
+  let result;
+  child.on('message', (m) => {
+    result = m;
+  });
+  const code = await new Promise((r) => child.once('exit', r));
+  children.delete(child);
+  return result ?? { error: `the client for ${key} exited (${code}) without a result` };
+}
+
+async function main() {
+  try {
+    const started = performance.now();
+    const contractsFile = path.join(await tempDir('bench-suite-'), 'contracts.json');
+    writeFileSync(contractsFile, JSON.stringify(compile()));
+    const mixNames = [erc20Mix, erc721Mix].map((mix) => mix({ TestToken: {}, SuiteNft: {} }).name);
+    console.log(
+      `bench:suite: viem over HTTP, ACCOUNT=${ACCOUNT}; ${TESTS} tests per mix after ${WARMUP} warm-up; servers one after the other, each with a fresh client process; ${os.cpus().length} CPUs`,
+    );
+    const columns = [];
+    let recording;
+    if (ONLY.includes('floor')) {
+      console.log("  recording Anvil's answers for the floor (not measured) ...");
+      const file = path.join(path.dirname(contractsFile), 'answers.json');
+      // A failed recording fails the floor's column only.
+      const recorded = await inClient('record', { contractsFile, recording: { file } });
+      recording = recorded.error ? recorded : { file };
+    }
+    for (const server of SERVERS.filter((s) => ONLY.includes(s.key))) {
+      console.log(`  ${server.label} ...`);
+      columns.push({ server, result: await inClient(server.key, { contractsFile, recording }) });
+    }
+    mixNames.forEach((name, i) => {
+      printTable(columns, name, i);
+      printMethodTimes(columns, i);
+    });
+    printServers(columns);
+    console.log(`\ntotal ${f1((performance.now() - started) / 1000)} s; load average at end: ${os.loadavg().map(f2).join(' ')}`);
+    if (columns.some((c) => c.result.error)) process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
 }
