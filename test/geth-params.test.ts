@@ -81,6 +81,35 @@ describe('params coreth decodes its own way', () => {
     expect(await callError(url, 'eth_call', [args, 'latest', state, {}, {}])).toEqual(invalid('too many arguments, want at most 4'));
   });
 
+  it("debug_traceCall applies TraceCallConfig's block overrides as eth_call does (avalanchego 1.14.2's coreth)", async () => {
+    const code = '0x435f52426020524160405245606052486080524460a0524a60c05260e05ff3';
+    const probe = `0x${'77'.repeat(20)}`;
+    const stateOverrides = { [probe]: { code } };
+    const coinbase = `0x${'ab'.repeat(20)}`;
+    const blockOverrides = { number: '0x1234', time: '0x5678', coinbase, gasLimit: '0x989680', baseFee: '0x7', difficulty: '0x9', blobBaseFee: '0x3' };
+    const args = { from: EWOQ, to: probe, gasPrice: '0x7', gas: '0x186a0' };
+    const traced = await call(url, 'debug_traceCall', [args, 'latest', { tracer: 'callTracer', stateOverrides, blockOverrides }]);
+    expect(traced.output).toBe(await call(url, 'eth_call', [args, 'latest', stateOverrides, blockOverrides]));
+    // NoBaseFee: a call that pays no gas price sees a zero base fee, overridden or not.
+    const free = await call(url, 'debug_traceCall', [{ to: probe }, 'latest', { tracer: 'callTracer', stateOverrides, blockOverrides }]);
+    expect(BigInt(`0x${free.output.slice(2 + 64 * 4, 66 + 64 * 4)}`)).toBe(0n);
+    // The message is priced at the overridden base fee.
+    expect(await callError(url, 'debug_traceCall', [args, 'latest', { blockOverrides: { baseFee: '0x8' } }])).toEqual(
+      failed(`tracing failed: max fee per gas less than block base fee: address ${EWOQ}, maxFeePerGas: 7, baseFee: 8`),
+    );
+    // Nested, a type error names the inner struct and the path from the outer one (encoding/json's
+    // errorContext), and hexutil's error stops the decoding before a type error saved earlier.
+    expect(await callError(url, 'debug_traceCall', [args, 'latest', { blockOverrides: { time: 5 } }])).toEqual(
+      invalid('invalid argument 2: json: cannot unmarshal non-string into Go struct field BlockOverrides.BlockOverrides.Time of type hexutil.Uint64'),
+    );
+    expect(await callError(url, 'debug_traceCall', [args, 'latest', { enableMemory: 1, blockOverrides: { number: 1 } }])).toEqual(
+      invalid('invalid argument 2: json: cannot unmarshal non-string into Go struct field BlockOverrides.BlockOverrides.Number of type *hexutil.Big'),
+    );
+    expect(await callError(url, 'debug_traceCall', [args, 'latest', { blockOverrides: { coinbase: '0x12' } }])).toEqual(
+      invalid('invalid argument 2: hex string has length 2, want 40 for common.Address'),
+    );
+  });
+
   it('eth_getStorageAt decodes its key after the block, as decodeHash', async () => {
     const zero = `0x${'00'.repeat(32)}`;
     expect(await call(url, 'eth_getStorageAt', [A, '1', 'latest'])).toBe(zero);

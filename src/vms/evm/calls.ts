@@ -7,7 +7,7 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
-import { execBlock, gethError, paced, skippingSenderCheck } from './execution.js';
+import { gethError, overriddenContext, paced, skippingSenderCheck } from './execution.js';
 import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
@@ -167,28 +167,21 @@ function engineRefusal(err: Error): Refusal {
   return new Refusal(err.message.replace(/ \(.*$/s, ''));
 }
 
-/** The message eth_call would run on `block` (for debug_traceCall); throws Refusal as ApplyMessage would. */
-export function callMessage(chain: EvmChain, args: CallArgs, block: StoredBlock): Message {
-  return message(chain, args, callGas(args), block.header.baseFee ?? 0n);
+/**
+ * The message eth_call would run on `block` (for debug_traceCall), priced at `baseFee` (the
+ * block's, or an overridden one); throws Refusal as ApplyMessage would.
+ */
+export function callMessage(chain: EvmChain, args: CallArgs, block: StoredBlock, baseFee = block.header.baseFee ?? 0n): Message {
+  return message(chain, args, callGas(args), baseFee);
 }
 
 /** Per block, the context its calls run in, with and without its base fee: the same for every call on it. */
 const contexts = new WeakMap<StoredBlock, Map<boolean, Block>>();
 
 function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean, o?: BlockOverrides): Block {
-  if (o) {
-    // BlockOverrides.Apply, then NewEVM's NoBaseFee: a call that pays no fee sees no base fee.
-    const h = block.header;
-    return execBlock(chain.common, {
-      number: o.number ?? h.number,
-      time: o.time ?? h.time,
-      gasLimit: o.gasLimit ?? h.gasLimit,
-      baseFee: noBaseFee ? 0n : (o.baseFee ?? h.baseFee ?? 0n),
-      difficulty: o.difficulty ?? h.difficulty,
-      coinbase: o.coinbase ?? h.coinbase,
-      blobBaseFee: o.blobBaseFee,
-    });
-  }
+  const h = block.header;
+  // BlockOverrides.Apply, then NewEVM's NoBaseFee: a call that pays no fee sees no base fee.
+  if (o) return overriddenContext(chain.common, h, noBaseFee ? 0n : (o.baseFee ?? h.baseFee ?? 0n), o);
   let byFee = contexts.get(block);
   if (!byFee) {
     byFee = new Map();
@@ -196,15 +189,7 @@ function callContext(chain: EvmChain, block: StoredBlock, noBaseFee: boolean, o?
   }
   let exec = byFee.get(noBaseFee);
   if (!exec) {
-    const h = block.header;
-    exec = execBlock(chain.common, {
-      number: h.number,
-      time: h.time,
-      gasLimit: h.gasLimit,
-      baseFee: noBaseFee ? 0n : (h.baseFee ?? 0n),
-      difficulty: h.difficulty,
-      coinbase: h.coinbase,
-    });
+    exec = overriddenContext(chain.common, h, noBaseFee ? 0n : (h.baseFee ?? 0n), undefined);
     byFee.set(noBaseFee, exec);
   }
   return exec;

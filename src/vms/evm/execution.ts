@@ -39,6 +39,7 @@ import { trieClass, type TrieMemo } from './state.js';
 import type { ForkState } from './fork/state.js';
 import { forkLayer, ownStorageTrie } from './fork/tries.js';
 import { toHex } from '../../encoding/bytes.js';
+import type { BlockOverrides } from './callargs.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -391,6 +392,31 @@ export function execBlock(common: Common, c: ExecContext): Block {
   const blobBaseFee = c.blobBaseFee;
   if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee;
   return block;
+}
+
+/** A stored header's fields a message's context takes, BlockOverrides.Apply's in place of its own. */
+export interface ContextHeader {
+  number: bigint;
+  time: bigint;
+  gasLimit: bigint;
+  difficulty: bigint;
+  coinbase: Uint8Array;
+}
+
+/**
+ * The context eth_call and debug_traceCall run a message in on `h`: ethapi.BlockOverrides.Apply's
+ * fields in place of the header's, at `baseFee` (the caller's: NoBaseFee's zero, or the override's).
+ */
+export function overriddenContext(common: Common, h: ContextHeader, baseFee: bigint, o: BlockOverrides | undefined): Block {
+  return execBlock(common, {
+    number: o?.number ?? h.number,
+    time: o?.time ?? h.time,
+    gasLimit: o?.gasLimit ?? h.gasLimit,
+    baseFee,
+    difficulty: o?.difficulty ?? h.difficulty,
+    coinbase: o?.coinbase ?? h.coinbase,
+    blobBaseFee: o?.blobBaseFee,
+  });
 }
 
 /** runTx credits the coinbase with the tip only (EIP-1559 burns the rest): coreth and Subnet-EVM pay it the base fee too. */

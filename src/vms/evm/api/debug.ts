@@ -12,9 +12,10 @@ import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { goMarshal, type JsonObject, RawJson } from '../../../encoding/gojson.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { ParamsError } from '../../../rpc/schema.js';
 import { positional } from '../../../rpc/geth.js';
 import type { Field } from '../../../rpc/schema.js';
-import { CallFailure, type CallArgs, Refusal, type StateOverride } from '../callargs.js';
+import { type BlockOverrides, CallFailure, type CallArgs, Refusal, type StateOverride } from '../callargs.js';
 import { applyOverrides, callMessage, checkMessage, type Message } from '../calls.js';
 import type { EvmChain } from '../chain.js';
 import { withSender } from '../txcodec.js';
@@ -24,7 +25,8 @@ import type { StoredBlock } from '../store.js';
 import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallConfig, type TraceConfig, TracerError } from '../trace/index.js';
 import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
-import { type BlockRef, blockNumber, blockRef, callArgs, hash, stateOverrides } from './fields.js';
+import { type BlockRef, blockNumber, blockOverrides, blockRef, callArgs, hash, stateOverrides } from './fields.js';
+import { GoTypeError } from './hexfields.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
 /** coreth's defaultTraceTimeout (eth/tracers/api.go): how long a traced tx runs when the config names no timeout. */
@@ -40,14 +42,28 @@ export const debugErrors = {
   txIndexOutOfRange: (index: bigint, block: Uint8Array) => new RpcError(`transaction index ${index} out of range for block ${toHex0x(block)}`),
   /** ApplyMessage's refusal of a traced call (traceTx). */
   tracingFailed: (reason: string) => new RpcError(`tracing failed: ${reason}`),
-  blockOverrides: () => new RpcError('blockOverrides are not supported by the emulator'),
 };
 
 /** debug_traceCall's options, decoded. */
 interface CallTraceOptions extends TraceConfig {
   stateOverrides?: Map<string, StateOverride>;
-  blockOverrides?: JsonObject;
+  blockOverrides?: BlockOverrides;
   txIndex?: bigint;
+}
+
+/**
+ * TraceCallConfig.BlockOverrides, decoded as eth_call's argument is. Nested, its type errors name
+ * the inner struct and the path from the outer one (encoding/json's errorContext:
+ * `Go struct field BlockOverrides.BlockOverrides.Number`); hexutil's errors stop the decoding.
+ */
+function nestedBlockOverrides(v: JsonObject): BlockOverrides | undefined {
+  try {
+    return blockOverrides.decode(v);
+  } catch (err) {
+    if (err instanceof GoTypeError && err.where) throw new TracerError(new GoTypeError(err.value, err.type, `BlockOverrides.${err.where}`).message, 'config');
+    if (err instanceof ParamsError) throw new TracerError(err.message, 'config');
+    throw err;
+  }
 }
 
 /** The config argument: json.Unmarshal into tracers.TraceConfig, with coreth's texts. */
@@ -56,8 +72,12 @@ const traceConfig: Field<TraceConfig | undefined> = { decode: (v) => decodeTrace
 /** debug_traceCall's: tracers.TraceCallConfig, whose state overrides decode as eth_call's do. */
 const traceCallConfig: Field<CallTraceOptions | undefined> = {
   decode(v) {
-    const { stateOverrides: overrides, ...config } = decodeTraceConfig(v, 'TraceCallConfig') as TraceCallConfig;
-    return { ...config, stateOverrides: overrides === undefined ? undefined : stateOverrides.decode(overrides) };
+    const { stateOverrides: overrides, blockOverrides: header, ...config } = decodeTraceConfig(v, 'TraceCallConfig', nestedBlockOverrides) as TraceCallConfig;
+    return {
+      ...config,
+      stateOverrides: overrides === undefined ? undefined : stateOverrides.decode(overrides),
+      blockOverrides: header as BlockOverrides | undefined,
+    };
   },
   zero: () => undefined,
 };
@@ -109,28 +129,30 @@ async function callStateVM(env: TraceEnv, block: StoredBlock, txIndex: bigint | 
   throw debugErrors.txIndexOutOfRange(index, block.hash);
 }
 
-/** ethapi.BlockOverrides' fields; the emulator applies none of them. */
-const BLOCK_OVERRIDES = ['number', 'difficulty', 'time', 'gaslimit', 'coinbase', 'basefee', 'blobbasefee'];
-
-/** coreth's TraceCall: the block's state (TxIndex), the overrides, the message, then the traced run. */
+/**
+ * coreth's TraceCall: the block's state (TxIndex), the block overrides on its context (a number of
+ * n+1 lets BLOCKHASH(n) answer block n's hash, which the store's lookup does anyway), the state
+ * overrides, the message priced at the context's base fee, then the traced run (NoBaseFee: a call
+ * that pays no fee sees none).
+ */
 async function traceCall(chain: EvmChain, args: CallArgs, ref: BlockRef, options: CallTraceOptions | undefined): Promise<RawJson> {
   if ('tag' in ref && ref.tag === 'pending') throw debugErrors.pending();
   const block = await blockOf(chain, ref);
   const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes), timeoutMs: DEFAULT_TRACE_TIMEOUT_MS };
   const vm = await callStateVM(env, block, options?.txIndex);
-  const overridden = Object.entries(options?.blockOverrides ?? {}).some(([k, v]) => v !== null && BLOCK_OVERRIDES.includes(k.toUpperCase().toLowerCase()));
-  if (overridden) throw debugErrors.blockOverrides();
+  const header = options?.blockOverrides;
   await applyOverrides(vm, options?.stateOverrides);
+  const contextFee = header?.baseFee ?? block.header.baseFee ?? 0n;
   // ToMessage's own errors are answered as they are; ApplyMessage's only after the tracer's, with "tracing failed".
   let m: Message;
   try {
-    m = callMessage(chain, args, block);
+    m = callMessage(chain, args, block, contextFee);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     checkTraceConfig(options);
     throw debugErrors.tracingFailed(err.message);
   }
-  const baseFee = m.noBaseFee ? 0n : (block.header.baseFee ?? 0n);
+  const baseFee = m.noBaseFee ? 0n : contextFee;
   const refused = async () => {
     try {
       await checkMessage(chain, vm, m);
@@ -139,7 +161,7 @@ async function traceCall(chain: EvmChain, args: CallArgs, ref: BlockRef, options
       throw err;
     }
   };
-  return traceReply(await traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused));
+  return traceReply(await traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused, header));
 }
 
 export function debugService(chain: EvmChain): ServiceDef {

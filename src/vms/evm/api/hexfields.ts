@@ -12,7 +12,7 @@ export class GoTypeError extends ParamsError {
   constructor(
     readonly value: string,
     readonly type: string,
-    where?: string,
+    readonly where?: string,
   ) {
     super(`json: cannot unmarshal ${value} into Go ${where ? `struct field ${where}` : 'value'} of type ${type}`);
   }

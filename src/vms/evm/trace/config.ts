@@ -156,9 +156,16 @@ const TRACE_CALL_CONFIG: GoField[] = [
 /** debug_traceCall's options: a TraceConfig with what TraceCallConfig adds, still as JSON where coreth decodes further. */
 export interface TraceCallConfig extends TraceConfig {
   stateOverrides?: JsonValue;
-  blockOverrides?: JsonObject;
+  /** What the caller's decoder made of the object (decodeTraceConfig's `blockOverrides`), else the object. */
+  blockOverrides?: unknown;
   txIndex?: bigint;
 }
+
+/**
+ * Decodes TraceCallConfig.BlockOverrides' object in its place among the keys. Its fields are all
+ * hexutil's, whose errors stop encoding/json at once: it throws a TracerError with the text.
+ */
+export type NestedDecoder = (v: JsonObject) => unknown;
 
 /** Go's key matching: an exact name first, else one equal under Unicode case folding. */
 const fold = (s: string) => s.toUpperCase().toLowerCase();
@@ -173,7 +180,7 @@ function findField(fields: GoField[], key: string): GoField | undefined {
  * UnmarshalTypeError (the first one, decoding going on past it), and a custom unmarshaler's error
  * (hexutil's) stops decoding at once. Throws the error's text.
  */
-export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCallConfig'): TraceCallConfig {
+export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCallConfig', blockOverrides?: NestedDecoder): TraceCallConfig {
   if (!isJsonObject(v)) {
     throw new TracerError(`json: cannot unmarshal ${goKind(v)} into Go value of type tracers.${struct}`, 'config');
   }
@@ -184,7 +191,7 @@ export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCa
     const f = findField(fields, key);
     if (!f || value === null) continue;
     try {
-      const decoded = decodeField(f, value);
+      const decoded = f.type === 'ethapi.BlockOverrides' && blockOverrides ? blockOverrides(objectOf(value)) : decodeField(f, value);
       if (decoded !== undefined) out[f.name] = decoded;
     } catch (err) {
       if (!(err instanceof TypeMismatch)) throw err;
@@ -204,7 +211,7 @@ export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCa
     timeout: out.Timeout as string | undefined,
     tracerConfig: out.TracerConfig,
     stateOverrides: out.StateOverrides as JsonValue | undefined,
-    blockOverrides: out.BlockOverrides as JsonObject | undefined,
+    blockOverrides: out.BlockOverrides,
     txIndex: out.TxIndex as bigint | undefined,
   };
 }
@@ -254,11 +261,16 @@ function decodeField(f: GoField, v: JsonValue): unknown {
       return chainConfig(v);
     case 'ethapi.StateOverride':
     case 'ethapi.BlockOverrides':
-      if (typeof v !== 'object' || Array.isArray(v) || isNumber) throw mismatch(v);
-      return v;
+      return objectOf(v);
     case 'hexutil.Uint':
       return hexUint(v);
   }
+}
+
+/** A struct or map field's JSON object (anything else is a type error). */
+function objectOf(v: JsonValue): JsonObject {
+  if (!isJsonObject(v)) throw mismatch(v);
+  return v;
 }
 
 /**

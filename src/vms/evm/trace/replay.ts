@@ -6,7 +6,8 @@ import { Address } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { runTx, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from '../chain.js';
-import { createdAddress, creditBaseFee, execBlock, gethError, paced, skippingSenderCheck, stateAt } from '../execution.js';
+import { createdAddress, creditBaseFee, gethError, overriddenContext, paced, skippingSenderCheck, stateAt } from '../execution.js';
+import type { BlockOverrides } from '../callargs.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pooltx.js';
 import { blockTxs } from '../queries.js';
@@ -45,9 +46,8 @@ export async function scratchVM(env: TraceEnv, root: Uint8Array): Promise<VM> {
   return env.chain.newVM(stateAt(env.store, env.chain.common, root, env.chain.flavor.multiCoin));
 }
 
-function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint) {
-  const h = block.header;
-  return execBlock(env.chain.common, { number: h.number, time: h.time, gasLimit: h.gasLimit, baseFee, difficulty: h.difficulty, coinbase: h.coinbase });
+function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint, o?: BlockOverrides) {
+  return overriddenContext(env.chain.common, block.header, baseFee, o);
 }
 
 /** Runs a tx of the block that is not traced (one before the traced one), sliced, with coreth's fee credit. */
@@ -71,8 +71,10 @@ export async function traceOne(
   config: TraceConfig | undefined,
   baseFee: bigint,
   check?: () => Promise<void>,
+  overrides?: BlockOverrides,
 ): Promise<unknown> {
   const sm = vm.stateManager;
+  const coinbase = overrides?.coinbase ?? block.header.coinbase;
   const preRoot = await sm.getStateRoot();
   const tracer = createTracer(
     config,
@@ -84,13 +86,13 @@ export async function traceOne(
       gasPrice: effectivePrice(feeCaps(tx), baseFee),
       input: tx.data,
       created: tx.to ? undefined : createdAddress(from, tx.nonce),
-      coinbase: block.header.coinbase,
+      coinbase,
     },
     env.timeoutMs,
   );
   await check?.();
   setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
-  const exec = blockContext(env, block, baseFee);
+  const exec = blockContext(env, block, baseFee, overrides);
   // The tracer paces the run itself, at every step, and throws its timeout out of runTx.
   tracer.attach(vm.evm);
   let r: Awaited<ReturnType<typeof runTx>>;
@@ -102,7 +104,7 @@ export async function traceOne(
   } finally {
     tracer.detach(vm.evm);
   }
-  await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
+  await creditBaseFee(vm, r.totalGasSpent, baseFee, coinbase);
   const postRoot = await sm.getStateRoot();
   const pre = await scratchVM(env, preRoot);
   const post = await scratchVM(env, postRoot);
