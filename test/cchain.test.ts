@@ -274,7 +274,8 @@ describe('C-Chain (memdb)', () => {
   it('has no eth_accounts, no debug_* and no txpool_* without --dev; batches stop at 1000', async () => {
     for (const m of ['eth_accounts', 'debug_traceTransaction', 'txpool_content']) expect((await eth(node.uri, m)).error.code).toBe(-32601);
     const batch = JSON.stringify(Array.from({ length: 1001 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId' })));
-    expect((await post(`${node.uri}/ext/bc/C/rpc`, batch)).json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
+    // coreth's respondWithBatchTooLarge: one error, in a batch, with the id of the batch's first call.
+    expect((await post(`${node.uri}/ext/bc/C/rpc`, batch)).json).toEqual([{ jsonrpc: '2.0', id: 0, error: { code: -32600, message: 'batch too large' } }]);
   });
 
   it('reports a healthy C check', async () => {

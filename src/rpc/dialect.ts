@@ -7,6 +7,8 @@ export interface RpcResponse {
   headers: HeaderList;
   /** null: answer with an empty body (notifications). */
   body: string | null;
+  /** A websocket whose stream cannot be read on is closed once the body (if any) is written. */
+  close?: boolean;
 }
 
 /** Answers a complete request body; synchronous when every method involved is. */

@@ -1,7 +1,7 @@
 // geth's JSON-RPC dialect (go-ethereum rpc package), used by coreth/subnet-evm at /ext/bc/<id>/rpc:
 // batches, -32601 for unknown methods, -32602 for bad params, `id` before `result`, positional params.
 import type { IncomingMessage } from 'node:http';
-import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonValue } from '../encoding/gojson.js';
+import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { ParamsError, type Field } from './schema.js';
 import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
@@ -70,6 +70,8 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   const hasId = id !== undefined;
   if (id !== null && typeof id === 'object' && !(id instanceof RawNumber)) return errorMessage('null', -32600, 'invalid request');
   const idRaw = hasId ? rawOf(id) : 'null';
+  // A response (isResponse) is for a call of the server's own, which it never makes: nothing answers it.
+  if (isResponse(obj)) return null;
   if (obj.jsonrpc !== '2.0' || typeof obj.method !== 'string' || obj.method === '') return errorMessage(idRaw, -32600, 'invalid request');
   const def = findMethod(obj.method, services);
   if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
@@ -81,6 +83,23 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   const dataPart = data === undefined ? '' : `,"data":${goMarshal(data)}`;
   return `{"jsonrpc":"2.0","id":${idRaw},"error":{"code":${code},"message":${goMarshal(message)}${dataPart}}}`;
 }
+
+/** A valid id: present, and neither an object nor an array (hasValidID). */
+const hasValidId = (o: JsonObject): boolean => o.id !== undefined && (o.id === null || typeof o.id !== 'object' || o.id instanceof RawNumber);
+
+/** jsonrpcMessage.isResponse: version, a valid id, no method or params, a result or an error. */
+function isResponse(o: JsonObject): boolean {
+  return (
+    o.jsonrpc === '2.0' &&
+    hasValidId(o) &&
+    (o.method === undefined || o.method === '') &&
+    o.params === undefined &&
+    (o.result !== undefined || o.error !== undefined)
+  );
+}
+
+/** jsonrpcMessage.isCall: version, a valid id and a method. */
+const isCall = (m: JsonValue): boolean => isJsonObject(m) && m.jsonrpc === '2.0' && hasValidId(m) && typeof m.method === 'string' && m.method !== '';
 
 /** Ids are echoed as written; re-serialising a parsed value is enough outside of big numbers. */
 function rawOf(v: JsonValue): string {
@@ -108,13 +127,16 @@ export const gethDialect: Dialect = {
 };
 
 async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
+  // A websocket (a context that can notify) reads a stream: what ends it closes the connection.
+  const socket = ctx.notify !== undefined;
   // An empty body is the end of the stream to geth's codec: nothing is answered.
-  if (blank(body)) return { status: 200, headers: JSON_HEADERS, body: null };
+  if (blank(body)) return { status: 200, headers: JSON_HEADERS, body: null, close: socket };
   let value: JsonValue;
   try {
     value = parseGoJson(body).value;
   } catch (err) {
     if (!(err instanceof GoJsonError)) throw err;
+    if (socket) return unreadable(err);
     return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32700, 'parse error')}\n` };
   }
   if (!Array.isArray(value)) {
@@ -122,10 +144,23 @@ async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, 
     return { status: 200, headers: JSON_HEADERS, body: one === null ? null : `${one}\n` };
   }
   if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'empty batch')}\n` };
-  // geth's BatchRequestLimit: a longer batch gets one error for the whole batch.
-  if (value.length > BATCH_LIMIT) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'batch too large')}\n` };
+  // geth's BatchRequestLimit: a longer batch gets one error for the whole batch, in a batch, with the
+  // id of its first call (respondWithBatchTooLarge).
+  if (value.length > BATCH_LIMIT) {
+    const first = value.find(isCall) as JsonObject | undefined;
+    return { status: 200, headers: JSON_HEADERS, body: `[${errorMessage(first ? rawOf(first.id!) : 'null', -32600, 'batch too large')}]\n` };
+  }
   const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
+}
+
+/**
+ * A websocket message that does not decode (Client.read): a syntax error is answered with
+ * encoding/json's text and the connection closed; a message cut short closes it unanswered.
+ */
+function unreadable(err: GoJsonError): RpcResponse {
+  const syntax = err.message !== 'EOF' && err.message !== 'unexpected EOF';
+  return { status: 200, headers: JSON_HEADERS, body: syntax ? `${errorMessage('null', -32700, err.message)}\n` : null, close: true };
 }
 
 /** Whether a body is JSON whitespace only (it stops at the first other byte: the first, mostly). */

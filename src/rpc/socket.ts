@@ -62,11 +62,18 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     socket.on('close', () => {
       for (const fn of closers.splice(0)) fn();
     });
+    // geth closes the connection itself, without a close frame, once its stream cannot be read on.
+    const end = (last: string | null): void => {
+      if (!open()) return;
+      if (last === null) socket.terminate();
+      else socket.send(last, () => socket.terminate());
+    };
     socket.on('message', (data, isBinary) => {
       const body = Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
       void (async () => {
         try {
           const r = await respond(body, ctx);
+          if (r.close) return end(r.body);
           if (r.body !== null && open()) out.reply(r.body, isBinary);
         } catch (err) {
           internalError(undefined, err);

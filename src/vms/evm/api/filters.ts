@@ -1,7 +1,7 @@
 // Log queries, polled filters and websocket subscriptions (geth's eth/filters): eth_getLogs over the
 // log indexes, eth_newFilter / eth_newBlockFilter / eth_newPendingTransactionFilter polled with
-// eth_getFilterChanges (dropped after 5 minutes unpolled), and eth_subscribe newHeads, logs and
-// newPendingTransactions pushed to the caller's websocket.
+// eth_getFilterChanges (dropped after 5 minutes unpolled), and eth_subscribe newHeads, logs,
+// newPendingTransactions and coreth's newAcceptedTransactions pushed to the caller's websocket.
 //
 // What a client can make the node hold is bounded: a filter's pending entries (MAX_PENDING), the
 // filters installed at once (MAX_FILTERS); a block's logs and header are formatted and encoded once
@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { goKey, goKind, goMarshal, isJsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { ParamsError } from '../../../rpc/schema.js';
+import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
-import { formatHeader, formatLog, formatTx } from './format.js';
-import { blockNumber, type BlockTag, boolean, hash, raw, rpcId, text } from './fields.js';
+import { formatLog, formatTx, marshalHeader } from './format.js';
+import { blockNumber, type BlockTag, boolean, hash, rpcId } from './fields.js';
 import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -133,6 +133,8 @@ function decodeCriteria(v: JsonValue | undefined): Criteria {
 }
 
 const criteria = { decode: (v: JsonValue) => decodeCriteria(v), zero: () => decodeCriteria(undefined) };
+/** eth_subscribe's params as sent (absent: undefined), bound in the method itself, in handleSubscribe's order. */
+const rawParams: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
 
 /** coreth's rpc.BlockNumber values: numbers, and its tags below zero (latest is -2, pending -1). */
 const LATEST = -2n;
@@ -154,6 +156,16 @@ const rpcNumber = (t: BlockTag | undefined): bigint => {
       return t;
   }
 };
+
+/**
+ * filterLogs' range: a block numbered below a numeric fromBlock or above a numeric toBlock gives a
+ * filter or subscription none of its logs (the tags, below zero, bound nothing).
+ */
+function inRange(c: Criteria, n: bigint): boolean {
+  const from = rpcNumber(c.from);
+  const to = rpcNumber(c.to);
+  return !(from >= 0n && from > n) && !(to >= 0n && to < n);
+}
 
 /** SubscribeAcceptedLogs: the ranges a log filter or subscription can follow as blocks are accepted. */
 function checkFollowable(c: Criteria): Criteria {
@@ -186,6 +198,8 @@ class BlockEvent {
   private formatted: Array<Record<string, unknown> | undefined> = [];
   private texts: Array<string | undefined> = [];
   private headText?: string;
+  private txHashTexts?: string[];
+  private txTexts?: string[];
 
   constructor(private readonly accepted: AcceptedEvmBlock) {}
 
@@ -212,11 +226,12 @@ class BlockEvent {
     return this.all;
   }
 
-  /** The indexes of the block's logs that match. */
-  matching(f: LogFilter): number[] {
+  /** The indexes of the block's logs that a filter or subscription with criteria `c` takes. */
+  matching(c: Criteria): number[] {
     const out: number[] = [];
+    if (!inRange(c, this.accepted.block.header.number)) return out;
     this.logs.logs.forEach((log, i) => {
-      if (matches(log, f)) out.push(i);
+      if (matches(log, c)) out.push(i);
     });
     return out;
   }
@@ -236,10 +251,21 @@ class BlockEvent {
     return this.texts[i];
   }
 
-  /** The header as newHeads pushes it (types.Header's JSON, which has no totalDifficulty or size). */
+  /** The header as newHeads pushes it (types.Header's JSON: its struct's order, no totalDifficulty or size). */
   get headJson(): string {
-    this.headText ??= goMarshal(formatHeader(this.accepted.block));
+    this.headText ??= goMarshal(marshalHeader(this.accepted.block));
     return this.headText;
+  }
+
+  /** The block's txs as newAcceptedTransactions pushes them: hashes, or (`full`) NewRPCTransaction's JSON. */
+  txJsons(full: boolean): string[] {
+    const { txs, records } = this.accepted;
+    if (!full) {
+      this.txHashTexts ??= records.map((r) => `"${toHex0x(r.hash)}"`);
+      return this.txHashTexts;
+    }
+    this.txTexts ??= txs.map((tx, i) => goMarshal(formatTx(tx, records[i]!.from, undefined)));
+    return this.txTexts;
   }
 }
 
@@ -451,13 +477,53 @@ export class FilterSystem {
   }
 }
 
-/** What a subscription of `kind` pushes through `send` (each result's JSON, already encoded). */
-function subscriber(kind: string, arg: JsonValue | undefined, send: (resultJson: string) => void): Subscriber | undefined {
-  switch (kind) {
+/**
+ * handleSubscribe's parseSubscriptionName: the params must be an array whose first item is a
+ * string, the subscription's name.
+ */
+function subscriptionName(params: JsonValue | undefined): string {
+  if (!Array.isArray(params)) throw new ParamsError('non-array args');
+  const name = params[0];
+  if (typeof name !== 'string') throw new ParamsError('expected subscription name as first argument');
+  return name;
+}
+
+/**
+ * The arguments after the name, bound to the subscription method's (parsePositionalArguments, the
+ * name counted as argument 0): `required` of `fields`, each decoding error prefixed with its index.
+ */
+function subscriptionArgs(params: JsonValue[], fields: Array<(v: JsonValue) => unknown>, required = 0): unknown[] {
+  if (params.length > fields.length + 1) throw new ParamsError(`too many arguments, want at most ${fields.length + 1}`);
+  return fields.map((decode, i) => {
+    const v = params[i + 1];
+    if (v === undefined) {
+      if (i < required) throw new ParamsError(`missing value for required argument ${i + 1}`);
+      return undefined;
+    }
+    try {
+      return decode(v);
+    } catch (err) {
+      if (err instanceof ParamsError) throw new ParamsError(`invalid argument ${i + 1}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+/** A `*bool` argument (fullTx): null leaves it nil. */
+const fullTx = (v: JsonValue): boolean => (v === null ? false : (boolean.decode(v) as boolean));
+
+/**
+ * What a subscription named `name` pushes through `send` (each result's JSON, already encoded):
+ * coreth's FilterAPI subscriptions, their arguments decoded as the rpc package binds them.
+ */
+function subscriber(name: string, params: JsonValue[], send: (resultJson: string) => void): Subscriber {
+  switch (name) {
     case 'newHeads':
+      subscriptionArgs(params, []);
       return { block: (e) => send(e.headJson) };
     case 'logs': {
-      const c = checkFollowable(decodeCriteria(arg));
+      const [c] = subscriptionArgs(params, [decodeCriteria], 1) as [Criteria];
+      checkFollowable(c);
       return {
         block: (e) => {
           for (const i of e.matching(c)) send(e.logJson(i));
@@ -465,19 +531,21 @@ function subscriber(kind: string, arg: JsonValue | undefined, send: (resultJson:
       };
     }
     case 'newPendingTransactions': {
-      const full = arg === true;
+      const [full] = subscriptionArgs(params, [fullTx]);
       return { pending: (e) => send(full ? e.fullJson : e.hashJson) };
     }
-    case 'syncing':
-      queueMicrotask(() => send('false'));
-      return undefined;
+    case 'newAcceptedTransactions': {
+      const [full] = subscriptionArgs(params, [fullTx]);
+      return {
+        block: (e) => {
+          for (const json of e.txJsons(full === true)) send(json);
+        },
+      };
+    }
     default:
-      throw new RpcError(`no "${kind}" subscription in eth namespace`, -32601);
+      throw new RpcError(`no "${name}" subscription in eth namespace`, -32601);
   }
 }
-
-/** The stop of a subscription that delivers once (syncing) and holds nothing. */
-const nothingToStop = (): void => undefined;
 
 /** The eth_ filter and subscription methods; they reach the chain through `filters` (`_chain` is the factory's). */
 export function filterService(filters: FilterSystem): ServiceDef {
@@ -497,14 +565,16 @@ export function filterService(filters: FilterSystem): ServiceDef {
     }
     return subs;
   };
-  const subscribe = (ctx: CallContext, kind: string, arg: JsonValue | undefined): string => {
+  // handleSubscribe's order: notifications first (HTTP has none), then the name, then its arguments.
+  const subscribe = (ctx: CallContext, params: JsonValue | undefined): string => {
     if (!ctx.notify || !ctx.onClose) throw filterErrors.notifications();
+    const name = subscriptionName(params);
     const notify = ctx.notify;
     const id = newID();
     // The notification's params as geth writes them, around a result encoded once for everyone.
     const head = `{"subscription":${goMarshal(id)},"result":`;
-    const s = subscriber(kind, arg, (result) => notify('eth_subscription', new RawJson(`${head}${result}}`)));
-    subscriptionsOf(ctx, ctx.onClose).set(id, s ? filters.subscribe(s) : nothingToStop);
+    const s = subscriber(name, params as JsonValue[], (result) => notify('eth_subscription', new RawJson(`${head}${result}}`)));
+    subscriptionsOf(ctx, ctx.onClose).set(id, filters.subscribe(s));
     return id;
   };
   return {
@@ -529,7 +599,7 @@ export function filterService(filters: FilterSystem): ServiceDef {
         return filters.logs(c);
       }),
       uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
-      subscribe: method(positional([text, raw], 1), ([kind, arg], ctx) => subscribe(ctx, kind as string, arg as JsonValue | undefined)),
+      subscribe: method(rawParams, (params, ctx) => subscribe(ctx, params)),
       unsubscribe: method(positional([rpcId]), ([id], ctx) => {
         const subs = connections.get(ctx);
         const stop = subs?.get(id as string);

@@ -209,6 +209,45 @@ export function formatHeader(block: StoredBlock, extra: BlockFields = {}): Recor
   return o;
 }
 
+/**
+ * types.Header's own JSON (newHeads), as coreth's and Subnet-EVM's HeaderSerializable marshal it at
+ * avalanchego 1.14.2: gencodec's field order, an optional field the header lacks as null (RPC
+ * methods answer RPCMarshalHeader's map instead: formatHeader). Only coreth has the ext-data fields.
+ */
+export function marshalHeader(block: StoredBlock): Record<string, unknown> {
+  const h = block.header;
+  const coreth = h.extDataHash !== undefined;
+  const opt = <T>(v: T | undefined, f: (x: T) => string): string | null => (v === undefined ? null : f(v));
+  const o: Record<string, unknown> = {
+    parentHash: toHex0x(h.parentHash),
+    sha3Uncles: toHex0x(h.uncleHash),
+    miner: toHex0x(h.coinbase),
+    stateRoot: toHex0x(h.stateRoot),
+    transactionsRoot: toHex0x(h.txHash),
+    receiptsRoot: toHex0x(h.receiptHash),
+    logsBloom: toHex0x(h.bloom),
+    difficulty: qty(h.difficulty),
+    number: qty(h.number),
+    gasLimit: qty(h.gasLimit),
+    gasUsed: qty(h.gasUsed),
+    timestamp: qty(h.time),
+    extraData: toHex0x(h.extra),
+    mixHash: toHex0x(h.mixDigest),
+    nonce: toHex0x(h.nonce),
+  };
+  if (coreth) o.extDataHash = opt(h.extDataHash, toHex0x);
+  o.baseFeePerGas = opt(h.baseFee, qty);
+  if (coreth) o.extDataGasUsed = opt(h.extDataGasUsed, qty);
+  o.blockGasCost = opt(h.blockGasCost, qty);
+  o.blobGasUsed = opt(h.blobGasUsed, qty);
+  o.excessBlobGas = opt(h.excessBlobGas, qty);
+  o.parentBeaconBlockRoot = opt(h.parentBeaconRoot, toHex0x);
+  o.timestampMilliseconds = opt(h.timeMilliseconds, qty);
+  o.minDelayExcess = opt(h.minDelayExcess, qty);
+  o.hash = toHex0x(block.hash);
+  return o;
+}
+
 export function formatBlock(block: StoredBlock, txs: unknown[]): Record<string, unknown> {
   return formatHeader(block, {
     blockExtraData: block.header.extDataHash ? toHex0x(block.extData ?? new Uint8Array()) : undefined,
