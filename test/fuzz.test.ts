@@ -198,8 +198,9 @@ async function snapshot(uri: string): Promise<Snapshot> {
 /** Puts the EVM chains' dev settings back (automine on, no interval mining, no auto-impersonation) and mines what waits. */
 async function restoreDevSettings(uri: string): Promise<void> {
   for (const chain of ['C', 'myl1'] as const) {
-    await gethCall(uri, chain, 'evm_setAutomine', [true]);
+    // As Anvil's mining mode: interval 0 stops all mining, automine on then mines at once.
     await gethCall(uri, chain, 'evm_setIntervalMining', [0]);
+    await gethCall(uri, chain, 'evm_setAutomine', [true]);
     await gethCall(uri, chain, 'anvil_autoImpersonateAccount', [false]);
     await gethCall(uri, chain, 'evm_mine', []);
   }

@@ -157,21 +157,31 @@ export class DevControls {
     this.nextFee = undefined;
   }
 
-  /** anvil_setIntervalMining: a block every `seconds` (empty if no tx waits), automine off; 0 stops it. */
+  /**
+   * anvil_setIntervalMining: a block every `seconds` (empty if no tx waits), automine off. As Anvil's
+   * mining mode, 0 stops all mining, automine too: blocks come from evm_mine only.
+   */
   setIntervalMining(seconds: number): void {
-    if (this.intervalTimer) clearInterval(this.intervalTimer);
-    this.intervalTimer = undefined;
+    this.stopInterval();
     this.interval = seconds;
-    if (seconds === 0) return;
     this.mineOnSend = false;
+    if (seconds === 0) return;
     this.intervalTimer = setInterval(() => void this.mine(1), seconds * 1000);
     this.intervalTimer.unref();
   }
 
-  /** evm_setAutomine: on, what waits is mined at once. */
+  private stopInterval(): void {
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
+    this.intervalTimer = undefined;
+    this.interval = 0;
+  }
+
+  /** evm_setAutomine: on, what waits is mined at once, and interval mining stops (Anvil's mining mode is one or the other). */
   setAutomine(on: boolean): void {
     this.mineOnSend = on;
-    if (on) this.chain.resumeBuilding();
+    if (!on) return;
+    this.stopInterval();
+    this.chain.resumeBuilding();
   }
 
   /** Runs `fn` with automine off (what it sends is pooled), then puts automine back as it was, building nothing. */
@@ -189,10 +199,17 @@ export class DevControls {
     return this.autoImpersonate || this.impersonated.has(addressHex.toLowerCase());
   }
 
-  /** Builds `count` blocks, empty when no tx waits, `interval` seconds apart after the first. */
+  /**
+   * Builds `count` blocks, empty when no tx waits. With an `interval`, the time moves on by it before
+   * every block, as Anvil's anvil_mine increases its time: the first block one interval past the
+   * next block's time, each later one exactly one interval after the last (the offset follows).
+   */
   async mine(count: number, interval = 0n): Promise<void> {
     for (let i = 0; i < count; i++) {
-      if (i > 0 && interval > 0n) this.nextTime = this.chain.head.header.time + interval;
+      if (interval > 0n) {
+        if (i === 0) this.offset += interval;
+        else this.nextTime = this.chain.head.header.time + interval;
+      }
       this.toMine++;
       const before = this.chain.head.header.number;
       await this.chain.buildNow();

@@ -26,7 +26,46 @@ const devErrors = {
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
   forking: () => new RpcError('forking is not supported on this chain'),
+  /** Anvil's refusal of a block time before the head's (evm_setNextBlockTimestamp, evm_mine). */
+  timeInPast: (t: bigint) => new RpcError(`Timestamp error: ${t} is lower than previous block's timestamp`, -32602),
+  /** serde's text for an evm_mine argument that is neither a timestamp nor MineOptions (Anvil's, unprefixed). */
+  mineOptions: () => new RpcError('data did not match any variant of untagged enum MineOptions', -32602),
 };
+
+/** evm_mine's argument (Anvil's MineOptions): a timestamp, or `{timestamp, blocks?}`; `invalid` when it is neither. */
+interface MineOptions {
+  timestamp?: bigint;
+  blocks: bigint;
+  invalid?: true;
+}
+
+const NO_VARIANT: MineOptions = { blocks: 0n, invalid: true };
+
+/**
+ * MineOptions as serde reads it, untagged: a timestamp (number, hex or decimal string, null), or an
+ * object whose `timestamp` is present (null allowed) with an optional `blocks` that is a JSON
+ * number. Anything else matches no variant: the method answers Anvil's text, without the
+ * argument's index the params decoder would add.
+ */
+const mineOptions = {
+  decode(v: JsonValue): MineOptions {
+    const timestampOf = (t: JsonValue): bigint | undefined => (t === null ? undefined : hexOrDecimal64.decode(t));
+    try {
+      if (v === null || typeof v !== 'object' || numberText(v) !== undefined) return { timestamp: timestampOf(v), blocks: 1n };
+      if (Array.isArray(v) || !('timestamp' in v)) return NO_VARIANT;
+      const { timestamp, blocks } = v as Record<string, JsonValue>;
+      const count = blocks === undefined || blocks === null ? '1' : numberText(blocks);
+      if (count === undefined || !/^\d+$/.test(count) || BigInt(count) > 2n ** 64n - 1n) return NO_VARIANT;
+      return { timestamp: timestampOf(timestamp!), blocks: BigInt(count) };
+    } catch {
+      return NO_VARIANT;
+    }
+  },
+  zero: (): MineOptions => ({ blocks: 1n }),
+};
+
+/** anvil_mine's block count: absent is one block, as Anvil's `num_blocks.unwrap_or(1)`; 0 mines none. */
+const blockCount = { ...hexOrDecimal64, zero: (): bigint | undefined => undefined };
 
 /** A time a dev control would give a block: refused past what a header can carry. */
 function checkTime(t: bigint): bigint {
@@ -148,16 +187,18 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
 
 export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
   const whole = stateServices(states, fork);
-  const mine = method(devPositional([hexOrDecimal64, hexOrDecimal64], 0), async ([count, interval]) => {
-    const n = (count as bigint) === 0n ? 1n : (count as bigint);
+  // anvil_mine(n, interval): as Anvil, the interval moves the time forward before every block.
+  const mine = method(devPositional([blockCount, hexOrDecimal64], 0), async ([count, interval]) => {
+    const n = (count as bigint | undefined) ?? 1n;
+    if (n === 0n) return null;
     if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
     // The last block's time, checked before the first is built: all of them or none.
-    checkTime(chain.dev.nextBlockMillis() / 1000n + (n - 1n) * (interval as bigint));
+    checkTime(chain.dev.nextBlockMillis() / 1000n + n * (interval as bigint));
     await chain.dev.mine(Number(n), interval as bigint);
     return null;
   });
   const setNext = (ts: bigint) => {
-    if (ts < chain.head.header.time) throw new RpcError(`timestamp error: ${ts} is lower than the previous block's timestamp ${chain.head.header.time}`);
+    if (ts < chain.head.header.time) throw devErrors.timeInPast(ts);
     chain.dev.setNextTimestamp(checkTime(ts));
   };
   const increaseTime = method(devPositional([hexOrDecimal64]), ([seconds]) => {
@@ -236,10 +277,13 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     {
       name: 'evm',
       methods: {
-        // evm_mine([timestamp]): one block, at that time if given.
-        mine: method(devPositional([hexOrDecimal64], 0), async ([ts]) => {
-          if ((ts as bigint) !== 0n) setNext(ts as bigint);
-          await chain.dev.mine(1);
+        // evm_mine([timestamp | {timestamp, blocks}]): the blocks asked (one by default), the first at that time if given.
+        mine: method(devPositional([mineOptions], 0), async ([options]) => {
+          const { timestamp, blocks, invalid } = options as MineOptions;
+          if (invalid) throw devErrors.mineOptions();
+          if (blocks > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
+          if (timestamp !== undefined) setNext(timestamp);
+          await chain.dev.mine(Number(blocks));
           return '0x0';
         }),
         increaseTime,
