@@ -11,6 +11,8 @@ import { publicKeyOf } from '../components/warp/bls.js';
 import { debugService } from './api/debug.js';
 import { devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
+import { keyRing } from './api/accounts.js';
+import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
 import { netService, web3Service } from './api/net.js';
@@ -136,6 +138,7 @@ export function rpcHandlers(
     clock: ctx.clock,
     devKeys: config.devKeys ?? [],
     accountsApi: config.dev || chainConfig.apis.includes('internal-account'),
+    dev: config.dev,
   });
   const services: ServiceDef[] = [];
   if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...filterService(filters).methods, ...rules.extras(chain, gas) } });
@@ -147,7 +150,7 @@ export function rpcHandlers(
   // the rules of the chain it forks.
   const start = config.kind === 'coreth' ? {} : { rules: (url: string) => checkedL1Rules(config, ctx, chainConfig, url) };
   const fork = config.forks?.control(encodeCB58(ctx.chainID), start);
-  if (config.dev) services.push(...devServices(chain, gas, config.states, fork));
+  if (config.dev) services.push(...devServices(chain, gas, config.states, fork), personalService(keyRing(config.devKeys ?? [])));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
     const ids = { networkID: ctx.networkID, blockchainID: ctx.chainID, subnetID: ctx.subnetID };

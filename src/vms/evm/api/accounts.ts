@@ -17,48 +17,66 @@ import { txArgs } from './fields.js';
 import type { GasOracle } from './gas.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
+/** The node's keys by lowercase 0x address. */
+export type KeyRing = Map<string, Uint8Array>;
+
+export const keyRing = (keys: Uint8Array[]): KeyRing => new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
+
+/**
+ * The tx eth_sendTransaction sends (and Anvil's eth_signTransaction signs) for `given`: completed by
+ * setDefaults, signed with `key`, or without one (an impersonated account) carrying a placeholder
+ * signature.
+ */
+export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs, key: Uint8Array | undefined): Promise<TypedTransaction> {
+  const args = await setDefaults(chain, given, gas.feeSource());
+  // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor.
+  const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
+  const base = {
+    nonce: args.nonce,
+    gasLimit: args.gas,
+    to: args.to ? new Address(args.to) : undefined,
+    value: args.value,
+    data: args.data ?? new Uint8Array(),
+  };
+  const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
+  // An impersonated account's tx carries a placeholder signature (r = s = 1) and is sent as from it.
+  const placeholder = (v: bigint) => (key ? {} : { v, r: 1n, s: 1n });
+  // toTransaction's type: a gas price with an access list is a 2930 tx.
+  const type = txTypeOf(args);
+  const tx: TypedTransaction =
+    type === 2
+      ? createFeeMarket1559Tx(
+          { ...base, maxFeePerGas: args.maxFeePerGas, maxPriorityFeePerGas: args.maxPriorityFeePerGas, accessList, ...placeholder(0n) },
+          common,
+        )
+      : type === 1
+        ? createAccessList2930Tx({ ...base, gasPrice: args.gasPrice, accessList, ...placeholder(0n) }, common)
+        : createLegacyTx({ ...base, gasPrice: args.gasPrice, ...placeholder(chain.chainId * 2n + 35n) }, common);
+  return key ? tx.sign(key) : tx;
+}
+
+/** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
+export function sendError(err: unknown): never {
+  if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
+  if (err instanceof PoolError) throw new RpcError(err.message);
+  throw err;
+}
+
 /** `accountsApi`: eth_accounts is coreth's internal-account API, which its default eth-apis leave out. */
-export function accountMethods(chain: EvmChain, gas: GasOracle, keys: Uint8Array[], accountsApi: boolean) {
-  const byAddress = new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
+export function accountMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, accountsApi: boolean) {
   return {
     // Anvil lists the impersonated accounts after its own.
-    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...byAddress.keys(), ...chain.dev.impersonatedAccounts()])]) } : {}),
+    ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...ring.keys(), ...chain.dev.impersonatedAccounts()])]) } : {}),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
-      const key = given.from ? byAddress.get(bytesToHex(given.from)) : undefined;
+      const key = given.from ? ring.get(bytesToHex(given.from)) : undefined;
       const impersonated = !key && given.from !== undefined && chain.dev.isImpersonated(bytesToHex(given.from));
       if (!key && !impersonated) throw new RpcError('unknown account');
       try {
-        const args = await setDefaults(chain, given, gas.feeSource());
-        const from = new Address(args.from!);
-        // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor.
-        const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
-        const base = {
-          nonce: args.nonce,
-          gasLimit: args.gas,
-          to: args.to ? new Address(args.to) : undefined,
-          value: args.value,
-          data: args.data ?? new Uint8Array(),
-        };
-        const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
-        // An impersonated account's tx carries Anvil's placeholder signature (r = s = 1) and is sent as from it.
-        const placeholder = (v: bigint) => (key ? {} : { v, r: 1n, s: 1n });
-        // toTransaction's type: a gas price with an access list is a 2930 tx.
-        const type = txTypeOf(args);
-        const tx: TypedTransaction =
-          type === 2
-            ? createFeeMarket1559Tx(
-                { ...base, maxFeePerGas: args.maxFeePerGas, maxPriorityFeePerGas: args.maxPriorityFeePerGas, accessList, ...placeholder(0n) },
-                common,
-              )
-            : type === 1
-              ? createAccessList2930Tx({ ...base, gasPrice: args.gasPrice, accessList, ...placeholder(0n) }, common)
-              : createLegacyTx({ ...base, gasPrice: args.gasPrice, ...placeholder(chain.chainId * 2n + 35n) }, common);
-        return toHex0x(await chain.sendRawTransaction((key ? tx.sign(key) : tx).serialize(), key ? undefined : from));
+        const tx = await completedTx(chain, gas, given, key);
+        return toHex0x(await chain.sendRawTransaction(tx.serialize(), key ? undefined : new Address(given.from!)));
       } catch (err) {
-        if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
-        if (err instanceof PoolError) throw new RpcError(err.message);
-        throw err;
+        sendError(err);
       }
     }),
   };

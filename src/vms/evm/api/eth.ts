@@ -7,11 +7,9 @@ import type { Clock } from '../../../chains/clock.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { arrayOf, float } from '../../../rpc/schema.js';
-import { CallFailure } from '../callargs.js';
 import { call } from '../calls.js';
 import { estimateGas } from '../estimate.js';
 import type { EvmChain } from '../chain.js';
-import { PoolError } from '../pooltx.js';
 import { blockAt, blockOf } from './blocks.js';
 import {
   address,
@@ -32,7 +30,8 @@ import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, q
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from '../queries.js';
 import { txHash } from '../txcodec.js';
-import { accountMethods } from './accounts.js';
+import { accountMethods, keyRing, sendError } from './accounts.js';
+import { signingMethods } from './signing.js';
 import { getProof } from './proof.js';
 import { createAccessList } from '../accesslist.js';
 import { encodeUnsigned, setDefaults, type TxArgs } from '../txargs.js';
@@ -46,19 +45,15 @@ export interface EthDeps {
   devKeys?: Uint8Array[];
   /** coreth's internal-account API (eth_accounts): on with --dev or eth-apis "internal-account". */
   accountsApi?: boolean;
+  /** --dev: Anvil's signing methods and shapes (signing.ts). */
+  dev?: boolean;
 }
 
 const none = positional([]);
 
-/** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
-function rethrow(err: unknown): never {
-  if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
-  if (err instanceof PoolError) throw new RpcError(err.message);
-  throw err;
-}
-
 export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;
+  const ring = keyRing(d.devKeys ?? []);
   const state = async (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => {
     const block = await blockOf(chain, ref);
     return { block, root: chain.stateRootOf(block), addr: new Address(addr) };
@@ -126,7 +121,7 @@ export function ethService(d: EthDeps): ServiceDef {
           const o = overrides as Parameters<typeof call>[3];
           return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], o, header as Parameters<typeof call>[4]));
         } catch (err) {
-          rethrow(err);
+          sendError(err);
         }
       }),
       estimateGas: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
@@ -134,7 +129,7 @@ export function ethService(d: EthDeps): ServiceDef {
         try {
           return qty(await estimateGas(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]));
         } catch (err) {
-          rethrow(err);
+          sendError(err);
         }
       }),
       createAccessList: method(positional([txArgs, blockRef], 1), async ([args, ref]) => {
@@ -142,7 +137,7 @@ export function ethService(d: EthDeps): ServiceDef {
         try {
           return await createAccessList(chain, block, args as TxArgs, d.gas.feeSource());
         } catch (err) {
-          rethrow(err);
+          sendError(err);
         }
       }),
       // TransactionAPI.FillTransaction: setDefaults (the estimate included), toTransaction, and the
@@ -152,17 +147,18 @@ export function ethService(d: EthDeps): ServiceDef {
           const filled = await setDefaults(chain, args as TxArgs, d.gas.feeSource());
           return { raw: toHex0x(encodeUnsigned(filled)), tx: formatUnsignedTx(filled) };
         } catch (err) {
-          rethrow(err);
+          sendError(err);
         }
       }),
       sendRawTransaction: method(positional([bytes]), async ([raw]) => {
         try {
           return toHex0x(await chain.sendRawTransaction(raw as Uint8Array));
         } catch (err) {
-          rethrow(err);
+          sendError(err);
         }
       }),
-      ...accountMethods(chain, d.gas, d.devKeys ?? [], d.accountsApi ?? false),
+      ...accountMethods(chain, d.gas, ring, d.accountsApi ?? false),
+      ...signingMethods(chain, d.gas, ring, d.dev ?? false),
       getTransactionByHash: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);
         if (found) return formatTx(found.tx, found.records[found.index]!.from, found);
