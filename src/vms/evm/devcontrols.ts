@@ -13,6 +13,8 @@ export interface DevSettings {
   devCoinbase: Uint8Array | undefined;
   impersonated: string[];
   autoImpersonate: boolean;
+  /** anvil_setBlockTimestampInterval's seconds, when set. */
+  timestampInterval?: bigint;
 }
 
 /** What the dev controls ask of their chain. */
@@ -48,6 +50,8 @@ export class DevControls {
   private readonly impersonated = new Set<string>();
   /** anvil_autoImpersonateAccount: every account is impersonated. */
   private autoImpersonate = false;
+  /** anvil_setBlockTimestampInterval: each block this many seconds after the last, whatever the clock. */
+  private stampInterval: bigint | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -135,8 +139,13 @@ export class DevControls {
    * refuse times past it, but the clock goes on moving).
    */
   nextBlockMillis(): bigint {
-    const nowMs = this.nextTime !== undefined ? this.nextTime * 1000n : BigInt(unixMillis(this.clock)) + this.offset * 1000n;
     const parentMs = headerMillis(this.chain.head.header);
+    const nowMs =
+      this.nextTime !== undefined
+        ? this.nextTime * 1000n
+        : this.stampInterval !== undefined
+          ? parentMs + this.stampInterval * 1000n
+          : BigInt(unixMillis(this.clock)) + this.offset * 1000n;
     const cap = MAX_BLOCK_TIME * 1000n;
     if (nowMs <= parentMs) return parentMs;
     return nowMs > cap && parentMs <= cap ? cap : nowMs;
@@ -184,6 +193,18 @@ export class DevControls {
     this.chain.resumeBuilding();
   }
 
+  /** anvil_setBlockTimestampInterval: every next block `seconds` after the last (an exact timestamp set still wins once). */
+  setTimestampInterval(seconds: bigint): void {
+    this.stampInterval = seconds;
+  }
+
+  /** anvil_removeBlockTimestampInterval: blocks follow the clock again; whether an interval was set. */
+  removeTimestampInterval(): boolean {
+    const had = this.stampInterval !== undefined;
+    this.stampInterval = undefined;
+    return had;
+  }
+
   /** Runs `fn` with automine off (what it sends is pooled), then puts automine back as it was, building nothing. */
   async withoutAutomine<T>(fn: () => Promise<T>): Promise<T> {
     const automine = this.mineOnSend;
@@ -227,6 +248,7 @@ export class DevControls {
       devCoinbase: this.devCoinbase,
       impersonated: [...this.impersonated],
       autoImpersonate: this.autoImpersonate,
+      ...(this.stampInterval !== undefined ? { timestampInterval: this.stampInterval } : {}),
     };
   }
 
@@ -235,6 +257,7 @@ export class DevControls {
     this.devCoinbase = s.devCoinbase;
     for (const a of s.impersonated) this.impersonated.add(a);
     this.autoImpersonate = s.autoImpersonate;
+    this.stampInterval = s.timestampInterval;
     this.mineOnSend = s.automine;
     if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
   }

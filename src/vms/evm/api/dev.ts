@@ -5,10 +5,14 @@
 // setStorageAt (devedits.ts), which change the head's state without a block (latest and pending see
 // them; the next block's state root includes them), as Anvil's and Hardhat's do.
 import { type MethodDef, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
-import { devPositional } from '../../../rpc/geth.js';
+import { devPositional, positional } from '../../../rpc/geth.js';
+import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
+import type { TxArgs } from '../txargs.js';
+import { completedTx, sendError } from './accounts.js';
+import { blockOf } from './blocks.js';
 import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
-import { address, boolean, bytes, hash, hexOrDecimal64, raw, u256 } from './fields.js';
+import { address, type BlockRef, blockRef, boolean, bytes, hash, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { stateEdits } from './devedits.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, numberText } from '../../../encoding/gojson.js';
@@ -66,6 +70,8 @@ const mineOptions = {
 
 /** anvil_mine's block count: absent is one block, as Anvil's `num_blocks.unwrap_or(1)`; 0 mines none. */
 const blockCount = { ...hexOrDecimal64, zero: (): bigint | undefined => undefined };
+
+const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
 /** A time a dev control would give a block: refused past what a header can carry. */
 function checkTime(t: bigint): bigint {
@@ -158,8 +164,6 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
   };
 }
 
-const quantity = (n: bigint) => `0x${n.toString(16)}`;
-
 /** anvil_nodeInfo in Anvil's shape (alloy's NodeInfo): the head, the rules, the next block's fees, the fork. */
 function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | undefined): MethodDef {
   return method(devPositional([]), async () => {
@@ -183,6 +187,45 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
         : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
     };
   });
+}
+
+/**
+ * Anvil's own eth_ methods (--dev), merged into the chain's eth namespace: eth_getAccount and
+ * eth_getAccountInfo read an account at a block, eth_sendUnsignedTransaction sends from any address
+ * without its key (as for an impersonated one).
+ */
+export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, MethodDef> {
+  const accountAt = async (a: unknown, ref: unknown) => {
+    const block = await blockOf(chain, ref as BlockRef);
+    const addr = new Address(a as Uint8Array);
+    return { root: chain.stateRootOf(block), addr, account: await chain.account(addr.bytes, chain.stateRootOf(block)) };
+  };
+  return {
+    getAccount: method(positional([address, blockRef]), async ([a, ref]) => {
+      const { account } = await accountAt(a, ref);
+      return {
+        nonce: quantity(account?.nonce ?? 0n),
+        balance: quantity(account?.balance ?? 0n),
+        storageRoot: toHex0x(account?.storageRoot ?? KECCAK256_RLP),
+        codeHash: toHex0x(account?.codeHash ?? KECCAK256_NULL),
+      };
+    }),
+    getAccountInfo: method(positional([address, blockRef]), async ([a, ref]) => {
+      const { root, addr, account } = await accountAt(a, ref);
+      const code = await chain.withState(root, (vm) => vm.stateManager.getCode(addr));
+      return { balance: quantity(account?.balance ?? 0n), nonce: quantity(account?.nonce ?? 0n), code: toHex0x(code) };
+    }),
+    sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
+      const given = a as TxArgs;
+      if (!given.from) throw new RpcError('from not specified', -32602);
+      try {
+        const tx = await completedTx(chain, gas, given, undefined);
+        return toHex0x(await chain.sendRawTransaction(tx.serialize(), new Address(given.from)));
+      } catch (err) {
+        sendError(err);
+      }
+    }),
+  };
 }
 
 export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
@@ -212,6 +255,8 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
   const edits = stateEdits(chain);
+  // anvil_addBalance is Anvil's own.
+  const { addBalance: _, ...hardhatEdits } = edits;
   const setAutomine = method(devPositional([boolean]), ([on]) => {
     chain.dev.setAutomine(on as boolean);
     return null;
@@ -224,7 +269,19 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     return null;
   });
   const getIntervalMining = method(devPositional([]), () => (chain.dev.intervalSeconds === 0 ? null : chain.dev.intervalSeconds));
-  const mining = { setAutomine, getAutomine, setIntervalMining, getIntervalMining };
+  const mining = {
+    setAutomine,
+    getAutomine,
+    setIntervalMining,
+    getIntervalMining,
+    setBlockTimestampInterval: method(devPositional([hexOrDecimal64]), ([seconds]) => {
+      chain.dev.setTimestampInterval(seconds as bigint);
+      return null;
+    }),
+    removeBlockTimestampInterval: method(devPositional([]), () => chain.dev.removeTimestampInterval()),
+  };
+  // The node logs as --log-level says; Anvil's and Hardhat's switch for their own call log is accepted as theirs is.
+  const setLoggingEnabled = method(devPositional([boolean]), () => null);
   const pool = {
     dropTransaction: method(devPositional([hash]), async ([h]) =>
       (await chain.dropTransaction(h as Uint8Array)) ? `0x${Buffer.from(h as Uint8Array).toString('hex')}` : null,
@@ -235,6 +292,12 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     }),
     setCoinbase: method(devPositional([address]), ([a]) => {
       chain.dev.setCoinbase(a as Uint8Array);
+      return null;
+    }),
+    // Every pool tx of the address, pending and queued.
+    removePoolTransactions: method(devPositional([address]), async ([a]) => {
+      const from = toHex0x(a as Uint8Array);
+      for (const p of chain.pool.all()) if (p.fromHex === from) await chain.dropTransaction(p.hash);
       return null;
     }),
   };
@@ -308,9 +371,14 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         ...fees,
         nodeInfo,
         setRpcUrl,
+        setLoggingEnabled,
+        getGenesisTime: method(devPositional([]), () => Number(chain.genesis.header.time)),
         ...whole.anvil,
       },
     },
-    { name: 'hardhat', methods: { mine, ...edits, getAutomine, ...pool, ...impersonation, autoImpersonateAccount, ...fees, ...whole.hardhat } },
+    {
+      name: 'hardhat',
+      methods: { mine, ...hardhatEdits, getAutomine, ...pool, ...impersonation, autoImpersonateAccount, ...fees, setLoggingEnabled, ...whole.hardhat },
+    },
   ];
 }

@@ -34,6 +34,13 @@ export function stateEdits(chain: EvmChain) {
       });
       return null;
     }),
+    // anvil_addBalance: the balance plus `amount`.
+    addBalance: method(devPositional([address, u256]), async ([a, amount]) => {
+      await editAccount(a, (acc) => {
+        acc.balance += amount as bigint;
+      });
+      return null;
+    }),
     setNonce: method(devPositional([address, hexOrDecimal64]), async ([a, nonce]) => {
       await editAccount(a, (acc) => {
         acc.nonce = nonce as bigint;

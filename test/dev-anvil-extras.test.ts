@@ -1,0 +1,77 @@
+// Anvil's methods beyond the mining and state controls, as viem's test client calls them and as
+// Anvil 1.7.1 answers them (read off its binary): a block timestamp interval, the logging switch,
+// unsigned sends, eth_getAccount / eth_getAccountInfo, anvil_addBalance, anvil_removePoolTransactions,
+// anvil_getGenesisTime. Without --dev none exists.
+import { createPublicClient, createTestClient, defineChain, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, callError, startTestNode, type TestNode } from './helpers.js';
+
+const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+const EMPTY_CODE = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+
+describe("Anvil's other methods (--dev)", () => {
+  let node: TestNode;
+  let url: string;
+  let from: `0x${string}`;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1 });
+    url = `${node.uri}/ext/bc/C/rpc`;
+    from = (await call(url, 'eth_accounts', []))[0];
+  });
+  afterAll(() => node.stop());
+
+  const clients = () => {
+    const chain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+    return {
+      test: createTestClient({ chain, mode: 'anvil', transport: http(url), cacheTime: 0 }),
+      client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
+    };
+  };
+
+  it("viem's test client: a block timestamp interval, the logging switch, an unsigned send", async () => {
+    const { test, client } = clients();
+    await test.setBlockTimestampInterval({ interval: 5 });
+    await test.mine({ blocks: 1 });
+    const a = await client.getBlock();
+    await test.mine({ blocks: 1 });
+    const b = await client.getBlock();
+    expect(b.timestamp - a.timestamp).toBe(5n);
+    await test.removeBlockTimestampInterval();
+    expect(await call(url, 'anvil_removeBlockTimestampInterval', [])).toBe(false);
+    await test.setLoggingEnabled(false);
+    expect(await call(url, 'hardhat_setLoggingEnabled', [true])).toBeNull();
+    const stranger = `0x${'5a'.repeat(20)}` as const;
+    await test.setBalance({ address: stranger, value: 10n ** 18n });
+    const hash = await test.sendUnsignedTransaction({ from: stranger, to: from, value: 1n });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5 });
+    expect([receipt.status, receipt.from]).toEqual(['success', stranger]);
+  });
+
+  it('eth_getAccount and eth_getAccountInfo read an account at a block; anvil_addBalance adds', async () => {
+    const empty = `0x${'e7'.repeat(20)}`;
+    expect(await call(url, 'eth_getAccount', [empty, 'latest'])).toEqual({ nonce: '0x0', balance: '0x0', storageRoot: EMPTY_ROOT, codeHash: EMPTY_CODE });
+    expect(await call(url, 'eth_getAccountInfo', [empty, 'latest'])).toEqual({ balance: '0x0', nonce: '0x0', code: '0x' });
+    expect(await call(url, 'anvil_addBalance', [empty, '0x10'])).toBeNull();
+    expect(await call(url, 'anvil_addBalance', [empty, 16])).toBeNull();
+    expect((await call(url, 'eth_getAccount', [empty, 'latest'])).balance).toBe('0x20');
+    await call(url, 'anvil_setCode', [empty, '0x6001']);
+    const info = await call(url, 'eth_getAccountInfo', [empty, 'latest']);
+    expect([info.balance, info.code]).toEqual(['0x20', '0x6001']);
+    expect((await call(url, 'eth_getAccount', [empty, 'latest'])).codeHash).not.toBe(EMPTY_CODE);
+    expect((await callError(url, 'hardhat_addBalance', [empty, 1])).code).toBe(-32601);
+  });
+
+  it('anvil_removePoolTransactions takes every pool tx of an address; anvil_getGenesisTime', async () => {
+    await call(url, 'evm_setAutomine', [false]);
+    try {
+      for (let i = 0; i < 2; i++) await call(url, 'eth_sendTransaction', [{ from, to: `0x${'0b'.repeat(20)}`, value: '0x1' }]);
+      expect(await call(url, 'txpool_status', [])).toEqual({ pending: '0x2', queued: '0x0' });
+      expect(await call(url, 'anvil_removePoolTransactions', [from])).toBeNull();
+      expect(await call(url, 'txpool_status', [])).toEqual({ pending: '0x0', queued: '0x0' });
+    } finally {
+      await call(url, 'evm_setAutomine', [true]);
+    }
+    const genesis = await call(url, 'eth_getBlockByNumber', ['0x0', false]);
+    expect(await call(url, 'anvil_getGenesisTime', [])).toBe(Number(genesis.timestamp));
+  });
+});
