@@ -110,6 +110,23 @@ describe('the emulator controls are closed to other origins', () => {
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it("the Data and Metrics APIs grant the headers Glacier's SDK sends; avalanchego's APIs keep rs/cors's list", async () => {
+    const ask = (path: string) =>
+      fetch(`${node.uri}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: EVIL, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-glacier-api-key,x-speakeasy-user-agent' },
+      });
+    for (const path of ['/v1/chains/43112', '/v2/chains/43112/metrics/txCount']) {
+      const r = await ask(path);
+      expect([path, r.headers.get('access-control-allow-origin'), r.headers.get('access-control-allow-headers')]).toEqual([
+        path,
+        '*',
+        'X-Glacier-Api-Key, X-Speakeasy-User-Agent',
+      ]);
+    }
+    expect((await ask('/ext/bc/C/rpc')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('an origin named in --http-allowed-origins keeps its grant on /ext/emulator', async () => {
     const r = await preflight(`${named.uri}/ext/emulator`, 'http://tool.local');
     expect(r.headers.get('access-control-allow-origin')).toBe('http://tool.local');

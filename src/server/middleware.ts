@@ -33,6 +33,13 @@ export function originMatcher(allowed: string[]): (origin: string) => boolean {
 const PRIVATE_PATHS = ['/ext/emulator'];
 const isPrivate = (url: string | undefined) => PRIVATE_PATHS.some((p) => url === p || url?.startsWith(`${p}/`) || url?.startsWith(`${p}?`));
 
+/**
+ * The Data and Metrics APIs' paths: Glacier's and Popsicle's services, not avalanchego's, allow
+ * whatever headers a preflight asks for (its SDK sends x-glacier-api-key, and in a browser
+ * x-speakeasy-user-agent). avalanchego's own APIs keep rs/cors's default list.
+ */
+const anyHeaderPath = (url: string | undefined) => url !== undefined && (url.startsWith('/v1/') || url.startsWith('/v2/'));
+
 /** Sets Node-Id and CORS headers; answers a preflight itself and then returns true. */
 export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
   const publicAllows = originMatcher(allowedOrigins);
@@ -54,7 +61,8 @@ export function nodeHeaders(nodeId: string, allowedOrigins: string[]) {
         .split(',')
         .map(canonical)
         .filter((h) => h !== '');
-      if (origin && allows(origin) && CORS_METHODS.has(method) && wantHeaders.every((h) => CORS_HEADERS.has(h))) {
+      const headersAllowed = anyHeaderPath(req.url) || wantHeaders.every((h) => CORS_HEADERS.has(h));
+      if (origin && allows(origin) && CORS_METHODS.has(method) && headersAllowed) {
         headers.push('Access-Control-Allow-Origin', anyOrigin ? '*' : origin, 'Access-Control-Allow-Methods', method);
         if (wantHeaders.length > 0) headers.push('Access-Control-Allow-Headers', wantHeaders.join(', '));
         headers.push('Access-Control-Allow-Credentials', 'true');
