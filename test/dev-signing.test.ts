@@ -62,6 +62,9 @@ describe('signing with the test accounts (--dev)', () => {
     const tx = parseTransaction(raw);
     expect([tx.chainId, tx.value, tx.nonce, tx.gas]).toEqual([43112, 1n, 0, 21000n]);
     expect((await recoverTransactionAddress({ serializedTransaction: raw })).toLowerCase()).toBe(account);
+    // Without `from`, Anvil signs for its first account.
+    const second = await call(url, 'eth_signTransaction', [{ to: `0x${'0b'.repeat(20)}`, value: '0x2' }]);
+    expect((await recoverTransactionAddress({ serializedTransaction: second })).toLowerCase()).toBe(account);
     // Signed, not sent: the nonce is still free.
     expect(await call(url, 'eth_getTransactionCount', [account, 'pending'])).toBe('0x0');
   });
@@ -71,6 +74,7 @@ describe('signing with the test accounts (--dev)', () => {
     expect(await callError(url, 'eth_sign', [stranger, '0xdeadbeef'])).toEqual({ code: -32000, message: 'unknown account' });
     expect(await callError(url, 'personal_sign', ['0xdeadbeef', stranger])).toEqual({ code: -32602, message: 'No Signer available' });
     expect(await callError(url, 'eth_signTypedData_v4', [stranger, MAIL])).toEqual({ code: -32602, message: 'No Signer available' });
+    expect(await callError(url, 'eth_signTransaction', [{ from: stranger, to: stranger }])).toEqual({ code: -32602, message: 'No Signer available' });
   });
 });
 
@@ -95,6 +99,11 @@ describe('signing without --dev: coreth has no keys', () => {
     expect(await callError(url, 'eth_signTransaction', [{ from, to, gas: '0x5208', gasPrice: '0x1' }])).toEqual({
       code: -32000,
       message: 'nonce not specified',
+    });
+    // checkTxFee after the defaults: 21,000 gas at 10^16 wei is 210 AVAX, over RPCTxFeeCap's 100.
+    expect(await callError(url, 'eth_signTransaction', [{ from, to, gas: '0x5208', gasPrice: '0x2386f26fc10000', nonce: '0x0' }])).toEqual({
+      code: -32000,
+      message: 'tx fee (210.00 ether) exceeds the configured cap (100.00 ether)',
     });
     expect(await callError(url, 'eth_signTransaction', [{ from, to, gas: '0x5208', gasPrice: '0x1', nonce: '0x0' }])).toEqual({
       code: -32000,

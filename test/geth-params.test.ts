@@ -97,6 +97,21 @@ describe('params coreth decodes its own way', () => {
     expect(await callError(url, 'debug_traceCall', [args, 'latest', { blockOverrides: { baseFee: '0x8' } }])).toEqual(
       failed(`tracing failed: max fee per gas less than block base fee: address ${EWOQ}, maxFeePerGas: 7, baseFee: 8`),
     );
+    // BLOCKHASH: coreth's GetHashFn keeps the real header as its reference, moved to n+1 only by
+    // debug_traceCall when the overrides name exactly n+1 (eth/tracers/api.go, core/evm.go).
+    const asker = `0x${'88'.repeat(20)}`;
+    const hashes = { [asker]: { code: '0x5f35405f5260205ff3' } };
+    const n = BigInt(await call(url, 'eth_blockNumber', []));
+    const nHash = (await call(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).hash;
+    const ask = `0x${n.toString(16).padStart(64, '0')}`;
+    const zero = `0x${'00'.repeat(32)}`;
+    const at = (k: bigint) => ({ number: `0x${k.toString(16)}` });
+    expect(await call(url, 'eth_call', [{ to: asker, data: ask }, 'latest', hashes, at(n + 1n)])).toBe(zero);
+    const traceAt = async (k: bigint) =>
+      (await call(url, 'debug_traceCall', [{ to: asker, data: ask }, 'latest', { tracer: 'callTracer', stateOverrides: hashes, blockOverrides: at(k) }]))
+        .output;
+    expect(await traceAt(n + 1n)).toBe(nHash);
+    expect(await traceAt(n + 5n)).toBe(zero);
     // Nested, a type error names the inner struct and the path from the outer one (encoding/json's
     // errorContext), and hexutil's error stops the decoding before a type error saved earlier.
     expect(await callError(url, 'debug_traceCall', [args, 'latest', { blockOverrides: { time: 5 } }])).toEqual(

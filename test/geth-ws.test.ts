@@ -181,11 +181,14 @@ describe('websocket subscriptions and stream as coreth', () => {
     c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, result: '0x1' }));
     expect(await c.ask('eth_chainId', [])).toEqual(expect.objectContaining({ result: '0xa868' }));
     expect(c.messages).toHaveLength(2);
-    // A syntax error is answered with encoding/json's text and the connection closed, without a close frame.
+    // A syntax error is answered with encoding/json's text and the connection closed, without a close
+    // frame; what follows it is not read (Client.read stops at its error).
     c.ws.send('xyz');
+    for (let i = 0; i < 3; i++) c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'evm_mine', params: [] }));
     await c.wait(() => c.closed);
     expect(c.messages[2]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: "invalid character 'x' looking for beginning of value" } });
     expect(c.closed).toBe(1006);
+    expect(c.messages).toHaveLength(3);
     // A message cut short closes it unanswered.
     const d = await Conn.open(wsUrl);
     d.ws.send('{"a":');

@@ -81,9 +81,14 @@ function replay(file) {
     answers.get(key).tails.push(JSON.stringify(rest).slice(1));
   }
   listen((body, res) => {
-    const request = JSON.parse(body);
-    const recorded = answers.get(keyOf(request));
-    if (!recorded) return reply(res, 500, JSON.stringify({ error: `not recorded: ${request.method}` }));
+    let request;
+    try {
+      request = JSON.parse(body);
+    } catch {
+      return reply(res, 400, JSON.stringify({ error: 'not JSON' }));
+    }
+    const recorded = Array.isArray(request) ? undefined : answers.get(keyOf(request));
+    if (!recorded) return reply(res, 500, JSON.stringify({ error: `not recorded: ${Array.isArray(request) ? 'a batch' : request.method}` }));
     const tail = recorded.tails[Math.min(recorded.next++, recorded.tails.length - 1)];
     reply(res, 200, `{"id":${JSON.stringify(request.id ?? null)},${tail}`);
   });

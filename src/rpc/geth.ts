@@ -126,7 +126,11 @@ export const gethDialect: Dialect = {
   },
 };
 
-async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
+/**
+ * Answers a body. What does not decode is answered at once, not in a promise: a websocket stops
+ * reading at it before its next message is taken (Client.read reads nothing after its error).
+ */
+function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): RpcResponse | Promise<RpcResponse> {
   // A websocket (a context that can notify) reads a stream: what ends it closes the connection.
   const socket = ctx.notify !== undefined;
   // An empty body is the end of the stream to geth's codec: nothing is answered.
@@ -139,6 +143,10 @@ async function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, 
     if (socket) return unreadable(err);
     return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32700, 'parse error')}\n` };
   }
+  return answerParsed(value, services, ctx);
+}
+
+async function answerParsed(value: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
   if (!Array.isArray(value)) {
     const one = await answerOne(value, services, ctx);
     return { status: 200, headers: JSON_HEADERS, body: one === null ? null : `${one}\n` };

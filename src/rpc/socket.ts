@@ -51,7 +51,9 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
   return (socket: WebSocket, req: IncomingMessage): void => {
     const closers: Array<() => void> = [];
     const out = outbox(socket);
-    const open = () => socket.readyState === socket.OPEN;
+    // Set once a message cannot be read: nothing after it is answered or notified (Client.read stops there).
+    let closing = false;
+    const open = () => socket.readyState === socket.OPEN && !closing;
     const ctx: CallContext = {
       request: req,
       notify: (method, params) => {
@@ -64,22 +66,34 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     });
     // geth closes the connection itself, without a close frame, once its stream cannot be read on.
     const end = (last: string | null): void => {
-      if (!open()) return;
+      closing = true;
+      socket.pause();
       if (last === null) socket.terminate();
       else socket.send(last, () => socket.terminate());
     };
+    const fail = (err: unknown) => {
+      internalError(undefined, err);
+      closing = true;
+      socket.close(1011, 'internal error');
+    };
     socket.on('message', (data, isBinary) => {
+      if (closing) return;
       const body = Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
-      void (async () => {
-        try {
-          const r = await respond(body, ctx);
-          if (r.close) return end(r.body);
-          if (r.body !== null && open()) out.reply(r.body, isBinary);
-        } catch (err) {
-          internalError(undefined, err);
-          socket.close(1011, 'internal error');
-        }
-      })();
+      let r: ReturnType<typeof respond>;
+      try {
+        r = respond(body, ctx);
+      } catch (err) {
+        return fail(err);
+      }
+      // A message that does not decode is answered at once, before the next one is taken.
+      if (!(r instanceof Promise)) {
+        if (r.close) return end(r.body);
+        if (r.body !== null && open()) out.reply(r.body, isBinary);
+        return;
+      }
+      r.then((answer) => {
+        if (answer.body !== null && open()) out.reply(answer.body, isBinary);
+      }, fail);
     });
   };
 }

@@ -80,6 +80,17 @@ export interface AdmissionHooks {
   runnable(): void;
 }
 
+/**
+ * geth's checkTxFee with RPCTxFeeCap: a tx whose fee cap × gas is over 100 AVAX is refused. It
+ * compares the fee in ether as a float64: a fee a few wei past the cap rounds to it.
+ */
+export function checkTxFee(feeCap: bigint, gas: bigint): void {
+  const fee = feeCap * gas;
+  if (fee <= TX_FEE_CAP_WEI) return;
+  const ether = goQuoFloat64(fee, ETHER);
+  if (goFloatAbove(ether, TX_FEE_CAP)) throw new PoolError(poolErrors.feeCap(goFixed(ether, 2)));
+}
+
 export class TxAdmission {
   private readonly journal: Database;
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
@@ -114,12 +125,7 @@ export class TxAdmission {
   async send(bytes: Uint8Array, sender?: Address): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
     const tx = decodeTx(bytes, this.chain.common);
     if (sender) withSender(tx, sender);
-    const fee = feeCaps(tx).feeCap * tx.gasLimit;
-    // checkTxFee compares the fee in ether as a float64: a fee a few wei past the cap rounds to it.
-    if (fee > TX_FEE_CAP_WEI) {
-      const ether = goQuoFloat64(fee, ETHER);
-      if (goFloatAbove(ether, TX_FEE_CAP)) throw new PoolError(poolErrors.feeCap(goFixed(ether, 2)));
-    }
+    checkTxFee(feeCaps(tx).feeCap, tx.gasLimit);
     if (tx.type === 0 && !tx.supports(155) && !this.unprotectedAllowed(tx)) throw new PoolError(poolErrors.unprotected());
     return this.admit(bytes, tx, sender !== undefined, true);
   }

@@ -7,7 +7,7 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
-import { gethError, overriddenContext, paced, skippingSenderCheck } from './execution.js';
+import { gethError, overriddenContext, paced, skippingSenderCheck, withHashReference } from './execution.js';
 import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
@@ -224,9 +224,13 @@ export async function execute(
     const exec = callContext(chain, block, m.noBaseFee, blockOverrides);
     if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
     const detach = observe?.(vm);
+    // doCall's GetHashFn keeps the real header as its reference whatever number the overrides give.
+    const hashRef = blockOverrides ? block.header.number : undefined;
     try {
       return await skippingSenderCheck(vm, m.from, () =>
-        paced(vm, pacer, () => runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true })),
+        withHashReference(vm, hashRef, () =>
+          paced(vm, pacer, () => runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true })),
+        ),
       );
     } catch (err) {
       // The reader outlives the call: what a run thrown out of left behind goes with it (withState

@@ -268,6 +268,11 @@ export function createdAddress(from: Uint8Array, nonce: bigint): Uint8Array {
 /** Where a VM's pacing points find the pacer of the run under way; without one they only run. */
 interface PaceSlot extends WatchSlot {
   pacer?: Pacer;
+  /**
+   * GetHashFn's reference header number, when a run's context overrides the block number: BLOCKHASH
+   * of this number or later is zero (coreth hashes only ancestors of the real header).
+   */
+  hashesBelow?: bigint;
 }
 
 const paceSlots = new WeakMap<VM, PaceSlot>();
@@ -287,6 +292,22 @@ export async function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Prom
     return await fn();
   } finally {
     slot.pacer = outer;
+  }
+}
+
+/**
+ * Runs `fn` on `vm` with BLOCKHASH answering zero from block `ref` on (coreth's GetHashFn, whose
+ * reference is the real header while the context's number is overridden); undefined: no limit.
+ */
+export async function withHashReference<T>(vm: VM, ref: bigint | undefined, fn: () => Promise<T>): Promise<T> {
+  const slot = paceSlots.get(vm);
+  if (!slot) throw new Error('withHashReference: the VM was not made by execVM');
+  const outer = slot.hashesBelow;
+  slot.hashesBelow = ref;
+  try {
+    return await fn();
+  } finally {
+    slot.hashesBelow = outer;
   }
 }
 
@@ -343,7 +364,8 @@ export async function execVM(chainCommon: Common, stateManager: MerkleStateManag
   const slot: PaceSlot = {};
   const blockchain = {
     async getBlock(n: number) {
-      const hash = (await hashes(BigInt(n))) ?? new Uint8Array(32);
+      const beyond = slot.hashesBelow !== undefined && BigInt(n) >= slot.hashesBelow;
+      const hash = (beyond ? undefined : await hashes(BigInt(n))) ?? new Uint8Array(32);
       return { hash: () => hash };
     },
     async putBlock() {},

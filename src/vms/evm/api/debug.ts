@@ -26,6 +26,7 @@ import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallC
 import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
 import { type BlockRef, blockNumber, blockOverrides, blockRef, callArgs, hash, stateOverrides } from './fields.js';
+import { withHashReference } from '../execution.js';
 import { GoTypeError } from './hexfields.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -130,8 +131,7 @@ async function callStateVM(env: TraceEnv, block: StoredBlock, txIndex: bigint | 
 }
 
 /**
- * coreth's TraceCall: the block's state (TxIndex), the block overrides on its context (a number of
- * n+1 lets BLOCKHASH(n) answer block n's hash, which the store's lookup does anyway), the state
+ * coreth's TraceCall: the block's state (TxIndex), the block overrides on its context, the state
  * overrides, the message priced at the context's base fee, then the traced run (NoBaseFee: a call
  * that pays no fee sees none).
  */
@@ -161,7 +161,11 @@ async function traceCall(chain: EvmChain, args: CallArgs, ref: BlockRef, options
       throw err;
     }
   };
-  return traceReply(await traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused, header));
+  // GetHashFn's reference is the real header, moved to n+1 when the overrides name exactly n+1
+  // (so that BLOCKHASH(n) answers block n's hash, as a wallet's simulation of the next block expects).
+  const n = block.header.number;
+  const hashRef = header ? (header.number === n + 1n ? n + 1n : n) : undefined;
+  return traceReply(await withHashReference(vm, hashRef, () => traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused, header)));
 }
 
 export function debugService(chain: EvmChain): ServiceDef {

@@ -19,6 +19,7 @@ import { blockNumber, type BlockTag, boolean, hash, rpcId } from './fields.js';
 import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
+import { goQuote } from '../../../encoding/goquote.js';
 
 /** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -543,7 +544,7 @@ function subscriber(name: string, params: JsonValue[], send: (resultJson: string
       };
     }
     default:
-      throw new RpcError(`no "${name}" subscription in eth namespace`, -32601);
+      throw new RpcError(`no ${goQuote(name)} subscription in eth namespace`, -32601);
   }
 }
 

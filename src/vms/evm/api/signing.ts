@@ -5,12 +5,13 @@
 // Without keys (a node without --dev) coreth's answers: eth_sign is `unknown account`, and
 // eth_signTransaction checks what geth's SignTransaction checks first.
 import { createRequire } from 'node:module';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, privateToAddress } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { isJsonObject, type JsonValue, parseGoJson, RawNumber } from '../../../encoding/gojson.js';
 import type { EvmChain } from '../chain.js';
 import { setDefaults, type TxArgs } from '../txargs.js';
+import { checkTxFee } from '../admission.js';
 import { type KeyRing, completedTx, sendError } from './accounts.js';
 import { address, bytes, raw, txArgs } from './fields.js';
 import type { GasOracle } from './gas.js';
@@ -71,7 +72,10 @@ function plain(v: JsonValue): unknown {
   return typeof v === 'number' ? String(v) : v;
 }
 
-/** geth's SignTransaction: what it checks before it looks for the key (the node without keys ends there). */
+/**
+ * geth's SignTransaction: what it checks before it looks for the key (the node without keys ends
+ * there). Its refusal of blob fields is not made: the args' decoder does not keep them.
+ */
 function checkSignable(a: TxArgs): void {
   if (a.gas === undefined) throw new RpcError('gas not specified');
   if (a.gasPrice === undefined && (a.maxPriorityFeePerGas === undefined || a.maxFeePerGas === undefined)) {
@@ -93,20 +97,24 @@ export function signingMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, d
       try {
         if (!dev) {
           checkSignable(given);
-          await setDefaults(chain, given, gas.feeSource());
+          const filled = await setDefaults(chain, given, gas.feeSource());
+          checkTxFee(filled.gasPrice ?? filled.maxFeePerGas ?? 0n, filled.gas);
           throw signingErrors.unknownAccount();
         }
-        const key = keyOf(ring, given.from ?? new Uint8Array(20), signingErrors.unknownAccount);
-        return toHex0x((await completedTx(chain, gas, given, key)).serialize());
+        // Anvil signs for its first account when no `from` is given.
+        const from = given.from ?? privateToAddress(ring.values().next().value ?? new Uint8Array(32));
+        const key = keyOf(ring, from, signingErrors.noSigner);
+        return toHex0x((await completedTx(chain, gas, { ...given, from }, key)).serialize());
       } catch (err) {
         sendError(err);
       }
     }),
     ...(dev
       ? {
+          // The data is read before the signer is looked for, as Anvil does.
           signTypedData_v4: method(positional([address, raw]), ([who, typed]) => {
-            const key = keyOf(ring, who as Uint8Array, signingErrors.noSigner);
             const data = typedDataOf(typed as JsonValue);
+            const key = keyOf(ring, who as Uint8Array, signingErrors.noSigner);
             try {
               return signerLib().signTyped(data, key, false);
             } catch (err) {
