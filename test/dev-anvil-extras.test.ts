@@ -61,6 +61,28 @@ describe("Anvil's other methods (--dev)", () => {
     expect((await callError(url, 'hardhat_addBalance', [empty, 1])).code).toBe(-32601);
   });
 
+  it("web3_clientVersion passes Hardhat's network helpers' gate; hardhat_metadata's instanceId outlives a revert, not a reset", async () => {
+    const version: string = await call(url, 'web3_clientVersion', []);
+    expect(version).toBe('anvil/v1.7.1 (avalanche-emulator; coreth v1.14.2)');
+    // hardhat-network-helpers' checkIfDevelopmentNetwork, and OpenZeppelin upgrades' name before '/'.
+    expect(version.toLowerCase().startsWith('anvil')).toBe(true);
+    expect(version.split('/', 1)[0]).toBe('anvil');
+    const head = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+    const meta = await call(url, 'hardhat_metadata', []);
+    expect(meta).toEqual({
+      clientVersion: version,
+      chainId: 43112,
+      instanceId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      latestBlockNumber: Number(head.number),
+      latestBlockHash: head.hash,
+    });
+    expect(await call(url, 'anvil_metadata', [])).toEqual({ ...meta, forkedNetwork: null });
+    const id = await call(url, 'evm_snapshot', []);
+    await call(url, 'evm_mine', []);
+    expect(await call(url, 'evm_revert', [id])).toBe(true);
+    expect((await call(url, 'hardhat_metadata', [])).instanceId).toBe(meta.instanceId);
+  });
+
   it('anvil_removePoolTransactions takes every pool tx of an address; anvil_getGenesisTime', async () => {
     await call(url, 'evm_setAutomine', [false]);
     try {
@@ -73,5 +95,11 @@ describe("Anvil's other methods (--dev)", () => {
     }
     const genesis = await call(url, 'eth_getBlockByNumber', ['0x0', false]);
     expect(await call(url, 'anvil_getGenesisTime', [])).toBe(Number(genesis.timestamp));
+  });
+
+  it('a reset gives the chain a new instanceId (last: it resets the node)', async () => {
+    const before = (await call(url, 'hardhat_metadata', [])).instanceId;
+    expect(await call(url, 'hardhat_reset', [])).toBeNull();
+    expect((await call(url, 'hardhat_metadata', [])).instanceId).not.toBe(before);
   });
 });

@@ -9,7 +9,7 @@ import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import { publicKeyOf } from '../components/warp/bls.js';
 import { debugService } from './api/debug.js';
-import { devEthMethods, devServices } from './api/dev.js';
+import { devClientVersion, devEthMethods, devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
 import { keyRing } from './api/accounts.js';
 import { personalService } from './api/signing.js';
@@ -144,7 +144,7 @@ export function rpcHandlers(
   const devEth = config.dev ? devEthMethods(chain, gas) : {};
   if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...filterService(filters).methods, ...rules.extras(chain, gas), ...devEth } });
   if (on.has('net')) services.push(netService(chain.chainId));
-  if (on.has('web3')) services.push(web3Service(chain.flavor.clientVersion));
+  if (on.has('web3')) services.push(web3Service(config.dev ? devClientVersion(chain) : chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
   if (on.has('debug')) services.push(debugService(chain));
   // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); an L1 takes

@@ -1,6 +1,7 @@
 // The dev controls of one EVM chain (--dev: evm_mine, evm_increaseTime, evm_setNextBlockTimestamp,
 // evm_setAutomine, anvil_setCoinbase, anvil_impersonateAccount, …): what they have set, and when
 // the next block is made. The chain's builder reads them; the dev API sets them.
+import { randomBytes } from 'node:crypto';
 import { type Clock, unixMillis } from '../../chains/clock.js';
 import { headerMillis, MAX_BLOCK_TIME } from './fees.js';
 import type { StoredBlock } from './store.js';
@@ -15,6 +16,8 @@ export interface DevSettings {
   autoImpersonate: boolean;
   /** anvil_setBlockTimestampInterval's seconds, when set. */
   timestampInterval?: bigint;
+  /** hardhat_metadata's instanceId: kept across a revert or a load, new after a reset. */
+  instanceId?: string;
 }
 
 /** What the dev controls ask of their chain. */
@@ -52,6 +55,8 @@ export class DevControls {
   private autoImpersonate = false;
   /** anvil_setBlockTimestampInterval: each block this many seconds after the last, whatever the clock. */
   private stampInterval: bigint | undefined;
+  /** hardhat_metadata's instanceId: 32 random bytes, new with the chain unless carried over (apply). */
+  private instance = `0x${randomBytes(32).toString('hex')}`;
 
   constructor(
     private readonly clock: Clock,
@@ -193,6 +198,11 @@ export class DevControls {
     this.chain.resumeBuilding();
   }
 
+  /** hardhat_metadata's instanceId: what tells a client (OpenZeppelin's upgrades) that the chain was reset. */
+  get instanceId(): string {
+    return this.instance;
+  }
+
   /** anvil_setBlockTimestampInterval: every next block `seconds` after the last (an exact timestamp set still wins once). */
   setTimestampInterval(seconds: bigint): void {
     this.stampInterval = seconds;
@@ -249,6 +259,7 @@ export class DevControls {
       impersonated: [...this.impersonated],
       autoImpersonate: this.autoImpersonate,
       ...(this.stampInterval !== undefined ? { timestampInterval: this.stampInterval } : {}),
+      instanceId: this.instance,
     };
   }
 
@@ -258,6 +269,7 @@ export class DevControls {
     for (const a of s.impersonated) this.impersonated.add(a);
     this.autoImpersonate = s.autoImpersonate;
     this.stampInterval = s.timestampInterval;
+    if (s.instanceId) this.instance = s.instanceId;
     this.mineOnSend = s.automine;
     if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
   }

@@ -228,7 +228,39 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, M
   };
 }
 
+/**
+ * web3_clientVersion with --dev. Hardhat's network helpers refuse a node whose version starts with
+ * neither `hardhatnetwork` nor `anvil`, and OpenZeppelin's upgrades plugin treats a node as a dev
+ * node by the name before the first `/`: the dev node answers Anvil's, then says what it is.
+ */
+export const devClientVersion = (chain: EvmChain): string =>
+  `anvil/v1.7.1 (avalanche-emulator; ${chain.flavor.multiCoin ? 'coreth' : 'subnet-evm'} ${chain.flavor.clientVersion})`;
+
+/**
+ * hardhat_metadata / anvil_metadata (Hardhat's HardhatMetadata; Anvil adds a null forkedNetwork and
+ * its snapshots, which the node's whole-node snapshots do not list per chain: left out).
+ */
+function metadataMethod(chain: EvmChain, clientVersion: string, fork: ForkControl | undefined, anvil: boolean): MethodDef {
+  return method(devPositional([]), async () => {
+    const head = chain.head;
+    const forked = await fork?.describe();
+    const forkHash = forked ? await chain.store.hashAt(forked.blockNumber) : undefined;
+    const forkedNetwork = forked
+      ? { chainId: Number(chain.chainId), forkBlockNumber: Number(forked.blockNumber), forkBlockHash: forkHash ? toHex0x(forkHash) : null }
+      : undefined;
+    return {
+      clientVersion,
+      chainId: Number(chain.chainId),
+      instanceId: chain.dev.instanceId,
+      latestBlockNumber: Number(head.header.number),
+      latestBlockHash: toHex0x(head.hash),
+      ...(forkedNetwork ? { forkedNetwork } : anvil ? { forkedNetwork: null } : {}),
+    };
+  });
+}
+
 export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates, fork?: ForkControl): ServiceDef[] {
+  const clientVersion = devClientVersion(chain);
   const whole = stateServices(states, fork);
   // anvil_mine(n, interval): as Anvil, the interval moves the time forward before every block.
   const mine = method(devPositional([blockCount, hexOrDecimal64], 0), async ([count, interval]) => {
@@ -373,12 +405,24 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         setRpcUrl,
         setLoggingEnabled,
         getGenesisTime: method(devPositional([]), () => Number(chain.genesis.header.time)),
+        metadata: metadataMethod(chain, clientVersion, fork, true),
         ...whole.anvil,
       },
     },
     {
       name: 'hardhat',
-      methods: { mine, ...hardhatEdits, getAutomine, ...pool, ...impersonation, autoImpersonateAccount, ...fees, setLoggingEnabled, ...whole.hardhat },
+      methods: {
+        mine,
+        ...hardhatEdits,
+        getAutomine,
+        ...pool,
+        ...impersonation,
+        autoImpersonateAccount,
+        ...fees,
+        setLoggingEnabled,
+        metadata: metadataMethod(chain, clientVersion, fork, false),
+        ...whole.hardhat,
+      },
     },
   ];
 }
