@@ -59,6 +59,11 @@ describe("Anvil's other methods (--dev)", () => {
     expect([info.balance, info.code]).toEqual(['0x20', '0x6001']);
     expect((await call(url, 'eth_getAccount', [empty, 'latest'])).codeHash).not.toBe(EMPTY_CODE);
     expect((await callError(url, 'hardhat_addBalance', [empty, 1])).code).toBe(-32601);
+    // A bare 0x is 0 to Anvil's U256.
+    expect(await call(url, 'anvil_setBalance', [empty, '0x'])).toBeNull();
+    expect((await call(url, 'eth_getAccount', [empty, 'latest'])).balance).toBe('0x0');
+    // anvil_dumpState takes Anvil's optional preserveHistoricalStates.
+    expect(await call(url, 'anvil_dumpState', [true])).toMatch(/^0x1f8b/);
   });
 
   it("web3_clientVersion passes Hardhat's network helpers' gate; hardhat_metadata's instanceId outlives a revert, not a reset", async () => {

@@ -146,7 +146,8 @@ function stateServices(states: NodeStates | undefined, fork: ForkControl | undef
     revert: method(devPositional([u256]), ([id]) => states.revert(id as bigint)),
   };
   const dumps = {
-    dumpState: method(devPositional([]), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
+    // Anvil's optional preserveHistoricalStates: the node's dump holds its whole history anyway.
+    dumpState: method(devPositional([boolean], 0), async () => `0x${Buffer.from(await states.dump()).toString('hex')}`),
     loadState: method(devPositional([bytes]), async ([state]) => {
       try {
         await states.load(state as Uint8Array);

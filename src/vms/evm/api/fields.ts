@@ -36,7 +36,8 @@ export const u256: Field<bigint> = {
   decode(v) {
     const t = typeof v === 'string' ? v : numberText(v);
     if (t === undefined) throw new ParamsError(`invalid type: ${kind(v)}, expected a 256-bit unsigned integer`);
-    const n = /^0[xX][0-9a-fA-F]{1,64}$/.test(t) ? BigInt(t) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
+    // A bare 0x is 0 to alloy's U256, as to Anvil.
+    const n = /^0[xX]$/.test(t) ? 0n : /^0[xX][0-9a-fA-F]{1,64}$/.test(t) ? BigInt(t) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
     if (n === undefined || n >= 1n << 256n) throw new ParamsError(`invalid 256-bit unsigned integer ${JSON.stringify(t)}`);
     return n;
   },
