@@ -277,44 +277,46 @@ interface PaceSlot extends WatchSlot {
 
 const paceSlots = new WeakMap<VM, PaceSlot>();
 
+/** `vm`'s slot, which only a VM made by execVM has. */
+function slotOf(vm: VM, who: string): PaceSlot {
+  const slot = paceSlots.get(vm);
+  if (!slot) throw new Error(`${who}: the VM was not made by execVM`);
+  return slot;
+}
+
+/** Runs `fn` with the slot's `key` set to `value`, then puts back what it held (runs nest). */
+async function withSlot<K extends 'pacer' | 'hashesBelow', T>(vm: VM, key: K, value: PaceSlot[K], fn: () => Promise<T>, who: string): Promise<T> {
+  const slot = slotOf(vm, who);
+  const outer = slot[key];
+  slot[key] = value;
+  try {
+    return await fn();
+  } finally {
+    slot[key] = outer;
+  }
+}
+
 /**
  * Runs `fn` (a runTx on `vm`) with `pacer` answering the VM's pacing points: the run is sliced and,
  * past the pacer's deadline, aborted with its error. An aborted run leaves checkpoints open in the
  * state manager and entries in the EVM's transient storage: the caller discards the VM, or unwinds
  * it (chain.ts withState) and clears them (calls.ts).
  */
-export async function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Promise<T> {
-  const slot = paceSlots.get(vm);
-  if (!slot) throw new Error('paced: the VM was not made by execVM');
-  const outer = slot.pacer;
-  slot.pacer = pacer;
-  try {
-    return await fn();
-  } finally {
-    slot.pacer = outer;
-  }
+export function paced<T>(vm: VM, pacer: Pacer, fn: () => Promise<T>): Promise<T> {
+  return withSlot(vm, 'pacer', pacer, fn, 'paced');
 }
 
 /**
  * Runs `fn` on `vm` with BLOCKHASH answering zero from block `ref` on (coreth's GetHashFn, whose
  * reference is the real header while the context's number is overridden); undefined: no limit.
  */
-export async function withHashReference<T>(vm: VM, ref: bigint | undefined, fn: () => Promise<T>): Promise<T> {
-  const slot = paceSlots.get(vm);
-  if (!slot) throw new Error('withHashReference: the VM was not made by execVM');
-  const outer = slot.hashesBelow;
-  slot.hashesBelow = ref;
-  try {
-    return await fn();
-  } finally {
-    slot.hashesBelow = outer;
-  }
+export function withHashReference<T>(vm: VM, ref: bigint | undefined, fn: () => Promise<T>): Promise<T> {
+  return withSlot(vm, 'hashesBelow', ref, fn, 'withHashReference');
 }
 
 /** Has `watch` note, until the answered function is called, what runs on `vm` do that depends on their gas limit. */
 export function watchGas(vm: VM, watch: GasWatch): () => void {
-  const slot = paceSlots.get(vm);
-  if (!slot) throw new Error('watchGas: the VM was not made by execVM');
+  const slot = slotOf(vm, 'watchGas');
   slot.watch = watch;
   return () => {
     slot.watch = undefined;
