@@ -112,3 +112,18 @@ describe('signing without --dev: coreth has no keys', () => {
     expect((await callError(url, 'personal_sign', ['0xdeadbeef', from])).code).toBe(-32601);
   });
 });
+
+describe('signing with --dev and no test accounts', () => {
+  let node: TestNode;
+  let url: string;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 0 });
+    url = `${node.uri}/ext/bc/C/rpc`;
+  });
+  afterAll(() => node.stop());
+
+  it("eth_signTransaction without `from` is Anvil's No Signer available, not an internal error", async () => {
+    expect(await callError(url, 'eth_signTransaction', [{ to: `0x${'0b'.repeat(20)}` }])).toEqual({ code: -32602, message: 'No Signer available' });
+    expect(await callError(url, 'eth_sendUnsignedTransaction', [{ to: `0x${'0b'.repeat(20)}` }])).toEqual({ code: -32602, message: 'No Signer available' });
+  });
+});

@@ -154,8 +154,15 @@ describe('reverts over a websocket, and a dump the node cannot run on', () => {
         ...state,
         entries: state.entries.map(([k, v]) => [k, Buffer.from(k).subarray(0, 32).equals(pPrefix) ? Uint8Array.of(1, 2, 3) : v]),
       });
-      const refused = await rpc(`${node.uri}/ext/bc/C/rpc`, 'anvil_loadState', [`0x${Buffer.from(broken).toString('hex')}`]);
+      // Its chains' dev settings stay as they were too (automine, the instanceId).
+      const cRpc = `${node.uri}/ext/bc/C/rpc`;
+      const instance = (await rpc(cRpc, 'hardhat_metadata', [])).json.result.instanceId;
+      await rpc(cRpc, 'evm_setAutomine', [false]);
+      const refused = await rpc(cRpc, 'anvil_loadState', [`0x${Buffer.from(broken).toString('hex')}`]);
       expect(refused.json.error.message).toMatch(/^failed to load state: the node cannot run on it \(.*\); it kept its own state$/);
+      expect((await rpc(cRpc, 'hardhat_metadata', [])).json.result.instanceId).toBe(instance);
+      expect((await rpc(cRpc, 'anvil_getAutomine', [])).json.result).toBe(false);
+      await rpc(cRpc, 'evm_setAutomine', [true]);
       expect(await client.getBlockNumber()).toBe(height);
       expect(await client.getBalance({ address: '0x5555555555555555555555555555555555555555' })).toBe(4n);
     } finally {

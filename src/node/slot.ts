@@ -49,8 +49,15 @@ export class CoreSlot {
     const { db, clock, main } = this.shell;
     const old = this.current();
     const healthFaults = old.health.activeFaults();
+    // Every chain's settings, for the old state's core should the change fail; a reset keeps none.
     const dev = new Map<string, DevSettings>();
-    if (!fresh) for (const c of old.evmChains()) dev.set(c.id, c.evm.dev.settings());
+    for (const c of old.evmChains()) dev.set(c.id, c.evm.dev.settings());
+    const carry = (settingsOf: Map<string, DevSettings>) => {
+      for (const c of this.core!.evmChains()) {
+        const settings = settingsOf.get(c.id);
+        if (settings) c.evm.dev.apply(settings);
+      }
+    };
     // What to go back to if the changed store cannot be built on (a foreign dump, say).
     const before = await db.everything();
     const offset = clock.offsetNs;
@@ -66,13 +73,12 @@ export class CoreSlot {
       await db.replaceEverything(before);
       clock.offsetNs = offset;
       this.core = await buildCore({ ...this.shell, healthFaults });
+      // The node is back as it was, its chains' dev settings (and instanceIds) too.
+      carry(dev);
       throw err;
     } finally {
       setTimeout(endSockets, 100).unref();
     }
-    for (const c of this.core.evmChains()) {
-      const settings = dev.get(c.id);
-      if (settings) c.evm.dev.apply(settings);
-    }
+    if (!fresh) carry(dev);
   }
 }

@@ -38,8 +38,12 @@ function outbox(socket: WebSocket) {
         resumeIfDrained();
       });
     },
-    reply(body: string, binary: boolean): void {
-      socket.send(body, { binary }, resumeIfDrained);
+    /** Sends a reply; `written` runs once ws has written it (or failed to). */
+    reply(body: string, binary: boolean, written?: () => void): void {
+      socket.send(body, { binary }, () => {
+        resumeIfDrained();
+        written?.();
+      });
       // A client that sends requests without reading the replies would otherwise have them pile up.
       if (socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.pause();
     },
@@ -64,12 +68,25 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     socket.on('close', () => {
       for (const fn of closers.splice(0)) fn();
     });
-    // geth closes the connection itself, without a close frame, once its stream cannot be read on.
+    // Replies under way: geth answers the calls it was running before it closes (handler.close waits).
+    let pending = 0;
+    let ending: (() => void) | undefined;
+    // geth closes the connection itself, without a close frame, once its stream cannot be read on:
+    // the error's answer first, then the calls under way, then the close.
     const end = (last: string | null): void => {
       closing = true;
       socket.pause();
-      if (last === null) socket.terminate();
-      else socket.send(last, () => socket.terminate());
+      let written = last === null;
+      const finish = () => {
+        if (written && pending === 0) socket.terminate();
+      };
+      ending = finish;
+      if (last !== null)
+        socket.send(last, () => {
+          written = true;
+          finish();
+        });
+      finish();
     };
     const fail = (err: unknown) => {
       internalError(undefined, err);
@@ -91,9 +108,22 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
         if (r.body !== null && open()) out.reply(r.body, isBinary);
         return;
       }
-      r.then((answer) => {
-        if (answer.body !== null && open()) out.reply(answer.body, isBinary);
-      }, fail);
+      pending++;
+      const settled = () => {
+        pending--;
+        ending?.();
+      };
+      r.then(
+        (answer) => {
+          // Sent even once the stream has ended: it was read before the message that ended it.
+          if (answer.body !== null && socket.readyState === socket.OPEN) out.reply(answer.body, isBinary, settled);
+          else settled();
+        },
+        (err) => {
+          settled();
+          fail(err);
+        },
+      );
     });
   };
 }

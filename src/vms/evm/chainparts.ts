@@ -293,7 +293,7 @@ async function startTimestamp(ctx: ChainContext): Promise<bigint> {
 /** What answers without the chain's state: these need not wait for a block round. */
 const STATELESS = new Set(['eth_chainId', 'net_version', 'net_listening', 'net_peerCount', 'web3_clientVersion', 'web3_sha3']);
 /** Sends answer at admission: a send that waited for the round would put every awaited send in a block of its own. */
-const SENDS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
+const SENDS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendUnsignedTransaction']);
 
 /**
  * A service whose methods first wait for the block round a send started (EvmChain.settled): a client

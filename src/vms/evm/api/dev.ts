@@ -218,7 +218,7 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, M
     }),
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
-      if (!given.from) throw new RpcError('from not specified', -32602);
+      if (!given.from) throw new RpcError('No Signer available', -32602);
       try {
         const tx = await completedTx(chain, gas, given, undefined);
         return toHex0x(await chain.sendRawTransaction(tx.serialize(), new Address(given.from)));
@@ -308,6 +308,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     setIntervalMining,
     getIntervalMining,
     setBlockTimestampInterval: method(devPositional([hexOrDecimal64]), ([seconds]) => {
+      checkTime(chain.head.header.time + (seconds as bigint));
       chain.dev.setTimestampInterval(seconds as bigint);
       return null;
     }),

@@ -36,8 +36,9 @@ export const u256: Field<bigint> = {
   decode(v) {
     const t = typeof v === 'string' ? v : numberText(v);
     if (t === undefined) throw new ParamsError(`invalid type: ${kind(v)}, expected a 256-bit unsigned integer`);
-    // A bare 0x is 0 to alloy's U256, as to Anvil.
-    const n = /^0[xX]$/.test(t) ? 0n : /^0[xX][0-9a-fA-F]{1,64}$/.test(t) ? BigInt(t) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
+    // An empty string and a bare 0x are 0 to alloy's U256, as to Anvil; leading zeros do not count.
+    const hex = /^0[xX]([0-9a-fA-F]*)$/.exec(t)?.[1]?.replace(/^0+/, '');
+    const n = t === '' ? 0n : hex !== undefined ? (hex.length <= 64 ? BigInt(`0x${hex || '0'}`) : undefined) : /^\d{1,78}$/.test(t) ? BigInt(t) : undefined;
     if (n === undefined || n >= 1n << 256n) throw new ParamsError(`invalid 256-bit unsigned integer ${JSON.stringify(t)}`);
     return n;
   },

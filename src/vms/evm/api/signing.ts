@@ -5,7 +5,7 @@
 // Without keys (a node without --dev) coreth's answers: eth_sign is `unknown account`, and
 // eth_signTransaction checks what geth's SignTransaction checks first.
 import { createRequire } from 'node:module';
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { isJsonObject, type JsonValue, parseGoJson, RawNumber } from '../../../encoding/gojson.js';
@@ -101,8 +101,10 @@ export function signingMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, d
           checkTxFee(filled.gasPrice ?? filled.maxFeePerGas ?? 0n, filled.gas);
           throw signingErrors.unknownAccount();
         }
-        // Anvil signs for its first account when no `from` is given.
-        const from = given.from ?? privateToAddress(ring.values().next().value ?? new Uint8Array(32));
+        // Anvil signs for its first account when no `from` is given (none: no signer).
+        const first = ring.keys().next().value;
+        const from = given.from ?? (first === undefined ? undefined : hexToBytes(first as `0x${string}`));
+        if (!from) throw signingErrors.noSigner();
         const key = keyOf(ring, from, signingErrors.noSigner);
         return toHex0x((await completedTx(chain, gas, { ...given, from }, key)).serialize());
       } catch (err) {
