@@ -2,7 +2,7 @@
 // Anvil 1.7.1 answers them (read off its binary): a block timestamp interval, the logging switch,
 // unsigned sends, eth_getAccount / eth_getAccountInfo, anvil_addBalance, anvil_removePoolTransactions,
 // anvil_getGenesisTime. Without --dev none exists.
-import { createPublicClient, createTestClient, defineChain, http } from 'viem';
+import { concat, createPublicClient, createTestClient, defineChain, getContractAddress, http, pad } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
 
@@ -100,6 +100,21 @@ describe("Anvil's other methods (--dev)", () => {
     }
     const genesis = await call(url, 'eth_getBlockByNumber', ['0x0', false]);
     expect(await call(url, 'anvil_getGenesisTime', [])).toBe(Number(genesis.timestamp));
+  });
+
+  it("Anvil's CREATE2 deployer is there: forge's salted deploys go through it", async () => {
+    const proxy = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
+    expect(await call(url, 'eth_getCode', [proxy, 'latest'])).toBe(
+      '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3',
+    );
+    // Init code returning the one-byte runtime 0x01, deployed with salt 1 as forge sends it: salt ‖ init code.
+    const initCode = '0x600160005360016000f3';
+    const salt = pad('0x01');
+    const hash = await call(url, 'eth_sendTransaction', [{ from, to: proxy, data: concat([salt, initCode]) }]);
+    const receipt = await clients().client.waitForTransactionReceipt({ hash, pollingInterval: 5 });
+    expect(receipt.status).toBe('success');
+    const created = getContractAddress({ opcode: 'CREATE2', from: proxy, salt, bytecode: initCode });
+    expect(await call(url, 'eth_getCode', [created, 'latest'])).toBe('0x01');
   });
 
   it('a reset gives the chain a new instanceId (last: it resets the node)', async () => {

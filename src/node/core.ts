@@ -13,6 +13,7 @@ import { Health } from '../health/health.js';
 import { Indexer } from '../indexer/indexer.js';
 import { Router } from '../server/router.js';
 import { indexDatabase, sharedMemoryDatabase } from '../storage/keys.js';
+import { placeCreate2Deployer } from '../vms/evm/index.js';
 import { fundAccounts } from './accounts.js';
 import { createPrimaryChains, registerVMs, SubnetChains } from './chains.js';
 import { mountDataApi } from './data.js';
@@ -86,6 +87,14 @@ export async function buildCore(shell: Shell): Promise<Core> {
       subnets.onCreated((id) => {
         const vm = vms.evmChain(id);
         return vm ? icm.add(id, vm.evm, true) : Promise.resolve();
+      });
+    }
+    // With --dev, Anvil's CREATE2 deployer on every chain, before the test accounts' block for the same reason.
+    if (config.dev) {
+      for (const { evm } of vms.evmChains()) await placeCreate2Deployer(evm);
+      subnets.onCreated(async (id) => {
+        const vm = vms.evmChain(id);
+        if (vm) await placeCreate2Deployer(vm.evm);
       });
     }
     const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);

@@ -23,6 +23,7 @@ export type { InternalTx } from './trace/internal.js';
 export { aggregate, QuorumError, type WarpValidator } from './warp/signers.js';
 // ICM: the messenger's placement, its messages and their delivery (for the node's relayer).
 export { placeIcm, RELAYER_FUNDS } from './icm/placement.js';
+export { CREATE2_DEPLOYER, placeCreate2Deployer } from './create2deployer.js';
 export { REGISTRY_ADDRESS } from './icm/registry.js';
 export { deliveryTx, messageReceived } from './icm/delivery.js';
 export { executionOf, icmSends, MESSENGER_ADDRESS, type TeleporterMessage, teleporterMessageOf } from './icm/teleporter.js';
