@@ -400,6 +400,9 @@ describe('the Data API on the primary network', () => {
     });
     const missing = await check(node.uri, 'getVertexByHeight', '/v1/networks/fuji/blockchains/x-chain/vertices:listByHeight', 400);
     expect(missing.message).toEqual(['vertexHeight should not be empty']);
+    // No page was handed out: a page token is refused as the other lists refuse one they did not issue.
+    const token = await check(node.uri, 'listLatestXChainVertices', '/v1/networks/fuji/blockchains/x-chain/vertices?pageToken=abc', 400);
+    expect(token.message).toBe('Invalid page token');
   });
 });
 

@@ -224,8 +224,13 @@ export function primaryHandlers(s: PrimarySources): Record<string, DataHandler> 
       return { addresses: out };
     },
 
-    // The local X-Chain is linearized from its genesis: it has blocks, never vertices.
-    listLatestXChainVertices: async ({ params }) => ({ vertices: [], chainInfo: { chainName: 'x-chain', network: checkNetwork(params.network) } }),
+    // The local X-Chain is linearized from its genesis: it has blocks, never vertices. No page of
+    // them was ever handed out, so any page token is one the other lists would refuse too.
+    listLatestXChainVertices: async ({ params }) => {
+      const network = checkNetwork(params.network);
+      if (typeof params.pageToken === 'string') throw badRequest('Invalid page token');
+      return { vertices: [], chainInfo: { chainName: 'x-chain', network } };
+    },
     getVertexByHeight: async ({ params }) => ({ vertices: [], chainInfo: { chainName: 'x-chain', network: checkNetwork(params.network) } }),
   };
 }
