@@ -68,7 +68,7 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   // makes a notification, and an object or array is no valid id (hasValidID).
   const id = obj.id;
   const hasId = id !== undefined;
-  if (id !== null && typeof id === 'object' && !(id instanceof RawNumber)) return errorMessage('null', -32600, 'invalid request');
+  if (hasId && !hasValidId(obj)) return errorMessage('null', -32600, 'invalid request');
   const idRaw = hasId ? rawOf(id) : 'null';
   // A response (isResponse) is for a call of the server's own, which it never makes: nothing answers it.
   if (isResponse(obj)) return null;

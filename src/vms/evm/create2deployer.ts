@@ -4,7 +4,7 @@
 // it is not. With --dev it is placed on every EVM chain the node starts, as Anvil has it (code only,
 // nonce and balance 0). A real local network has it only once someone sends that tx; a fork takes
 // its upstream's.
-import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util';
+import { Account, Address } from '@ethereumjs/util';
 import { fromHex0x } from '../../encoding/bytes.js';
 import type { EvmChain } from './chain.js';
 
@@ -17,7 +17,7 @@ const CREATE2_DEPLOYER_CODE = fromHex0x(
 export async function placeCreate2Deployer(chain: EvmChain): Promise<boolean> {
   if (chain.forkedAt !== undefined) return false;
   const present = await chain.account(CREATE2_DEPLOYER);
-  if (present && !Buffer.from(present.codeHash).equals(Buffer.from(KECCAK256_NULL))) return false;
+  if (present?.isContract()) return false;
   await chain.editState(async (sm) => {
     const a = new Address(CREATE2_DEPLOYER);
     await sm.putAccount(a, (await sm.getAccount(a)) ?? new Account());

@@ -55,6 +55,19 @@ export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs
   return key ? tx.sign(key) : tx;
 }
 
+/**
+ * Completes `given` and sends it (eth_sendTransaction, eth_sendUnsignedTransaction): signed with
+ * `key`, or without one as from `given.from` (an impersonated or unsigned sender). Its hash.
+ */
+export async function sendCompleted(chain: EvmChain, gas: GasOracle, given: TxArgs, key: Uint8Array | undefined): Promise<string> {
+  try {
+    const tx = await completedTx(chain, gas, given, key);
+    return toHex0x(await chain.sendRawTransaction(tx.serialize(), key ? undefined : new Address(given.from!)));
+  } catch (err) {
+    sendError(err);
+  }
+}
+
 /** Call failures keep their code and data; pool refusals are -32000 with the pool's text. */
 export function sendError(err: unknown): never {
   if (err instanceof CallFailure) throw new RpcError(err.message, err.code, err.data ? toHex0x(err.data) : undefined);
@@ -72,12 +85,7 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, a
       const key = given.from ? ring.get(bytesToHex(given.from)) : undefined;
       const impersonated = !key && given.from !== undefined && chain.dev.isImpersonated(bytesToHex(given.from));
       if (!key && !impersonated) throw new RpcError('unknown account');
-      try {
-        const tx = await completedTx(chain, gas, given, key);
-        return toHex0x(await chain.sendRawTransaction(tx.serialize(), key ? undefined : new Address(given.from!)));
-      } catch (err) {
-        sendError(err);
-      }
+      return sendCompleted(chain, gas, given, key);
     }),
   };
 }

@@ -1,5 +1,6 @@
 // Resolving the blocks RPC arguments name, with coreth's finality: every accepted block is final, so
 // latest = pending = safe = finalized, and a number past the head is `cannot query unfinalized data`.
+import { Address } from '@ethereumjs/util';
 import { RpcError } from '../../../rpc/method.js';
 import type { EvmChain } from '../chain.js';
 import type { StoredBlock } from '../store.js';
@@ -32,4 +33,10 @@ export async function blockOf(chain: EvmChain, ref: BlockRef): Promise<StoredBlo
     if (!canonical || Buffer.compare(canonical, ref.hash) !== 0) throw blockErrors.notCanonical();
   }
   return block;
+}
+
+/** The state an account is read at for a block argument (eth_getBalance and its kin): the block, its root, the address. */
+export async function stateAt(chain: EvmChain, addr: Uint8Array, ref: BlockRef): Promise<{ block: StoredBlock; root: Uint8Array; addr: Address }> {
+  const block = await blockOf(chain, ref);
+  return { block, root: chain.stateRootOf(block), addr: new Address(addr) };
 }

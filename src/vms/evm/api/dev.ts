@@ -6,10 +6,12 @@
 // them; the next block's state root includes them), as Anvil's and Hardhat's do.
 import { type MethodDef, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { devPositional, positional } from '../../../rpc/geth.js';
-import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
+import { KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import type { TxArgs } from '../txargs.js';
-import { completedTx, sendError } from './accounts.js';
-import { blockOf } from './blocks.js';
+import { sendCompleted } from './accounts.js';
+import { stateAt } from './blocks.js';
+import { qty } from './format.js';
+import { signingErrors } from './signing.js';
 import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
 import { address, type BlockRef, blockRef, boolean, bytes, hash, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
@@ -30,6 +32,7 @@ const devErrors = {
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
   forking: () => new RpcError('forking is not supported on this chain'),
+  tooManyBlocks: () => new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`),
   /** Anvil's refusal of a block time before the head's (evm_setNextBlockTimestamp, evm_mine). */
   timeInPast: (t: bigint) => new RpcError(`Timestamp error: ${t} is lower than previous block's timestamp`, -32602),
   /** serde's text for an evm_mine argument that is neither a timestamp nor MineOptions (Anvil's, unprefixed). */
@@ -70,8 +73,6 @@ const mineOptions = {
 
 /** anvil_mine's block count: absent is one block, as Anvil's `num_blocks.unwrap_or(1)`; 0 mines none. */
 const blockCount = { ...hexOrDecimal64, zero: (): bigint | undefined => undefined };
-
-const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
 /** A time a dev control would give a block: refused past what a header can carry. */
 function checkTime(t: bigint): bigint {
@@ -172,16 +173,16 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
     const baseFee = gas.nextBaseFee();
     const forked = await fork?.describe();
     return {
-      currentBlockNumber: quantity(head.header.number),
+      currentBlockNumber: qty(head.header.number),
       currentBlockTimestamp: Number(head.header.time),
       currentBlockHash: `0x${Buffer.from(head.hash).toString('hex')}`,
       hardFork: 'cancun',
       transactionOrder: 'fees',
       environment: {
-        baseFee: quantity(baseFee),
+        baseFee: qty(baseFee),
         chainId: Number(chain.chainId),
-        gasLimit: quantity(head.header.gasLimit),
-        gasPrice: quantity(baseFee + (await gas.suggestTip())),
+        gasLimit: qty(head.header.gasLimit),
+        gasPrice: qty(baseFee + (await gas.suggestTip())),
       },
       forkConfig: forked
         ? { forkUrl: forked.url, forkBlockNumber: Number(forked.blockNumber), forkRetryBackoff: forked.retryBackoffMs }
@@ -197,16 +198,15 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
  */
 export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, MethodDef> {
   const accountAt = async (a: unknown, ref: unknown) => {
-    const block = await blockOf(chain, ref as BlockRef);
-    const addr = new Address(a as Uint8Array);
-    return { root: chain.stateRootOf(block), addr, account: await chain.account(addr.bytes, chain.stateRootOf(block)) };
+    const { root, addr } = await stateAt(chain, a as Uint8Array, ref as BlockRef);
+    return { root, addr, account: await chain.account(addr.bytes, root) };
   };
   return {
     getAccount: method(positional([address, blockRef]), async ([a, ref]) => {
       const { account } = await accountAt(a, ref);
       return {
-        nonce: quantity(account?.nonce ?? 0n),
-        balance: quantity(account?.balance ?? 0n),
+        nonce: qty(account?.nonce ?? 0n),
+        balance: qty(account?.balance ?? 0n),
         storageRoot: toHex0x(account?.storageRoot ?? KECCAK256_RLP),
         codeHash: toHex0x(account?.codeHash ?? KECCAK256_NULL),
       };
@@ -214,17 +214,12 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, M
     getAccountInfo: method(positional([address, blockRef]), async ([a, ref]) => {
       const { root, addr, account } = await accountAt(a, ref);
       const code = await chain.withState(root, (vm) => vm.stateManager.getCode(addr));
-      return { balance: quantity(account?.balance ?? 0n), nonce: quantity(account?.nonce ?? 0n), code: toHex0x(code) };
+      return { balance: qty(account?.balance ?? 0n), nonce: qty(account?.nonce ?? 0n), code: toHex0x(code) };
     }),
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
-      if (!given.from) throw new RpcError('No Signer available', -32602);
-      try {
-        const tx = await completedTx(chain, gas, given, undefined);
-        return toHex0x(await chain.sendRawTransaction(tx.serialize(), new Address(given.from)));
-      } catch (err) {
-        sendError(err);
-      }
+      if (!given.from) throw signingErrors.noSigner();
+      return sendCompleted(chain, gas, given, undefined);
     }),
   };
 }
@@ -267,7 +262,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const mine = method(devPositional([blockCount, hexOrDecimal64], 0), async ([count, interval]) => {
     const n = (count as bigint | undefined) ?? 1n;
     if (n === 0n) return null;
-    if (n > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
+    if (n > MAX_BLOCKS) throw devErrors.tooManyBlocks();
     // The last block's time, checked before the first is built: all of them or none.
     checkTime(chain.dev.nextBlockMillis() / 1000n + n * (interval as bigint));
     await chain.dev.mine(Number(n), interval as bigint);
@@ -378,7 +373,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         mine: method(devPositional([mineOptions], 0), async ([options]) => {
           const { timestamp, blocks, invalid } = options as MineOptions;
           if (invalid) throw devErrors.mineOptions();
-          if (blocks > MAX_BLOCKS) throw new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`);
+          if (blocks > MAX_BLOCKS) throw devErrors.tooManyBlocks();
           if (timestamp !== undefined) setNext(timestamp);
           await chain.dev.mine(Number(blocks));
           return '0x0';

@@ -2,7 +2,6 @@
 // reads of accepted state and history, calls and estimates, txs filled in (eth_fillTransaction) and
 // tx submission through the pool.
 // What only coreth or only Subnet-EVM adds is in coreth.ts and subnetevm.ts.
-import { Address } from '@ethereumjs/util';
 import type { Clock } from '../../../chains/clock.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
@@ -10,7 +9,7 @@ import { arrayOf, float } from '../../../rpc/schema.js';
 import { call } from '../calls.js';
 import { estimateGas } from '../estimate.js';
 import type { EvmChain } from '../chain.js';
-import { blockAt, blockOf } from './blocks.js';
+import { blockAt, blockOf, stateAt } from './blocks.js';
 import {
   address,
   hexOrDecimal64,
@@ -54,10 +53,7 @@ const none = positional([]);
 export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;
   const ring = keyRing(d.devKeys ?? []);
-  const state = async (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => {
-    const block = await blockOf(chain, ref);
-    return { block, root: chain.stateRootOf(block), addr: new Address(addr) };
-  };
+  const state = (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => stateAt(chain, addr, ref);
   const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
     full
       ? chain.store.txRecords(block.hash).then((records) => blockTxs(chain, block).map((tx, index) => formatTx(tx, records[index]!.from, { block, index })))

@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { goKey, goKind, goMarshal, isJsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
 import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
-import { type Field, ParamsError } from '../../../rpc/schema.js';
+import { ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
 import { formatLog, formatTx, marshalHeader } from './format.js';
-import { blockNumber, type BlockTag, boolean, hash, rpcId } from './fields.js';
+import { blockNumber, type BlockTag, boolean, hash, raw, rpcId } from './fields.js';
 import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -134,8 +134,6 @@ function decodeCriteria(v: JsonValue | undefined): Criteria {
 }
 
 const criteria = { decode: (v: JsonValue) => decodeCriteria(v), zero: () => decodeCriteria(undefined) };
-/** eth_subscribe's params as sent (absent: undefined), bound in the method itself, in handleSubscribe's order. */
-const rawParams: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
 
 /** coreth's rpc.BlockNumber values: numbers, and its tags below zero (latest is -2, pending -1). */
 const LATEST = -2n;
@@ -600,7 +598,8 @@ export function filterService(filters: FilterSystem): ServiceDef {
         return filters.logs(c);
       }),
       uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
-      subscribe: method(rawParams, (params, ctx) => subscribe(ctx, params)),
+      // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order.
+      subscribe: method(raw, (params, ctx) => subscribe(ctx, params)),
       unsubscribe: method(positional([rpcId]), ([id], ctx) => {
         const subs = connections.get(ctx);
         const stop = subs?.get(id as string);

@@ -6,7 +6,7 @@
 // genesis hash and blockchain ID stays the real network's; skipped where code is already at the
 // address (a genesis that allocates the real messenger, a fork of a chain that has it). The relayer's
 // account gets its funds the same way where it has none.
-import { Account, Address, KECCAK256_NULL, unpadBytes } from '@ethereumjs/util';
+import { Account, Address, unpadBytes } from '@ethereumjs/util';
 import type { EvmChain } from '../chain.js';
 import { MESSENGER_RUNTIME } from './messenger.js';
 import { REGISTRY_ADDRESS, REGISTRY_RUNTIME, registryStorage } from './registry.js';
@@ -46,7 +46,7 @@ const ONE = Uint8Array.of(1);
 export async function placeIcm(chain: EvmChain, p: IcmPlacement = {}): Promise<'placed' | 'present' | 'no-warp'> {
   if (!chain.warpActive) return 'no-warp';
   const messenger = await chain.account(MESSENGER_ADDRESS);
-  const present = messenger !== undefined && !Buffer.from(messenger.codeHash).equals(Buffer.from(KECCAK256_NULL));
+  const present = messenger?.isContract() === true;
   const relayer = p.relayer && (await chain.account(p.relayer));
   const fund = p.relayer !== undefined && (!relayer || (relayer.balance === 0n && relayer.nonce === 0n));
   if (present && !fund) return 'present';
