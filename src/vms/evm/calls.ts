@@ -271,6 +271,29 @@ function dropTransientStorage(vm: VM): void {
   storage.clear();
 }
 
+/**
+ * doCall: one run of `args` on `block` (5 s at most); what ApplyMessage refuses is answered
+ * `err: <text> (supplied gas N)`, the timeout as its own text.
+ */
+async function doCall(
+  chain: EvmChain,
+  block: StoredBlock,
+  args: CallArgs,
+  overrides?: Map<string, StateOverride>,
+  blockOverrides?: BlockOverrides,
+): Promise<RunTxResult> {
+  const gas = callGas(args);
+  // ToMessage prices the message at the context's base fee, an overridden one included.
+  const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
+  try {
+    const pacer = new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout);
+    return await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, pacer, overrides, undefined, blockOverrides);
+  } catch (err) {
+    if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
+    throw err;
+  }
+}
+
 /** eth_call: the return data, or the call's failure. */
 export async function call(
   chain: EvmChain,
@@ -283,18 +306,7 @@ export async function call(
   const known = key === undefined ? undefined : answersOf(chain).get(key);
   if (known instanceof CallFailure) throw known;
   if (known !== undefined) return known;
-  const gas = callGas(args);
-  // ToMessage prices the message at the context's base fee, an overridden one included.
-  const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
-  let result: RunTxResult;
-  try {
-    const pacer = new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout);
-    result = await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, pacer, overrides, undefined, blockOverrides);
-  } catch (err) {
-    // doCall: `err: %w (supplied gas %d)` around whatever ApplyMessage refused.
-    if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
-    throw err;
-  }
+  const result = await doCall(chain, block, args, overrides, blockOverrides);
   let answer: Uint8Array | CallFailure;
   try {
     answer = outcome(result);
@@ -306,6 +318,33 @@ export async function call(
   if (key !== undefined && key === answerKey(chain, block, args)) answersOf(chain).set(key, answer);
   if (answer instanceof CallFailure) throw answer;
   return answer;
+}
+
+/** coreth's DetailedExecutionResult: its numbers are plain JSON numbers (uint64 and int, not hexutil). */
+export interface DetailedResult {
+  gas: number;
+  errCode: number;
+  err: string;
+  returnData: Uint8Array;
+}
+
+/**
+ * eth_callDetailed (coreth's and Subnet-EVM's, on by default): doCall's run with its gas and its
+ * failure in the answer. A revert with data is revertError's (code 3, its reason); any other
+ * failure of the run has no rpc.Error code (0) and the EVM's text; refusals fail the request as
+ * eth_call's do.
+ */
+export async function callDetailed(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<DetailedResult> {
+  const r = await doCall(chain, block, args, overrides);
+  const returnData = r.execResult.returnValue;
+  const failed = gethError(r.execResult.exceptionError as EVMError | undefined);
+  const reverted = failed === 'execution reverted' && returnData.length > 0 ? revertError(returnData) : undefined;
+  return {
+    gas: Number(r.totalGasSpent),
+    errCode: reverted?.code ?? 0,
+    err: reverted?.message ?? failed ?? '',
+    returnData,
+  };
 }
 
 function outcome(r: RunTxResult): Uint8Array {

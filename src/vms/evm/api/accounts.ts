@@ -14,6 +14,7 @@ import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pooltx.js';
 import { setDefaults, type TxArgs, txTypeOf } from '../txargs.js';
 import { txArgs } from './fields.js';
+import { formatTx } from './format.js';
 import type { GasOracle } from './gas.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
@@ -80,6 +81,10 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, a
   return {
     // Anvil lists the impersonated accounts after its own.
     ...(accountsApi ? { accounts: method(positional([]), () => [...new Set([...ring.keys(), ...chain.dev.impersonatedAccounts()])]) } : {}),
+    // The pool's pending txs (not the queued ones) sent from the node's own keys, as pending txs show.
+    pendingTransactions: method(positional([]), () =>
+      [...chain.pool.content()].flatMap(([from, txs]) => (ring.has(from) ? txs.pending.map((p) => formatTx(p.tx, p.from, undefined)) : [])),
+    ),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       const key = given.from ? ring.get(bytesToHex(given.from)) : undefined;

@@ -6,7 +6,7 @@ import type { Clock } from '../../../chains/clock.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { arrayOf, float } from '../../../rpc/schema.js';
-import { call } from '../calls.js';
+import { call, callDetailed } from '../calls.js';
 import { estimateGas } from '../estimate.js';
 import type { EvmChain } from '../chain.js';
 import { blockAt, blockOf, stateAt } from './blocks.js';
@@ -32,6 +32,7 @@ import { txHash } from '../txcodec.js';
 import { accountMethods, keyRing, sendError } from './accounts.js';
 import { signingMethods } from './signing.js';
 import { getProof } from './proof.js';
+import { rawTransaction } from './rawdebug.js';
 import { createAccessList } from '../accesslist.js';
 import { encodeUnsigned, setDefaults, type TxArgs } from '../txargs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -120,6 +121,18 @@ export function ethService(d: EthDeps): ServiceDef {
           sendError(err);
         }
       }),
+      // Its block is taken by value (required; null names neither block nor hash), unlike eth_call's.
+      callDetailed: method(positional([callArgs, blockRef, stateOverrides], 2), async ([args, ref, overrides]) => {
+        const block = await blockOf(chain, ref as Parameters<typeof blockOf>[1]);
+        try {
+          const r = await callDetailed(chain, block, args as Parameters<typeof call>[2], overrides as Parameters<typeof call>[3]);
+          return { ...r, returnData: toHex0x(r.returnData) };
+        } catch (err) {
+          sendError(err);
+        }
+      }),
+      // The node builds every block it accepts: it never meets a bad one.
+      getBadBlocks: method(none, () => []),
       estimateGas: method(positional([callArgs, blockRef, stateOverrides], 1), async ([args, ref, overrides]) => {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
@@ -161,12 +174,7 @@ export function ethService(d: EthDeps): ServiceDef {
         const pending = chain.pool.get(toHex0x(h as Uint8Array));
         return pending ? formatTx(pending.tx, pending.from, undefined) : null;
       }),
-      getRawTransactionByHash: method(positional([hash]), async ([h]) => {
-        const found = await findTx(chain, h as Uint8Array);
-        if (found) return toHex0x(found.tx.serialize());
-        const pending = chain.pool.get(toHex0x(h as Uint8Array));
-        return pending ? toHex0x(pending.bytes) : null;
-      }),
+      getRawTransactionByHash: method(positional([hash]), ([h]) => rawTransaction(chain, h as Uint8Array)),
       getTransactionReceipt: method(positional([hash]), async ([h]) => {
         const found = await findTx(chain, h as Uint8Array);
         return found ? formatReceipt(found.tx, found.records, found) : null;
