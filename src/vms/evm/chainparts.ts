@@ -141,7 +141,7 @@ export function rpcHandlers(
     dev: config.dev,
   });
   const services: ServiceDef[] = [];
-  const devEth = config.dev ? devEthMethods(chain, gas) : {};
+  const devEth = config.dev ? devEthMethods(chain, gas, keyRing(config.devKeys ?? [])) : {};
   if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...filterService(filters).methods, ...rules.extras(chain, gas), ...devEth } });
   if (on.has('net')) services.push(netService(chain.chainId));
   if (on.has('web3')) services.push(web3Service(config.dev ? devClientVersion(chain) : chain.flavor.clientVersion));

@@ -83,6 +83,12 @@ export class DevControls {
     return this.nextTime;
   }
 
+  /** anvil_setTime: the block time reads `seconds` now and runs on with the clock; a set next timestamp is dropped. */
+  setClock(seconds: bigint): void {
+    this.offset = seconds - this.clockSeconds();
+    this.nextTime = undefined;
+  }
+
   /** evm_setNextBlockTimestamp: the next block's timestamp, once. */
   setNextTimestamp(time: bigint): void {
     this.nextTime = time;

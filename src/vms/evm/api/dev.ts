@@ -16,6 +16,8 @@ import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
 import { address, type BlockRef, blockRef, boolean, bytes, hash, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { stateEdits } from './devedits.js';
+import { anvilEthMethods, erc20Helpers } from './devanvil.js';
+import type { KeyRing } from './accounts.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, numberText } from '../../../encoding/gojson.js';
 import { ParamsError, string } from '../../../rpc/schema.js';
@@ -35,6 +37,8 @@ const devErrors = {
   tooManyBlocks: () => new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`),
   /** Anvil's refusal of a block time before the head's (evm_setNextBlockTimestamp, evm_mine). */
   timeInPast: (t: bigint) => new RpcError(`Timestamp error: ${t} is lower than previous block's timestamp`, -32602),
+  timestampTooBig: () => new RpcError('The timestamp is too big', -32602),
+  numericSeq: () => new RpcError('data did not match any variant of untagged enum NumericSeq', -32602),
   /** serde's text for an evm_mine argument that is neither a timestamp nor MineOptions (Anvil's, unprefixed). */
   mineOptions: () => new RpcError('data did not match any variant of untagged enum MineOptions', -32602),
 };
@@ -70,6 +74,23 @@ const mineOptions = {
   },
   zero: (): MineOptions => ({ blocks: 1n }),
 };
+
+/**
+ * anvil_setTime's argument (serde's NumericSeq): a number, or a hex or decimal string; -1 when it is
+ * none (the method answers serde's text, without the argument's index the params decoder would add).
+ */
+const numericSeq = {
+  decode(v: JsonValue): bigint {
+    try {
+      return u256.decode(v);
+    } catch {
+      return -1n;
+    }
+  },
+  zero: () => 0n,
+};
+
+const MAX_U64 = 2n ** 64n - 1n;
 
 /** anvil_mine's block count: absent is one block, as Anvil's `num_blocks.unwrap_or(1)`; 0 mines none. */
 const blockCount = { ...hexOrDecimal64, zero: (): bigint | undefined => undefined };
@@ -196,7 +217,7 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
  * eth_getAccountInfo read an account at a block, eth_sendUnsignedTransaction sends from any address
  * without its key (as for an impersonated one).
  */
-export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, MethodDef> {
+export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): Record<string, MethodDef> {
   const accountAt = async (a: unknown, ref: unknown) => {
     const { root, addr } = await stateAt(chain, a as Uint8Array, ref as BlockRef);
     return { root, addr, account: await chain.account(addr.bytes, root) };
@@ -221,6 +242,7 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle): Record<string, M
       if (!given.from) throw signingErrors.noSigner();
       return sendCompleted(chain, gas, given, undefined);
     }),
+    ...anvilEthMethods(chain, gas, ring),
   };
 }
 
@@ -278,13 +300,27 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     chain.dev.setTimeOffset(offset);
     return Number(chain.dev.timeOffset);
   });
+  /**
+   * anvil_setTime: the clock reads `t` from now on (over 10^12 it is in ms) and a pending
+   * evm_setNextBlockTimestamp is dropped; answers how far `t` is ahead of the time the next block
+   * had (0 if behind). Unlike Anvil's, no block then goes before its parent's time: coreth refuses
+   * such a header.
+   */
+  const setTime = method(devPositional([numericSeq]), ([n]) => {
+    let t = n as bigint;
+    if (t < 0n) throw devErrors.numericSeq();
+    if (t >= MAX_U64) throw devErrors.timestampTooBig();
+    if (t > 1_000_000_000_000n) t /= 1000n;
+    const now = chain.dev.nextBlockMillis() / 1000n;
+    chain.dev.setClock(checkTime(t));
+    return Number(t > now ? t - now : 0n);
+  });
   const setNextBlockTimestamp = method(devPositional([hexOrDecimal64]), ([ts]) => {
     setNext(ts as bigint);
     return null;
   });
   const edits = stateEdits(chain);
-  // anvil_addBalance is Anvil's own.
-  const { addBalance: _, ...hardhatEdits } = edits;
+  const erc20 = erc20Helpers(chain);
   const setAutomine = method(devPositional([boolean]), ([on]) => {
     chain.dev.setAutomine(on as boolean);
     return null;
@@ -380,6 +416,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         }),
         increaseTime,
         setNextBlockTimestamp,
+        setTime,
         setAccountNonce: edits.setNonce,
         setAutomine,
         setIntervalMining,
@@ -392,7 +429,9 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         mine,
         increaseTime,
         setNextBlockTimestamp,
+        setTime,
         ...edits,
+        ...erc20,
         ...mining,
         ...pool,
         ...impersonation,
@@ -406,11 +445,14 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         ...whole.anvil,
       },
     },
+    // Anvil answers Tenderly's names for two of its balance edits.
+    { name: 'tenderly', methods: { addBalance: edits.addBalance, setBalance: edits.setBalance } },
     {
       name: 'hardhat',
       methods: {
         mine,
-        ...hardhatEdits,
+        ...edits,
+        dealERC20: erc20.dealERC20,
         getAutomine,
         ...pool,
         ...impersonation,

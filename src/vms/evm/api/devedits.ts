@@ -8,6 +8,8 @@ import { devPositional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import { address, bytes, hash, hexOrDecimal64, u256 } from './fields.js';
 
+const MAX_U256 = 2n ** 256n - 1n;
+
 /** The state edit methods, by their names without the namespace. */
 export function stateEdits(chain: EvmChain) {
   const edit = async (fn: (sm: MerkleStateManager) => Promise<void>) => {
@@ -34,10 +36,11 @@ export function stateEdits(chain: EvmChain) {
       });
       return null;
     }),
-    // anvil_addBalance: the balance plus `amount`.
+    // anvil_addBalance: the balance plus `amount`, saturating at 2^256-1 as Anvil's.
     addBalance: method(devPositional([address, u256]), async ([a, amount]) => {
       await editAccount(a, (acc) => {
-        acc.balance += amount as bigint;
+        const sum = acc.balance + (amount as bigint);
+        acc.balance = sum < MAX_U256 ? sum : MAX_U256;
       });
       return null;
     }),

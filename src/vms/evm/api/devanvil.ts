@@ -1,0 +1,229 @@
+// Anvil's helpers beyond its mining and state controls (--dev), as Anvil 1.7.1 answers them:
+// the EIP-7966 sends that answer with the receipt, ERC-20 balances and allowances dealt by finding
+// the token's slot, a sender's tx by nonce and many storage slots in one read.
+import { Address, bigIntToBytes, hexToBytes, unpadBytes } from '@ethereumjs/util';
+import { type MethodDef, method, RpcError } from '../../../rpc/method.js';
+import { devPositional, positional } from '../../../rpc/geth.js';
+import { type Field, ParamsError } from '../../../rpc/schema.js';
+import type { JsonValue } from '../../../encoding/gojson.js';
+import { toHex0x } from '../../../encoding/bytes.js';
+import { call, observedRun } from '../calls.js';
+import { word as slotWord } from '../trace/util.js';
+import type { InterpreterStep } from '@ethereumjs/evm';
+import type { VM } from '@ethereumjs/vm';
+import type { EvmChain } from '../chain.js';
+import { blockTxs, findTx } from '../queries.js';
+import type { TxArgs } from '../txargs.js';
+import { type KeyRing, sendCompleted, sendError } from './accounts.js';
+import { blockOf, stateAt } from './blocks.js';
+import { address, type BlockRef, blockRef, bytes, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
+import { formatReceipt, formatTx } from './format.js';
+import type { GasOracle } from './gas.js';
+import { signingErrors } from './signing.js';
+
+/** How long Anvil's sync sends wait for their block (api.rs's TIMEOUT_DURATION); EIP-7966's timeout may ask for less. */
+const CONFIRMATION_TIMEOUT_MS = 30_000;
+/** Anvil's limit on the slots one eth_getStorageValues reads. */
+const MAX_STORAGE_VALUES = 1024;
+
+export const anvilErrors = {
+  confirmationTimeout: () => new RpcError('Transaction confirmation timeout', -32603),
+  notImplemented: () => new RpcError('Not implemented', -32603),
+  noBalanceSlot: () => new RpcError('Unable to set ERC20 balance, no slot found', -32603),
+  noAllowanceSlot: () => new RpcError('Unable to set ERC20 allowance, no slot found', -32603),
+  tooManySlots: (n: number) => new RpcError(`total slot count ${n} exceeds limit ${MAX_STORAGE_VALUES}`, -32602),
+};
+
+/**
+ * The txs sync sends wait for, per chain: one follower of the chain's blocks for all of them (a
+ * listener each would pass the emitter's limit); each waiter lives as long as its request, 30 s at most.
+ */
+const waitersOf = new WeakMap<EvmChain, { checks: Set<() => void>; stop?: () => void }>();
+
+/** The receipt of the tx `hash` once a block holds it; Anvil's timeout error after `ms`. */
+async function receiptWithin(chain: EvmChain, hash: Uint8Array, ms: number): Promise<Record<string, unknown>> {
+  let w = waitersOf.get(chain);
+  if (!w) {
+    w = { checks: new Set() };
+    waitersOf.set(chain, w);
+  }
+  const waiters = w;
+  let check: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise((resolve, reject) => {
+      check = () => {
+        findTx(chain, hash).then((found) => found && resolve(formatReceipt(found.tx, found.records, found)), reject);
+      };
+      waiters.checks.add(check);
+      waiters.stop ??= chain.followBlocks(() => {
+        for (const c of waiters.checks) c();
+      });
+      timer = setTimeout(() => reject(anvilErrors.confirmationTimeout()), ms);
+      // Looked for once the follower is on: a block accepted meanwhile is not missed.
+      check();
+    });
+  } finally {
+    clearTimeout(timer);
+    if (check) waiters.checks.delete(check);
+    if (waiters.checks.size === 0) {
+      waiters.stop?.();
+      waiters.stop = undefined;
+    }
+  }
+}
+
+/** EIP-7966's optional timeout (ms): Anvil's 30 s at most. */
+const timeoutOf = (ms: unknown) =>
+  ms === undefined || (ms as bigint) === 0n || (ms as bigint) > BigInt(CONFIRMATION_TIMEOUT_MS) ? CONFIRMATION_TIMEOUT_MS : Number(ms);
+
+/** eth_getStorageValues' first argument: slots by address, each slot exactly 32 bytes (alloy's B256). */
+const slotsByAddress: Field<Map<string, Uint8Array[]>> = {
+  decode(v) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ParamsError('invalid type: expected a map');
+    const out = new Map<string, Uint8Array[]>();
+    for (const [a, slots] of Object.entries(v as Record<string, JsonValue>)) {
+      const key = toHex0x(address.decode(a) as Uint8Array);
+      if (!Array.isArray(slots)) throw new ParamsError('invalid type: expected a sequence');
+      out.set(
+        key,
+        slots.map((s) => {
+          const digits = typeof s === 'string' ? s.replace(/^0x/, '') : undefined;
+          if (digits === undefined) throw new ParamsError('invalid type: expected a 32-byte hex string');
+          if (digits.length % 2 === 1) throw new ParamsError('odd number of digits');
+          if (digits.length !== 64) throw new ParamsError('invalid string length');
+          if (!/^[0-9a-fA-F]*$/.test(digits)) throw new ParamsError('invalid character');
+          return hexToBytes(`0x${digits}`);
+        }),
+      );
+    }
+    return out;
+  },
+  zero: () => new Map(),
+};
+
+/**
+ * The slot of `token` that `read` (balanceOf or allowance) answers from, as Anvil finds it: the
+ * slots the read touches in the token (as eth_createAccessList lists them), in ascending order,
+ * the first whose override with `amount` makes the read answer `amount`.
+ */
+async function erc20Slot(chain: EvmChain, token: Uint8Array, read: Uint8Array, amount: bigint): Promise<string | undefined> {
+  const block = chain.head;
+  const tokenHex = toHex0x(token);
+  // The slots the read touches in the token's storage (SLOAD and SSTORE, as an access list has them).
+  const touched = new Set<string>();
+  const step = (ev: InterpreterStep) => {
+    const name = ev.opcode.name;
+    if ((name === 'SLOAD' || name === 'SSTORE') && ev.stack.length > 0 && ev.address.toString() === tokenHex) {
+      touched.add(`0x${slotWord(ev.stack[ev.stack.length - 1]!)}`);
+    }
+  };
+  const observe = (vm: VM) => {
+    vm.evm.events!.on('step', step);
+    return () => vm.evm.events!.off('step', step);
+  };
+  const run = await observedRun(chain, block, { to: token, data: read }, observe).catch(() => undefined);
+  if (!run || run.execResult.exceptionError) return undefined;
+  const slots = [...touched].sort();
+  const value = hexToBytes(`0x${amount.toString(16).padStart(64, '0')}`);
+  for (const slot of slots) {
+    const overrides = new Map([[tokenHex, { stateDiff: new Map([[slot, value]]) }]]);
+    const out = await call(chain, block, { to: token, data: read }, overrides).catch(() => undefined);
+    if (out && out.length >= 32 && BigInt(toHex0x(out.subarray(0, 32))) === amount) return slot;
+  }
+  return undefined;
+}
+
+const word = (a: Uint8Array) => toHex0x(a).slice(2).padStart(64, '0');
+
+/** Anvil's eth_ helpers (--dev), merged into the chain's eth namespace. */
+export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): Record<string, MethodDef> {
+  return {
+    sendRawTransactionSync: method(positional([bytes, hexOrDecimal64], 1), async ([rawTx, ms]) => {
+      let hash: Uint8Array;
+      try {
+        hash = await chain.sendRawTransaction(rawTx as Uint8Array);
+      } catch (err) {
+        sendError(err);
+      }
+      return receiptWithin(chain, hash, timeoutOf(ms));
+    }),
+    sendTransactionSync: method(positional([txArgs, hexOrDecimal64], 1), async ([a, ms]) => {
+      const given = a as TxArgs;
+      const from = given.from ? toHex0x(given.from) : undefined;
+      const key = from ? ring.get(from) : undefined;
+      if (!from || (!key && !chain.dev.isImpersonated(from))) throw signingErrors.noSigner();
+      const hash = await sendCompleted(chain, gas, given, key);
+      return receiptWithin(chain, hexToBytes(hash as `0x${string}`), timeoutOf(ms));
+    }),
+    // The pool first (pending, then queued), then the block where the sender's nonce passed `nonce`.
+    getTransactionBySenderAndNonce: method(positional([address, hexOrDecimal64]), async ([a, n]) => {
+      const from = toHex0x(a as Uint8Array);
+      const nonce = n as bigint;
+      const pooled = chain.pool.sameNonce(from, nonce);
+      if (pooled) return formatTx(pooled.tx, pooled.from, undefined);
+      const nonceAt = async (number: bigint) => {
+        const block = await blockOf(chain, { tag: number });
+        return (await chain.account(a as Uint8Array, chain.stateRootOf(block)))?.nonce ?? 0n;
+      };
+      const head = chain.head.header.number;
+      if (head === 0n || nonce >= (await nonceAt(head))) return null;
+      let [lo, hi] = [1n, head];
+      while (lo < hi) {
+        const mid = (lo + hi) / 2n;
+        if ((await nonceAt(mid)) > nonce) hi = mid;
+        else lo = mid + 1n;
+      }
+      const block = await blockOf(chain, { tag: lo });
+      const records = await chain.store.txRecords(block.hash);
+      const index = blockTxs(chain, block).findIndex((tx, i) => tx.nonce === nonce && toHex0x(records[i]!.from) === from);
+      return index < 0 ? null : formatTx(blockTxs(chain, block)[index]!, records[index]!.from, { block, index });
+    }),
+    getStorageValues: method(positional([slotsByAddress, blockRef]), async ([asked, ref]) => {
+      const byAddress = asked as Map<string, Uint8Array[]>;
+      const total = [...byAddress.values()].reduce((n, s) => n + s.length, 0);
+      if (total > MAX_STORAGE_VALUES) throw anvilErrors.tooManySlots(total);
+      const out: Record<string, string[]> = {};
+      for (const [a, slots] of byAddress) {
+        const { root, addr } = await stateAt(chain, hexToBytes(a as `0x${string}`), ref as BlockRef);
+        out[a] = await chain.withState(root, async (vm) => {
+          const exists = (await vm.stateManager.getAccount(addr)) !== undefined;
+          const values: string[] = [];
+          for (const slot of slots) values.push(`0x${exists ? word(await vm.stateManager.getStorage(addr, slot)) : '0'.repeat(64)}`);
+          return values;
+        });
+      }
+      return out;
+    }),
+    // Anvil answers these two with its error for what it does not implement (v4 is signing.ts's).
+    signTypedData: method(positional([address, raw]), () => {
+      throw anvilErrors.notImplemented();
+    }),
+    signTypedData_v3: method(positional([address, raw]), () => {
+      throw anvilErrors.notImplemented();
+    }),
+  };
+}
+
+/** Anvil's ERC-20 helpers (--dev): a holder's balance and an owner's allowance dealt. */
+export function erc20Helpers(chain: EvmChain) {
+  const deal = async (token: Uint8Array, read: Uint8Array, amount: bigint, refusal: () => RpcError) => {
+    const slot = await erc20Slot(chain, token, read, amount);
+    if (!slot) throw refusal();
+    // As anvil_setStorageAt writes it: the head's state, without a block.
+    await chain.editState((sm) => sm.putStorage(new Address(token), hexToBytes(slot as `0x${string}`), unpadBytes(bigIntToBytes(amount))));
+    return null;
+  };
+  const dealERC20 = method(devPositional([address, address, u256]), ([holder, token, amount]) =>
+    deal(token as Uint8Array, hexToBytes(`0x70a08231${word(holder as Uint8Array)}`), amount as bigint, anvilErrors.noBalanceSlot),
+  );
+  const setERC20Allowance = method(devPositional([address, address, address, u256]), ([owner, spender, token, amount]) =>
+    deal(
+      token as Uint8Array,
+      hexToBytes(`0xdd62ed3e${word(owner as Uint8Array)}${word(spender as Uint8Array)}`),
+      amount as bigint,
+      anvilErrors.noAllowanceSlot,
+    ),
+  );
+  return { dealERC20, setERC20Balance: dealERC20, setERC20Allowance };
+}
