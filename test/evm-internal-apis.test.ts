@@ -1,7 +1,7 @@
 // The methods coreth and Subnet-EVM serve beside Ethereum's in their default namespaces
 // (internal-blockchain, internal-transaction: eth_callDetailed, eth_getBadBlocks,
-// eth_pendingTransactions) and ethapi's internal-debug raw getters (debug_getRawHeader, _getRawBlock,
-// _getRawReceipts, _getRawTransaction). Each answer is checked against something the node did not
+// eth_pendingTransactions, eth_resend) and ethapi's internal-debug raw getters
+// (debug_getRawHeader, _getRawBlock, _getRawReceipts, _getRawTransaction). Each answer is checked against something the node did not
 // write for it: the block hash is the raw header's keccak, the receipts' trie root is the header's,
 // a call's gas is what the same tx used once sent.
 import { createMPT } from '@ethereumjs/mpt';
@@ -117,6 +117,44 @@ describe.each([
       await call(url, 'evm_setAutomine', [true]);
       await call(url, 'anvil_stopImpersonatingAccount', [EWOQ]);
     }
+    expect(await call(url, 'eth_pendingTransactions', [])).toEqual([]);
+  });
+
+  it('eth_resend: a pending tx of the node signed again with a new gas price and limit', async () => {
+    expect(await callError(url, 'eth_resend', [{ from: sender, to: POOR }])).toEqual({
+      code: -32000,
+      message: 'missing transaction nonce in transaction spec',
+    });
+    const price = BigInt(await call(url, 'eth_gasPrice', []));
+    const nonce = await call(url, 'eth_getTransactionCount', [sender, 'latest']);
+    const spec = { from: sender, to: POOR, value: '0x7', nonce, gas: '0x5208', gasPrice: `0x${price.toString(16)}` };
+    // Nothing pending matches: its unsigned hash, as eth_fillTransaction's tx has it.
+    const { tx } = await call(url, 'eth_fillTransaction', [spec]);
+    expect(await callError(url, 'eth_resend', [spec, `0x${(price * 2n).toString(16)}`])).toEqual({ code: -32000, message: `transaction ${tx.hash} not found` });
+    await call(url, 'evm_setAutomine', [false]);
+    try {
+      const first = await call(url, 'eth_sendTransaction', [spec]);
+      const second = await call(url, 'eth_resend', [spec, `0x${(price * 2n).toString(16)}`, '0x6000']);
+      expect(second).not.toBe(first);
+      expect(await call(url, 'eth_getTransactionByHash', [first])).toBeNull();
+      expect(await call(url, 'eth_getTransactionByHash', [second])).toMatchObject({ nonce, gas: '0x6000', gasPrice: `0x${(price * 2n).toString(16)}` });
+      // A dynamic-fee tx keeps its fee cap (toTransaction reads maxFeePerGas first): the same tx again.
+      const dynamic = {
+        from: sender,
+        to: POOR,
+        value: '0x8',
+        nonce: `0x${(Number(nonce) + 1).toString(16)}`,
+        maxFeePerGas: `0x${(price * 3n).toString(16)}`,
+        maxPriorityFeePerGas: '0x1',
+      };
+      await call(url, 'eth_sendTransaction', [dynamic]);
+      expect(await callError(url, 'eth_resend', [dynamic, `0x${(price * 5n).toString(16)}`])).toEqual({ code: -32000, message: 'already known' });
+      // Without the sender's key (a node without --dev) a match cannot be signed; here, none matches.
+      expect((await callError(`${plain.uri}/ext/bc/${alias}/rpc`, 'eth_resend', [spec])).message).toMatch(/^transaction 0x[0-9a-f]{64} not found$/);
+    } finally {
+      await call(url, 'evm_setAutomine', [true]);
+    }
+    await call(url, 'evm_mine', []);
     expect(await call(url, 'eth_pendingTransactions', [])).toEqual([]);
   });
 

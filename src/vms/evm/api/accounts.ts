@@ -6,17 +6,22 @@
 // keys, coreth's answers: no accounts, and `unknown account` (eth_accounts itself only where the
 // internal-account API is on).
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { Address, bytesToHex, equalsBytes, privateToAddress } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { CallFailure } from '../callargs.js';
 import type { EvmChain } from '../chain.js';
 import { PoolError } from '../pooltx.js';
-import { setDefaults, type TxArgs, txTypeOf } from '../txargs.js';
+import { type FilledArgs, setDefaults, type TxArgs, txTypeOf, unsignedHash } from '../txargs.js';
+import { checkTxFee } from '../admission.js';
+import { big, uint64 } from './hexfields.js';
 import { txArgs } from './fields.js';
 import { formatTx } from './format.js';
 import type { GasOracle } from './gas.js';
 import { toHex0x } from '../../../encoding/bytes.js';
+
+/** accounts.ErrUnknownAccount: the address is none of the node's keys. */
+export const unknownAccount = () => new RpcError('unknown account');
 
 /** The node's keys by lowercase 0x address. */
 export type KeyRing = Map<string, Uint8Array>;
@@ -29,7 +34,14 @@ export const keyRing = (keys: Uint8Array[]): KeyRing => new Map(keys.map((k) => 
  * signature.
  */
 export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs, key: Uint8Array | undefined): Promise<TypedTransaction> {
-  const args = await setDefaults(chain, given, gas.feeSource());
+  return txOf(chain, await setDefaults(chain, given, gas.feeSource()), key ?? 'placeholder');
+}
+
+/**
+ * toTransaction's tx for completed args: signed with a key, carrying the placeholder signature of
+ * an impersonated account's tx (r = s = 1), or unsigned.
+ */
+function txOf(chain: EvmChain, args: FilledArgs, signer: Uint8Array | 'placeholder' | 'unsigned'): TypedTransaction {
   // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor.
   const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
   const base = {
@@ -40,8 +52,7 @@ export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs
     data: args.data ?? new Uint8Array(),
   };
   const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
-  // An impersonated account's tx carries a placeholder signature (r = s = 1) and is sent as from it.
-  const placeholder = (v: bigint) => (key ? {} : { v, r: 1n, s: 1n });
+  const placeholder = (v: bigint) => (signer === 'placeholder' ? { v, r: 1n, s: 1n } : {});
   // toTransaction's type: a gas price with an access list is a 2930 tx.
   const type = txTypeOf(args);
   const tx: TypedTransaction =
@@ -53,7 +64,29 @@ export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs
       : type === 1
         ? createAccessList2930Tx({ ...base, gasPrice: args.gasPrice, accessList, ...placeholder(0n) }, common)
         : createLegacyTx({ ...base, gasPrice: args.gasPrice, ...placeholder(chain.chainId * 2n + 35n) }, common);
-  return key ? tx.sign(key) : tx;
+  return signer instanceof Uint8Array ? tx.sign(signer) : tx;
+}
+
+/**
+ * TransactionAPI.Resend: the args (with their nonce) are completed; the sender's pending pool tx
+ * signing the same fields is signed again with the gas price and limit given (a gas price does
+ * not change a dynamic-fee tx, as toTransaction keeps its fee cap) and sent. Its hash.
+ */
+async function resend(chain: EvmChain, gas: GasOracle, ring: KeyRing, given: TxArgs, price?: bigint, limit?: bigint): Promise<string> {
+  if (given.nonce === undefined) throw new RpcError('missing transaction nonce in transaction spec');
+  const args = await setDefaults(chain, given, gas.feeSource());
+  const match = txOf(chain, args, 'unsigned');
+  checkTxFee(price ?? args.maxFeePerGas ?? args.gasPrice ?? 0n, limit ?? args.gas);
+  const from = bytesToHex(args.from ?? new Uint8Array(20));
+  const want = match.getHashedMessageToSign();
+  const pending = chain.pool.content().get(from)?.pending ?? [];
+  if (pending.some((p) => equalsBytes(p.tx.getHashedMessageToSign(), want))) {
+    const key = ring.get(from);
+    if (!key) throw unknownAccount();
+    const next: FilledArgs = { ...args, ...(price ? { gasPrice: price } : {}), ...(limit ? { gas: limit } : {}) };
+    return toHex0x(await chain.sendRawTransaction(txOf(chain, next, key).serialize()));
+  }
+  throw new RpcError(`transaction ${toHex0x(unsignedHash(args))} not found`);
 }
 
 /**
@@ -85,11 +118,18 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, a
     pendingTransactions: method(positional([]), () =>
       [...chain.pool.content()].flatMap(([from, txs]) => (ring.has(from) ? txs.pending.map((p) => formatTx(p.tx, p.from, undefined)) : [])),
     ),
+    resend: method(positional([txArgs, big, uint64], 1), async ([a, price, limit]) => {
+      try {
+        return await resend(chain, gas, ring, a as TxArgs, price as bigint | undefined, limit as bigint | undefined);
+      } catch (err) {
+        sendError(err);
+      }
+    }),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       const key = given.from ? ring.get(bytesToHex(given.from)) : undefined;
       const impersonated = !key && given.from !== undefined && chain.dev.isImpersonated(bytesToHex(given.from));
-      if (!key && !impersonated) throw new RpcError('unknown account');
+      if (!key && !impersonated) throw unknownAccount();
       return sendCompleted(chain, gas, given, key);
     }),
   };

@@ -12,14 +12,13 @@ import { isJsonObject, type JsonValue, parseGoJson, RawNumber } from '../../../e
 import type { EvmChain } from '../chain.js';
 import { setDefaults, type TxArgs } from '../txargs.js';
 import { checkTxFee } from '../admission.js';
-import { type KeyRing, completedTx, sendError } from './accounts.js';
+import { type KeyRing, completedTx, sendError, unknownAccount } from './accounts.js';
 import { address, bytes, raw, txArgs } from './fields.js';
 import type { GasOracle } from './gas.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 
 export const signingErrors = {
-  /** accounts.ErrUnknownAccount: the address is none of the node's keys. */
-  unknownAccount: () => new RpcError('unknown account'),
+  unknownAccount,
   /** Anvil's answer for an address it holds no key of (its own methods). */
   noSigner: () => new RpcError('No Signer available', -32602),
   typedData: (reason: string) => new RpcError(`invalid typed data: ${reason}`, -32602),
