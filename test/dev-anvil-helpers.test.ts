@@ -1,7 +1,7 @@
 // Anvil's helpers a test suite leans on (--dev), as Anvil 1.7.1 answers them (read off its binary):
 // EIP-7966's sends that answer with the receipt (through viem's actions), ERC-20 balances and
 // allowances dealt by finding the token's slot, a sender's tx by nonce, eth_getStorageValues,
-// anvil_setTime, and the typed-data methods Anvil does not implement.
+// anvil_setTime, evm_mine_detailed, and the typed-data methods Anvil does not implement.
 import { type Abi, createPublicClient, createWalletClient, defineChain, encodeDeployData, encodeFunctionData, http, parseEther, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,6 +156,40 @@ describe("Anvil's test-suite helpers (--dev)", () => {
     expect(next - (t + 1_000)).toBeLessThan(3);
     expect(await callError(url, 'anvil_setTime', ['0xffffffffffffffff'])).toEqual({ code: -32602, message: 'The timestamp is too big' });
     expect(await callError(url, 'anvil_setTime', [-1])).toEqual({ code: -32602, message: 'data did not match any variant of untagged enum NumericSeq' });
+  });
+
+  it("evm_mine_detailed / anvil_mine_detailed: the blocks mined, with each tx's output and revert reason", async () => {
+    const transfer = (to: string, amount: bigint) => encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [to, amount] });
+    await call(url, 'evm_setAutomine', [false]);
+    let ok: string;
+    let failed: string;
+    let mined: any[];
+    try {
+      ok = await call(url, 'eth_sendTransaction', [{ from, to: tokenAddress, data: transfer(SPENDER, 1n), gas: '0x20000' }]);
+      failed = await call(url, 'eth_sendTransaction', [{ from, to: tokenAddress, data: transfer(SPENDER, 10n ** 30n), gas: '0x20000' }]);
+      mined = await call(url, 'evm_mine_detailed', []);
+    } finally {
+      await call(url, 'evm_setAutomine', [true]);
+    }
+    expect(mined).toHaveLength(1);
+    const [block] = mined;
+    expect(block.hash).toBe((await call(url, 'eth_getBlockByNumber', ['latest', false])).hash);
+    const { output: okOut, revertReason: okReason, ...okTx } = block.transactions[0];
+    expect(okTx).toEqual(await call(url, 'eth_getTransactionByHash', [ok]));
+    expect(okOut).toBe(`0x${'0'.repeat(63)}1`);
+    expect(okReason).toBeUndefined();
+    expect(block.transactions[1]).toMatchObject({ hash: failed, revertReason: 'ERC20: insufficient balance' });
+    expect(block.transactions[1].output.slice(0, 10)).toBe('0x08c379a0');
+    // MineOptions: two empty blocks at a time given.
+    const t = Number(block.timestamp) + 10;
+    const two = await call(url, 'anvil_mine_detailed', [{ timestamp: t, blocks: 2 }]);
+    expect(two.map((b: any) => b.transactions)).toEqual([[], []]);
+    expect(Number(two[0].timestamp)).toBe(t);
+    expect(Number(two[1].number)).toBe(Number(block.number) + 2);
+    expect(await callError(url, 'evm_mine_detailed', [{ blocks: 2 }])).toEqual({
+      code: -32602,
+      message: 'data did not match any variant of untagged enum MineOptions',
+    });
   });
 
   it('eth_signTypedData and eth_signTypedData_v3: not implemented, as in Anvil', async () => {

@@ -16,7 +16,7 @@ import type { EvmChain } from '../chain.js';
 import type { GasOracle } from './gas.js';
 import { address, type BlockRef, blockRef, boolean, bytes, hash, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { stateEdits } from './devedits.js';
-import { anvilEthMethods, erc20Helpers } from './devanvil.js';
+import { anvilEthMethods, erc20Helpers, minedBlocks } from './devanvil.js';
 import type { KeyRing } from './accounts.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
 import { type JsonValue, numberText } from '../../../encoding/gojson.js';
@@ -294,6 +294,19 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     if (ts < chain.head.header.time) throw devErrors.timeInPast(ts);
     chain.dev.setNextTimestamp(checkTime(ts));
   };
+  // evm_mine([timestamp | {timestamp, blocks}]): the blocks asked (one by default), the first at that time if given.
+  const mineWith = async ({ timestamp, blocks, invalid }: MineOptions) => {
+    if (invalid) throw devErrors.mineOptions();
+    if (blocks > MAX_BLOCKS) throw devErrors.tooManyBlocks();
+    if (timestamp !== undefined) setNext(timestamp);
+    await chain.dev.mine(Number(blocks));
+  };
+  // evm_mine_detailed / anvil_mine_detailed: evm_mine, answered with the blocks it made (minedBlocks).
+  const mineDetailed = method(devPositional([mineOptions], 0), async ([options]) => {
+    const before = chain.head.header.number;
+    await mineWith(options as MineOptions);
+    return minedBlocks(chain, before + 1n);
+  });
   const increaseTime = method(devPositional([hexOrDecimal64]), ([seconds]) => {
     const offset = chain.dev.timeOffset + (seconds as bigint);
     checkTime(chain.dev.clockSeconds() + offset);
@@ -405,15 +418,11 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     {
       name: 'evm',
       methods: {
-        // evm_mine([timestamp | {timestamp, blocks}]): the blocks asked (one by default), the first at that time if given.
         mine: method(devPositional([mineOptions], 0), async ([options]) => {
-          const { timestamp, blocks, invalid } = options as MineOptions;
-          if (invalid) throw devErrors.mineOptions();
-          if (blocks > MAX_BLOCKS) throw devErrors.tooManyBlocks();
-          if (timestamp !== undefined) setNext(timestamp);
-          await chain.dev.mine(Number(blocks));
+          await mineWith(options as MineOptions);
           return '0x0';
         }),
+        mine_detailed: mineDetailed,
         increaseTime,
         setNextBlockTimestamp,
         setTime,
@@ -427,6 +436,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       name: 'anvil',
       methods: {
         mine,
+        mine_detailed: mineDetailed,
         increaseTime,
         setNextBlockTimestamp,
         setTime,

@@ -1,6 +1,7 @@
 // Anvil's helpers beyond its mining and state controls (--dev), as Anvil 1.7.1 answers them:
 // the EIP-7966 sends that answer with the receipt, ERC-20 balances and allowances dealt by finding
-// the token's slot, a sender's tx by nonce and many storage slots in one read.
+// the token's slot, a sender's tx by nonce, many storage slots in one read, and the blocks
+// anvil_mine_detailed made.
 import { Address, bigIntToBytes, hexToBytes, unpadBytes } from '@ethereumjs/util';
 import { type MethodDef, method, RpcError } from '../../../rpc/method.js';
 import { devPositional, positional } from '../../../rpc/geth.js';
@@ -17,7 +18,9 @@ import type { TxArgs } from '../txargs.js';
 import { type KeyRing, sendCompleted, sendError } from './accounts.js';
 import { blockOf, stateAt } from './blocks.js';
 import { address, type BlockRef, blockRef, bytes, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
-import { formatReceipt, formatTx } from './format.js';
+import { formatBlock, formatReceipt, formatTx } from './format.js';
+import { callTraces } from '../trace/replay.js';
+import { revertReason } from '../callargs.js';
 import type { GasOracle } from './gas.js';
 import { signingErrors } from './signing.js';
 
@@ -226,4 +229,28 @@ export function erc20Helpers(chain: EvmChain) {
     ),
   );
   return { dealERC20, setERC20Balance: dealERC20, setERC20Allowance };
+}
+
+/**
+ * The blocks from `first` to the head, as anvil_mine_detailed answers them: each with its txs in
+ * full, every tx with its `output` (return or revert data) and, when it failed with a reason that
+ * decodes, its `revertReason`. The outputs come from the blocks' call traces (the builder keeps none).
+ */
+export async function minedBlocks(chain: EvmChain, first: bigint): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (let n = first; n <= chain.head.header.number; n++) {
+    const block = await blockOf(chain, { tag: n });
+    const records = await chain.store.txRecords(block.hash);
+    const traces = block.body.length > 0 ? await callTraces(chain, block, () => true) : [];
+    const txs = blockTxs(chain, block).map((tx, index) => {
+      const json = formatTx(tx, records[index]!.from, { block, index });
+      const output = traces[index]?.result.output ?? '0x';
+      json.output = output;
+      const reason = records[index]!.status === 0 ? revertReason(hexToBytes(output as `0x${string}`)) : undefined;
+      if (reason !== undefined) json.revertReason = reason;
+      return json;
+    });
+    out.push(formatBlock(block, txs));
+  }
+  return out;
 }
