@@ -85,12 +85,13 @@ describe('C-Chain (memdb)', () => {
     for (const [m, params] of [
       ['eth_getBlockTransactionCountByNumber', [next]],
       ['eth_getTransactionByBlockNumberAndIndex', [next, '0x0']],
-      ['eth_getRawTransactionByBlockNumberAndIndex', [next, '0x0']],
       ['eth_getUncleCountByBlockNumber', [next]],
       ['eth_getBlockReceipts', [next]],
     ] as const) {
       expect(await eth(node.uri, m, [...params]), m).toEqual({ jsonrpc: '2.0', id: 1, result: null });
     }
+    // The raw getter's hexutil.Bytes is a value: nil encodes as "0x", not null.
+    expect(await eth(node.uri, 'eth_getRawTransactionByBlockNumberAndIndex', [next, '0x0'])).toEqual({ jsonrpc: '2.0', id: 1, result: '0x' });
     // The block's own receipts and raw txs, as eth_getBlockReceipts and the raw getters give them.
     const receipts = await result(node.uri, 'eth_getBlockReceipts', [receipt.blockNumber]);
     expect(receipts).toEqual([receipt]);
@@ -302,6 +303,21 @@ describe("C-Chain with coreth's chain config (--chain-config-dir/C/config.json)"
       const b2 = await result(node.uri, 'eth_getBlockByNumber', [second.blockNumber, false]);
       expect(b2.gasLimit).toBe(`0x${(10n * 1_000_977n).toString(16)}`); // ten times the new target
       expect(b2.extraData.slice(34, 50)).toBe('0000000000010000'); // q = 2 · 2^15
+    } finally {
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
+  });
+
+  it("serves each of coreth's three debug APIs only when eth-apis names it", async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'C'));
+    writeFileSync(join(configDir, 'C', 'config.json'), JSON.stringify({ 'eth-apis': ['eth', 'debug-tracer'] }));
+    const node = await spawnNode(['--db-type=memdb', `--chain-config-dir=${configDir}`]);
+    try {
+      // The tracers (debug-tracer); ethapi's raw getters are internal-debug's, getBadBlocks the debug API's.
+      expect((await eth(node.uri, 'debug_traceBlockByNumber', ['0x0'])).error.message).toBe('genesis is not traceable');
+      for (const m of ['debug_getRawHeader', 'debug_getBadBlocks']) expect((await eth(node.uri, m, ['0x0'])).error.code, m).toBe(-32601);
     } finally {
       node.child.kill('SIGTERM');
       await node.exited;

@@ -72,6 +72,8 @@ describe("Anvil's test-suite helpers (--dev)", () => {
     }
     await call(url, 'evm_mine', []);
     expect(await callError(url, 'eth_sendTransactionSync', [{ from: HOLDER, to: HOLDER }])).toEqual({ code: -32602, message: 'No Signer available' });
+    // Without `from`, Anvil's first account sends.
+    expect((await call(url, 'eth_sendTransactionSync', [{ to: HOLDER, value: '0x1' }])).from).toBe(from.toLowerCase());
   });
 
   it('anvil_dealERC20, its aliases and anvil_setERC20Allowance find the slot balanceOf and allowance read', async () => {
@@ -111,6 +113,8 @@ describe("Anvil's test-suite helpers (--dev)", () => {
       expect(tx).toEqual(await call(url, 'eth_getTransactionByHash', [hashes[i]]));
     }
     expect(await call(url, 'eth_getTransactionBySenderAndNonce', [sender, 3])).toBeNull();
+    // A U256 nonce no tx can have: null, as Anvil saturates it.
+    expect(await call(url, 'eth_getTransactionBySenderAndNonce', [sender, '0x10000000000000000'])).toBeNull();
     await call(url, 'evm_setAutomine', [false]);
     try {
       const pooled = await call(url, 'eth_sendTransaction', [{ from: sender, to: HOLDER, value: '0x1' }]);

@@ -88,6 +88,18 @@ describe.each([
     const starved = await call(url, 'eth_callDetailed', [{ to: target, data: data('store', [5n]), gas: '0x5500' }, 'latest']);
     expect(starved).toEqual({ gas: 0x5500, errCode: 0, err: 'out of gas', returnData: '0x' });
 
+    // Failures whose geth text names the failing op (core/vm's errors), in every call path.
+    const BAD = `0x${'0b'.repeat(20)}`;
+    for (const [code, text] of [
+      ['0x08', 'stack underflow (0 <=> 3)'],
+      ['0x6001fe', 'invalid opcode: INVALID'],
+      ['0x600160015b8056', 'invalid jump destination'],
+    ]) {
+      const over = { [BAD]: { code } };
+      expect((await call(url, 'eth_callDetailed', [{ to: BAD }, 'latest', over])).err).toBe(text);
+      expect(await callError(url, 'eth_call', [{ to: BAD }, 'latest', over])).toEqual({ code: -32000, message: text });
+      expect(await callError(url, 'eth_estimateGas', [{ to: BAD }, 'latest', over])).toEqual({ code: -32000, message: text });
+    }
     // What the state transition refuses fails the request, as eth_call's does.
     const poor = { from: POOR, to: target, value: '0x1' };
     expect(await callError(url, 'eth_callDetailed', [poor, 'latest'])).toEqual(await callError(url, 'eth_call', [poor, 'latest']));
@@ -222,7 +234,10 @@ describe.each([
     expect(await callError(url, 'debug_getRawHeader', [unknown])).toEqual({ code: -32000, message: `header #${decimal} not found` });
     expect(await callError(url, 'debug_getRawBlock', [unknown])).toEqual({ code: -32000, message: `block #${decimal} not found` });
     expect(await call(url, 'debug_getRawReceipts', [unknown])).toEqual([]);
-    expect(await call(url, 'debug_getRawTransaction', [unknown])).toBeNull();
+    // hexutil.Bytes, a value: none encodes as "0x" (eth_getRawTransactionByHash's too).
+    expect(await call(url, 'debug_getRawTransaction', [unknown])).toBe('0x');
+    expect(await call(url, 'eth_getRawTransactionByHash', [unknown])).toBe('0x');
+    expect(await call(url, 'eth_getRawTransactionByBlockNumberAndIndex', ['0x0', '0x5'])).toBe('0x');
     const past = `0x${(Number(await call(url, 'eth_blockNumber', [])) + 5).toString(16)}`;
     expect(await callError(url, 'debug_getRawHeader', [past])).toEqual({ code: -32000, message: 'cannot query unfinalized data' });
     expect(await callError(url, 'debug_getRawHeader', [])).toEqual({ code: -32602, message: 'missing value for required argument 0' });

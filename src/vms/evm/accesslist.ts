@@ -15,7 +15,7 @@ import type { StoredBlock } from './store.js';
 import { type FeeSource, type FilledArgs, setDefaults, type TxArgs, unsignedHash } from './txargs.js';
 
 /** Addresses in their first-touched order, each with its slots in theirs (geth's map has no order). */
-type Touched = Map<string, Set<string>>;
+export type Touched = Map<string, Set<string>>;
 
 export interface AccessListResult {
   accessList: Array<{ address: string; storageKeys: string[] }>;
@@ -41,7 +41,7 @@ function touchedOf(list: CallArgs['accessList'], excluded: (a: string) => boolea
 const equal = (a: Touched, b: Touched) => a.size === b.size && [...a].every(([k, v]) => b.get(k)?.size === v.size && [...v].every((s) => b.get(k)!.has(s)));
 
 /** libevm's AccessListTracer.CaptureState, on ethereumjs's step event. */
-function tracer(touched: Touched, excluded: (a: string) => boolean) {
+export function tracer(touched: Touched, excluded: (a: string) => boolean) {
   const add = (a: string) => {
     if (!touched.has(a)) touched.set(a, new Set());
   };

@@ -2,7 +2,7 @@
 // message built from TransactionArgs with RPCGasCap 50M, a zero base fee when no price is given
 // (NoBaseFee) and state overrides; answers kept in answers.ts, the estimator in estimate.ts.
 import type { Block } from '@ethereumjs/block';
-import type { EVM, EVMError } from '@ethereumjs/evm';
+import { type EVM, type EVMError, EVMError as EVMErrors, type InterpreterStep } from '@ethereumjs/evm';
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
@@ -12,6 +12,7 @@ import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
+import { type FailedStep, gethError as stepError } from './trace/opcodes.js';
 import { answerKey, answersOf } from './answers.js';
 import { type BlockOverrides, type CallArgs, CallFailure, callGas, Refusal, revertError, type StateOverride } from './callargs.js';
 
@@ -272,8 +273,8 @@ function dropTransientStorage(vm: VM): void {
 }
 
 /**
- * doCall: one run of `args` on `block` (5 s at most); what ApplyMessage refuses is answered
- * `err: <text> (supplied gas N)`, the timeout as its own text.
+ * doCall: one run of `args` on `block` (5 s at most), with geth's text for its failure; what
+ * ApplyMessage refuses is answered `err: <text> (supplied gas N)`, the timeout as its own text.
  */
 async function doCall(
   chain: EvmChain,
@@ -281,17 +282,42 @@ async function doCall(
   args: CallArgs,
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
-): Promise<RunTxResult> {
+): Promise<{ result: RunTxResult; failure: string | undefined }> {
   const gas = callGas(args);
   // ToMessage prices the message at the context's base fee, an overridden one included.
   const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
+  const make = (g: bigint) => message(chain, args, g, baseFee);
+  const run = (observe?: (vm: VM) => () => void) =>
+    execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides);
   try {
-    const pacer = new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout);
-    return await execute(chain, block, (g) => message(chain, args, g, baseFee), gas, pacer, overrides, undefined, blockOverrides);
+    const result = await run();
+    return { result, failure: await failureText(result, run) };
   } catch (err) {
     if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
     throw err;
   }
+}
+
+/** The errors whose text in geth names the op that failed (core/vm: ErrStackUnderflow, ErrStackOverflow, ErrInvalidOpCode). */
+const NAMED_BY_OP = new Set<string>([EVMErrors.errorMessages.STACK_UNDERFLOW, EVMErrors.errorMessages.STACK_OVERFLOW, EVMErrors.errorMessages.INVALID_OPCODE]);
+
+/**
+ * geth's text for a run's failure. A few name the op that failed (`stack underflow (0 <=> 3)`,
+ * `invalid opcode: INVALID`), which no run keeps: that run is made again (`again`) with its own
+ * frame's ops watched, so that only such failures pay for it.
+ */
+export async function failureText(r: RunTxResult, again: (observe: (vm: VM) => () => void) => Promise<RunTxResult>): Promise<string | undefined> {
+  const err = r.execResult.exceptionError as EVMError | undefined;
+  if (!err || !NAMED_BY_OP.has(err.error)) return gethError(err);
+  let last: FailedStep | undefined;
+  const step = (ev: InterpreterStep) => {
+    if (ev.depth === 0) last = { code: ev.opcode.code, stackLen: ev.stack.length };
+  };
+  await again((vm) => {
+    vm.evm.events!.on('step', step);
+    return () => vm.evm.events!.off('step', step);
+  });
+  return stepError(err, last).text;
 }
 
 /** eth_call: the return data, or the call's failure. */
@@ -306,14 +332,8 @@ export async function call(
   const known = key === undefined ? undefined : answersOf(chain).get(key);
   if (known instanceof CallFailure) throw known;
   if (known !== undefined) return known;
-  const result = await doCall(chain, block, args, overrides, blockOverrides);
-  let answer: Uint8Array | CallFailure;
-  try {
-    answer = outcome(result);
-  } catch (err) {
-    if (!(err instanceof CallFailure)) throw err;
-    answer = err;
-  }
+  const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides);
+  const answer = outcome(result, failure);
   // Kept only if the head is still the one the key names (the run awaited the reader).
   if (key !== undefined && key === answerKey(chain, block, args)) answersOf(chain).set(key, answer);
   if (answer instanceof CallFailure) throw answer;
@@ -335,9 +355,8 @@ export interface DetailedResult {
  * eth_call's do.
  */
 export async function callDetailed(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<DetailedResult> {
-  const r = await doCall(chain, block, args, overrides);
+  const { result: r, failure: failed } = await doCall(chain, block, args, overrides);
   const returnData = r.execResult.returnValue;
-  const failed = gethError(r.execResult.exceptionError as EVMError | undefined);
   const reverted = failed === 'execution reverted' && returnData.length > 0 ? revertError(returnData) : undefined;
   return {
     gas: Number(r.totalGasSpent),
@@ -347,11 +366,11 @@ export async function callDetailed(chain: EvmChain, block: StoredBlock, args: Ca
   };
 }
 
-function outcome(r: RunTxResult): Uint8Array {
-  const err = r.execResult.exceptionError as EVMError | undefined;
-  if (!err) return r.execResult.returnValue;
-  if (gethError(err) === 'execution reverted') throw revertError(r.execResult.returnValue);
-  throw new CallFailure(gethError(err)!, -32000);
+/** eth_call's answer: the return data, or the failure (with geth's text) it answers instead. */
+function outcome(r: RunTxResult, failure: string | undefined): Uint8Array | CallFailure {
+  if (failure === undefined) return r.execResult.returnValue;
+  if (failure === 'execution reverted') return revertError(r.execResult.returnValue);
+  return new CallFailure(failure, -32000);
 }
 
 /** The base fee a tx sent now would pay (eth_baseFee's EstimateNextBaseFee). */

@@ -12,6 +12,7 @@ import { debugService } from './api/debug.js';
 import { devClientVersion, devEthMethods, devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
 import { keyRing } from './api/accounts.js';
+import { badBlocksMethods, rawDebugMethods } from './api/rawdebug.js';
 import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
@@ -132,26 +133,33 @@ export function rpcHandlers(
 ): Map<string, ChainRoute> {
   const on = namespaces(chainConfig.apis, config.dev);
   const gas = new GasOracle(chain, ctx.clock);
+  // The node's own keys (--dev: the test accounts), for every method that signs.
+  const ring = keyRing(config.devKeys ?? []);
   const eth = ethService({
     chain,
     gas,
     clock: ctx.clock,
-    devKeys: config.devKeys ?? [],
+    ring,
     accountsApi: config.dev || chainConfig.apis.includes('internal-account'),
     dev: config.dev,
   });
   const services: ServiceDef[] = [];
-  const devEth = config.dev ? devEthMethods(chain, gas, keyRing(config.devKeys ?? [])) : {};
+  const devEth = config.dev ? devEthMethods(chain, gas, ring) : {};
   if (on.has('eth')) services.push({ name: 'eth', methods: { ...eth.methods, ...filterService(filters).methods, ...rules.extras(chain, gas), ...devEth } });
   if (on.has('net')) services.push(netService(chain.chainId));
   if (on.has('web3')) services.push(web3Service(config.dev ? devClientVersion(chain) : chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
-  if (on.has('debug')) services.push(debugService(chain));
+  const debug = {
+    ...(on.has('debug-tracer') ? debugService(chain).methods : {}),
+    ...(on.has('internal-debug') ? rawDebugMethods(chain) : {}),
+    ...(on.has('debug') ? badBlocksMethods() : {}),
+  };
+  if (Object.keys(debug).length > 0) services.push({ name: 'debug', methods: debug });
   // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); an L1 takes
   // the rules of the chain it forks.
   const start = config.kind === 'coreth' ? {} : { rules: (url: string) => checkedL1Rules(config, ctx, chainConfig, url) };
   const fork = config.forks?.control(encodeCB58(ctx.chainID), start);
-  if (config.dev) services.push(...devServices(chain, gas, config.states, fork), personalService(keyRing(config.devKeys ?? [])));
+  if (config.dev) services.push(...devServices(chain, gas, config.states, fork), personalService(ring));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
     const ids = { networkID: ctx.networkID, blockchainID: ctx.chainID, subnetID: ctx.subnetID };

@@ -1,12 +1,11 @@
 // eth_estimateGas as geth's eth/gasestimator runs it: a plain transfer's short cut, a first run at
 // the highest limit allowed, then its search between the gas used and that limit.
-import type { EVMError } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
-import { applyOverrides, checkFeeFields, execute, type Message, messages } from './calls.js';
+import { applyOverrides, checkFeeFields, execute, failureText, type Message, messages } from './calls.js';
 import type { EvmChain } from './chain.js';
-import { gethError, watchGas } from './execution.js';
+import { watchGas } from './execution.js';
 import type { GasWatch } from './gaswatch.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
@@ -74,7 +73,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   const first = await run(hi, watch);
   if (!first) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
   if (first.execResult.exceptionError) {
-    const text = gethError(first.execResult.exceptionError as EVMError);
+    const again = (observe: (vm: VM) => () => void) => execute(chain, block, make, hi, new Pacer(), overrides, observe);
+    const text = await failureText(first, again);
     if (text === 'execution reverted') throw revertError(first.execResult.returnValue);
     if (text === 'out of gas') throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
     throw new CallFailure(text!, -32000);

@@ -25,7 +25,6 @@ import type { StoredBlock } from '../store.js';
 import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallConfig, type TraceConfig, TracerError } from '../trace/index.js';
 import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
-import { rawDebugMethods } from './rawdebug.js';
 import { type BlockRef, blockNumber, blockOverrides, blockRef, callArgs, hash, stateOverrides } from './fields.js';
 import { withHashReference } from '../execution.js';
 import { GoTypeError } from './hexfields.js';
@@ -175,7 +174,6 @@ export function debugService(chain: EvmChain): ServiceDef {
   return {
     name: 'debug',
     methods: {
-      ...rawDebugMethods(chain),
       traceTransaction: method(positional([hash, traceConfig], 1), ([h, config]) =>
         wrap(async () => {
           const found = await findTx(chain, h as Uint8Array);

@@ -19,7 +19,7 @@ import { stateEdits } from './devedits.js';
 import { anvilEthMethods, erc20Helpers, minedBlocks } from './devanvil.js';
 import type { KeyRing } from './accounts.js';
 import { type NodeStates, StateError } from '../../../chains/states.js';
-import { type JsonValue, numberText } from '../../../encoding/gojson.js';
+import { type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.js';
 import { ParamsError, string } from '../../../rpc/schema.js';
 import type { ForkControl, ForkTarget } from '../fork/forks.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
@@ -311,7 +311,8 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     const offset = chain.dev.timeOffset + (seconds as bigint);
     checkTime(chain.dev.clockSeconds() + offset);
     chain.dev.setTimeOffset(offset);
-    return Number(chain.dev.timeOffset);
+    // A JSON number, exact past 2^53 as Anvil's integers are.
+    return new RawNumber(chain.dev.timeOffset.toString());
   });
   /**
    * anvil_setTime: the clock reads `t` from now on (over 10^12 it is in ms) and a pending
@@ -326,7 +327,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     if (t > 1_000_000_000_000n) t /= 1000n;
     const now = chain.dev.nextBlockMillis() / 1000n;
     chain.dev.setClock(checkTime(t));
-    return Number(t > now ? t - now : 0n);
+    return new RawNumber((t > now ? t - now : 0n).toString());
   });
   const setNextBlockTimestamp = method(devPositional([hexOrDecimal64]), ([ts]) => {
     setNext(ts as bigint);

@@ -9,14 +9,13 @@ import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { JsonValue } from '../../../encoding/gojson.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 import { call, observedRun } from '../calls.js';
-import { word as slotWord } from '../trace/util.js';
-import type { InterpreterStep } from '@ethereumjs/evm';
+import { type Touched, tracer } from '../accesslist.js';
 import type { VM } from '@ethereumjs/vm';
 import type { EvmChain } from '../chain.js';
 import { blockTxs, findTx } from '../queries.js';
 import type { TxArgs } from '../txargs.js';
 import { type KeyRing, sendCompleted, sendError } from './accounts.js';
-import { blockOf, stateAt } from './blocks.js';
+import { blockOf } from './blocks.js';
 import { address, type BlockRef, blockRef, bytes, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { formatBlock, formatReceipt, formatTx } from './format.js';
 import { callTraces } from '../trace/replay.js';
@@ -28,6 +27,8 @@ import { signingErrors } from './signing.js';
 const CONFIRMATION_TIMEOUT_MS = 30_000;
 /** Anvil's limit on the slots one eth_getStorageValues reads. */
 const MAX_STORAGE_VALUES = 1024;
+/** EIP-2681: no tx has a nonce of 2^64-1 or more. */
+const MAX_NONCE = 2n ** 64n - 1n;
 
 export const anvilErrors = {
   confirmationTimeout: () => new RpcError('Transaction confirmation timeout', -32603),
@@ -113,21 +114,16 @@ const slotsByAddress: Field<Map<string, Uint8Array[]>> = {
 async function erc20Slot(chain: EvmChain, token: Uint8Array, read: Uint8Array, amount: bigint): Promise<string | undefined> {
   const block = chain.head;
   const tokenHex = toHex0x(token);
-  // The slots the read touches in the token's storage (SLOAD and SSTORE, as an access list has them).
-  const touched = new Set<string>();
-  const step = (ev: InterpreterStep) => {
-    const name = ev.opcode.name;
-    if ((name === 'SLOAD' || name === 'SSTORE') && ev.stack.length > 0 && ev.address.toString() === tokenHex) {
-      touched.add(`0x${slotWord(ev.stack[ev.stack.length - 1]!)}`);
-    }
-  };
+  // The slots the read touches (SLOAD and SSTORE, as an access list has them; no address is wanted).
+  const touched: Touched = new Map();
+  const step = tracer(touched, () => true);
   const observe = (vm: VM) => {
     vm.evm.events!.on('step', step);
     return () => vm.evm.events!.off('step', step);
   };
   const run = await observedRun(chain, block, { to: token, data: read }, observe).catch(() => undefined);
   if (!run || run.execResult.exceptionError) return undefined;
-  const slots = [...touched].sort();
+  const slots = [...(touched.get(tokenHex) ?? [])].sort();
   const value = hexToBytes(`0x${amount.toString(16).padStart(64, '0')}`);
   for (const slot of slots) {
     const overrides = new Map([[tokenHex, { stateDiff: new Map([[slot, value]]) }]]);
@@ -152,7 +148,10 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
       return receiptWithin(chain, hash, timeoutOf(ms));
     }),
     sendTransactionSync: method(positional([txArgs, hexOrDecimal64], 1), async ([a, ms]) => {
-      const given = a as TxArgs;
+      // Without `from`, Anvil sends from its first account.
+      const first = ring.keys().next().value;
+      const given = { ...(a as TxArgs) };
+      if (!given.from && first !== undefined) given.from = hexToBytes(first as `0x${string}`);
       const from = given.from ? toHex0x(given.from) : undefined;
       const key = from ? ring.get(from) : undefined;
       if (!from || (!key && !chain.dev.isImpersonated(from))) throw signingErrors.noSigner();
@@ -160,11 +159,13 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
       return receiptWithin(chain, hexToBytes(hash as `0x${string}`), timeoutOf(ms));
     }),
     // The pool first (pending, then queued), then the block where the sender's nonce passed `nonce`.
-    getTransactionBySenderAndNonce: method(positional([address, hexOrDecimal64]), async ([a, n]) => {
+    // The nonce is a U256: one no tx can have answers null.
+    getTransactionBySenderAndNonce: method(positional([address, u256]), async ([a, n]) => {
       const from = toHex0x(a as Uint8Array);
       const nonce = n as bigint;
       const pooled = chain.pool.sameNonce(from, nonce);
       if (pooled) return formatTx(pooled.tx, pooled.from, undefined);
+      if (nonce >= MAX_NONCE) return null;
       const nonceAt = async (number: bigint) => {
         const block = await blockOf(chain, { tag: number });
         return (await chain.account(a as Uint8Array, chain.stateRootOf(block)))?.nonce ?? 0n;
@@ -186,9 +187,12 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
       const byAddress = asked as Map<string, Uint8Array[]>;
       const total = [...byAddress.values()].reduce((n, s) => n + s.length, 0);
       if (total > MAX_STORAGE_VALUES) throw anvilErrors.tooManySlots(total);
+      // One block for every address, resolved once; null is Anvil's None: the latest.
+      const given = ref as BlockRef;
+      const root = chain.stateRootOf(await blockOf(chain, 'neither' in given ? { tag: 'latest' } : given));
       const out: Record<string, string[]> = {};
       for (const [a, slots] of byAddress) {
-        const { root, addr } = await stateAt(chain, hexToBytes(a as `0x${string}`), ref as BlockRef);
+        const addr = new Address(hexToBytes(a as `0x${string}`));
         out[a] = await chain.withState(root, async (vm) => {
           const exists = (await vm.stateManager.getAccount(addr)) !== undefined;
           const values: string[] = [];

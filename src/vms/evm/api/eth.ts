@@ -29,7 +29,7 @@ import { formatBlock, formatHeader, formatReceipt, formatTx, formatUnsignedTx, q
 import type { GasOracle } from './gas.js';
 import { blockTxs, findTx } from '../queries.js';
 import { txHash } from '../txcodec.js';
-import { accountMethods, keyRing, sendError } from './accounts.js';
+import { accountMethods, type KeyRing, sendError } from './accounts.js';
 import { signingMethods } from './signing.js';
 import { getProof } from './proof.js';
 import { rawTransaction } from './rawdebug.js';
@@ -42,7 +42,7 @@ export interface EthDeps {
   gas: GasOracle;
   clock: Clock;
   /** The keys eth_accounts lists and eth_sendTransaction signs with (--dev: the test accounts). */
-  devKeys?: Uint8Array[];
+  ring: KeyRing;
   /** coreth's internal-account API (eth_accounts): on with --dev or eth-apis "internal-account". */
   accountsApi?: boolean;
   /** --dev: Anvil's signing methods and shapes (signing.ts). */
@@ -53,7 +53,7 @@ const none = positional([]);
 
 export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;
-  const ring = keyRing(d.devKeys ?? []);
+  const { ring } = d;
   const state = (addr: Uint8Array, ref: Parameters<typeof blockOf>[1]) => stateAt(chain, addr, ref);
   const txsOf = (block: Awaited<ReturnType<typeof blockOf>>, full: boolean) =>
     full
@@ -73,9 +73,10 @@ export function ethService(d: EthDeps): ServiceDef {
     const records = await chain.store.txRecords(block.hash);
     return formatTx(txs[Number(index)]!, records[Number(index)]!.from, { block, index: Number(index) });
   };
+  // No block or no tx there: a nil hexutil.Bytes, which encodes as "0x".
   const rawTxAt = (block: Awaited<ReturnType<typeof blockOf>> | undefined, index: bigint) => {
     const tx = block ? blockTxs(chain, block)[Number(index)] : undefined;
-    return tx ? toHex0x(tx.serialize()) : null;
+    return tx ? toHex0x(tx.serialize()) : '0x';
   };
   return {
     name: 'eth',

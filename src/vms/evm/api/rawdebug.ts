@@ -62,15 +62,19 @@ export function rawDebugMethods(chain: EvmChain) {
       return block ? receiptsOf(block) : [];
     }),
     getRawTransaction: method(positional([hash], 1), ([h]) => rawTransaction(chain, h as Uint8Array)),
-    // eth/api_debug.go's: the node builds every block it accepts and never meets a bad one.
-    getBadBlocks: method(positional([]), () => []),
   };
 }
 
-/** A tx's encoding: an accepted tx's, else a pooled one's, else null (eth_getRawTransactionByHash, debug_getRawTransaction). */
-export async function rawTransaction(chain: EvmChain, h: Uint8Array): Promise<string | null> {
+/** eth/api_debug.go's getBadBlocks (coreth's `debug` API): the node builds every block it accepts and never meets a bad one. */
+export const badBlocksMethods = () => ({ getBadBlocks: method(positional([]), () => []) });
+
+/**
+ * A tx's encoding (eth_getRawTransactionByHash, debug_getRawTransaction): an accepted tx's, else a
+ * pooled one's, else none, which coreth's hexutil.Bytes writes as "0x" (a nil slice, not null).
+ */
+export async function rawTransaction(chain: EvmChain, h: Uint8Array): Promise<string> {
   const found = await findTx(chain, h);
   if (found) return toHex0x(found.tx.serialize());
   const pending = chain.pool.get(toHex0x(h));
-  return pending ? toHex0x(pending.bytes) : null;
+  return pending ? toHex0x(pending.bytes) : '0x';
 }
