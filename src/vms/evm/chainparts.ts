@@ -13,6 +13,7 @@ import { devClientVersion, devEthMethods, devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
 import { keyRing } from './api/accounts.js';
 import { badBlocksMethods, rawDebugMethods } from './api/rawdebug.js';
+import { otterscanServices } from './api/otterscan.js';
 import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
 import { GasOracle } from './api/gas.js';
@@ -159,7 +160,7 @@ export function rpcHandlers(
   // the rules of the chain it forks.
   const start = config.kind === 'coreth' ? {} : { rules: (url: string) => checkedL1Rules(config, ctx, chainConfig, url) };
   const fork = config.forks?.control(encodeCB58(ctx.chainID), start);
-  if (config.dev) services.push(...devServices(chain, gas, config.states, fork), personalService(ring));
+  if (config.dev) services.push(...devServices(chain, gas, config.states, fork), personalService(ring), ...otterscanServices(chain));
   if (chainConfig.warpApi) {
     const [self] = LOCAL_STAKERS;
     const ids = { networkID: ctx.networkID, blockchainID: ctx.chainID, subnetID: ctx.subnetID };

@@ -137,7 +137,7 @@ async function resetFork(target: ForkTarget | undefined, fork: ForkControl | und
 }
 
 /** How serde names an unexpected JSON value in its errors (Anvil's). */
-function jsonKind(v: JsonValue): string {
+export function jsonKind(v: JsonValue): string {
   if (Array.isArray(v)) return 'sequence';
   if (v === null) return 'unit value';
   if (typeof v === 'string') return `string ${JSON.stringify(v)}`;

@@ -12,7 +12,7 @@ import { call, observedRun } from '../calls.js';
 import { type Touched, tracer } from '../accesslist.js';
 import type { VM } from '@ethereumjs/vm';
 import type { EvmChain } from '../chain.js';
-import { blockTxs, findTx } from '../queries.js';
+import { blockTxs, type FoundTx, findTx } from '../queries.js';
 import type { TxArgs } from '../txargs.js';
 import { type KeyRing, sendCompleted, sendError } from './accounts.js';
 import { blockOf } from './blocks.js';
@@ -133,6 +133,31 @@ async function erc20Slot(chain: EvmChain, token: Uint8Array, read: Uint8Array, a
   return undefined;
 }
 
+/**
+ * The mined tx of `sender` with `nonce`: the block where the sender's nonce passed it, found by
+ * bisection over the blocks' states (as Anvil's), then that block's tx.
+ */
+export async function minedBySenderAndNonce(chain: EvmChain, sender: Uint8Array, nonce: bigint): Promise<FoundTx | undefined> {
+  const nonceAt = async (number: bigint) => {
+    const block = await blockOf(chain, { tag: number });
+    return (await chain.account(sender, chain.stateRootOf(block)))?.nonce ?? 0n;
+  };
+  const head = chain.head.header.number;
+  if (head === 0n || nonce >= (await nonceAt(head))) return undefined;
+  let [lo, hi] = [1n, head];
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    if ((await nonceAt(mid)) > nonce) hi = mid;
+    else lo = mid + 1n;
+  }
+  const block = await blockOf(chain, { tag: lo });
+  const records = await chain.store.txRecords(block.hash);
+  const txs = blockTxs(chain, block);
+  const from = toHex0x(sender);
+  const index = txs.findIndex((tx, i) => tx.nonce === nonce && toHex0x(records[i]!.from) === from);
+  return index < 0 ? undefined : { tx: txs[index]!, block, index, records };
+}
+
 const word = (a: Uint8Array) => toHex0x(a).slice(2).padStart(64, '0');
 
 /** Anvil's eth_ helpers (--dev), merged into the chain's eth namespace. */
@@ -166,22 +191,8 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
       const pooled = chain.pool.sameNonce(from, nonce);
       if (pooled) return formatTx(pooled.tx, pooled.from, undefined);
       if (nonce >= MAX_NONCE) return null;
-      const nonceAt = async (number: bigint) => {
-        const block = await blockOf(chain, { tag: number });
-        return (await chain.account(a as Uint8Array, chain.stateRootOf(block)))?.nonce ?? 0n;
-      };
-      const head = chain.head.header.number;
-      if (head === 0n || nonce >= (await nonceAt(head))) return null;
-      let [lo, hi] = [1n, head];
-      while (lo < hi) {
-        const mid = (lo + hi) / 2n;
-        if ((await nonceAt(mid)) > nonce) hi = mid;
-        else lo = mid + 1n;
-      }
-      const block = await blockOf(chain, { tag: lo });
-      const records = await chain.store.txRecords(block.hash);
-      const index = blockTxs(chain, block).findIndex((tx, i) => tx.nonce === nonce && toHex0x(records[i]!.from) === from);
-      return index < 0 ? null : formatTx(blockTxs(chain, block)[index]!, records[index]!.from, { block, index });
+      const found = await minedBySenderAndNonce(chain, a as Uint8Array, nonce);
+      return found ? formatTx(found.tx, found.records[found.index]!.from, found) : null;
     }),
     getStorageValues: method(positional([slotsByAddress, blockRef]), async ([asked, ref]) => {
       const byAddress = asked as Map<string, Uint8Array[]>;

@@ -1,0 +1,323 @@
+// Otterscan's API (ots_*, and erigon_getHeaderByNumber), as Anvil 1.7.1 serves it (--dev), so that
+// Otterscan, the block explorer for local nodes, runs against any EVM chain of the node. What it
+// says of a tx's internals comes from the tx's call trace (trace/replay.ts callTraces), made again
+// on each request: nothing is indexed, as in Anvil. Searches read only the chain's own blocks (past
+// its fork block on a fork), from the newest one a request names, never past the head.
+import { Address } from '@ethereumjs/util';
+import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { devPositional } from '../../../rpc/geth.js';
+import { type Field, ParamsError } from '../../../rpc/schema.js';
+import { type JsonValue, numberText } from '../../../encoding/gojson.js';
+import { toHex0x } from '../../../encoding/bytes.js';
+import type { EvmChain } from '../chain.js';
+import { blockTxs, type FoundTx, findTx } from '../queries.js';
+import type { StoredBlock } from '../store.js';
+import { type CallFrameJson, callTraces } from '../trace/replay.js';
+import { txHash } from '../txcodec.js';
+import { blockOf } from './blocks.js';
+import { jsonKind } from './dev.js';
+import { minedBySenderAndNonce } from './devanvil.js';
+import { address, hash, u256 } from './fields.js';
+import { formatBlock, formatReceipt, formatTx, qty } from './format.js';
+
+/** The Otterscan API level Anvil 1.7.1 reports. */
+const API_LEVEL = 8;
+
+export const otsErrors = {
+  /** Anvil's BlockchainError::BlockNotFound. */
+  notFound: () => new RpcError('Resource not found', -32001),
+  /** Anvil's BlockchainError::DataUnavailable. */
+  unavailable: () => new RpcError('Required data unavailable', -32603),
+  outOfRange: (head: bigint, n: bigint) => new RpcError(`BlockOutOfRangeError: block height is ${head} but requested was ${n}`, -32602),
+};
+
+type Tag = 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized';
+const TAGS = new Set<string>(['latest', 'pending', 'earliest', 'safe', 'finalized']);
+
+/** Anvil's lenient block number: a JSON integer, a hex or decimal string, or a tag (any case). */
+const lenientBlock: Field<bigint | Tag> = {
+  decode(v: JsonValue) {
+    const n = numberText(v);
+    if (typeof v === 'string') {
+      const t = v.toLowerCase();
+      if (TAGS.has(t)) return t as Tag;
+      if (/^0x[0-9a-f]+$/.test(t)) return BigInt(t);
+      if (t === '0x') throw new ParamsError('cannot parse integer from empty string');
+      if (/^\d+$/.test(t)) return BigInt(t);
+      throw new ParamsError('hex string without 0x prefix');
+    }
+    if (n !== undefined && /^\d+$/.test(n)) return BigInt(n);
+    throw new ParamsError(`invalid type: ${jsonKind(v)}, expected a block number or tag, or a u64`);
+  },
+  zero: () => 'latest',
+};
+
+/** A plain u64 of Anvil's (serde): a JSON number only. */
+const jsonU64: Field<bigint> = {
+  decode(v: JsonValue) {
+    const n = numberText(v);
+    if (n !== undefined && /^\d+(\.0*)?$/.test(n) && BigInt(n.replace(/\..*/, '')) < 2n ** 64n - 1n) return BigInt(n.replace(/\..*/, ''));
+    if (n !== undefined) throw new ParamsError('invalid number');
+    throw new ParamsError(`invalid type: ${jsonKind(v)}, expected u64`);
+  },
+  zero: () => 0n,
+};
+
+/** A frame's own type and those of the frames it opened, in pre-order. */
+function* framesOf(frame: CallFrameJson, depth = 0, parent?: CallFrameJson): Generator<{ frame: CallFrameJson; depth: number; parent?: CallFrameJson }> {
+  yield { frame, depth, ...(parent ? { parent } : {}) };
+  for (const child of frame.calls ?? []) yield* framesOf(child, depth + 1, frame);
+}
+
+const isCreate = (f: CallFrameJson) => f.type === 'CREATE' || f.type === 'CREATE2';
+const lower = (s: string | undefined) => s?.toLowerCase();
+
+/**
+ * Whether a tx's trace touches `who` (alloy's contains_address): a call from or to it, a create by
+ * it or (when it succeeded) of it, its own selfdestruct (not the refund's target).
+ */
+function touches(top: CallFrameJson, who: string): boolean {
+  for (const { frame } of framesOf(top)) {
+    if (frame.type === 'SELFDESTRUCT') {
+      if (lower(frame.from) === who) return true;
+    } else if (isCreate(frame)) {
+      if (lower(frame.from) === who || (!frame.error && lower(frame.to) === who)) return true;
+    } else if (lower(frame.from) === who || lower(frame.to) === who) return true;
+  }
+  return false;
+}
+
+/**
+ * ots_getInternalOperations: in pre-order, the top call included, each frame that selfdestructed
+ * (type 1: the contract, the refund's target, the balance it sent), moved value by a call (0) or
+ * created a contract (2, 3 for CREATE2). Failed frames count as well.
+ */
+function internalOperations(top: CallFrameJson): Array<{ type: number; from: string; to: string; value: string }> {
+  const out: Array<{ type: number; from: string; to: string; value: string }> = [];
+  for (const { frame } of framesOf(top)) {
+    if (frame.type === 'SELFDESTRUCT') continue;
+    const destruct = frame.calls?.find((c) => c.type === 'SELFDESTRUCT');
+    const value = frame.value ?? '0x0';
+    if (destruct) out.push({ type: 1, from: destruct.from, to: destruct.to ?? '', value: destruct.value ?? '0x0' });
+    else if (frame.type === 'CALL' && BigInt(value) !== 0n) out.push({ type: 0, from: frame.from, to: frame.to ?? '', value });
+    else if (isCreate(frame)) out.push({ type: frame.type === 'CREATE' ? 2 : 3, from: frame.from, to: frame.to ?? '', value });
+  }
+  return out;
+}
+
+/**
+ * ots_traceTransaction: the call frames only (creates and selfdestructs left out, the calls within
+ * them kept), each at its depth; a delegate call shows the value it runs with, its caller's.
+ */
+function callEntries(top: CallFrameJson) {
+  const out: Array<{ type: string; depth: number; from: string; to: string; value: string; input: string; output: string }> = [];
+  for (const { frame, depth, parent } of framesOf(top)) {
+    if (isCreate(frame) || frame.type === 'SELFDESTRUCT') continue;
+    const value = frame.value ?? (frame.type === 'DELEGATECALL' ? (parent?.value ?? '0x0') : '0x0');
+    out.push({ type: frame.type, depth, from: frame.from, to: frame.to ?? '', value, input: frame.input ?? '0x', output: frame.output ?? '0x' });
+  }
+  return out;
+}
+
+export function otterscanServices(chain: EvmChain): ServiceDef[] {
+  /** The first block the chain made itself: the genesis is never searched, a fork's blocks only past its fork block. */
+  const firstOwn = () => (chain.forkedAt ?? 0n) + 1n;
+  const own = (block: StoredBlock) => block.header.number >= firstOwn();
+  /** A tag or number as Anvil reads it: every accepted block is final here, so safe and finalized are the head too. */
+  const numberOf = (b: bigint | Tag) => (typeof b === 'bigint' ? b : b === 'earliest' ? 0n : chain.head.header.number);
+  const blockAtNumber = async (n: bigint) => (n > chain.head.header.number ? undefined : blockOf(chain, { tag: n }));
+  /** A tx of the chain's own blocks and its call trace. */
+  const traced = async (h: Uint8Array): Promise<{ found: FoundTx; top: CallFrameJson } | undefined> => {
+    const found = await findTx(chain, h);
+    if (!found || !own(found.block)) return undefined;
+    const [one] = await callTraces(chain, found.block, (i) => i === found.index);
+    return { found, top: one!.result };
+  };
+  /** A receipt as Otterscan reads it: eth's, with the block's timestamp. */
+  const otsReceipt = (tx: FoundTx['tx'], records: FoundTx['records'], block: StoredBlock, index: number) => ({
+    ...formatReceipt(tx, records, { block, index }),
+    timestamp: qty(block.header.time),
+  });
+  const details = async (block: StoredBlock) => {
+    const records = await chain.store.txRecords(block.hash);
+    const { transactions: _, ...fields } = formatBlock(block, []);
+    const totalFees = records.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n);
+    return {
+      block: { ...fields, transactionCount: block.body.length },
+      issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
+      totalFees: qty(totalFees),
+    };
+  };
+  /** The txs of `block` that touch `who`, by descending index, with their receipts. */
+  const touching = async (block: StoredBlock, who: string) => {
+    if (block.body.length === 0) return [];
+    const traces = await callTraces(chain, block, () => true);
+    const records = await chain.store.txRecords(block.hash);
+    const txs = blockTxs(chain, block);
+    const out: Array<{ tx: Record<string, unknown>; receipt: Record<string, unknown> }> = [];
+    for (let i = txs.length - 1; i >= 0; i--) {
+      if (!touches(traces[i]!.result, who)) continue;
+      out.push({ tx: formatTx(txs[i]!, records[i]!.from, { block, index: i }), receipt: otsReceipt(txs[i]!, records, block, i) });
+    }
+    return out;
+  };
+  const page = (found: Array<{ tx: Record<string, unknown>; receipt: Record<string, unknown> }>, firstPage: boolean, lastPage: boolean) => ({
+    txs: found.map((f) => f.tx),
+    receipts: found.map((f) => f.receipt),
+    firstPage,
+    lastPage,
+  });
+
+  const ots = {
+    getApiLevel: method(devPositional([]), () => API_LEVEL),
+    hasCode: method(devPositional([address, lenientBlock], 1), async ([a, b]) => {
+      const n = numberOf((b as bigint | Tag | undefined) ?? 'latest');
+      const block = await blockAtNumber(n);
+      if (!block) throw otsErrors.outOfRange(chain.head.header.number, n);
+      const code = await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(new Address(a as Uint8Array)));
+      return code.length > 0;
+    }),
+    getInternalOperations: method(devPositional([hash]), async ([h]) => {
+      const t = await traced(h as Uint8Array);
+      if (!t) throw otsErrors.unavailable();
+      return internalOperations(t.top);
+    }),
+    traceTransaction: method(devPositional([hash]), async ([h]) => {
+      const t = await traced(h as Uint8Array);
+      return t ? callEntries(t.top) : [];
+    }),
+    // A failed tx's output (its revert data); "0x" for anything else.
+    getTransactionError: method(devPositional([hash]), async ([h]) => {
+      const found = await findTx(chain, h as Uint8Array);
+      if (!found || found.records[found.index]!.status !== 0) return '0x';
+      const t = await traced(h as Uint8Array);
+      return t?.top.output ?? '0x';
+    }),
+    getBlockDetails: method(devPositional([lenientBlock]), async ([b]) => {
+      if (b === 'pending') throw otsErrors.notFound();
+      const block = await blockAtNumber(numberOf(b as bigint | Tag));
+      if (!block) throw otsErrors.notFound();
+      return details(block);
+    }),
+    getBlockDetailsByHash: method(devPositional([hash]), async ([h]) => {
+      const block = await chain.store.block(h as Uint8Array);
+      if (!block) throw otsErrors.notFound();
+      return details(block);
+    }),
+    // A page of the block's txs (their input cut to the selector) and their receipts; transactionCount is the page's.
+    getBlockTransactions: method(devPositional([jsonU64, jsonU64, jsonU64]), async ([n, p, size]) => {
+      const block = await blockAtNumber(n as bigint);
+      if (!block) throw otsErrors.notFound();
+      const records = await chain.store.txRecords(block.hash);
+      const txs = blockTxs(chain, block);
+      const start = (p as bigint) * (size as bigint);
+      const indexes: number[] = [];
+      for (let i = start; i < start + (size as bigint) && i < BigInt(txs.length); i++) indexes.push(Number(i));
+      const shown = indexes.map((i) => {
+        const json = formatTx(txs[i]!, records[i]!.from, { block, index: i });
+        return { ...json, input: (json.input as string).slice(0, 10) };
+      });
+      return {
+        fullblock: { ...formatBlock(block, shown), transactionCount: shown.length },
+        receipts: indexes.map((i) => otsReceipt(txs[i]!, records, block, i)),
+      };
+    }),
+    // Newest first, from the block before `n` (0: the head); whole blocks, until a block would start past the page size.
+    searchTransactionsBefore: method(devPositional([address, jsonU64, jsonU64]), async ([a, n, size]) => {
+      const who = toHex0x(a as Uint8Array);
+      const head = chain.head.header.number;
+      const from = n === 0n ? head : (n as bigint) - 1n < head ? (n as bigint) - 1n : head;
+      const to = firstOwn();
+      const found: Awaited<ReturnType<typeof touching>> = [];
+      let lastPage = false;
+      for (let k = from; k >= to; k--) {
+        const block = await blockAtNumber(k);
+        if (block) {
+          const hits = await touching(block, who);
+          if (found.length >= Number(size)) break;
+          found.push(...hits);
+        }
+        if (k === to) lastPage = true;
+      }
+      return page(found, from >= head, lastPage);
+    }),
+    // Oldest first from the block after `n` (0: the first), answered newest first as Anvil does.
+    searchTransactionsAfter: method(devPositional([address, jsonU64, jsonU64]), async ([a, n, size]) => {
+      const who = toHex0x(a as Uint8Array);
+      const head = chain.head.header.number;
+      const first = firstOwn();
+      const from = n === 0n ? first : (n as bigint) + 1n;
+      let firstPage = from >= head;
+      let lastPage = false;
+      const found: Awaited<ReturnType<typeof touching>> = [];
+      for (let k = from; k <= head; k++) {
+        if (k === first) lastPage = true;
+        const block = await blockAtNumber(k);
+        if (block) {
+          // Each block's txs by ascending index, once the whole list is reversed.
+          const hits = await touching(block, who);
+          if (found.length >= Number(size)) break;
+          found.push(...hits);
+        }
+        if (k === head) firstPage = true;
+      }
+      return page(found.reverse(), firstPage, lastPage);
+    }),
+    // The chain's own mined tx (not the pool's): its hash.
+    getTransactionBySenderAndNonce: method(devPositional([address, u256]), async ([a, nonce]) => {
+      if ((nonce as bigint) >= 2n ** 64n - 1n) return null;
+      const found = await minedBySenderAndNonce(chain, a as Uint8Array, nonce as bigint);
+      return found && own(found.block) ? toHex0x(txHash(found.tx)) : null;
+    }),
+    getContractCreator: method(devPositional([address]), ([a]) => contractCreator(chain, a as Uint8Array, firstOwn())),
+  };
+  const erigon = {
+    // eth_getBlockByNumber's block with its tx hashes; null for one past the head, or pending.
+    getHeaderByNumber: method(devPositional([lenientBlock]), async ([b]) => {
+      if (b === 'pending') return null;
+      const block = await blockAtNumber(numberOf(b as bigint | Tag));
+      return block
+        ? formatBlock(
+            block,
+            blockTxs(chain, block).map((tx) => toHex0x(txHash(tx))),
+          )
+        : null;
+    }),
+  };
+  return [
+    { name: 'ots', methods: ots },
+    { name: 'erigon', methods: erigon },
+  ];
+}
+
+/**
+ * ots_getContractCreator: the tx that created the contract at `a` and its direct creator (the
+ * factory for an internal create). The block is where its code first shows, found by bisection
+ * (since Cancun code stays once a block holds it), then that block's traces. A contract whose
+ * code no block shows (created and destroyed in one tx) is not looked for: null, where Anvil scans
+ * every block's traces.
+ */
+async function contractCreator(chain: EvmChain, a: Uint8Array, first: bigint): Promise<{ hash: string; creator: string } | null> {
+  const addr = new Address(a);
+  const hasCode = async (n: bigint) => {
+    const block = await blockOf(chain, { tag: n });
+    return (await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(addr))).length > 0;
+  };
+  const head = chain.head.header.number;
+  if (head < first || !(await hasCode(head)) || (await hasCode(first - 1n))) return null;
+  let [lo, hi] = [first, head];
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    if (await hasCode(mid)) hi = mid;
+    else lo = mid + 1n;
+  }
+  const block = await blockOf(chain, { tag: lo });
+  const traces = await callTraces(chain, block, () => true);
+  const who = toHex0x(a);
+  for (let i = traces.length - 1; i >= 0; i--) {
+    for (const { frame } of framesOf(traces[i]!.result)) {
+      if (isCreate(frame) && !frame.error && lower(frame.to) === who) return { hash: traces[i]!.txHash, creator: frame.from };
+    }
+  }
+  return null;
+}
