@@ -38,11 +38,15 @@ describe("Otterscan's API (--dev)", () => {
     await send('boom', { to: F, data: data('boom'), gas: '0x20000' });
     await send('doom', { to: F, data: data('doom', [A4]) });
     await send('transfer', { to: A1, value: '0x64' });
+    await send('failCreate', { to: F, data: data('failCreate'), gas: '0x100000' });
+    await send('makeKill', { to: F, data: data('makeKill', [A4]) });
   });
   afterAll(() => node.stop());
 
   const childA = () => getContractAddress({ from: F as `0x${string}`, nonce: 1n }).toLowerCase();
   const doomed = () => getContractAddress({ from: F as `0x${string}`, nonce: 3n }).toLowerCase();
+  const bad = () => getContractAddress({ from: F as `0x${string}`, nonce: 4n }).toLowerCase();
+  const killed = () => getContractAddress({ from: F as `0x${string}`, nonce: 5n }).toLowerCase();
 
   it('ots_getApiLevel, ots_hasCode and erigon_getHeaderByNumber', async () => {
     expect(await call(url, 'ots_getApiLevel', [])).toBe(8);
@@ -78,6 +82,8 @@ describe("Otterscan's API (--dev)", () => {
       { type: 2, from: F.toLowerCase(), to: doomed(), value: '0x3' },
       { type: 1, from: doomed(), to: A4, value: '0x3' },
     ]);
+    // A failed create is listed with the address it would have had.
+    expect(await call(url, 'ots_getInternalOperations', [tx.failCreate])).toEqual([{ type: 2, from: F.toLowerCase(), to: bad(), value: '0x0' }]);
     expect(await callError(url, 'ots_getInternalOperations', [`0x${'00'.repeat(32)}`])).toEqual({ code: -32603, message: 'Required data unavailable' });
   });
 
@@ -122,11 +128,11 @@ describe("Otterscan's API (--dev)", () => {
 
   it('ots_searchTransactionsBefore/After: the txs that touch an address, internal ones included', async () => {
     const hashes = (r: any) => r.txs.map((t: any) => t.hash);
-    const mine = [tx.transfer, tx.doom, tx.boom, tx.make, tx.deploy];
+    const mine = [tx.makeKill, tx.failCreate, tx.transfer, tx.doom, tx.boom, tx.make, tx.deploy];
     const all = await call(url, 'ots_searchTransactionsBefore', [from, 0, 100]);
-    expect(hashes(all).slice(0, 5)).toEqual(mine);
+    expect(hashes(all).slice(0, 7)).toEqual(mine);
     expect([all.firstPage, all.lastPage]).toEqual([true, true]);
-    expect(all.receipts[0]).toMatchObject({ transactionHash: tx.transfer, timestamp: expect.stringMatching(/^0x/) });
+    expect(all.receipts[0]).toMatchObject({ transactionHash: tx.makeKill, timestamp: expect.stringMatching(/^0x/) });
     // Whole blocks until the page is full: one tx per block here.
     const two = await call(url, 'ots_searchTransactionsBefore', [from, 0, 2]);
     expect([hashes(two), two.firstPage, two.lastPage]).toEqual([mine.slice(0, 2), true, false]);
@@ -137,8 +143,24 @@ describe("Otterscan's API (--dev)", () => {
     expect(hashes(await call(url, 'ots_searchTransactionsBefore', [childA(), 0, 10]))).toEqual([tx.make]);
     expect(hashes(await call(url, 'ots_searchTransactionsBefore', [doomed(), 0, 10]))).toEqual([tx.doom]);
     expect(hashes(await call(url, 'ots_searchTransactionsBefore', [A4, 0, 10]))).toEqual([]);
+    // A failed create's address was never a contract: not touched.
+    expect(hashes(await call(url, 'ots_searchTransactionsBefore', [bad(), 0, 10]))).toEqual([]);
     // A block number past the head searches from the head, and never hangs.
     expect(hashes(await call(url, 'ots_searchTransactionsBefore', [A3, 2 ** 53, 10]))).toEqual([tx.make]);
+  });
+
+  it("evm_mine_detailed: a failed tx's revertReason as Anvil decodes it", async () => {
+    await call(url, 'evm_setAutomine', [false]);
+    let mined: any[];
+    try {
+      for (const fn of ['boom', 'panicky', 'rawRevert']) {
+        await call(url, 'eth_sendTransaction', [{ from, to: F, data: data(fn, fn === 'panicky' ? [5n] : []), gas: '0x20000' }]);
+      }
+      mined = await call(url, 'evm_mine_detailed', []);
+    } finally {
+      await call(url, 'evm_setAutomine', [true]);
+    }
+    expect(mined[0].transactions.map((t: any) => t.revertReason)).toEqual(['nope', 'panic: array out-of-bounds access (0x32)', 'hello!']);
   });
 
   it('ots_getTransactionBySenderAndNonce and ots_getContractCreator', async () => {
@@ -148,5 +170,7 @@ describe("Otterscan's API (--dev)", () => {
     expect(await call(url, 'ots_getContractCreator', [F])).toEqual({ hash: tx.deploy, creator: from });
     expect(await call(url, 'ots_getContractCreator', [childA()])).toEqual({ hash: tx.make, creator: F.toLowerCase() });
     expect(await call(url, 'ots_getContractCreator', [A1])).toBeNull();
+    // Created and destroyed in one tx: found block by block.
+    expect(await call(url, 'ots_getContractCreator', [killed()])).toEqual({ hash: tx.makeKill, creator: F.toLowerCase() });
   });
 });

@@ -19,7 +19,6 @@ import { blockOf } from './blocks.js';
 import { address, type BlockRef, blockRef, bytes, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { formatBlock, formatReceipt, formatTx } from './format.js';
 import { callTraces } from '../trace/replay.js';
-import { revertReason } from '../callargs.js';
 import type { GasOracle } from './gas.js';
 import { signingErrors } from './signing.js';
 
@@ -261,11 +260,82 @@ export async function minedBlocks(chain: EvmChain, first: bigint): Promise<Array
       const json = formatTx(tx, records[index]!.from, { block, index });
       const output = traces[index]?.result.output ?? '0x';
       json.output = output;
-      const reason = records[index]!.status === 0 ? revertReason(hexToBytes(output as `0x${string}`)) : undefined;
+      const reason = records[index]!.status === 0 ? anvilRevertReason(hexToBytes(output as `0x${string}`)) : undefined;
       if (reason !== undefined) json.revertReason = reason;
       return json;
     });
     out.push(formatBlock(block, txs));
   }
   return out;
+}
+
+/** alloy's PanicKind texts, by panic code (hex, as Solidity's documentation lists them). */
+const PANIC_KINDS: Record<string, string> = {
+  '0x0': 'generic/unspecified error',
+  '0x1': 'assertion failed',
+  '0x11': 'arithmetic underflow or overflow',
+  '0x12': 'division or modulo by zero',
+  '0x21': 'failed to convert value into enum type',
+  '0x22': 'storage byte array incorrectly encoded',
+  '0x31': 'called `.pop()` on an empty array',
+  '0x32': 'array out-of-bounds access',
+  '0x41': 'memory allocation error',
+  '0x51': 'called an invalid internal function',
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** An ABI-encoded string (one dynamic argument), if `data` is one and valid UTF-8. */
+function abiString(data: Uint8Array): string | undefined {
+  if (data.length < 64) return undefined;
+  const offset = BigInt(toHex0x(data.subarray(0, 32)));
+  if (offset + 32n > BigInt(data.length)) return undefined;
+  const at = Number(offset);
+  const length = BigInt(toHex0x(data.subarray(at, at + 32)));
+  if (BigInt(at + 32) + length > BigInt(data.length)) return undefined;
+  try {
+    return utf8.decode(data.subarray(at + 32, at + 32 + Number(length)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-empty ABI string, else non-empty ASCII text. */
+function stringOf(data: Uint8Array): string | undefined {
+  const abi = abiString(data);
+  if (abi) return abi;
+  if (data.length > 0 && data.every((b) => b < 0x80)) return Buffer.from(data).toString('latin1');
+  return undefined;
+}
+
+/**
+ * The revertReason anvil_mine_detailed gives a failed tx (foundry's RevertDecoder, knowing no
+ * custom errors): Error(string)'s reason, a panic's alloy text, a string, `custom error 0x<selector>`
+ * with its data as text (or hex), or `custom error bytes 0x…`; nothing for no data.
+ */
+export function anvilRevertReason(data: Uint8Array): string | undefined {
+  const selector = toHex0x(data.subarray(0, 4));
+  const body = data.subarray(4);
+  if (data.length >= 4 && selector === '0x08c379a0') {
+    const reason = abiString(body);
+    if (reason !== undefined) return reason;
+  }
+  if (data.length === 36 && selector === '0x4e487b71') {
+    const code = `0x${BigInt(toHex0x(body)).toString(16)}`;
+    return `panic: ${PANIC_KINDS[code] ?? 'unknown code'} (${code})`;
+  }
+  const text = stringOf(data);
+  if (data.length >= 4) {
+    if (text !== undefined) return text;
+    if (body.length === 0) return `custom error ${selector}`;
+    let shown: string;
+    try {
+      shown = utf8.decode(body);
+    } catch {
+      shown = toHex0x(body).slice(2);
+    }
+    return `custom error ${selector}: ${shown}`;
+  }
+  if (text !== undefined) return text;
+  return data.length === 0 ? undefined : `custom error bytes ${toHex0x(data)}`;
 }

@@ -1,8 +1,10 @@
 // Otterscan's API (ots_*, and erigon_getHeaderByNumber), as Anvil 1.7.1 serves it (--dev), so that
 // Otterscan, the block explorer for local nodes, runs against any EVM chain of the node. What it
 // says of a tx's internals comes from the tx's call trace (trace/replay.ts callTraces), made again
-// on each request: nothing is indexed, as in Anvil. Searches read only the chain's own blocks (past
-// its fork block on a fork), from the newest one a request names, never past the head.
+// on each request; searches and creators from what each block's txs touched and created
+// (trace/touches.ts), found by re-executing the block once and kept (TouchCache). Searches read
+// only the chain's own blocks (past its fork block on a fork), from the newest one a request names,
+// never past the head.
 import { Address } from '@ethereumjs/util';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { devPositional } from '../../../rpc/geth.js';
@@ -13,6 +15,7 @@ import type { EvmChain } from '../chain.js';
 import { blockTxs, type FoundTx, findTx } from '../queries.js';
 import type { StoredBlock } from '../store.js';
 import { type CallFrameJson, callTraces } from '../trace/replay.js';
+import { blockTouches, type TxTouches } from '../trace/touches.js';
 import { txHash } from '../txcodec.js';
 import { blockOf } from './blocks.js';
 import { jsonKind } from './dev.js';
@@ -38,16 +41,24 @@ const TAGS = new Set<string>(['latest', 'pending', 'earliest', 'safe', 'finalize
 const lenientBlock: Field<bigint | Tag> = {
   decode(v: JsonValue) {
     const n = numberText(v);
+    const u64 = (x: bigint) => {
+      if (x > 2n ** 64n - 1n) throw new ParamsError('number too large to fit in target type');
+      return x;
+    };
     if (typeof v === 'string') {
       const t = v.toLowerCase();
       if (TAGS.has(t)) return t as Tag;
-      if (/^0x[0-9a-f]+$/.test(t)) return BigInt(t);
+      if (/^0x[0-9a-f]+$/.test(t)) return u64(BigInt(t));
       if (t === '0x') throw new ParamsError('cannot parse integer from empty string');
-      if (/^\d+$/.test(t)) return BigInt(t);
+      if (/^\d+$/.test(t)) return u64(BigInt(t));
       throw new ParamsError('hex string without 0x prefix');
     }
-    if (n !== undefined && /^\d+$/.test(n)) return BigInt(n);
+    if (n !== undefined && /^\d+$/.test(n)) return u64(BigInt(n));
     throw new ParamsError(`invalid type: ${jsonKind(v)}, expected a block number or tag, or a u64`);
+  },
+  // Given as null, it is refused (an absent one is the latest).
+  decodeNull(this: Field<bigint | Tag>) {
+    return this.decode(null);
   },
   zero: () => 'latest',
 };
@@ -70,22 +81,47 @@ function* framesOf(frame: CallFrameJson, depth = 0, parent?: CallFrameJson): Gen
 }
 
 const isCreate = (f: CallFrameJson) => f.type === 'CREATE' || f.type === 'CREATE2';
-const lower = (s: string | undefined) => s?.toLowerCase();
 
-/**
- * Whether a tx's trace touches `who` (alloy's contains_address): a call from or to it, a create by
- * it or (when it succeeded) of it, its own selfdestruct (not the refund's target).
- */
-function touches(top: CallFrameJson, who: string): boolean {
-  for (const { frame } of framesOf(top)) {
-    if (frame.type === 'SELFDESTRUCT') {
-      if (lower(frame.from) === who) return true;
-    } else if (isCreate(frame)) {
-      if (lower(frame.from) === who || (!frame.error && lower(frame.to) === who)) return true;
-    } else if (lower(frame.from) === who || lower(frame.to) === who) return true;
+/** Blocks' touches (trace/touches.ts) kept for the searches to come, by block hash. */
+const KEPT_TXS = 200_000;
+
+/** At most KEPT_TXS txs' worth, the least recently read block dropped first. */
+class TouchCache {
+  private readonly blocks = new Map<string, TxTouches[]>();
+  private txs = 0;
+
+  constructor(private readonly chain: EvmChain) {}
+
+  async of(block: StoredBlock): Promise<TxTouches[]> {
+    const key = toHex0x(block.hash);
+    const kept = this.blocks.get(key);
+    if (kept) {
+      this.blocks.delete(key);
+      this.blocks.set(key, kept);
+      return kept;
+    }
+    const touches = await blockTouches(this.chain, block);
+    if (touches.length === 0) return touches;
+    this.blocks.set(key, touches);
+    this.txs += touches.length;
+    for (const [oldest, t] of this.blocks) {
+      if (this.txs <= KEPT_TXS) break;
+      this.blocks.delete(oldest);
+      this.txs -= t.length;
+    }
+    return touches;
   }
-  return false;
 }
+
+const caches = new WeakMap<EvmChain, TouchCache>();
+const touchCache = (chain: EvmChain) => {
+  let cache = caches.get(chain);
+  if (!cache) {
+    cache = new TouchCache(chain);
+    caches.set(chain, cache);
+  }
+  return cache;
+};
 
 /**
  * ots_getInternalOperations: in pre-order, the top call included, each frame that selfdestructed
@@ -100,7 +136,7 @@ function internalOperations(top: CallFrameJson): Array<{ type: number; from: str
     const value = frame.value ?? '0x0';
     if (destruct) out.push({ type: 1, from: destruct.from, to: destruct.to ?? '', value: destruct.value ?? '0x0' });
     else if (frame.type === 'CALL' && BigInt(value) !== 0n) out.push({ type: 0, from: frame.from, to: frame.to ?? '', value });
-    else if (isCreate(frame)) out.push({ type: frame.type === 'CREATE' ? 2 : 3, from: frame.from, to: frame.to ?? '', value });
+    else if (isCreate(frame)) out.push({ type: frame.type === 'CREATE' ? 2 : 3, from: frame.from, to: frame.to ?? frame.created ?? '', value });
   }
   return out;
 }
@@ -151,17 +187,25 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
   /** The txs of `block` that touch `who`, by descending index, with their receipts. */
   const touching = async (block: StoredBlock, who: string) => {
     if (block.body.length === 0) return [];
-    const traces = await callTraces(chain, block, () => true);
+    const touches = await touchCache(chain).of(block);
     const records = await chain.store.txRecords(block.hash);
     const txs = blockTxs(chain, block);
     const out: Array<{ tx: Record<string, unknown>; receipt: Record<string, unknown> }> = [];
     for (let i = txs.length - 1; i >= 0; i--) {
-      if (!touches(traces[i]!.result, who)) continue;
+      if (!touches[i]!.touched.has(who)) continue;
       out.push({ tx: formatTx(txs[i]!, records[i]!.from, { block, index: i }), receipt: otsReceipt(txs[i]!, records, block, i) });
     }
     return out;
   };
-  const page = (found: Array<{ tx: Record<string, unknown>; receipt: Record<string, unknown> }>, firstPage: boolean, lastPage: boolean) => ({
+  type Found = Awaited<ReturnType<typeof touching>>;
+  /** Adds the hits of block `k` to `found`, unless the page was full before it (whole blocks, as Anvil): false then. */
+  const addBlock = async (k: bigint, who: string, found: Found, size: bigint): Promise<boolean> => {
+    if (found.length >= Number(size)) return false;
+    const block = await blockAtNumber(k);
+    if (block) found.push(...(await touching(block, who)));
+    return true;
+  };
+  const page = (found: Found, firstPage: boolean, lastPage: boolean) => ({
     txs: found.map((f) => f.tx),
     receipts: found.map((f) => f.receipt),
     firstPage,
@@ -228,15 +272,10 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
       const head = chain.head.header.number;
       const from = n === 0n ? head : (n as bigint) - 1n < head ? (n as bigint) - 1n : head;
       const to = firstOwn();
-      const found: Awaited<ReturnType<typeof touching>> = [];
+      const found: Found = [];
       let lastPage = false;
       for (let k = from; k >= to; k--) {
-        const block = await blockAtNumber(k);
-        if (block) {
-          const hits = await touching(block, who);
-          if (found.length >= Number(size)) break;
-          found.push(...hits);
-        }
+        if (!(await addBlock(k, who, found, size as bigint))) break;
         if (k === to) lastPage = true;
       }
       return page(found, from >= head, lastPage);
@@ -249,18 +288,13 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
       const from = n === 0n ? first : (n as bigint) + 1n;
       let firstPage = from >= head;
       let lastPage = false;
-      const found: Awaited<ReturnType<typeof touching>> = [];
+      const found: Found = [];
       for (let k = from; k <= head; k++) {
         if (k === first) lastPage = true;
-        const block = await blockAtNumber(k);
-        if (block) {
-          // Each block's txs by ascending index, once the whole list is reversed.
-          const hits = await touching(block, who);
-          if (found.length >= Number(size)) break;
-          found.push(...hits);
-        }
+        if (!(await addBlock(k, who, found, size as bigint))) break;
         if (k === head) firstPage = true;
       }
+      // Each block's txs by ascending index, once the whole list is reversed.
       return page(found.reverse(), firstPage, lastPage);
     }),
     // The chain's own mined tx (not the pool's): its hash.
@@ -291,33 +325,42 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
 }
 
 /**
- * ots_getContractCreator: the tx that created the contract at `a` and its direct creator (the
- * factory for an internal create). The block is where its code first shows, found by bisection
- * (since Cancun code stays once a block holds it), then that block's traces. A contract whose
- * code no block shows (created and destroyed in one tx) is not looked for: null, where Anvil scans
- * every block's traces.
+ * ots_getContractCreator: the newest tx that created a contract at `a` and its direct creator
+ * (the factory for an internal create). Where the code first shows is found by bisection (since
+ * Cancun code stays once a block holds it) and read there; a contract no block shows (created and
+ * destroyed in one tx, or its code edited away) is looked for block by block from the head, as Anvil does.
  */
 async function contractCreator(chain: EvmChain, a: Uint8Array, first: bigint): Promise<{ hash: string; creator: string } | null> {
   const addr = new Address(a);
+  const who = toHex0x(a);
   const hasCode = async (n: bigint) => {
     const block = await blockOf(chain, { tag: n });
     return (await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(addr))).length > 0;
   };
-  const head = chain.head.header.number;
-  if (head < first || !(await hasCode(head)) || (await hasCode(first - 1n))) return null;
-  let [lo, hi] = [first, head];
-  while (lo < hi) {
-    const mid = (lo + hi) / 2n;
-    if (await hasCode(mid)) hi = mid;
-    else lo = mid + 1n;
-  }
-  const block = await blockOf(chain, { tag: lo });
-  const traces = await callTraces(chain, block, () => true);
-  const who = toHex0x(a);
-  for (let i = traces.length - 1; i >= 0; i--) {
-    for (const { frame } of framesOf(traces[i]!.result)) {
-      if (isCreate(frame) && !frame.error && lower(frame.to) === who) return { hash: traces[i]!.txHash, creator: frame.from };
+  const createdIn = async (n: bigint) => {
+    const block = await blockOf(chain, { tag: n });
+    const touches = await touchCache(chain).of(block);
+    for (let i = touches.length - 1; i >= 0; i--) {
+      const creator = touches[i]!.created.get(who);
+      if (creator) return { hash: toHex0x(txHash(blockTxs(chain, block)[i]!)), creator };
     }
+    return null;
+  };
+  const head = chain.head.header.number;
+  if (head < first) return null;
+  if ((await hasCode(head)) && !(await hasCode(first - 1n))) {
+    let [lo, hi] = [first, head];
+    while (lo < hi) {
+      const mid = (lo + hi) / 2n;
+      if (await hasCode(mid)) hi = mid;
+      else lo = mid + 1n;
+    }
+    const found = await createdIn(lo);
+    if (found) return found;
+  }
+  for (let n = head; n >= first; n--) {
+    const found = await createdIn(n);
+    if (found) return found;
   }
   return null;
 }

@@ -34,6 +34,8 @@ interface CallFrame {
   calls: CallFrame[];
   logs: CallLog[];
   value?: bigint;
+  /** A failed create's address, once processOutput has dropped its `to`. */
+  created?: Uint8Array;
 }
 
 export class CallTracer extends FrameTracker {
@@ -162,7 +164,10 @@ function processOutput(f: CallFrame, output: Uint8Array, error: string | undefin
     return;
   }
   f.error = error;
-  if (isCreate(f.type)) f.to = undefined;
+  if (isCreate(f.type)) {
+    f.created = f.to;
+    f.to = undefined;
+  }
   if (error !== 'execution reverted' || output.length === 0) return;
   f.output = output;
   f.revertReason = unpackRevert(output);
@@ -186,6 +191,8 @@ function toJSON(f: CallFrame): Record<string, unknown> {
   if (f.logs.length > 0) out.logs = f.logs;
   if (f.value !== undefined) out.value = quantity(f.value);
   out.type = opName(f.type);
+  // Not in geth's JSON (not enumerable, so never written out): Otterscan's internal operations name it.
+  if (f.created) Object.defineProperty(out, 'created', { value: toHex0x(f.created), enumerable: false });
   return out;
 }
 

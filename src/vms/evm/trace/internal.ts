@@ -18,10 +18,13 @@ export interface InternalTx {
   gasLimit: string;
 }
 
+/** The type callTracer gives a frame: the op that opened it. */
+export type FrameType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+
 interface Open {
   message: Message;
   /** The type callTracer gives the frame (the op that opened it), from the message's shape. */
-  type: 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+  type: FrameType;
   /** Where the frame lands in the tx's list, once it ends (undefined for frames not listed). */
   slot: number;
 }
@@ -32,7 +35,7 @@ interface Open {
  * A STATICCALL and a CALL in a static frame both read as static: neither can carry a value, so
  * neither is listed either way.
  */
-function typeOf(m: Message, parent: Open | undefined): Open['type'] {
+export function typeOf(m: Message, parent: { message: Message } | undefined): FrameType {
   if (m.salt !== undefined) return 'CREATE2';
   if (!m.to) return 'CREATE';
   if (m.delegatecall) return 'DELEGATECALL';

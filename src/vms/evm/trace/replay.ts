@@ -162,4 +162,6 @@ export interface CallFrameJson {
   output?: string;
   error?: string;
   calls?: CallFrameJson[];
+  /** A failed create's address, which geth's JSON drops (not enumerable: never written out). */
+  created?: string;
 }
