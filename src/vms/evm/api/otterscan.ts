@@ -85,12 +85,39 @@ const isCreate = (f: CallFrameJson) => f.type === 'CREATE' || f.type === 'CREATE
 /** Blocks' touches (trace/touches.ts) kept for the searches to come, by block hash. */
 const KEPT_TXS = 200_000;
 
-/** At most KEPT_TXS txs' worth, the least recently read block dropped first. */
+/** Accepted blocks waiting to be read into the cache, at most (more are read when asked for). */
+const QUEUED_BLOCKS = 1024;
+
+/**
+ * At most KEPT_TXS txs' worth, the least recently read block dropped first. From its first use on,
+ * each block the chain accepts is read in the background, so that searches find recent blocks
+ * ready (a chain nobody searches pays nothing).
+ */
 class TouchCache {
   private readonly blocks = new Map<string, TxTouches[]>();
   private txs = 0;
+  private readonly queue: StoredBlock[] = [];
+  private reading = false;
 
-  constructor(private readonly chain: EvmChain) {}
+  constructor(private readonly chain: EvmChain) {
+    chain.followBlocks(({ block }) => {
+      if (block.body.length === 0 || this.queue.length >= QUEUED_BLOCKS) return;
+      this.queue.push(block);
+      if (!this.reading) void this.readQueued();
+    });
+  }
+
+  private async readQueued(): Promise<void> {
+    this.reading = true;
+    try {
+      for (let block = this.queue.shift(); block; block = this.queue.shift()) await this.of(block);
+    } catch {
+      // A block the chain no longer holds (reverted, reset): it is read again if ever asked for.
+      this.queue.length = 0;
+    } finally {
+      this.reading = false;
+    }
+  }
 
   async of(block: StoredBlock): Promise<TxTouches[]> {
     const key = toHex0x(block.hash);
@@ -101,7 +128,8 @@ class TouchCache {
       return kept;
     }
     const touches = await blockTouches(this.chain, block);
-    if (touches.length === 0) return touches;
+    // Read meanwhile by the background reader or another search: counted once.
+    if (touches.length === 0 || this.blocks.has(key)) return touches;
     this.blocks.set(key, touches);
     this.txs += touches.length;
     for (const [oldest, t] of this.blocks) {
@@ -213,7 +241,11 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
   });
 
   const ots = {
-    getApiLevel: method(devPositional([]), () => API_LEVEL),
+    // Otterscan's first question: the blocks from now on are read for its searches as they come.
+    getApiLevel: method(devPositional([]), () => {
+      touchCache(chain);
+      return API_LEVEL;
+    }),
     hasCode: method(devPositional([address, lenientBlock], 1), async ([a, b]) => {
       const n = numberOf((b as bigint | Tag | undefined) ?? 'latest');
       const block = await blockAtNumber(n);
