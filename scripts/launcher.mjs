@@ -26,9 +26,18 @@ import vm from 'node:vm';
 //   interrupt budget, 67,584), so fewer functions that are only warm are compiled.
 // In interleaved runs of 3,000 batched transfers on freshly started nodes (bench:evm's phase 2)
 // with the node on one core: some 15–20 % more tx/s and 15–20 % less node CPU; the 1,000
-// sequential sends of phase 1 gained as much. Once warm, the node runs as fast as before. The
-// flags are set before the bundle is compiled: the code cache was written under the same flags
-// (the build starts a node through this file). Either flag given to node itself wins.
+// sequential sends of phase 1 gained as much. The flags are set before the bundle is compiled: the
+// code cache was written under the same flags (the build starts a node through this file). Either
+// flag given to node itself wins.
+// Two seconds on, V8's own values come back (AFTER_START): held to the two flags, a node that had
+// answered 12,000 eth_calls still spent 700–960 µs of CPU on each uncached one and 185–300 µs on
+// an eth_chainId, against 550–680 and 110–160 µs with V8's values (callbench, 2026-11-27), and
+// eth_call at 32 connections ran at 0.28–0.36× bare node:http's req/s against 0.47–0.48×
+// (bench:evm phase 4). Switched after start-up, bench:evm's phases 1 and 3 kept the flags' CPU
+// (2.79 ms per tx, 0.28 s; V8's values from the start: 3.57–3.70, 0.43–0.46) and bench:suite's
+// ERC-20 mix on C ran at 11.5, 12.8, 12.9 tests/s in three rounds against 10.8, 10.5, 12.4 with
+// the flags throughout. Both are read by V8 as it runs (at each tier-up check); the switch is not
+// made when the build writes the code cache, whose flag hash must stay the start-up one.
 // The Node modules the bundle requires (listed by the build in avalanche-emulator.builtins.json)
 // are loaded first: loaded after the flags were set, they made start-up some 20–30 ms slower
 // (medians of 16–30 interleaved starts; Node's own code cache is made for its default flags).
@@ -39,10 +48,15 @@ if (existsSync(builtinsFile)) {
   for (const name of JSON.parse(readFileSync(builtinsFile, 'utf8'))) load(name);
 }
 const V8_FLAGS = ['--max-optimized-bytecode-size=2000', '--interrupt-budget=264000'];
-for (const flag of V8_FLAGS) {
-  const name = flag.split('=')[0];
-  if (!process.execArgv.some((a) => a === name || a.startsWith(`${name}=`))) v8.setFlagsFromString(flag);
-}
+const AFTER_START = ['--max-optimized-bytecode-size=61440', '--interrupt-budget=67584'];
+const SWITCH_MS = 2_000;
+const setFlags = (flags) => {
+  for (const flag of flags) {
+    const name = flag.split('=')[0];
+    if (!process.execArgv.some((a) => a === name || a.startsWith(`${name}=`))) v8.setFlagsFromString(flag);
+  }
+};
+setFlags(V8_FLAGS);
 
 const bundle = path.join(here, 'avalanche-emulator.cjs');
 const cacheFile = `${bundle}.cache`;
@@ -55,3 +69,4 @@ const script = new vm.Script(source, { filename: bundle, ...(cachedData ? { cach
 if (writeCache) process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
+if (!writeCache) setTimeout(() => setFlags(AFTER_START), SWITCH_MS).unref();
