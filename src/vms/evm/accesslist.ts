@@ -7,7 +7,7 @@ import type { InterpreterStep } from '@ethereumjs/evm';
 import { bytesToHex as hex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, Refusal } from './callargs.js';
-import { observedRun } from './calls.js';
+import { observedRun, watchSteps } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { createdAddress, gethError } from './execution.js';
 import { word } from './trace/util.js';
@@ -79,11 +79,10 @@ export async function createAccessList(chain: EvmChain, block: StoredBlock, give
   for (;;) {
     const touched = touchedOf(argsListOf(previous), excluded);
     const run: FilledArgs = { ...args, accessList: argsListOf(previous) };
-    const step = tracer(touched, excluded);
+    const watch = watchSteps(tracer(touched, excluded));
     const observe = (vm: VM) => {
       precompile ??= (a) => vm.evm.getPrecompile?.(a as `0x${string}`) !== undefined;
-      vm.evm.events!.on('step', step);
-      return () => vm.evm.events!.off('step', step);
+      return watch(vm);
     };
     let r: Awaited<ReturnType<typeof observedRun>>;
     try {

@@ -246,6 +246,14 @@ export async function execute(
   });
 }
 
+/** An observer (execute's `observe`) that hands every step of the run to `step`, and lets go once it ends. */
+export const watchSteps =
+  (step: (ev: InterpreterStep) => void) =>
+  (vm: VM): (() => void) => {
+    vm.evm.events!.on('step', step);
+    return () => vm.evm.events!.off('step', step);
+  };
+
 /**
  * One run of `args` on `block` as eth_call runs it (5 s at most), with `observe` attached to the
  * reader's VM meanwhile (eth_createAccessList's tracer); refusals are Refusals.
@@ -310,13 +318,11 @@ export async function failureText(r: RunTxResult, again: (observe: (vm: VM) => (
   const err = r.execResult.exceptionError as EVMError | undefined;
   if (!err || !NAMED_BY_OP.has(err.error)) return gethError(err);
   let last: FailedStep | undefined;
-  const step = (ev: InterpreterStep) => {
-    if (ev.depth === 0) last = { code: ev.opcode.code, stackLen: ev.stack.length };
-  };
-  await again((vm) => {
-    vm.evm.events!.on('step', step);
-    return () => vm.evm.events!.off('step', step);
-  });
+  await again(
+    watchSteps((ev) => {
+      if (ev.depth === 0) last = { code: ev.opcode.code, stackLen: ev.stack.length };
+    }),
+  );
   return stepError(err, last).text;
 }
 

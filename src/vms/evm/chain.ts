@@ -268,6 +268,11 @@ export class EvmChain extends EventEmitter<Events> {
     return this.withState(root, (vm) => vm.stateManager.getAccount(new Address(address)));
   }
 
+  /** The code at `address` in the state at `root` (none: empty). */
+  async code(address: Uint8Array, root: Uint8Array = this.stateRootOf(this.head)): Promise<Uint8Array> {
+    return this.withState(root, (vm) => vm.stateManager.getCode(new Address(address)));
+  }
+
   /**
    * Follows the blocks this chain accepts, each with its txs as they ran and their records; with
    * `internalTxs`, also each tx's internal transactions, recorded by the builder from now on (a

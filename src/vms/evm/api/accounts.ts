@@ -6,7 +6,7 @@
 // keys, coreth's answers: no accounts, and `unknown account` (eth_accounts itself only where the
 // internal-account API is on).
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToHex, equalsBytes, privateToAddress } from '@ethereumjs/util';
+import { Address, bytesToHex, equalsBytes, hexToBytes, privateToAddress } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { CallFailure } from '../callargs.js';
@@ -27,6 +27,22 @@ export const unknownAccount = () => new RpcError('unknown account');
 export type KeyRing = Map<string, Uint8Array>;
 
 export const keyRing = (keys: Uint8Array[]): KeyRing => new Map(keys.map((k) => [bytesToHex(privateToAddress(k)), k]));
+
+/** The node's first account: Anvil's sender when a tx names none. */
+export function firstAccount(ring: KeyRing): Uint8Array | undefined {
+  const first = ring.keys().next().value;
+  return first === undefined ? undefined : hexToBytes(first as `0x${string}`);
+}
+
+/**
+ * The key `from` sends with: the node's own, or none for an account sent for without its key (an
+ * impersonated one). `missing` is the method's error for any other sender.
+ */
+export function senderKey(chain: EvmChain, ring: KeyRing, from: Uint8Array | undefined, missing: () => RpcError): Uint8Array | undefined {
+  const key = from ? ring.get(bytesToHex(from)) : undefined;
+  if (!key && !(from && chain.dev.isImpersonated(bytesToHex(from)))) throw missing();
+  return key;
+}
 
 /**
  * The tx eth_sendTransaction sends (and Anvil's eth_signTransaction signs) for `given`: completed by
@@ -127,10 +143,7 @@ export function accountMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, a
     }),
     sendTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
-      const key = given.from ? ring.get(bytesToHex(given.from)) : undefined;
-      const impersonated = !key && given.from !== undefined && chain.dev.isImpersonated(bytesToHex(given.from));
-      if (!key && !impersonated) throw unknownAccount();
-      return sendCompleted(chain, gas, given, key);
+      return sendCompleted(chain, gas, given, senderKey(chain, ring, given.from, unknownAccount));
     }),
   };
 }

@@ -35,6 +35,19 @@ export async function blockOf(chain: EvmChain, ref: BlockRef): Promise<StoredBlo
   return block;
 }
 
+/**
+ * The first block number in [lo, hi] at which `holds` is true, by bisection: it must hold at `hi`
+ * and, once true, stay so for every later block (a sender's nonce past a value, code in place).
+ */
+export async function firstBlockWhere(lo: bigint, hi: bigint, holds: (n: bigint) => Promise<boolean>): Promise<bigint> {
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    if (await holds(mid)) hi = mid;
+    else lo = mid + 1n;
+  }
+  return lo;
+}
+
 /** The state an account is read at for a block argument (eth_getBalance and its kin): the block, its root, the address. */
 export async function stateAt(chain: EvmChain, addr: Uint8Array, ref: BlockRef): Promise<{ block: StoredBlock; root: Uint8Array; addr: Address }> {
   const block = await blockOf(chain, ref);

@@ -234,7 +234,7 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): R
     }),
     getAccountInfo: method(positional([address, blockRef]), async ([a, ref]) => {
       const { root, addr, account } = await accountAt(a, ref);
-      const code = await chain.withState(root, (vm) => vm.stateManager.getCode(addr));
+      const code = await chain.code(addr.bytes, root);
       return { balance: qty(account?.balance ?? 0n), nonce: qty(account?.nonce ?? 0n), code: toHex0x(code) };
     }),
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {

@@ -8,14 +8,13 @@ import { devPositional, positional } from '../../../rpc/geth.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
 import type { JsonValue } from '../../../encoding/gojson.js';
 import { toHex0x } from '../../../encoding/bytes.js';
-import { call, observedRun } from '../calls.js';
+import { call, observedRun, watchSteps } from '../calls.js';
 import { type Touched, tracer } from '../accesslist.js';
-import type { VM } from '@ethereumjs/vm';
 import type { EvmChain } from '../chain.js';
 import { blockTxs, type FoundTx, findTx } from '../queries.js';
 import type { TxArgs } from '../txargs.js';
-import { type KeyRing, sendCompleted, sendError } from './accounts.js';
-import { blockOf } from './blocks.js';
+import { firstAccount, type KeyRing, senderKey, sendCompleted, sendError } from './accounts.js';
+import { blockOf, firstBlockWhere } from './blocks.js';
 import { address, type BlockRef, blockRef, bytes, hexOrDecimal64, raw, txArgs, u256 } from './fields.js';
 import { formatBlock, formatReceipt, formatTx } from './format.js';
 import { callTraces } from '../trace/replay.js';
@@ -115,12 +114,7 @@ async function erc20Slot(chain: EvmChain, token: Uint8Array, read: Uint8Array, a
   const tokenHex = toHex0x(token);
   // The slots the read touches (SLOAD and SSTORE, as an access list has them; no address is wanted).
   const touched: Touched = new Map();
-  const step = tracer(touched, () => true);
-  const observe = (vm: VM) => {
-    vm.evm.events!.on('step', step);
-    return () => vm.evm.events!.off('step', step);
-  };
-  const run = await observedRun(chain, block, { to: token, data: read }, observe).catch(() => undefined);
+  const run = await observedRun(chain, block, { to: token, data: read }, watchSteps(tracer(touched, () => true))).catch(() => undefined);
   if (!run || run.execResult.exceptionError) return undefined;
   const slots = [...(touched.get(tokenHex) ?? [])].sort();
   const value = hexToBytes(`0x${amount.toString(16).padStart(64, '0')}`);
@@ -134,22 +128,17 @@ async function erc20Slot(chain: EvmChain, token: Uint8Array, read: Uint8Array, a
 
 /**
  * The mined tx of `sender` with `nonce`: the block where the sender's nonce passed it, found by
- * bisection over the blocks' states (as Anvil's), then that block's tx.
+ * bisection over the blocks' states (as Anvil's), then that block's tx. A nonce of 2^64-1 or more
+ * no tx has (EIP-2681).
  */
 export async function minedBySenderAndNonce(chain: EvmChain, sender: Uint8Array, nonce: bigint): Promise<FoundTx | undefined> {
-  const nonceAt = async (number: bigint) => {
+  const passed = async (number: bigint) => {
     const block = await blockOf(chain, { tag: number });
-    return (await chain.account(sender, chain.stateRootOf(block)))?.nonce ?? 0n;
+    return ((await chain.account(sender, chain.stateRootOf(block)))?.nonce ?? 0n) > nonce;
   };
   const head = chain.head.header.number;
-  if (head === 0n || nonce >= (await nonceAt(head))) return undefined;
-  let [lo, hi] = [1n, head];
-  while (lo < hi) {
-    const mid = (lo + hi) / 2n;
-    if ((await nonceAt(mid)) > nonce) hi = mid;
-    else lo = mid + 1n;
-  }
-  const block = await blockOf(chain, { tag: lo });
+  if (nonce >= MAX_NONCE || head === 0n || !(await passed(head))) return undefined;
+  const block = await blockOf(chain, { tag: await firstBlockWhere(1n, head, passed) });
   const records = await chain.store.txRecords(block.hash);
   const txs = blockTxs(chain, block);
   const from = toHex0x(sender);
@@ -173,13 +162,9 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
     }),
     sendTransactionSync: method(positional([txArgs, hexOrDecimal64], 1), async ([a, ms]) => {
       // Without `from`, Anvil sends from its first account.
-      const first = ring.keys().next().value;
       const given = { ...(a as TxArgs) };
-      if (!given.from && first !== undefined) given.from = hexToBytes(first as `0x${string}`);
-      const from = given.from ? toHex0x(given.from) : undefined;
-      const key = from ? ring.get(from) : undefined;
-      if (!from || (!key && !chain.dev.isImpersonated(from))) throw signingErrors.noSigner();
-      const hash = await sendCompleted(chain, gas, given, key);
+      given.from ??= firstAccount(ring);
+      const hash = await sendCompleted(chain, gas, given, senderKey(chain, ring, given.from, signingErrors.noSigner));
       return receiptWithin(chain, hexToBytes(hash as `0x${string}`), timeoutOf(ms));
     }),
     // The pool first (pending, then queued), then the block where the sender's nonce passed `nonce`.
@@ -189,7 +174,6 @@ export function anvilEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing):
       const nonce = n as bigint;
       const pooled = chain.pool.sameNonce(from, nonce);
       if (pooled) return formatTx(pooled.tx, pooled.from, undefined);
-      if (nonce >= MAX_NONCE) return null;
       const found = await minedBySenderAndNonce(chain, a as Uint8Array, nonce);
       return found ? formatTx(found.tx, found.records[found.index]!.from, found) : null;
     }),

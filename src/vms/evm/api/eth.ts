@@ -100,7 +100,7 @@ export function ethService(d: EthDeps): ServiceDef {
       }),
       getCode: method(positional([address, blockRef]), async ([a, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
-        return toHex0x(await chain.withState(s.root, (vm) => vm.stateManager.getCode(s.addr)));
+        return toHex0x(await chain.code(s.addr.bytes, s.root));
       }),
       // The key is a plain string, decoded once the state is found (decodeHash).
       getStorageAt: method(positional([address, text, blockRef]), async ([a, hexKey, ref]) => {

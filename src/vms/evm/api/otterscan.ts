@@ -5,7 +5,6 @@
 // (trace/touches.ts), found by re-executing the block once and kept (TouchCache). Searches read
 // only the chain's own blocks (past its fork block on a fork), from the newest one a request names,
 // never past the head.
-import { Address } from '@ethereumjs/util';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { devPositional } from '../../../rpc/geth.js';
 import { type Field, ParamsError } from '../../../rpc/schema.js';
@@ -17,7 +16,7 @@ import type { StoredBlock } from '../store.js';
 import { type CallFrameJson, callTraces } from '../trace/replay.js';
 import { blockTouches, type TxTouches } from '../trace/touches.js';
 import { txHash } from '../txcodec.js';
-import { blockOf } from './blocks.js';
+import { blockOf, firstBlockWhere } from './blocks.js';
 import { jsonKind } from './dev.js';
 import { minedBySenderAndNonce } from './devanvil.js';
 import { address, hash, u256 } from './fields.js';
@@ -250,8 +249,7 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
       const n = numberOf((b as bigint | Tag | undefined) ?? 'latest');
       const block = await blockAtNumber(n);
       if (!block) throw otsErrors.outOfRange(chain.head.header.number, n);
-      const code = await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(new Address(a as Uint8Array)));
-      return code.length > 0;
+      return (await chain.code(a as Uint8Array, chain.stateRootOf(block))).length > 0;
     }),
     getInternalOperations: method(devPositional([hash]), async ([h]) => {
       const t = await traced(h as Uint8Array);
@@ -331,7 +329,6 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
     }),
     // The chain's own mined tx (not the pool's): its hash.
     getTransactionBySenderAndNonce: method(devPositional([address, u256]), async ([a, nonce]) => {
-      if ((nonce as bigint) >= 2n ** 64n - 1n) return null;
       const found = await minedBySenderAndNonce(chain, a as Uint8Array, nonce as bigint);
       return found && own(found.block) ? toHex0x(txHash(found.tx)) : null;
     }),
@@ -363,12 +360,8 @@ export function otterscanServices(chain: EvmChain): ServiceDef[] {
  * destroyed in one tx, or its code edited away) is looked for block by block from the head, as Anvil does.
  */
 async function contractCreator(chain: EvmChain, a: Uint8Array, first: bigint): Promise<{ hash: string; creator: string } | null> {
-  const addr = new Address(a);
   const who = toHex0x(a);
-  const hasCode = async (n: bigint) => {
-    const block = await blockOf(chain, { tag: n });
-    return (await chain.withState(chain.stateRootOf(block), (vm) => vm.stateManager.getCode(addr))).length > 0;
-  };
+  const hasCode = async (n: bigint) => (await chain.code(a, chain.stateRootOf(await blockOf(chain, { tag: n })))).length > 0;
   const createdIn = async (n: bigint) => {
     const block = await blockOf(chain, { tag: n });
     const touches = await touchCache(chain).of(block);
@@ -381,13 +374,7 @@ async function contractCreator(chain: EvmChain, a: Uint8Array, first: bigint): P
   const head = chain.head.header.number;
   if (head < first) return null;
   if ((await hasCode(head)) && !(await hasCode(first - 1n))) {
-    let [lo, hi] = [first, head];
-    while (lo < hi) {
-      const mid = (lo + hi) / 2n;
-      if (await hasCode(mid)) hi = mid;
-      else lo = mid + 1n;
-    }
-    const found = await createdIn(lo);
+    const found = await createdIn(await firstBlockWhere(first, head, hasCode));
     if (found) return found;
   }
   for (let n = head; n >= first; n--) {

@@ -5,14 +5,14 @@
 // Without keys (a node without --dev) coreth's answers: eth_sign is `unknown account`, and
 // eth_signTransaction checks what geth's SignTransaction checks first.
 import { createRequire } from 'node:module';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
 import { method, RpcError } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { isJsonObject, type JsonValue, parseGoJson, RawNumber } from '../../../encoding/gojson.js';
 import type { EvmChain } from '../chain.js';
 import { setDefaults, type TxArgs } from '../txargs.js';
 import { checkTxFee } from '../admission.js';
-import { type KeyRing, completedTx, sendError, unknownAccount } from './accounts.js';
+import { completedTx, firstAccount, type KeyRing, sendError, unknownAccount } from './accounts.js';
 import { address, bytes, raw, txArgs } from './fields.js';
 import type { GasOracle } from './gas.js';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -101,8 +101,7 @@ export function signingMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing, d
           throw signingErrors.unknownAccount();
         }
         // Anvil signs for its first account when no `from` is given (none: no signer).
-        const first = ring.keys().next().value;
-        const from = given.from ?? (first === undefined ? undefined : hexToBytes(first as `0x${string}`));
+        const from = given.from ?? firstAccount(ring);
         if (!from) throw signingErrors.noSigner();
         const key = keyOf(ring, from, signingErrors.noSigner);
         return toHex0x((await completedTx(chain, gas, { ...given, from }, key)).serialize());

@@ -123,23 +123,38 @@ export async function parentVM(env: TraceEnv, block: StoredBlock): Promise<VM> {
   return scratchVM(env, await env.chain.builtOn(block, parent));
 }
 
-/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
-export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
-  if (block.header.number === 0n) throw replayErrors.genesis();
+/**
+ * Re-executes `block`'s txs from its parent's state, up to the one at index `last`: `run` runs
+ * each on the block's VM, with its recorded sender (no signature to recover again, and an
+ * impersonated tx's names nobody).
+ */
+export async function replayTxs(
+  env: TraceEnv,
+  block: StoredBlock,
+  last: number,
+  run: (vm: VM, tx: TypedTransaction, index: number, from: Uint8Array) => Promise<void>,
+): Promise<void> {
   const vm = await parentVM(env, block);
   const txs = blockTxs(env.chain, block);
   const records = await env.chain.store.txRecords(block.hash);
+  for (let i = 0; i <= last; i++) {
+    const tx = txs[i]!;
+    withSender(tx, new Address(records[i]!.from));
+    await run(vm, tx, i, records[i]!.from);
+  }
+}
+
+/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
+export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
+  if (block.header.number === 0n) throw replayErrors.genesis();
   const baseFee = block.header.baseFee ?? 0n;
   const out: Array<{ txHash: string; result: unknown }> = [];
   let last = -1;
-  for (let i = 0; i < txs.length; i++) if (which(i)) last = i;
-  for (let i = 0; i <= last; i++) {
-    const tx = txs[i]!;
-    // The recorded sender: no signature to recover again, and an impersonated tx's names nobody.
-    withSender(tx, new Address(records[i]!.from));
+  for (let i = 0; i < block.body.length; i++) if (which(i)) last = i;
+  await replayTxs(env, block, last, async (vm, tx, i, from) => {
     if (!which(i)) await replay(env, vm, block, tx, baseFee);
-    else out.push({ txHash: toHex0x(txHash(tx)), result: await traceOne(env, vm, block, tx, records[i]!.from, config, baseFee) });
-  }
+    else out.push({ txHash: toHex0x(txHash(tx)), result: await traceOne(env, vm, block, tx, from, config, baseFee) });
+  });
   return out;
 }
 

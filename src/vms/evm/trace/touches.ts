@@ -5,15 +5,12 @@
 // the contract it runs in, its to the code's), a create's creator and, when it succeeded, the
 // created contract. A contract that selfdestructs is the to of the call it runs in.
 import type { EVMResult, Message } from '@ethereumjs/evm';
-import { Address } from '@ethereumjs/util';
 import { toHex0x } from '../../../encoding/bytes.js';
-import { blockTxs } from '../queries.js';
 import type { StoredBlock } from '../store.js';
-import { withSender } from '../txcodec.js';
 import { ScratchStore } from '../overlay.js';
 import type { EvmChain } from '../chain.js';
 import { type FrameType, typeOf } from './internal.js';
-import { parentVM, replay, type TraceEnv } from './replay.js';
+import { replay, replayTxs, type TraceEnv } from './replay.js';
 
 export interface TxTouches {
   touched: Set<string>;
@@ -60,26 +57,21 @@ class TouchRecorder {
 
 /** Every tx of `block`, re-executed from its parent's state: what each touched and created. */
 export async function blockTouches(chain: EvmChain, block: StoredBlock): Promise<TxTouches[]> {
-  const txs = blockTxs(chain, block);
-  if (txs.length === 0) return [];
+  if (block.body.length === 0) return [];
   const env: TraceEnv = { chain, store: new ScratchStore(chain.nodes) };
-  const vm = await parentVM(env, block);
-  const records = await chain.store.txRecords(block.hash);
   const recorder = new TouchRecorder();
-  vm.evm.events!.on('beforeMessage', recorder.onBefore);
-  vm.evm.events!.on('afterMessage', recorder.onAfter);
   const out: TxTouches[] = [];
-  try {
-    for (const [i, tx] of txs.entries()) {
-      // The recorded sender: an impersonated tx's signature names nobody.
-      withSender(tx, new Address(records[i]!.from));
-      recorder.start();
+  await replayTxs(env, block, block.body.length - 1, async (vm, tx) => {
+    recorder.start();
+    vm.evm.events!.on('beforeMessage', recorder.onBefore);
+    vm.evm.events!.on('afterMessage', recorder.onAfter);
+    try {
       await replay(env, vm, block, tx, block.header.baseFee ?? 0n);
-      out.push(recorder.current);
+    } finally {
+      vm.evm.events!.off('beforeMessage', recorder.onBefore);
+      vm.evm.events!.off('afterMessage', recorder.onAfter);
     }
-  } finally {
-    vm.evm.events!.off('beforeMessage', recorder.onBefore);
-    vm.evm.events!.off('afterMessage', recorder.onAfter);
-  }
+    out.push(recorder.current);
+  });
   return out;
 }
