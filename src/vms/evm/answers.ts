@@ -1,8 +1,11 @@
 // eth_call's answers kept per chain, by what decides them.
 import type { EvmChain } from './chain.js';
 import { type CallArgs, CallFailure } from './callargs.js';
+import type { CallReads } from './callreads.js';
+import { type StateChanges, stateChanges } from './statediff.js';
 import type { StoredBlock } from './store.js';
-import { toHex } from '../../encoding/bytes.js';
+import { equalBytes, fromHex, toHex } from '../../encoding/bytes.js';
+import { keccak256 } from '../../crypto/keccak.js';
 
 /**
  * eth_call's answers, by what decides them: the state the call runs on, its block (BLOCKHASH goes
@@ -11,33 +14,79 @@ import { toHex } from '../../encoding/bytes.js';
  * asked again (a front end polling balanceOf, several components reading one value) gets the
  * answer the first run gave without running again. What did not come out of a completed run (a
  * refusal, the timeout) is never kept, nor a call with state overrides or large data.
+ *
+ * An answer on the head also keeps what its run read (callreads.ts), so that it can be carried to a
+ * later head (carried): the answer holds there if no account or slot it read changed in between.
  */
 class Answers {
-  private readonly entries = new Map<string, Uint8Array | CallFailure>();
+  private readonly entries = new Map<string, Kept>();
+  /** By a call's own part of the key: the key of its last answer kept on a head with its reads. */
+  private readonly onHead = new Map<string, string>();
+  /** The state changes between two roots (statediff.ts), the last few asked. */
+  private readonly diffs = new Map<string, Promise<StateChanges | undefined>>();
   private bytes = 0;
 
-  get(key: string): Uint8Array | CallFailure | undefined {
-    const answer = this.entries.get(key);
-    if (answer !== undefined) {
+  get(key: string): Kept | undefined {
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
       // Most recently asked last: the oldest go first.
       this.entries.delete(key);
-      this.entries.set(key, answer);
+      this.entries.set(key, kept);
     }
-    return answer;
+    return kept;
   }
 
-  set(key: string, answer: Uint8Array | CallFailure): void {
-    const size = key.length + answerSize(answer);
+  set(key: string, kept: Kept): void {
+    const size = sizeOf(key, kept);
     if (size > ANSWER_BYTES / 16) return;
     while (this.entries.size >= ANSWERS || (this.bytes + size > ANSWER_BYTES && this.entries.size > 0)) {
       const [oldest, dropped] = this.entries.entries().next().value!;
       this.entries.delete(oldest);
-      this.bytes -= oldest.length + answerSize(dropped);
+      this.bytes -= sizeOf(oldest, dropped);
+      if (dropped.at && this.onHead.get(dropped.at.call) === oldest) this.onHead.delete(dropped.at.call);
     }
-    this.entries.set(key, answer);
+    this.entries.set(key, kept);
     this.bytes += size;
+    if (kept.at) this.onHead.set(kept.at.call, key);
+  }
+
+  /** The last answer kept on a head with its reads, of the call whose own part of the key is `call`. */
+  lastOnHead(call: string): Kept | undefined {
+    const key = this.onHead.get(call);
+    return key === undefined ? undefined : this.entries.get(key);
+  }
+
+  /** What changed from state `from` to state `to` (undefined: not known). */
+  changes(chain: EvmChain, from: Uint8Array, to: Uint8Array): Promise<StateChanges | undefined> {
+    const key = `${toHex(from)}>${toHex(to)}`;
+    let diff = this.diffs.get(key);
+    if (!diff) {
+      if (this.diffs.size >= DIFFS) this.diffs.delete(this.diffs.keys().next().value!);
+      diff = stateChanges(chain.nodes, from, to);
+      this.diffs.set(key, diff);
+    }
+    return diff;
   }
 }
+
+/** An answer kept, and for one on the head, where and what its run read. */
+interface Kept {
+  answer: Uint8Array | CallFailure;
+  at?: {
+    /** The call's own part of the key. */
+    call: string;
+    block: StoredBlock;
+    root: Uint8Array;
+    /** The accounts' and slots' trie keys (hex) the run read: an account's, or an account's followed by a slot's. */
+    accounts: string[];
+    slots: string[];
+  };
+}
+
+/** State diffs kept per chain (a block's diff serves each call carried over it). */
+const DIFFS = 8;
+/** How many blocks back an answer is carried from, at most. */
+const CARRY_BLOCKS = 64;
 
 /** Answers kept per chain, at most, and their bytes (keys and return data). */
 const ANSWERS = 4096;
@@ -46,6 +95,10 @@ const ANSWER_BYTES = 16 * 1024 * 1024;
 const KEPT_CALLDATA = 8 * 1024;
 
 const answerSize = (a: Uint8Array | CallFailure): number => (a instanceof CallFailure ? a.message.length + (a.data?.length ?? 0) : a.length);
+
+/** A kept answer's bytes: its key, its data, the call's key and reads when kept on the head. */
+const sizeOf = (key: string, kept: Kept): number =>
+  key.length + answerSize(kept.answer) + (kept.at ? kept.at.call.length + 64 * (kept.at.accounts.length + 2 * kept.at.slots.length) : 0);
 
 const answersByChain = new WeakMap<EvmChain, Answers>();
 
@@ -74,12 +127,11 @@ function stateKey(chain: EvmChain, block: StoredBlock): string {
   return lastState.prefix;
 }
 
-/** What decides a call's answer, as a key; undefined for a call that is not kept. */
-export function answerKey(chain: EvmChain, block: StoredBlock, args: CallArgs): string | undefined {
+/** What decides a call's answer besides its state and block (every field of the call); undefined for a call that is not kept. */
+export function callKey(args: CallArgs): string | undefined {
   if ((args.data?.length ?? 0) > KEPT_CALLDATA) return undefined;
   const list = args.accessList === undefined ? '-' : args.accessList.map((a) => `${hexOf(a.address)}:${a.storageKeys.map(hexOf).join(',')}`).join(';');
   return [
-    stateKey(chain, block),
     hexOf(args.from),
     hexOf(args.to),
     numberOf(args.gas),
@@ -91,4 +143,82 @@ export function answerKey(chain: EvmChain, block: StoredBlock, args: CallArgs): 
     hexOf(args.data),
     list,
   ].join('|');
+}
+
+/** What decides the answer of the call `call` (callKey's) on `block`, as a key. */
+export const answerKey = (chain: EvmChain, block: StoredBlock, call: string): string => `${stateKey(chain, block)}|${call}`;
+
+/**
+ * Whether a call's answer on the head may be carried to a later head by what its run read: it names
+ * a contract (a create runs code no state holds) and pays no fee (with a price, the block's base
+ * fee takes part in its checks).
+ */
+export const carriable = (args: CallArgs): boolean =>
+  args.to !== undefined && args.gasPrice === undefined && args.maxFeePerGas === undefined && args.maxPriorityFeePerGas === undefined;
+
+/** The answer kept for `key`, or else carried to `block` (the head) from an earlier head; undefined: none. */
+export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string): Promise<Uint8Array | CallFailure | undefined> {
+  const answers = answersOf(chain);
+  const kept = answers.get(key);
+  if (kept !== undefined || block !== chain.head) return kept?.answer;
+  const from = await carried(chain, answers, block, call);
+  if (from === undefined || key !== answerKey(chain, block, call)) return undefined;
+  answers.set(key, { answer: from.answer, at: { ...from.at!, block, root: chain.stateRootOf(block) } });
+  return from.answer;
+}
+
+/**
+ * The last answer of `call` kept on an earlier head (or on this one before a dev edit) that still
+ * holds on `head`: that head is `head` or one of its CARRY_BLOCKS ancestors, the stateful
+ * precompiles on are the same, and no account or slot its run read changed from that head's state
+ * to this one's. Only the run's own reads decide it: its code had no op that reads the block
+ * (callreads.ts), and the VM's rules are the chain's, the same at every block.
+ */
+async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, call: string): Promise<Kept | undefined> {
+  const last = answers.lastOnHead(call);
+  const at = last?.at;
+  if (!at) return undefined;
+  const [from, to] = [at.block.header.number, head.header.number];
+  if (from > to || to - from > BigInt(CARRY_BLOCKS)) return undefined;
+  if (from === to ? !equalBytes(at.block.hash, head.hash) : !(await descends(chain, head, at.block))) return undefined;
+  if (!chain.sameCallRules(at.block, head)) return undefined;
+  const changes = await answers.changes(chain, at.root, chain.stateRootOf(head));
+  if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
+  return last;
+}
+
+/** Whether `block` descends from `ancestor` (a lower number): the ancestor itself is never read (on a fork it may be the upstream's). */
+async function descends(chain: EvmChain, block: StoredBlock, ancestor: StoredBlock): Promise<boolean> {
+  let b: StoredBlock | undefined = block;
+  while (b && b.header.number > ancestor.header.number + 1n) b = await chain.store.block(b.header.parentHash);
+  return b !== undefined && equalBytes(b.header.parentHash, ancestor.hash);
+}
+
+/** Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried later. */
+export function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Uint8Array | CallFailure, reads?: CallReads): void {
+  const at = reads?.stateOnly && block === chain.head ? { call, block, root: chain.stateRootOf(block), ...trieKeysOf(reads) } : undefined;
+  answersOf(chain).set(key, at ? { answer, at } : { answer });
+}
+
+/** Trie keys (hex) of hashed hex inputs, the last ones asked (an account is read by call after call). */
+const hashed = new Map<string, string>();
+const HASHED = 10_000;
+
+function trieKey(hex: string): string {
+  let key = hashed.get(hex);
+  if (key === undefined) {
+    if (hashed.size >= HASHED) hashed.clear();
+    key = toHex(keccak256(fromHex(hex)));
+    hashed.set(hex, key);
+  }
+  return key;
+}
+
+/** A run's reads as the state trie keys them: accounts by their address's keccak, slots also by the slot's. */
+function trieKeysOf(reads: CallReads): { accounts: string[]; slots: string[] } {
+  return {
+    accounts: [...reads.accounts].map(trieKey),
+    // CallReads' slot: 40 hex digits of address, then 64 of slot.
+    slots: [...reads.slots].map((s) => trieKey(s.slice(0, 40)) + trieKey(s.slice(40))),
+  };
 }

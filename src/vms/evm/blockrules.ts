@@ -94,6 +94,11 @@ export class BlockRules {
     return p;
   }
 
+  /** Whether blocks of times `a` and `b` have the same stateful precompiles on (each is on from a time, until another). */
+  samePrecompiles(a: bigint, b: bigint): boolean {
+    return this.opts.precompiles.every((c) => activeAt(c, a) === activeAt(c, b));
+  }
+
   /** Whether the warp precompile is on at the head (for the next block). */
   get warpActive(): boolean {
     return this.opts.precompiles.some((c) => c.key === 'warpConfig' && activeAt(c, this.headTime()));

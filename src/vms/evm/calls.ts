@@ -7,13 +7,14 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from './chain.js';
-import { gethError, overriddenContext, paced, skippingSenderCheck, withHashReference } from './execution.js';
+import { gethError, overriddenContext, paced, type ReaderStateManager, skippingSenderCheck, withHashReference } from './execution.js';
 import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
 import { type FailedStep, gethError as stepError } from './trace/opcodes.js';
-import { answerKey, answersOf } from './answers.js';
+import { answerKey, callKey, carriable, keepAnswer, knownAnswer } from './answers.js';
+import { CallReads } from './callreads.js';
 import { type BlockOverrides, type CallArgs, CallFailure, callGas, Refusal, revertError, type StateOverride } from './callargs.js';
 
 export interface Message {
@@ -221,30 +222,63 @@ export async function execute(
   const predicates = predicatesOf(chain, m);
   return chain.withState(chain.stateRootOf(block), async (vm) => {
     await applyOverrides(vm, overrides);
-    await refuseState(vm, m);
-    const exec = callContext(chain, block, m.noBaseFee, blockOverrides);
-    if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
+    // Attached before refuseState: a recording of what the call reads (answers.ts) has its balance check too.
     const detach = observe?.(vm);
-    // doCall's GetHashFn keeps the real header as its reference whatever number the overrides give.
-    const hashRef = blockOverrides ? block.header.number : undefined;
     try {
-      return await skippingSenderCheck(vm, m.from, () =>
-        withHashReference(vm, hashRef, () =>
-          paced(vm, pacer, () => runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true })),
-        ),
-      );
-    } catch (err) {
-      // The reader outlives the call: what a run thrown out of left behind goes with it (withState
-      // unwinds its state's checkpoints).
-      dropTransientStorage(vm);
-      if (err instanceof CallFailure) throw err; // the timeout
-      throw engineRefusal(err as Error);
+      await refuseState(vm, m);
+      const exec = callContext(chain, block, m.noBaseFee, blockOverrides);
+      if (predicates) setRunningPredicates(vm.evm, { ...predicates, invalid: new Set() });
+      // doCall's GetHashFn keeps the real header as its reference whatever number the overrides give.
+      const hashRef = blockOverrides ? block.header.number : undefined;
+      try {
+        return await skippingSenderCheck(vm, m.from, () =>
+          withHashReference(vm, hashRef, () =>
+            paced(vm, pacer, () => runTx(vm, { tx: m.tx, block: exec, skipNonce: true, skipHardForkValidation: true, skipBlockGasLimitValidation: true })),
+          ),
+        );
+      } catch (err) {
+        // The reader outlives the call: what a run thrown out of left behind goes with it (withState
+        // unwinds its state's checkpoints).
+        dropTransientStorage(vm);
+        if (err instanceof CallFailure) throw err; // the timeout
+        throw engineRefusal(err as Error);
+      }
     } finally {
       detach?.();
       setRunningPredicates(vm.evm, undefined);
     }
   });
 }
+
+/**
+ * An observer (execute's `observe`) that has the reader's state manager note what the run reads
+ * into `reads`, until the call's message ends: what runTx reads after it (the sender's refund, the
+ * coinbase it credits with the call's zero fee) decides nothing the call answers.
+ */
+const recordReads =
+  (reads: CallReads) =>
+  (vm: VM): (() => void) => {
+    const sm = vm.stateManager as ReaderStateManager;
+    const evm = vm.evm as EVM;
+    const runCall = evm.runCall;
+    const own = Object.hasOwn(evm, 'runCall');
+    let depth = 0;
+    sm.reads = reads;
+    // Every frame's message goes through runCall (a CALL's too): the outermost one's end ends the recording.
+    evm.runCall = async (opts) => {
+      depth++;
+      try {
+        return await runCall.call(evm, opts);
+      } finally {
+        if (--depth === 0) sm.reads = undefined;
+      }
+    };
+    return () => {
+      sm.reads = undefined;
+      if (own) evm.runCall = runCall;
+      else delete (evm as { runCall?: unknown }).runCall;
+    };
+  };
 
 /** An observer (execute's `observe`) that hands every step of the run to `step`, and lets go once it ends. */
 export const watchSteps =
@@ -290,6 +324,7 @@ async function doCall(
   args: CallArgs,
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
+  reads?: CallReads,
 ): Promise<{ result: RunTxResult; failure: string | undefined }> {
   const gas = callGas(args);
   // ToMessage prices the message at the context's base fee, an overridden one included.
@@ -298,7 +333,7 @@ async function doCall(
   const run = (observe?: (vm: VM) => () => void) =>
     execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides);
   try {
-    const result = await run();
+    const result = await run(reads && recordReads(reads));
     return { result, failure: await failureText(result, run) };
   } catch (err) {
     if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
@@ -334,14 +369,17 @@ export async function call(
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
 ): Promise<Uint8Array> {
-  const key = overrides === undefined && blockOverrides === undefined ? answerKey(chain, block, args) : undefined;
-  const known = key === undefined ? undefined : answersOf(chain).get(key);
+  const call = overrides === undefined && blockOverrides === undefined ? callKey(args) : undefined;
+  const key = call === undefined ? undefined : answerKey(chain, block, call);
+  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
   if (known instanceof CallFailure) throw known;
   if (known !== undefined) return known;
-  const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides);
+  // A run on the head records what it reads, so that its answer can be carried to the heads after.
+  const reads = key !== undefined && block === chain.head && carriable(args) ? new CallReads() : undefined;
+  const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads);
   const answer = outcome(result, failure);
   // Kept only if the head is still the one the key names (the run awaited the reader).
-  if (key !== undefined && key === answerKey(chain, block, args)) answersOf(chain).set(key, answer);
+  if (key !== undefined && key === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, key, answer, reads);
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }

@@ -186,6 +186,11 @@ export class EvmChain extends EventEmitter<Events> {
     return this.rules.predicatesForReplay(tx);
   }
 
+  /** Whether calls on blocks `a` and `b` run with the same rules: the VM's are the chain's, its stateful precompiles' go by time. */
+  sameCallRules(a: StoredBlock, b: StoredBlock): boolean {
+    return this.rules.samePrecompiles(a.header.time, b.header.time);
+  }
+
   /** What the state after `block` sets for its child: the fee config and the coinbase. */
   rulesAt(block: StoredBlock): Promise<ChainRules> {
     return this.withState(this.stateRootOf(block), (vm) => this.rules.after(vm.stateManager as MerkleStateManager, block.header.time));

@@ -40,6 +40,7 @@ import type { ForkState } from './fork/state.js';
 import { forkLayer, ownStorageTrie } from './fork/tries.js';
 import { toHex } from '../../encoding/bytes.js';
 import type { BlockOverrides } from './callargs.js';
+import type { CallReads } from './callreads.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -171,6 +172,9 @@ export class CountedStateManager extends MerkleStateManager {
   }
 }
 
+/** Whether `address` is in Subnet-EVM's range of stateful precompiles (0x0200…0000 to 0x0200…00ff). */
+const isStatefulPrecompile = (address: Uint8Array): boolean => address[0] === 0x02 && address.subarray(1, 19).every((b) => b === 0);
+
 /** Decoded accounts a reader keeps across its calls at one root, at most. */
 const KEPT_ACCOUNTS = 10_000;
 
@@ -190,6 +194,8 @@ const KEPT_STORAGE_TRIES = 1024;
  * checkpoint is not reused.
  */
 export class ReaderStateManager extends CountedStateManager {
+  /** What the call under way reads, while one is recorded (answers.ts). */
+  reads: CallReads | undefined;
   private readonly keptTries = new Map<string, MerklePatriciaTrie>();
   /** Accounts as read from the account trie at `accountsRoot`, decoded (by unprefixed address hex). */
   private readonly accounts = new Map<string, Account | undefined>();
@@ -201,6 +207,7 @@ export class ReaderStateManager extends CountedStateManager {
    * handed to the cache as the base class would.
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
+    this.reads?.accounts.add(toHex(address.bytes));
     const cache = this._caches?.account;
     if (!cache || cache.get(address) !== undefined) return super.getAccount(address);
     const root = this._trie.root();
@@ -220,6 +227,20 @@ export class ReaderStateManager extends CountedStateManager {
     return account;
   }
 
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    this.reads?.slots.add(toHex(address.bytes) + toHex(key));
+    return super.getStorage(address, key);
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const code = await super.getCode(address);
+    if (this.reads) {
+      this.reads.accounts.add(toHex(address.bytes));
+      this.reads.noteCode(code);
+    }
+    return code;
+  }
+
   /**
    * A storage write goes to the storage cache only, from which reads of the slot are then answered.
    * @ethereumjs 10.1.3's putStorage means to do the same (`cache.put(...) ?? writeTrie(...)`), but
@@ -228,6 +249,8 @@ export class ReaderStateManager extends CountedStateManager {
    * when its last checkpoint closes; a reader's calls end in a revert, so there is nothing to write.
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    // The fee manager writes the block's number: what a call reads after its own write there is not the state's.
+    if (this.reads && isStatefulPrecompile(address.bytes)) this.reads.stateOnly = false;
     const storage = this._caches?.storage;
     if (!storage) return super.putStorage(address, key, value);
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
