@@ -227,6 +227,8 @@ export class EvmChain extends EventEmitter<Events> {
     this.currentRules = await this.rulesAt(this.head);
     this.blocks = this.newBuilder();
     await this.admission.reload();
+    // In the background: a fork's reads find what earlier runs fetched in memory (nodes.ts).
+    if (this.nodes.fork) void this.nodes.warmFromFork();
   }
 
   /** The builder, over the builder VM: it reads the chain's head, rules and pool, and tells it of its blocks. */

@@ -118,6 +118,11 @@ export class ForkState {
     return this.nodes.get(key);
   }
 
+  /** The fork cache's nodes and code with keys past `after` (all: undefined), in key order, `limit` at most. */
+  cachedEntries(after: Uint8Array | undefined, limit: number): Promise<Array<[Uint8Array, Uint8Array]>> {
+    return this.nodes.entries(after ? { gt: after, limit } : { limit });
+  }
+
   /** Marks `root` as the state root of upstream block `number` (what the history read). */
   noteRoot(root: Uint8Array, number: bigint): void {
     keep(this.roots, toHex(root), number);
