@@ -4,7 +4,7 @@ import { type CallArgs, CallFailure } from './callargs.js';
 import type { CallReads } from './callreads.js';
 import { type StateChanges, stateChanges } from './statediff.js';
 import type { StoredBlock } from './store.js';
-import { equalBytes, fromHex, toHex } from '../../encoding/bytes.js';
+import { fromHex, toHex } from '../../encoding/bytes.js';
 import { keccak256 } from '../../crypto/keccak.js';
 
 /**
@@ -85,7 +85,7 @@ interface Kept {
 
 /** State diffs kept per chain (a block's diff serves each call carried over it). */
 const DIFFS = 8;
-/** How many blocks back an answer is carried from, at most. */
+/** How many blocks apart (by number) an answer is carried, at most: states further apart differ in more nodes. */
 const CARRY_BLOCKS = 64;
 
 /** Answers kept per chain, at most, and their bytes (keys and return data). */
@@ -168,30 +168,24 @@ export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: str
 }
 
 /**
- * The last answer of `call` kept on an earlier head (or on this one before a dev edit) that still
- * holds on `head`: that head is `head` or one of its CARRY_BLOCKS ancestors, the stateful
- * precompiles on are the same, and no account or slot its run read changed from that head's state
- * to this one's. Only the run's own reads decide it: its code had no op that reads the block
- * (callreads.ts), and the VM's rules are the chain's, the same at every block.
+ * The last answer of `call` kept on a head (this one before a dev edit, an earlier one, or one of a
+ * branch a revert left) that still holds on `head`: the two blocks are at most CARRY_BLOCKS apart,
+ * the stateful precompiles on are the same, and no account or slot its run read differs between the
+ * two states. Only the run's own reads decide it: its code had no op that reads the block
+ * (callreads.ts), so neither the block nor its ancestry takes part, and the VM's rules are the
+ * chain's, the same at every block. (A test suite that reverts to its fixture before each test
+ * thus reads, after its txs, the views they left as another test left them without running them.)
  */
 async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, call: string): Promise<Kept | undefined> {
   const last = answers.lastOnHead(call);
   const at = last?.at;
   if (!at) return undefined;
   const [from, to] = [at.block.header.number, head.header.number];
-  if (from > to || to - from > BigInt(CARRY_BLOCKS)) return undefined;
-  if (from === to ? !equalBytes(at.block.hash, head.hash) : !(await descends(chain, head, at.block))) return undefined;
+  if ((from > to ? from - to : to - from) > BigInt(CARRY_BLOCKS)) return undefined;
   if (!chain.sameCallRules(at.block, head)) return undefined;
   const changes = await answers.changes(chain, at.root, chain.stateRootOf(head));
   if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
   return last;
-}
-
-/** Whether `block` descends from `ancestor` (a lower number): the ancestor itself is never read (on a fork it may be the upstream's). */
-async function descends(chain: EvmChain, block: StoredBlock, ancestor: StoredBlock): Promise<boolean> {
-  let b: StoredBlock | undefined = block;
-  while (b && b.header.number > ancestor.header.number + 1n) b = await chain.store.block(b.header.parentHash);
-  return b !== undefined && equalBytes(b.header.parentHash, ancestor.hash);
 }
 
 /** Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried later. */
