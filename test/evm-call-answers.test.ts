@@ -4,7 +4,8 @@
 // fresh run of the same call (the same call with an empty state override, which is never kept),
 // after each kind of change a block or a dev control makes: storage written by a tx, another
 // contract's storage, balances moved by a transfer and by fees, a dev edit of storage, code and
-// balance in the head, empty blocks, a snapshot reverted. On the C-Chain and on an L1.
+// balance in the head, empty blocks, snapshots reverted and other branches built at their heights,
+// another coinbase (warm in its block). On the C-Chain and on an L1.
 import { type Abi, encodeDeployData, encodeFunctionData, encodePacked, keccak256, pad, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestNode, type TestNode } from './helpers.js';
@@ -76,6 +77,7 @@ describe.each([
       { to: s1, data: data(S, 'balanceAt', [s2]) },
       { to: s1, data: data(S, 'burned') },
       { to: s1, data: data(S, 'codeSize', [X]) },
+      { to: s1, data: data(S, 'warmth', [X]) },
       { to: s1, data: data(S, 'other', [s2, 1n]) },
       { to: s1, data: data(S, 'relay', [s2, data(S, 'slot', [1n])]) },
       { to: s1, data: data(S, 'relay', [ctx, data(C, 'stamp')]) },
@@ -136,7 +138,15 @@ describe.each([
     await checkAfter('a write no call reads');
     await call(url, 'anvil_setBalance', [s2, '0x1']);
     await checkAfter("s2's balance set");
-    expect(step).toBe(15);
+    // The coinbase is warm in its block (EIP-3651): X's balance read costs less while X is the coinbase.
+    const coinbase = (await call(url, 'eth_getBlockByNumber', ['latest', false])).miner;
+    await call(url, 'anvil_setCoinbase', [X]);
+    await call(url, 'evm_mine', []);
+    await checkAfter('X the coinbase');
+    await call(url, 'anvil_setCoinbase', [coinbase]);
+    await send({ to: A, value: '0x1' });
+    await checkAfter('the coinbase back');
+    expect(step).toBe(17);
   });
 
   it('answers as they are: the slot written, the others kept, the block read anew', async () => {

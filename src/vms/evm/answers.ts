@@ -4,7 +4,7 @@ import { type CallArgs, CallFailure } from './callargs.js';
 import type { CallReads } from './callreads.js';
 import { type StateChanges, stateChanges } from './statediff.js';
 import type { StoredBlock } from './store.js';
-import { fromHex, toHex } from '../../encoding/bytes.js';
+import { equalBytes, fromHex, toHex } from '../../encoding/bytes.js';
 import { keccak256 } from '../../crypto/keccak.js';
 
 /**
@@ -39,15 +39,22 @@ class Answers {
   set(key: string, kept: Kept): void {
     const size = sizeOf(key, kept);
     if (size > ANSWER_BYTES / 16) return;
+    // Two runs of one call that ended together: the second replaces the first.
+    if (this.entries.has(key)) this.drop(key, this.entries.get(key)!);
     while (this.entries.size >= ANSWERS || (this.bytes + size > ANSWER_BYTES && this.entries.size > 0)) {
       const [oldest, dropped] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.bytes -= sizeOf(oldest, dropped);
-      if (dropped.at && this.onHead.get(dropped.at.call) === oldest) this.onHead.delete(dropped.at.call);
+      this.drop(oldest, dropped);
     }
     this.entries.set(key, kept);
     this.bytes += size;
-    if (kept.at) this.onHead.set(kept.at.call, key);
+    if (kept.at) this.onHead.set(kept.call, key);
+    else if (this.onHead.get(kept.call) === key) this.onHead.delete(kept.call);
+  }
+
+  private drop(key: string, kept: Kept): void {
+    this.entries.delete(key);
+    this.bytes -= sizeOf(key, kept);
+    if (this.onHead.get(kept.call) === key) this.onHead.delete(kept.call);
   }
 
   /** The last answer kept on a head with its reads, of the call whose own part of the key is `call`. */
@@ -62,7 +69,8 @@ class Answers {
     let diff = this.diffs.get(key);
     if (!diff) {
       if (this.diffs.size >= DIFFS) this.diffs.delete(this.diffs.keys().next().value!);
-      diff = stateChanges(chain.nodes, from, to);
+      // A diff that failed (the store closed meanwhile) knows nothing, as one past its bound.
+      diff = stateChanges(chain.nodes, from, to).catch(() => undefined);
       this.diffs.set(key, diff);
     }
     return diff;
@@ -72,9 +80,9 @@ class Answers {
 /** An answer kept, and for one on the head, where and what its run read. */
 interface Kept {
   answer: Uint8Array | CallFailure;
+  /** The call's own part of the key. */
+  call: string;
   at?: {
-    /** The call's own part of the key. */
-    call: string;
     block: StoredBlock;
     root: Uint8Array;
     /** The accounts' and slots' trie keys (hex) the run read: an account's, or an account's followed by a slot's. */
@@ -98,7 +106,7 @@ const answerSize = (a: Uint8Array | CallFailure): number => (a instanceof CallFa
 
 /** A kept answer's bytes: its key, its data, the call's key and reads when kept on the head. */
 const sizeOf = (key: string, kept: Kept): number =>
-  key.length + answerSize(kept.answer) + (kept.at ? kept.at.call.length + 64 * (kept.at.accounts.length + 2 * kept.at.slots.length) : 0);
+  key.length + answerSize(kept.answer) + kept.call.length + (kept.at ? 64 * (kept.at.accounts.length + 2 * kept.at.slots.length) : 0);
 
 const answersByChain = new WeakMap<EvmChain, Answers>();
 
@@ -163,7 +171,7 @@ export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: str
   if (kept !== undefined || block !== chain.head) return kept?.answer;
   const from = await carried(chain, answers, block, call);
   if (from === undefined || key !== answerKey(chain, block, call)) return undefined;
-  answers.set(key, { answer: from.answer, at: { ...from.at!, block, root: chain.stateRootOf(block) } });
+  answers.set(key, { answer: from.answer, call, at: { ...from.at!, block, root: chain.stateRootOf(block) } });
   return from.answer;
 }
 
@@ -182,7 +190,8 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, cal
   if (!at) return undefined;
   const [from, to] = [at.block.header.number, head.header.number];
   if ((from > to ? from - to : to - from) > BigInt(CARRY_BLOCKS)) return undefined;
-  if (!chain.sameCallRules(at.block, head)) return undefined;
+  // The coinbase is warm from a run's start (EIP-3651): reading its account costs what it costs in that block only.
+  if (!equalBytes(at.block.header.coinbase, head.header.coinbase) || !chain.sameCallRules(at.block, head)) return undefined;
   const changes = await answers.changes(chain, at.root, chain.stateRootOf(head));
   if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
   return last;
@@ -190,8 +199,8 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, cal
 
 /** Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried later. */
 export function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Uint8Array | CallFailure, reads?: CallReads): void {
-  const at = reads?.stateOnly && block === chain.head ? { call, block, root: chain.stateRootOf(block), ...trieKeysOf(reads) } : undefined;
-  answersOf(chain).set(key, at ? { answer, at } : { answer });
+  const at = reads?.stateOnly && block === chain.head ? { block, root: chain.stateRootOf(block), ...trieKeysOf(reads) } : undefined;
+  answersOf(chain).set(key, at ? { answer, call, at } : { answer, call });
 }
 
 /** Trie keys (hex) of hashed hex inputs, the last ones asked (an account is read by call after call). */

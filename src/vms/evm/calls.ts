@@ -376,10 +376,13 @@ export async function call(
   if (known !== undefined) return known;
   // A run on the head records what it reads, so that its answer can be carried to the heads after.
   const reads = key !== undefined && block === chain.head && carriable(args) ? new CallReads() : undefined;
+  // The key of the state the run reads: doCall takes the block's state root before its first await,
+  // and a dev edit made and reverted meanwhile may have moved it since `key` was taken.
+  const runKey = call === undefined ? undefined : answerKey(chain, block, call);
   const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads);
   const answer = outcome(result, failure);
-  // Kept only if the head is still the one the key names (the run awaited the reader).
-  if (key !== undefined && key === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, key, answer, reads);
+  // Kept only if the head and its state are still the ones the key names (the run awaited the reader).
+  if (runKey !== undefined && runKey === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, runKey, answer, reads);
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }
