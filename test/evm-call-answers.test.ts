@@ -53,6 +53,14 @@ describe.each([
     }
   }
 
+  /** From a snapshot: `writes` (probe, key, value) sent, the answers checked, the snapshot reverted. */
+  async function branch(what: string, ...writes: Array<[string, bigint, bigint]>): Promise<void> {
+    const snapshot = await call(url, 'evm_snapshot', []);
+    for (const [probe, k, v] of writes) await send({ to: probe, data: data(stateProbe.abi, 'set', [k, v]) });
+    await checkAfter(what);
+    expect(await call(url, 'evm_revert', [snapshot])).toBe(true);
+  }
+
   async function checkAfter(what: string): Promise<void> {
     step++;
     await agree(often, what);
@@ -114,23 +122,11 @@ describe.each([
     await checkAfter('code set at X');
     await call(url, 'anvil_setBalance', [A, '0x7b']);
     await checkAfter("A's balance set");
-    const snapshot = await call(url, 'evm_snapshot', []);
-    await send({ to: s1, data: data(S, 'set', [3n, 11n]) });
-    await send({ to: s2, data: data(S, 'set', [2n, 4n]) });
-    await checkAfter('writes after a snapshot');
-    expect(await call(url, 'evm_revert', [snapshot])).toBe(true);
+    // Branches at the same heights, each reverted: answers kept on one must not leak into another.
+    await branch('writes after a snapshot', [s1, 3n, 11n], [s2, 2n, 4n]);
     await checkAfter('the snapshot reverted');
-    // Another branch at the same heights: answers kept on the reverted one must not leak into it.
-    const again = await call(url, 'evm_snapshot', []);
-    await send({ to: s1, data: data(S, 'set', [3n, 12n]) });
-    await send({ to: s2, data: data(S, 'set', [1n, 8n]) });
-    await checkAfter('another branch after the revert');
-    expect(await call(url, 'evm_revert', [again])).toBe(true);
-    const third = await call(url, 'evm_snapshot', []);
-    await send({ to: s1, data: data(S, 'set', [3n, 12n]) });
-    await send({ to: s2, data: data(S, 'set', [1n, 7n]) });
-    await checkAfter('a third branch, one write as in the second');
-    expect(await call(url, 'evm_revert', [third])).toBe(true);
+    await branch('another branch after the revert', [s1, 3n, 12n], [s2, 1n, 8n]);
+    await branch('a third branch, one write as in the second', [s1, 3n, 12n], [s2, 1n, 7n]);
     await checkAfter('reverted again');
     await call(url, 'anvil_mine', ['0x3']);
     await checkAfter('three empty blocks');
