@@ -1,14 +1,15 @@
-// eth_call's kept answers: an answer on the head is carried to the next heads while no account or
-// slot its run read changes, and never when its code reads the block (timestamp, number, hashes,
-// gas limit) or creates. Every answer the node gives from what it kept is checked here against a
-// fresh run of the same call (the same call with an empty state override, which is never kept),
+// eth_call's and eth_estimateGas's kept answers: an answer on the head is carried to the next heads
+// while no account or slot its runs read changes, and never when their code reads the block
+// (timestamp, number, hashes, gas limit) or creates. Every answer the node gives from what it kept
+// is checked here against a fresh run of the same call or estimate (with an empty state override,
+// which is never kept), unpriced and priced,
 // after each kind of change a block or a dev control makes: storage written by a tx, another
 // contract's storage, balances moved by a transfer and by fees, a dev edit of storage, code and
 // balance in the head, empty blocks, snapshots reverted and other branches built at their heights,
 // another coinbase (warm in its block). On the C-Chain and on an L1.
 import { type Abi, encodeDeployData, encodeFunctionData, encodePacked, keccak256, pad, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestNode, type TestNode } from './helpers.js';
+import { call, type RpcReply, rpc, startTestNode, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';
 
 const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
@@ -19,6 +20,15 @@ const X = `0x${'c0de'.repeat(10)}`;
 const data = (abi: unknown, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi: abi as Abi, functionName, args });
 /** StateProbe's `slot` mapping (storage slot 0): where key `k` lives. */
 const slotOf = (k: bigint) => keccak256(encodePacked(['uint256', 'uint256'], [k, 0n]));
+/** What is asked: a call's target and data, or a transfer's value. */
+type Ask = { to: string; data?: string; value?: string };
+/** An estimate's fees: priced, its runs pay the block's base fee. */
+const PRICED = { maxFeePerGas: '0x174876e800', maxPriorityFeePerGas: '0x1' };
+/** A reply's result, or its error: either is an answer to compare. */
+const answerOf = (r: RpcReply): unknown => {
+  expect(r.json).toBeDefined();
+  return r.json.error ? { error: r.json.error } : r.json.result;
+};
 
 describe.each([
   ['the C-Chain', 'C', {}],
@@ -31,9 +41,9 @@ describe.each([
   let s2: string;
   let ctx: string;
   /** Asked after every change. */
-  let often: Array<{ to: string; data: string }>;
+  let often: Ask[];
   /** Asked after every third change: carried over several blocks at once. */
-  let seldom: Array<{ to: string; data: string }>;
+  let seldom: Ask[];
   let step = 0;
 
   async function send(params: Record<string, unknown>): Promise<any> {
@@ -42,14 +52,25 @@ describe.each([
     return r;
   }
 
-  /** Each call twice as a client asks it (kept, carried or run) and once fresh: the three agree. */
-  async function agree(calls: Array<{ to: string; data: string }>, what: string): Promise<void> {
+  /**
+   * Each call, and its estimates unpriced and priced from the test account, twice as a client asks
+   * them (kept, carried or run) and once fresh: the three agree.
+   */
+  async function agree(calls: Ask[], what: string): Promise<void> {
     for (const c of calls) {
-      const first = await call(url, 'eth_call', [c, 'latest']);
-      const again = await call(url, 'eth_call', [c, 'latest']);
-      const fresh = await call(url, 'eth_call', [c, 'latest', {}]);
-      expect({ what, call: c.data.slice(0, 10), answer: first }).toEqual({ what, call: c.data.slice(0, 10), answer: fresh });
-      expect(again).toBe(fresh);
+      const asked = (c.data ?? `value ${c.value}`).slice(0, 10);
+      const asks: Array<[string, object]> = [
+        ['eth_call', c],
+        ['eth_estimateGas', { from, ...c }],
+        ['eth_estimateGas', { from, ...c, ...PRICED }],
+      ];
+      for (const [method, args] of asks) {
+        const first = answerOf(await rpc(url, method, [args, 'latest']));
+        const again = answerOf(await rpc(url, method, [args, 'latest']));
+        const fresh = answerOf(await rpc(url, method, [args, 'latest', {}]));
+        expect({ what, method, asked, args, answer: first }).toEqual({ what, method, asked, args, answer: fresh });
+        expect(again).toEqual(fresh);
+      }
     }
   }
 
@@ -95,6 +116,9 @@ describe.each([
       { to: ctx, data: data(C, 'parentHash') },
       { to: ctx, data: data(C, 'limit') },
       { to: ctx, data: data(C, 'made') },
+      { to: s1, data: data(S, 'set', [1n, 5n]) },
+      { to: A, value: '0x1' },
+      { to: X, value: '0x1' },
     ];
     seldom = [
       { to: s1, data: data(S, 'slot', [3n]) },

@@ -1,4 +1,4 @@
-// eth_call's answers kept per chain, by what decides them.
+// eth_call's and eth_estimateGas's answers kept per chain, by what decides them.
 import type { EvmChain } from './chain.js';
 import { type CallArgs, CallFailure } from './callargs.js';
 import type { CallReads } from './callreads.js';
@@ -77,9 +77,12 @@ class Answers {
   }
 }
 
+/** What a run answers: eth_call's return data, an estimate's gas, or the failure either answers instead. */
+export type Answer = Uint8Array | bigint | CallFailure;
+
 /** An answer kept, and for one on the head, where and what its run read. */
 interface Kept {
-  answer: Uint8Array | CallFailure;
+  answer: Answer;
   /** The call's own part of the key. */
   call: string;
   at?: {
@@ -102,7 +105,7 @@ const ANSWER_BYTES = 16 * 1024 * 1024;
 /** Calldata past this is not kept (nor looked up): such calls are rarely asked twice. */
 const KEPT_CALLDATA = 8 * 1024;
 
-const answerSize = (a: Uint8Array | CallFailure): number => (a instanceof CallFailure ? a.message.length + (a.data?.length ?? 0) : a.length);
+const answerSize = (a: Answer): number => (typeof a === 'bigint' ? 8 : a instanceof CallFailure ? a.message.length + (a.data?.length ?? 0) : a.length);
 
 /** A kept answer's bytes: its key, its data, the call's key and reads when kept on the head. */
 const sizeOf = (key: string, kept: Kept): number =>
@@ -153,7 +156,20 @@ export function callKey(args: CallArgs): string | undefined {
   ].join('|');
 }
 
-/** What decides the answer of the call `call` (callKey's) on `block`, as a key. */
+/**
+ * What decides an estimate besides its state and block: every field of the call, the highest limit
+ * it may search up to (the block's gas limit, the RPC gas cap, or what the sender's balance pays
+ * for), and, for a priced call, the block's base fee (its runs pay it: the fee checks, GASPRICE, the
+ * sender's balance while it runs). Undefined for an estimate that is not kept.
+ */
+export function estimateKey(args: CallArgs, hi: bigint, baseFee: bigint): string | undefined {
+  const call = callKey(args);
+  if (call === undefined) return undefined;
+  const priced = args.gasPrice !== undefined || args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined;
+  return `estimate|${hi.toString(16)}|${priced ? baseFee.toString(16) : '-'}|${call}`;
+}
+
+/** What decides the answer of the call `call` (callKey's or estimateKey's) on `block`, as a key. */
 export const answerKey = (chain: EvmChain, block: StoredBlock, call: string): string => `${stateKey(chain, block)}|${call}`;
 
 /**
@@ -165,7 +181,7 @@ export const carriable = (args: CallArgs): boolean =>
   args.to !== undefined && args.gasPrice === undefined && args.maxFeePerGas === undefined && args.maxPriorityFeePerGas === undefined;
 
 /** The answer kept for `key`, or else carried to `block` (the head) from an earlier head; undefined: none. */
-export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string): Promise<Uint8Array | CallFailure | undefined> {
+export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string): Promise<Answer | undefined> {
   const answers = answersOf(chain);
   const kept = answers.get(key);
   if (kept !== undefined || block !== chain.head) return kept?.answer;
@@ -198,7 +214,7 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, cal
 }
 
 /** Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried later. */
-export function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Uint8Array | CallFailure, reads?: CallReads): void {
+export function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Answer, reads?: CallReads): void {
   const at = reads?.stateOnly && block === chain.head ? { block, root: chain.stateRootOf(block), ...trieKeysOf(reads) } : undefined;
   answersOf(chain).set(key, at ? { answer, call, at } : { answer, call });
 }

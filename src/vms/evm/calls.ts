@@ -255,7 +255,7 @@ export async function execute(
  * into `reads`, until the call's message ends: what runTx reads after it (the sender's refund, the
  * coinbase it credits with the call's zero fee) decides nothing the call answers.
  */
-const recordReads =
+export const recordReads =
   (reads: CallReads) =>
   (vm: VM): (() => void) => {
     const sm = vm.stateManager as ReaderStateManager;
@@ -373,7 +373,7 @@ export async function call(
   const key = call === undefined ? undefined : answerKey(chain, block, call);
   const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
   if (known instanceof CallFailure) throw known;
-  if (known !== undefined) return known;
+  if (known instanceof Uint8Array) return known;
   // A run on the head records what it reads, so that its answer can be carried to the heads after.
   const reads = key !== undefined && block === chain.head && carriable(args) ? new CallReads() : undefined;
   // The key of the state the run reads: doCall takes the block's state root before its first await,

@@ -1,19 +1,23 @@
 // eth_estimateGas as geth's eth/gasestimator runs it: a plain transfer's short cut, a first run at
-// the highest limit allowed, then its search between the gas used and that limit.
+// the highest limit allowed, then its search between the gas used and that limit; its answers kept
+// as eth_call's are (answers.ts).
 import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
-import { applyOverrides, checkFeeFields, execute, failureText, type Message, messages } from './calls.js';
+import { answerKey, estimateKey, keepAnswer, knownAnswer } from './answers.js';
+import { CallReads } from './callreads.js';
+import { applyOverrides, checkFeeFields, execute, failureText, type Message, messages, recordReads } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { watchGas } from './execution.js';
 import type { GasWatch } from './gaswatch.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
+import { toHex } from '../../encoding/bytes.js';
 
 /**
  * One of the estimator's runs (gasestimator's execute): the result, or undefined when coreth would
  * refuse the message for its intrinsic gas (the estimator then tries more). Any other refusal
- * is the answer: `failed with N gas: <text>`.
+ * is the answer: `failed with N gas: <text>`. With `reads`, what the run reads is noted there.
  */
 async function estimateRun(
   chain: EvmChain,
@@ -22,11 +26,13 @@ async function estimateRun(
   gas: bigint,
   overrides?: Map<string, StateOverride>,
   watch?: { watch: GasWatch; to: Uint8Array | undefined },
+  reads?: CallReads,
 ) {
   try {
     // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
-    const observe = watch && ((vm: VM) => watchCall(vm, watch.to, watch.watch));
-    return await execute(chain, block, make, gas, new Pacer(), overrides, observe);
+    const watching = watch && ((vm: VM) => watchCall(vm, watch.to, watch.watch));
+    const recording = reads && recordReads(reads);
+    return await execute(chain, block, make, gas, new Pacer(), overrides, both(watching, recording));
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     if (err.intrinsic) return undefined;
@@ -34,10 +40,50 @@ async function estimateRun(
   }
 }
 
-/** eth_estimateGas */
+/** Two of execute's observers as one. */
+function both(a?: (vm: VM) => () => void, b?: (vm: VM) => () => void): ((vm: VM) => () => void) | undefined {
+  if (!a || !b) return a ?? b;
+  return (vm) => {
+    const [detachA, detachB] = [a(vm), b(vm)];
+    return () => {
+      detachB();
+      detachA();
+    };
+  };
+}
+
+/**
+ * eth_estimateGas. Its answer is kept and carried to later heads as eth_call's is (answers.ts): an
+ * estimate is a pure function of the state its runs read, the call's fields, the highest limit it
+ * searches up to and, for a priced call, the base fee (estimateKey). A test suite's sends each ask
+ * for one (eth_fillTransaction, eth_sendTransaction), mostly on states an earlier test left alike.
+ */
 export async function estimateGas(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<bigint> {
   // DoEstimateGas builds the message before it estimates anything.
   checkFeeFields(args);
+  const hi = await gasCeiling(chain, block, args);
+  const call = overrides === undefined ? estimateKey(args, hi, block.header.baseFee ?? 0n) : undefined;
+  const key = call === undefined ? undefined : answerKey(chain, block, call);
+  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
+  if (known instanceof CallFailure) throw known;
+  if (typeof known === 'bigint') return known;
+  // As eth_call's (calls.ts): runs on the head record their reads; the key is the runs' state's.
+  const reads = key !== undefined && block === chain.head && args.to !== undefined ? new CallReads() : undefined;
+  const runKey = call === undefined ? undefined : answerKey(chain, block, call);
+  let answer: bigint | CallFailure;
+  try {
+    answer = await searchLimit(chain, block, args, hi, overrides, reads);
+  } catch (err) {
+    if (!(err instanceof CallFailure)) throw err;
+    answer = err;
+  }
+  if (runKey !== undefined && runKey === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, runKey, answer, reads);
+  if (answer instanceof CallFailure) throw answer;
+  return answer;
+}
+
+/** The highest limit DoEstimateGas searches up to: the call's gas or the block's limit, within what the sender can pay and the RPC gas cap. */
+async function gasCeiling(chain: EvmChain, block: StoredBlock, args: CallArgs): Promise<bigint> {
   let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
   if (feeCap > 0n) {
@@ -52,11 +98,24 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
     const allowance = available / feeCap;
     if (hi > allowance) hi = allowance;
   }
-  if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP;
+  return hi > RPC_GAS_CAP ? RPC_GAS_CAP : hi;
+}
+
+/** gasestimator's runs below `hi`, with what they read noted in `reads`. */
+async function searchLimit(
+  chain: EvmChain,
+  block: StoredBlock,
+  args: CallArgs,
+  hi: bigint,
+  overrides: Map<string, StateOverride> | undefined,
+  reads: CallReads | undefined,
+): Promise<bigint> {
   const make = messages(chain, args, block.header.baseFee ?? 0n);
-  const run = (gas: bigint, watch?: GasWatch) => estimateRun(chain, block, make, gas, overrides, watch && { watch, to: args.to });
+  const run = (gas: bigint, watch?: GasWatch) => estimateRun(chain, block, make, gas, overrides, watch && { watch, to: args.to }, reads);
   // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
   if (args.to && (args.data ?? new Uint8Array()).length === 0) {
+    // Read outside a run: noted here, as a run notes what it reads.
+    reads?.accounts.add(toHex(args.to));
     const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
       await applyOverrides(vm, overrides);
       return vm.stateManager.getCode(new Address(args.to!));
