@@ -78,6 +78,7 @@
 //   PROFILE_DIR=<dir> (this node runs with node --cpu-prof, writes a profile of each run there, and
 //     the script prints each phase's heaviest frames by self time; <profile>.phases.json beside each
 //     holds the phases' ends in CLOCK_MONOTONIC µs, the profile's clock; profiling slows the node down)
+//   NODE_ARGS='--v8-flag ...' (node's own flags for this node's forks, before the emulator's script)
 //   TRACE=1 (the proxy prints each upstream request to stderr)
 //   FORGE=/path/to/forge (forge 1.7.1's binary; FORGE=off skips the forge phase)
 // Exits 1 when a forker failed or a check did not hold (the others still run and print).
@@ -111,6 +112,7 @@ const ACCOUNTS = Math.min(envInt('ACCOUNTS', 50), HOLDERS);
 const FUNDED = Math.min(envInt('FUNDED', 20), HOLDERS);
 const BATCH = envInt('BATCH', 50);
 const ROUNDS = envInt('ROUNDS', 3);
+const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** TRACE=1: the proxy prints every upstream request (its calls, params cut short) to stderr. */
 const TRACE = process.env.TRACE === '1';
 const PROFILE_DIR = process.env.PROFILE_DIR ? path.resolve(process.env.PROFILE_DIR) : '';
@@ -336,6 +338,7 @@ async function startNodeFork({ forkUrl, forkBlock, cacheFrom, label }) {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${path.basename(profileFile)}`] : [];
   const args = [
     ...profile,
+    ...NODE_ARGS,
     CLI,
     '--dev',
     '--db-type=leveldb',
