@@ -129,9 +129,8 @@ const numberOf = (n: bigint | undefined): string => (n === undefined ? '-' : n.t
 /** The key's start for the last head, block and state root asked about (most calls ask about the head). */
 let lastState: { head: StoredBlock; block: StoredBlock; root: Uint8Array; prefix: string } | undefined;
 
-function stateKey(chain: EvmChain, block: StoredBlock): string {
+function stateKey(chain: EvmChain, block: StoredBlock, root: Uint8Array): string {
   const head = chain.head;
-  const root = chain.stateRootOf(block);
   if (lastState?.head !== head || lastState.block !== block || lastState.root !== root) {
     lastState = { head, block, root, prefix: `${hexOf(head.hash)}|${hexOf(block.hash)}|${hexOf(root)}` };
   }
@@ -169,8 +168,9 @@ export function estimateKey(args: CallArgs, hi: bigint, baseFee: bigint): string
   return `estimate|${hi.toString(16)}|${priced ? baseFee.toString(16) : '-'}|${call}`;
 }
 
-/** What decides the answer of the call `call` (callKey's or estimateKey's) on `block`, as a key. */
-export const answerKey = (chain: EvmChain, block: StoredBlock, call: string): string => `${stateKey(chain, block)}|${call}`;
+/** What decides the answer of the call `call` (callKey's or estimateKey's) on `block` at state `root` (the block's now), as a key. */
+export const answerKey = (chain: EvmChain, block: StoredBlock, call: string, root = chain.stateRootOf(block)): string =>
+  `${stateKey(chain, block, root)}|${call}`;
 
 /**
  * Whether a call's answer on the head may be carried to a later head by what its run read: it names
@@ -213,9 +213,20 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, cal
   return last;
 }
 
-/** Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried later. */
-export function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Answer, reads?: CallReads): void {
-  const at = reads?.stateOnly && block === chain.head ? { block, root: chain.stateRootOf(block), ...trieKeysOf(reads) } : undefined;
+/**
+ * Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried
+ * later. `root` is the state the runs read (the block's now, unless the caller took it before).
+ */
+export function keepAnswer(
+  chain: EvmChain,
+  block: StoredBlock,
+  call: string,
+  key: string,
+  answer: Answer,
+  reads?: CallReads,
+  root = chain.stateRootOf(block),
+): void {
+  const at = reads?.stateOnly && block === chain.head ? { block, root, ...trieKeysOf(reads) } : undefined;
   answersOf(chain).set(key, at ? { answer, call, at } : { answer, call });
 }
 

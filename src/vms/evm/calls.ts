@@ -6,6 +6,7 @@ import { type EVM, type EVMError, EVMError as EVMErrors, type InterpreterStep } 
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { RpcError } from '../../rpc/method.js';
 import type { EvmChain } from './chain.js';
 import { gethError, overriddenContext, paced, type ReaderStateManager, skippingSenderCheck, withHashReference } from './execution.js';
 import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
@@ -163,9 +164,12 @@ export async function applyOverrides(vm: VM, overrides: Map<string, StateOverrid
 /**
  * What runTx still refuses after refuseFees and refuseState, should any slip through: the engine's
  * text, trimmed of ethereumjs's debug suffix. (EIP-3607's sender with code is not checked for calls,
- * as geth's SkipAccountChecks: skippingSenderCheck.)
+ * as geth's SkipAccountChecks: skippingSenderCheck.) What is not the message's fault is thrown as
+ * it is: a fork's upstream failing (an RpcError) or a state node gone (a revert dropped the state
+ * the run was reading) says nothing of the message, and an answer made of it must not be kept.
  */
-function engineRefusal(err: Error): Refusal {
+function engineRefusal(err: Error): Error {
+  if (err instanceof RpcError || err.message.startsWith('Missing node in DB')) return err;
   return new Refusal(err.message.replace(/ \(.*$/s, ''));
 }
 
@@ -204,7 +208,9 @@ const callTimeout = () => new CallFailure(`execution aborted (timeout = ${RPC_EV
 /**
  * Runs the message `make` builds with `gas` on `block`'s state (its successor's context, as geth's
  * pending-less eth_call does on `block`), on the chain's reader, paced by `pacer`: sliced, and
- * aborted past its deadline.
+ * aborted past its deadline. `root` is the state's: a caller that runs a message more than once
+ * (the estimator, a failure's second run) takes it once, so that a dev edit made meanwhile does not
+ * give its runs different states.
  */
 export async function execute(
   chain: EvmChain,
@@ -215,12 +221,13 @@ export async function execute(
   overrides?: Map<string, StateOverride>,
   observe?: (vm: VM) => () => void,
   blockOverrides?: BlockOverrides,
+  root: Uint8Array = chain.stateRootOf(block),
 ): Promise<RunTxResult> {
   const m = make(gas);
   // Warp predicates in a call's access list are read (and cost their gas) but not verified: with no
   // block's results, a call sees every one as valid, as subnet-evm's eth_call does.
   const predicates = predicatesOf(chain, m);
-  return chain.withState(chain.stateRootOf(block), async (vm) => {
+  return chain.withState(root, async (vm) => {
     await applyOverrides(vm, overrides);
     // Attached before refuseState: a recording of what the call reads (answers.ts) has its balance check too.
     const detach = observe?.(vm);
@@ -330,8 +337,9 @@ async function doCall(
   // ToMessage prices the message at the context's base fee, an overridden one included.
   const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
   const make = (g: bigint) => message(chain, args, g, baseFee);
+  const root = chain.stateRootOf(block);
   const run = (observe?: (vm: VM) => () => void) =>
-    execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides);
+    execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides, root);
   try {
     const result = await run(reads && recordReads(reads));
     return { result, failure: await failureText(result, run) };

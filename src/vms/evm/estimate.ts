@@ -24,6 +24,7 @@ async function estimateRun(
   block: StoredBlock,
   make: (gas: bigint) => Message,
   gas: bigint,
+  root: Uint8Array,
   overrides?: Map<string, StateOverride>,
   watch?: { watch: GasWatch; to: Uint8Array | undefined },
   reads?: CallReads,
@@ -32,7 +33,7 @@ async function estimateRun(
     // No timeout, as gasestimator has none of its own; its runs are sliced all the same.
     const watching = watch && ((vm: VM) => watchCall(vm, watch.to, watch.watch));
     const recording = reads && recordReads(reads);
-    return await execute(chain, block, make, gas, new Pacer(), overrides, both(watching, recording));
+    return await execute(chain, block, make, gas, new Pacer(), overrides, both(watching, recording), undefined, root);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     if (err.intrinsic) return undefined;
@@ -61,34 +62,37 @@ function both(a?: (vm: VM) => () => void, b?: (vm: VM) => () => void): ((vm: VM)
 export async function estimateGas(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<bigint> {
   // DoEstimateGas builds the message before it estimates anything.
   checkFeeFields(args);
-  const hi = await gasCeiling(chain, block, args);
+  // Every read and run is of this state, whatever dev edit comes meanwhile: the answer is its own.
+  const root = chain.stateRootOf(block);
+  const hi = await gasCeiling(chain, block, args, root);
   const call = overrides === undefined ? estimateKey(args, hi, block.header.baseFee ?? 0n) : undefined;
-  const key = call === undefined ? undefined : answerKey(chain, block, call);
+  const key = call === undefined ? undefined : answerKey(chain, block, call, root);
   const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
   if (known instanceof CallFailure) throw known;
   if (typeof known === 'bigint') return known;
-  // As eth_call's (calls.ts): runs on the head record their reads; the key is the runs' state's.
+  // As eth_call's (calls.ts): runs on the head record their reads.
   const reads = key !== undefined && block === chain.head && args.to !== undefined ? new CallReads() : undefined;
-  const runKey = call === undefined ? undefined : answerKey(chain, block, call);
+  const runKey = call === undefined ? undefined : answerKey(chain, block, call, root);
   let answer: bigint | CallFailure;
   try {
-    answer = await searchLimit(chain, block, args, hi, overrides, reads);
+    answer = await searchLimit(chain, block, root, args, hi, overrides, reads);
   } catch (err) {
     if (!(err instanceof CallFailure)) throw err;
     answer = err;
   }
-  if (runKey !== undefined && runKey === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, runKey, answer, reads);
+  // Kept only while the head is the one the key names (its hash is in it).
+  if (runKey !== undefined && runKey === answerKey(chain, block, call!, root)) keepAnswer(chain, block, call!, runKey, answer, reads, root);
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }
 
 /** The highest limit DoEstimateGas searches up to: the call's gas or the block's limit, within what the sender can pay and the RPC gas cap. */
-async function gasCeiling(chain: EvmChain, block: StoredBlock, args: CallArgs): Promise<bigint> {
+async function gasCeiling(chain: EvmChain, block: StoredBlock, args: CallArgs, root: Uint8Array): Promise<bigint> {
   let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
   if (feeCap > 0n) {
     // The message's sender: the zero address when none is named.
-    const account = await chain.account(args.from ?? new Uint8Array(20), chain.stateRootOf(block));
+    const account = await chain.account(args.from ?? new Uint8Array(20), root);
     let available = account?.balance ?? 0n;
     const value = args.value ?? 0n;
     if (value > 0n) {
@@ -101,22 +105,23 @@ async function gasCeiling(chain: EvmChain, block: StoredBlock, args: CallArgs): 
   return hi > RPC_GAS_CAP ? RPC_GAS_CAP : hi;
 }
 
-/** gasestimator's runs below `hi`, with what they read noted in `reads`. */
+/** gasestimator's runs below `hi` on state `root`, with what they read noted in `reads`. */
 async function searchLimit(
   chain: EvmChain,
   block: StoredBlock,
+  root: Uint8Array,
   args: CallArgs,
   hi: bigint,
   overrides: Map<string, StateOverride> | undefined,
   reads: CallReads | undefined,
 ): Promise<bigint> {
   const make = messages(chain, args, block.header.baseFee ?? 0n);
-  const run = (gas: bigint, watch?: GasWatch) => estimateRun(chain, block, make, gas, overrides, watch && { watch, to: args.to }, reads);
+  const run = (gas: bigint, watch?: GasWatch) => estimateRun(chain, block, make, gas, root, overrides, watch && { watch, to: args.to }, reads);
   // A plain transfer to an account without code: 21,000 when that runs (gasestimator's short cut).
   if (args.to && (args.data ?? new Uint8Array()).length === 0) {
     // Read outside a run: noted here, as a run notes what it reads.
     reads?.accounts.add(toHex(args.to));
-    const code = await chain.withState(chain.stateRootOf(block), async (vm) => {
+    const code = await chain.withState(root, async (vm) => {
       await applyOverrides(vm, overrides);
       return vm.stateManager.getCode(new Address(args.to!));
     });
@@ -132,7 +137,7 @@ async function searchLimit(
   const first = await run(hi, watch);
   if (!first) throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
   if (first.execResult.exceptionError) {
-    const again = (observe: (vm: VM) => () => void) => execute(chain, block, make, hi, new Pacer(), overrides, observe);
+    const again = (observe: (vm: VM) => () => void) => execute(chain, block, make, hi, new Pacer(), overrides, observe, undefined, root);
     const text = await failureText(first, again);
     if (text === 'execution reverted') throw revertError(first.execResult.returnValue);
     if (text === 'out of gas') throw new CallFailure(`gas required exceeds allowance (${hi})`, -32000);
