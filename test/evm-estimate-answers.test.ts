@@ -1,6 +1,6 @@
 // eth_estimateGas's kept answers (answers.ts) are the estimator's on one state: what no state says
 // is never kept. A dev edit made and undone while an estimate runs does not reach some of its runs
-// (each run reads the state the estimate started on), and a fork's upstream failing during an
+// (each run reads the state the estimate started on; so do eth_createAccessList's passes), and a fork's upstream failing during an
 // estimate is that failure, answered once and never again once the upstream is back.
 import { pad } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ const answerOf = (r: RpcReply): unknown => {
  * the slot as it starts.
  */
 const SLOW = '0x6000545a6289544010601057600080fd5b620186a05b600190038060155750602357005b600080fd';
+/** Reads slot 0, loops 50,000 times, then reads slot 1 if slot 0 was not zero: its access list follows slot 0. */
+const ACCESS = '0x6000546200c3505b600190038060075750601557005b60015400';
 /** Adds 10 to slot 5 and stores it in slot 6: a call that reads the storage a fork fetches. */
 const READER = '0x600554600a0160065500';
 
@@ -54,6 +56,21 @@ describe("an estimate's kept answer", () => {
     expect(answerOf(await rpc(url, 'eth_estimateGas', [args, 'latest']))).toEqual(fresh);
     await call(url, 'evm_mine', []);
     expect(answerOf(await rpc(url, 'eth_estimateGas', [args, 'latest']))).toEqual(fresh);
+  });
+
+  it("eth_createAccessList's passes all run on the state it began on", async () => {
+    const to = '0x00000000000000000000000000000000000c0de3';
+    await call(url, 'anvil_setCode', [to, ACCESS]);
+    await call(url, 'evm_mine', []);
+    const args = { from, to };
+    const asked = rpc(url, 'eth_createAccessList', [args, 'latest']);
+    await sleep(300);
+    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x01')]);
+    await sleep(650);
+    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x00')]);
+    const first = answerOf(await asked);
+    // The state is back to the one the first began on: a second asks the same of it.
+    expect(first).toEqual(answerOf(await rpc(url, 'eth_createAccessList', [args, 'latest'])));
   });
 });
 

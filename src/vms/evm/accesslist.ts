@@ -69,6 +69,8 @@ const argsListOf = (t: Touched): CallArgs['accessList'] =>
 
 /** eth_createAccessList on `block`'s state. */
 export async function createAccessList(chain: EvmChain, block: StoredBlock, given: TxArgs, fees: FeeSource): Promise<AccessListResult> {
+  // Every pass runs on this state, as coreth's on copies of one statedb: a dev edit meanwhile waits.
+  const root = chain.stateRootOf(block);
   // setDefaults without an estimate: no gas given is the RPC gas cap (a run is capped by it, as ToMessage caps it).
   const args = await setDefaults(chain, given, fees, true);
   const from = hex(args.from ?? new Uint8Array(20));
@@ -86,7 +88,7 @@ export async function createAccessList(chain: EvmChain, block: StoredBlock, give
     };
     let r: Awaited<ReturnType<typeof observedRun>>;
     try {
-      r = await observedRun(chain, block, run, observe);
+      r = await observedRun(chain, block, run, observe, root);
     } catch (err) {
       if (err instanceof Refusal) throw new CallFailure(`failed to apply transaction: ${hex(unsignedHash(run))} err: ${err.message}`, -32000);
       throw err;

@@ -181,26 +181,34 @@ export const carriable = (args: CallArgs): boolean =>
   args.to !== undefined && args.gasPrice === undefined && args.maxFeePerGas === undefined && args.maxPriorityFeePerGas === undefined;
 
 /** The answer kept for `key`, or else carried to `block` (the head) from an earlier head; undefined: none. */
-export async function knownAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string): Promise<Answer | undefined> {
+export async function knownAnswer(
+  chain: EvmChain,
+  block: StoredBlock,
+  call: string,
+  key: string,
+  /** The state `key` names (the block's now, unless the caller took it before). */
+  root = chain.stateRootOf(block),
+): Promise<Answer | undefined> {
   const answers = answersOf(chain);
   const kept = answers.get(key);
   if (kept !== undefined || block !== chain.head) return kept?.answer;
-  const from = await carried(chain, answers, block, call);
-  if (from === undefined || key !== answerKey(chain, block, call)) return undefined;
-  answers.set(key, { answer: from.answer, call, at: { ...from.at!, block, root: chain.stateRootOf(block) } });
+  const from = await carried(chain, answers, block, root, call);
+  // Kept under `key` only while the head is still the one it names.
+  if (from === undefined || key !== answerKey(chain, block, call, root)) return undefined;
+  answers.set(key, { answer: from.answer, call, at: { ...from.at!, block, root } });
   return from.answer;
 }
 
 /**
  * The last answer of `call` kept on a head (this one before a dev edit, an earlier one, or one of a
- * branch a revert left) that still holds on `head`: the two blocks are at most CARRY_BLOCKS apart,
+ * branch a revert left) that still holds on `head` at state `root`: the two blocks are at most CARRY_BLOCKS apart,
  * the stateful precompiles on are the same, and no account or slot its run read differs between the
  * two states. Only the run's own reads decide it: its code had no op that reads the block
  * (callreads.ts), so neither the block nor its ancestry takes part, and the VM's rules are the
  * chain's, the same at every block. (A test suite that reverts to its fixture before each test
  * thus reads, after its txs, the views they left as another test left them without running them.)
  */
-async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, call: string): Promise<Kept | undefined> {
+async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, root: Uint8Array, call: string): Promise<Kept | undefined> {
   const last = answers.lastOnHead(call);
   const at = last?.at;
   if (!at) return undefined;
@@ -208,7 +216,7 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, cal
   if ((from > to ? from - to : to - from) > BigInt(CARRY_BLOCKS)) return undefined;
   // The coinbase is warm from a run's start (EIP-3651): reading its account costs what it costs in that block only.
   if (!equalBytes(at.block.header.coinbase, head.header.coinbase) || !chain.sameCallRules(at.block, head)) return undefined;
-  const changes = await answers.changes(chain, at.root, chain.stateRootOf(head));
+  const changes = await answers.changes(chain, at.root, root);
   if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
   return last;
 }

@@ -164,12 +164,12 @@ export async function applyOverrides(vm: VM, overrides: Map<string, StateOverrid
 /**
  * What runTx still refuses after refuseFees and refuseState, should any slip through: the engine's
  * text, trimmed of ethereumjs's debug suffix. (EIP-3607's sender with code is not checked for calls,
- * as geth's SkipAccountChecks: skippingSenderCheck.) What is not the message's fault is thrown as
- * it is: a fork's upstream failing (an RpcError) or a state node gone (a revert dropped the state
- * the run was reading) says nothing of the message, and an answer made of it must not be kept.
+ * as geth's SkipAccountChecks: skippingSenderCheck.) A fork's upstream failing (an RpcError, the
+ * only one runTx can throw) is thrown as it is: it says nothing of the message, and an answer made
+ * of it must not be kept.
  */
 function engineRefusal(err: Error): Error {
-  if (err instanceof RpcError || err.message.startsWith('Missing node in DB')) return err;
+  if (err instanceof RpcError) return err;
   return new Refusal(err.message.replace(/ \(.*$/s, ''));
 }
 
@@ -296,12 +296,19 @@ export const watchSteps =
   };
 
 /**
- * One run of `args` on `block` as eth_call runs it (5 s at most), with `observe` attached to the
- * reader's VM meanwhile (eth_createAccessList's tracer); refusals are Refusals.
+ * One run of `args` on `block` (at state `root`) as eth_call runs it (5 s at most), with `observe`
+ * attached to the reader's VM meanwhile (eth_createAccessList's tracer); refusals are Refusals.
  */
-export function observedRun(chain: EvmChain, block: StoredBlock, args: CallArgs, observe: (vm: VM) => () => void): Promise<RunTxResult> {
+export function observedRun(
+  chain: EvmChain,
+  block: StoredBlock,
+  args: CallArgs,
+  observe: (vm: VM) => () => void,
+  root = chain.stateRootOf(block),
+): Promise<RunTxResult> {
   const baseFee = block.header.baseFee ?? 0n;
-  return execute(chain, block, (gas) => message(chain, args, gas, baseFee), callGas(args), new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), undefined, observe);
+  const make = (gas: bigint) => message(chain, args, gas, baseFee);
+  return execute(chain, block, make, callGas(args), new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), undefined, observe, undefined, root);
 }
 
 /**

@@ -67,7 +67,7 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   const hi = await gasCeiling(chain, block, args, root);
   const call = overrides === undefined ? estimateKey(args, hi, block.header.baseFee ?? 0n) : undefined;
   const key = call === undefined ? undefined : answerKey(chain, block, call, root);
-  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
+  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key, root);
   if (known instanceof CallFailure) throw known;
   if (typeof known === 'bigint') return known;
   // As eth_call's (calls.ts): runs on the head record their reads.
