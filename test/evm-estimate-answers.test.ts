@@ -39,18 +39,25 @@ describe("an estimate's kept answer", () => {
   });
   afterAll(() => node?.stop());
 
+  /**
+   * `method` asked of the code `code` placed at `to`, with its slot 0 set to 1 `after` ms into the
+   * request and back to 0 `lasting` ms later (the state comes back to its root): the answer.
+   */
+  async function askWhileEdited(method: string, to: string, code: string, after: number, lasting: number): Promise<unknown> {
+    await call(url, 'anvil_setCode', [to, code]);
+    await call(url, 'evm_mine', []);
+    const asked = rpc(url, method, [{ from, to }, 'latest']);
+    await sleep(after);
+    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x01')]);
+    await sleep(lasting);
+    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x00')]);
+    return answerOf(await asked);
+  }
+
   it('is of the state the estimate began on, whatever edit came and went meanwhile', async () => {
     const to = '0x00000000000000000000000000000000000c0de2';
-    await call(url, 'anvil_setCode', [to, SLOW]);
-    await call(url, 'evm_mine', []);
+    const first = await askWhileEdited('eth_estimateGas', to, SLOW, 100, 350);
     const args = { from, to };
-    const asked = rpc(url, 'eth_estimateGas', [args, 'latest']);
-    // Slot 0 set and cleared while the estimator's runs go on: the state comes back to its root.
-    await sleep(100);
-    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x01')]);
-    await sleep(350);
-    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x00')]);
-    const first = answerOf(await asked);
     const fresh = answerOf(await rpc(url, 'eth_estimateGas', [args, 'latest', {}]));
     expect(first).toEqual(fresh);
     expect(answerOf(await rpc(url, 'eth_estimateGas', [args, 'latest']))).toEqual(fresh);
@@ -60,17 +67,9 @@ describe("an estimate's kept answer", () => {
 
   it("eth_createAccessList's passes all run on the state it began on", async () => {
     const to = '0x00000000000000000000000000000000000c0de3';
-    await call(url, 'anvil_setCode', [to, ACCESS]);
-    await call(url, 'evm_mine', []);
-    const args = { from, to };
-    const asked = rpc(url, 'eth_createAccessList', [args, 'latest']);
-    await sleep(300);
-    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x01')]);
-    await sleep(650);
-    await call(url, 'anvil_setStorageAt', [to, '0x0', pad('0x00')]);
-    const first = answerOf(await asked);
+    const first = await askWhileEdited('eth_createAccessList', to, ACCESS, 300, 650);
     // The state is back to the one the first began on: a second asks the same of it.
-    expect(first).toEqual(answerOf(await rpc(url, 'eth_createAccessList', [args, 'latest'])));
+    expect(first).toEqual(answerOf(await rpc(url, 'eth_createAccessList', [{ from, to }, 'latest'])));
   });
 });
 
