@@ -109,7 +109,8 @@ try {
 /**
  * A contract test's first requests on the C-Chain: a deploy and a call sent as raw signed txs to
  * their receipts, eth_call, eth_estimateGas, eth_fillTransaction, a snapshot reverted, logs and a
- * block read. The contract stores 42, logs it and returns it.
+ * block read, and what ethers and Hardhat ask around a send (nonce, fees, code, storage, the tx).
+ * The contract stores 42, logs it and returns it.
  */
 async function firstRequests(url) {
   let id = 0;
@@ -142,4 +143,13 @@ async function firstRequests(url) {
   await rpc('eth_getBlockByNumber', ['latest', true]);
   await rpc('eth_getBalance', [from, 'latest']);
   await rpc('evm_revert', [snapshot]);
+  // What ethers and Hardhat ask around a send.
+  await rpc('eth_chainId', []);
+  await rpc('eth_blockNumber', []);
+  await rpc('eth_getTransactionCount', [from, 'pending']);
+  await rpc('eth_maxPriorityFeePerGas', []);
+  await rpc('eth_feeHistory', ['0x4', 'latest', [50]]);
+  await rpc('eth_getCode', [to, 'latest']);
+  await rpc('eth_getStorageAt', [to, '0x0', 'latest']);
+  await rpc('eth_getTransactionByHash', [(await send({ to })).transactionHash]);
 }
