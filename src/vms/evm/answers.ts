@@ -1,7 +1,7 @@
 // eth_call's and eth_estimateGas's answers kept per chain, by what decides them.
 import type { EvmChain } from './chain.js';
 import { type CallArgs, CallFailure } from './callargs.js';
-import type { CallReads } from './callreads.js';
+import { CallReads } from './callreads.js';
 import { type StateChanges, stateChanges } from './statediff.js';
 import type { StoredBlock } from './store.js';
 import { equalBytes, fromHex, toHex } from '../../encoding/bytes.js';
@@ -168,9 +168,8 @@ export function estimateKey(args: CallArgs, hi: bigint, baseFee: bigint): string
   return `estimate|${hi.toString(16)}|${priced ? baseFee.toString(16) : '-'}|${call}`;
 }
 
-/** What decides the answer of the call `call` (callKey's or estimateKey's) on `block` at state `root` (the block's now), as a key. */
-export const answerKey = (chain: EvmChain, block: StoredBlock, call: string, root = chain.stateRootOf(block)): string =>
-  `${stateKey(chain, block, root)}|${call}`;
+/** What decides the answer of the call `call` (callKey's or estimateKey's) on `block` at state `root`, as a key. */
+const answerKey = (chain: EvmChain, block: StoredBlock, call: string, root: Uint8Array): string => `${stateKey(chain, block, root)}|${call}`;
 
 /**
  * Whether a call's answer on the head may be carried to a later head by what its run read: it names
@@ -180,15 +179,36 @@ export const answerKey = (chain: EvmChain, block: StoredBlock, call: string, roo
 export const carriable = (args: CallArgs): boolean =>
   args.to !== undefined && args.gasPrice === undefined && args.maxFeePerGas === undefined && args.maxPriorityFeePerGas === undefined;
 
-/** The answer kept for `key`, or else carried to `block` (the head) from an earlier head; undefined: none. */
-export async function knownAnswer(
+/**
+ * The answer of the call `call` (callKey's or estimateKey's; undefined: one never kept) on `block`
+ * at state `root`: the one kept, else one carried from another head, else what `run` answers on that
+ * state, then kept. A run on the head records what it reads (when `carry`), so that its answer can be
+ * carried to the heads after. A failure `run` returns is an answer, kept; one it throws is not.
+ * eth_call and eth_estimateGas take `root` as they start: a dev edit made meanwhile is the next
+ * request's, and their runs all read the one state.
+ */
+export async function answered<T extends Uint8Array | bigint>(
   chain: EvmChain,
   block: StoredBlock,
-  call: string,
-  key: string,
-  /** The state `key` names (the block's now, unless the caller took it before). */
-  root = chain.stateRootOf(block),
-): Promise<Answer | undefined> {
+  call: string | undefined,
+  root: Uint8Array,
+  carry: boolean,
+  run: (reads: CallReads | undefined) => Promise<T | CallFailure>,
+): Promise<T | CallFailure> {
+  if (call === undefined) return run(undefined);
+  // Keys of one kind of call hold answers of that kind only (estimateKey's start with "estimate|").
+  const known = (await knownAnswer(chain, block, call, answerKey(chain, block, call, root), root)) as T | CallFailure | undefined;
+  if (known !== undefined) return known;
+  const reads = carry && block === chain.head ? new CallReads() : undefined;
+  // The key names the head too: taken after the lookup's wait, and checked again after the run's.
+  const key = answerKey(chain, block, call, root);
+  const answer = await run(reads);
+  if (key === answerKey(chain, block, call, root)) keepAnswer(chain, block, call, key, answer, reads, root);
+  return answer;
+}
+
+/** The answer kept for `key` (of `call` at state `root`), or else carried to `block` (the head) from an earlier head; undefined: none. */
+async function knownAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, root: Uint8Array): Promise<Answer | undefined> {
   const answers = answersOf(chain);
   const kept = answers.get(key);
   if (kept !== undefined || block !== chain.head) return kept?.answer;
@@ -221,19 +241,8 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, roo
   return last;
 }
 
-/**
- * Keeps `answer` for `key`; with `reads` (a run on the head), where and what it read, to be carried
- * later. `root` is the state the runs read (the block's now, unless the caller took it before).
- */
-export function keepAnswer(
-  chain: EvmChain,
-  block: StoredBlock,
-  call: string,
-  key: string,
-  answer: Answer,
-  reads?: CallReads,
-  root = chain.stateRootOf(block),
-): void {
+/** Keeps `answer` for `key`; with `reads` (a run on the head at state `root`), where and what it read, to be carried later. */
+function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Answer, reads: CallReads | undefined, root: Uint8Array): void {
   const at = reads?.stateOnly && block === chain.head ? { block, root, ...trieKeysOf(reads) } : undefined;
   answersOf(chain).set(key, at ? { answer, call, at } : { answer, call });
 }

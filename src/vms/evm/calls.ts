@@ -14,8 +14,8 @@ import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
 import { Pacer } from './trace/index.js';
 import { type FailedStep, gethError as stepError } from './trace/opcodes.js';
-import { answerKey, callKey, carriable, keepAnswer, knownAnswer } from './answers.js';
-import { CallReads } from './callreads.js';
+import { answered, callKey, carriable } from './answers.js';
+import type { CallReads } from './callreads.js';
 import { type BlockOverrides, type CallArgs, CallFailure, callGas, Refusal, revertError, type StateOverride } from './callargs.js';
 
 export interface Message {
@@ -339,12 +339,12 @@ async function doCall(
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
   reads?: CallReads,
+  root = chain.stateRootOf(block),
 ): Promise<{ result: RunTxResult; failure: string | undefined }> {
   const gas = callGas(args);
   // ToMessage prices the message at the context's base fee, an overridden one included.
   const baseFee = blockOverrides?.baseFee ?? block.header.baseFee ?? 0n;
   const make = (g: bigint) => message(chain, args, g, baseFee);
-  const root = chain.stateRootOf(block);
   const run = (observe?: (vm: VM) => () => void) =>
     execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides, root);
   try {
@@ -384,20 +384,12 @@ export async function call(
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
 ): Promise<Uint8Array> {
+  const root = chain.stateRootOf(block);
   const call = overrides === undefined && blockOverrides === undefined ? callKey(args) : undefined;
-  const key = call === undefined ? undefined : answerKey(chain, block, call);
-  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key);
-  if (known instanceof CallFailure) throw known;
-  if (known instanceof Uint8Array) return known;
-  // A run on the head records what it reads, so that its answer can be carried to the heads after.
-  const reads = key !== undefined && block === chain.head && carriable(args) ? new CallReads() : undefined;
-  // The key of the state the run reads: doCall takes the block's state root before its first await,
-  // and a dev edit made and reverted meanwhile may have moved it since `key` was taken.
-  const runKey = call === undefined ? undefined : answerKey(chain, block, call);
-  const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads);
-  const answer = outcome(result, failure);
-  // Kept only if the head and its state are still the ones the key names (the run awaited the reader).
-  if (runKey !== undefined && runKey === answerKey(chain, block, call!)) keepAnswer(chain, block, call!, runKey, answer, reads);
+  const answer = await answered<Uint8Array>(chain, block, call, root, carriable(args), async (reads) => {
+    const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads, root);
+    return outcome(result, failure);
+  });
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }

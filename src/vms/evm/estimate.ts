@@ -4,8 +4,8 @@
 import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
-import { answerKey, estimateKey, keepAnswer, knownAnswer } from './answers.js';
-import { CallReads } from './callreads.js';
+import { answered, estimateKey } from './answers.js';
+import type { CallReads } from './callreads.js';
 import { applyOverrides, checkFeeFields, execute, failureText, type Message, messages, recordReads } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { watchGas } from './execution.js';
@@ -66,22 +66,14 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
   const root = chain.stateRootOf(block);
   const hi = await gasCeiling(chain, block, args, root);
   const call = overrides === undefined ? estimateKey(args, hi, block.header.baseFee ?? 0n) : undefined;
-  const key = call === undefined ? undefined : answerKey(chain, block, call, root);
-  const known = key === undefined ? undefined : await knownAnswer(chain, block, call!, key, root);
-  if (known instanceof CallFailure) throw known;
-  if (typeof known === 'bigint') return known;
-  // As eth_call's (calls.ts): runs on the head record their reads.
-  const reads = key !== undefined && block === chain.head && args.to !== undefined ? new CallReads() : undefined;
-  const runKey = call === undefined ? undefined : answerKey(chain, block, call, root);
-  let answer: bigint | CallFailure;
-  try {
-    answer = await searchLimit(chain, block, root, args, hi, overrides, reads);
-  } catch (err) {
-    if (!(err instanceof CallFailure)) throw err;
-    answer = err;
-  }
-  // Kept only while the head is the one the key names (its hash is in it).
-  if (runKey !== undefined && runKey === answerKey(chain, block, call!, root)) keepAnswer(chain, block, call!, runKey, answer, reads, root);
+  const answer = await answered<bigint>(chain, block, call, root, args.to !== undefined, async (reads) => {
+    try {
+      return await searchLimit(chain, block, root, args, hi, overrides, reads);
+    } catch (err) {
+      if (err instanceof CallFailure) return err;
+      throw err;
+    }
+  });
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }
