@@ -73,6 +73,14 @@ describe('the undo log', () => {
     expect(changes.written(Buffer.concat([pool.keyPrefix, b('new')]))).toEqual({ value: undefined });
     expect(back.written(Buffer.concat([pool.keyPrefix, b('new')]))).toBeUndefined();
     expect([back.touches(pool.keyPrefix), back.puts(pool.keyPrefix), back.puts(Buffer.concat([pool.keyPrefix, b('kept')]))]).toEqual([true, true, true]);
+    // A prefix shorter than a database's (the root's bare keys, a hashed prefix's first bytes) spans databases.
+    await db.undo.mark(2n);
+    await db.put(b('bare'), b('1'));
+    await other.put(b('k'), b('4'));
+    const spanning = changesOf((await db.undo.take(2n))!);
+    expect([spanning.touches(b('ba')), spanning.puts(b('ba')), spanning.touches(b('bb'))]).toEqual([true, false, false]);
+    expect([spanning.touches(other.keyPrefix.subarray(0, 3)), spanning.puts(other.keyPrefix.subarray(0, 3))]).toEqual([true, true]);
+    expect(spanning.touches(pool.keyPrefix)).toBe(false);
   });
 
   it('drops the oldest snapshots past its byte or count bound', async () => {

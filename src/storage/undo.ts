@@ -32,8 +32,10 @@ const ENTRY_OVERHEAD = 64;
 
 const keyOf = (k: Bytes) => Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
 const bytesOf = (k: string): Bytes => Buffer.from(k, 'latin1');
+/** A hashed prefix's length: a root-level database's keys all start with one. */
+const SPACE_CHARS = 32;
 /** The root-level database a key (latin1) is in: its hashed prefix, or the key itself for the root's bare keys. */
-export const spaceOf = (k: string) => (k.length >= 32 ? k.slice(0, 32) : k);
+export const spaceOf = (k: string) => (k.length >= SPACE_CHARS ? k.slice(0, SPACE_CHARS) : k);
 /** `spaceOf` for a prefix or key in bytes. */
 export const spaceOfBytes = (b: Bytes) => spaceOf(keyOf(b));
 
@@ -62,11 +64,28 @@ export interface Changes {
 
 /** The Changes of `rollback`. */
 export function changesOf(rollback: Rollback): Changes {
-  // Keys compared as latin1 strings, as the log holds them: a revert asks a few prefixes of a few hundred keys.
+  // Keys compared as latin1 strings, as the log holds them. A prefix is looked for among the keys of
+  // its own root-level database only: a revert's parts ask a few prefixes each (the relayer five),
+  // and most of a rollback's keys are one chain's (its trie nodes), which the others' need not pass.
   const { values } = rollback;
+  let bySpace: Map<string, Array<[string, Bytes | undefined]>> | undefined;
+  const keysIn = (space: string) => {
+    if (!bySpace) {
+      bySpace = new Map();
+      for (const entry of values) {
+        const s = spaceOf(entry[0]);
+        const list = bySpace.get(s);
+        if (list) list.push(entry);
+        else bySpace.set(s, [entry]);
+      }
+    }
+    return bySpace.get(space) ?? [];
+  };
   const scan = (prefix: Bytes, putsOnly: boolean) => {
     const p = keyOf(prefix);
-    for (const [k, v] of values) if ((v !== undefined || !putsOnly) && k.startsWith(p)) return true;
+    // A prefix as long as a space names it; a shorter one (the root's bare keys) may span several.
+    const keys = p.length >= SPACE_CHARS ? keysIn(spaceOf(p)) : values;
+    for (const [k, v] of keys) if ((v !== undefined || !putsOnly) && k.startsWith(p)) return true;
     return false;
   };
   const written = (key: Bytes) => {

@@ -7,7 +7,7 @@ import { Account, Address } from '@ethereumjs/util';
 import type { EvmChainOptions } from './chaintypes.js';
 import { activatePrecompile, deactivatePrecompile } from './precompiles/config.js';
 import { activeAt, txAllowed } from './precompiles/index.js';
-import { type ChainRules, rulesAfter } from './precompiles/rules.js';
+import { type ChainRules, rulesAfter, rulesReadState } from './precompiles/rules.js';
 import { PoolError } from './pooltx.js';
 import {
   PredicateError,
@@ -57,9 +57,17 @@ export class BlockRules {
     }
   }
 
-  /** What the state `sm` (after a block at `time`) sets for the next block: the fee config and the coinbase. */
-  after(sm: MerkleStateManager, time: bigint): Promise<ChainRules> {
+  /**
+   * What the state `sm` (after a block at `time`) sets for the next block: the fee config and the
+   * coinbase; `sm` may be left out where they read no state (afterReadsState).
+   */
+  after(sm: MerkleStateManager | undefined, time: bigint): Promise<ChainRules> {
     return rulesAfter(sm, this.opts.precompiles, time, this.opts.baseRules);
+  }
+
+  /** Whether `after` reads the state at `time` (a FeeManager or RewardManager is on). */
+  afterReadsState(time: bigint): boolean {
+    return rulesReadState(this.opts.precompiles, time);
   }
 
   /** Whether any period of the tx allow list is configured: only then do admission and building read roles. */

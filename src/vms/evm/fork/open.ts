@@ -63,9 +63,17 @@ export async function readRecord(db: Database): Promise<ForkRecord | undefined> 
   return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
 }
 
+/** Each chain database's fork record database: asked at every revert, and a prefix costs a hash. */
+const recordDatabases = new WeakMap<Database, Database>();
+
 /** Whether a revert's rollback (`changes`) wrote the fork record of the chain whose database is `db`. */
 export function recordRewritten(db: Database, changes: Changes): boolean {
-  return writtenAt(db.prefix('fork'), RECORD, changes) !== undefined;
+  let records = recordDatabases.get(db);
+  if (!records) {
+    records = db.prefix('fork');
+    recordDatabases.set(db, records);
+  }
+  return writtenAt(records, RECORD, changes) !== undefined;
 }
 
 /** Whether a chain's database holds blocks of its own (no fork's: it records none). */

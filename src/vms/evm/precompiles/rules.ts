@@ -31,16 +31,30 @@ const storageOf = (sm: MerkleStateManager, address: Uint8Array): StorageReader =
   read: async (slot) => setLengthLeft(await sm.getStorage(new Address(address), slot), 32),
 });
 
-/** The rules after a block whose state is `sm` and whose time is `time`. */
-export async function rulesAfter(sm: MerkleStateManager, configs: PrecompileConfig[], time: bigint, base: BaseRules): Promise<ChainRules> {
-  const fees = configs.find((c) => c.key === 'feeManagerConfig' && activeAt(c, time));
-  const rewards = configs.find((c) => c.key === 'rewardManagerConfig' && activeAt(c, time));
+const feeManagerAt = (configs: PrecompileConfig[], time: bigint) => configs.find((c) => c.key === 'feeManagerConfig' && activeAt(c, time));
+const rewardManagerAt = (configs: PrecompileConfig[], time: bigint) => configs.find((c) => c.key === 'rewardManagerConfig' && activeAt(c, time));
+
+/** Whether the rules after a block at `time` read its state: only a FeeManager or a RewardManager that is on does. */
+export const rulesReadState = (configs: PrecompileConfig[], time: bigint): boolean =>
+  feeManagerAt(configs, time) !== undefined || rewardManagerAt(configs, time) !== undefined;
+
+/**
+ * The rules after a block whose state is `sm` and whose time is `time`; `sm` may be left out where
+ * they read no state (rulesReadState).
+ */
+export async function rulesAfter(sm: MerkleStateManager | undefined, configs: PrecompileConfig[], time: bigint, base: BaseRules): Promise<ChainRules> {
+  const fees = feeManagerAt(configs, time);
+  const rewards = rewardManagerAt(configs, time);
+  const state = () => {
+    if (!sm) throw new Error('the rules after this block read its state: a state is needed');
+    return sm;
+  };
   let coinbase = base.allowFeeRecipients ? base.feeRecipient : BLACKHOLE;
   if (rewards) {
-    const r = await readReward(storageOf(sm, rewards.address));
+    const r = await readReward(storageOf(state(), rewards.address));
     coinbase = r.kind === 'feeRecipients' ? base.feeRecipient : r.address;
   }
   if (!fees) return { ...(base.feeConfig ? { feeConfig: base.feeConfig } : {}), lastChangedAt: 0n, coinbase };
-  const store = storageOf(sm, fees.address);
+  const store = storageOf(state(), fees.address);
   return { feeConfig: await readFeeConfig(store), lastChangedAt: await readLastChangedAt(store), coinbase };
 }
