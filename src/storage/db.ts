@@ -267,8 +267,26 @@ async function writeChained(db: Level<Bytes, Bytes>, ops: BatchOp[]): Promise<vo
   await batch.write();
 }
 
+/**
+ * Keys read together, at most, on the calling thread (getSync) rather than in one trip through
+ * libuv's thread pool (getMany): what a write overwrites while a snapshot is held is read so. A
+ * block's 80 keys (half of them absent: new trie nodes, new records) took 400-500 µs read one by one
+ * on LevelDB against 650-1,000 µs in one getMany (1,000 reads of each); a larger write is read off
+ * the event loop.
+ */
+const SYNC_READS = 256;
+
+function readMany(db: AbstractDb, keys: Bytes[]): Promise<Array<Bytes | undefined>> {
+  if (keys.length > SYNC_READS) return (db as Level<Bytes, Bytes>).getMany(keys);
+  try {
+    return Promise.resolve(keys.map((k) => db.getSync(k)));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 const undoLogOf = (db: AbstractDb, kind: 'leveldb' | 'memdb') =>
   new UndoLog({
-    getMany: (keys) => (db as Level<Bytes, Bytes>).getMany(keys),
+    getMany: (keys) => readMany(db, keys),
     batch: kind === 'leveldb' ? (ops) => writeChained(db as Level<Bytes, Bytes>, ops) : (ops) => (db as MemoryLevel<Bytes, Bytes>).batch(ops),
   });
