@@ -1,9 +1,11 @@
 // The store's undo log (storage/undo.ts) on a real store: nested snapshots merge to the oldest
 // value of each key, a rollback is one atomic write that records nothing, the oldest snapshots go
 // first past the bounds, and writes that race a snapshot land wholly on one side of it.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/storage/db.js';
 import { changesOf, UndoLog } from '../src/storage/undo.js';
+import { tempDir } from './helpers.js';
 
 const b = (s: string) => new TextEncoder().encode(s);
 const text = (v: Uint8Array | undefined) => (v ? new TextDecoder().decode(v) : undefined);
@@ -107,5 +109,27 @@ describe('the undo log', () => {
     await db.undo.restore((await db.undo.take(7n))!);
     // The mark came after the first write and before the second, as asked.
     expect(await read('k')).toBe('v1');
+  });
+
+  it('on LevelDB, a snapshot waits for a write that went straight to the store before it', async () => {
+    // With no snapshot held the write goes straight to the store, through libuv's threads; the
+    // next write, recorded, must find what it wrote. Before, the snapshot did not wait for it, and a
+    // revert gave back the value before it (2,000 ops made it lose the write nearly every time).
+    const db = await openDatabase('leveldb', join(tempDir(), 'db'));
+    try {
+      const filler = Array.from({ length: 2000 }, (_, j) => ({ type: 'put' as const, key: b(`f${j}`), value: new Uint8Array(200).fill(j) }));
+      for (let i = 0; i < 20; i++) {
+        const id = BigInt(i);
+        await db.put(b('k'), b('before'));
+        const first = db.batch([{ type: 'put', key: b('k'), value: b('asked before the snapshot') }, ...filler]);
+        const marking = db.undo.mark(id);
+        const second = db.put(b('k'), b('asked after it'));
+        await Promise.all([first, marking, second]);
+        await db.undo.restore((await db.undo.take(id))!);
+        expect(text(await db.get(b('k')))).toBe('asked before the snapshot');
+      }
+    } finally {
+      await db.close();
+    }
   });
 });

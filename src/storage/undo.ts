@@ -102,6 +102,8 @@ export class UndoLog {
   private tail: Promise<unknown> = Promise.resolve();
   /** Queued sections not finished: while any is, a write queues too (a mark may be waiting). */
   private queuedCount = 0;
+  /** Writes that went straight to the store (no snapshot held, nothing queued) and have not landed. */
+  private readonly unqueued = new Set<Promise<void>>();
 
   constructor(
     private readonly store: UndoStore,
@@ -129,8 +131,15 @@ export class UndoLog {
 
   /** Writes `ops` atomically, recording first what they overwrite when a snapshot is held. */
   write(ops: BatchOp[]): Promise<void> {
-    // No snapshot held and nothing queued: the write goes straight to the store, at no cost.
-    if (!this.recording && this.queuedCount === 0) return this.store.batch(ops);
+    // No snapshot held and nothing queued: the write goes straight to the store, at no cost but
+    // being known until it lands (a snapshot asked meanwhile waits for it: see mark).
+    if (!this.recording && this.queuedCount === 0) {
+      const landing = this.store.batch(ops);
+      this.unqueued.add(landing);
+      const landed = () => this.unqueued.delete(landing);
+      landing.then(landed, landed);
+      return landing;
+    }
     return this.queued(async () => {
       const top = this.layers.at(-1);
       if (top) await this.record(top, ops);
@@ -173,6 +182,9 @@ export class UndoLog {
   /** Takes snapshot `id` once the writes asked for so far have landed. */
   mark(id: bigint): Promise<void> {
     return this.queued(async () => {
+      // Those that went straight to the store too: a write after the snapshot reads what it
+      // overwrites, which must be what they wrote (else a revert would undo them, asked before it).
+      if (this.unqueued.size > 0) await Promise.allSettled([...this.unqueued]);
       this.layers.push({ id, priors: new Map(), spaces: new Set(), bytes: 0 });
       this.trim();
     });
