@@ -71,7 +71,8 @@ export class GasOracle {
     for (let n = head.header.number, seen = 0n; n > 0n && seen < LOOKBACK_BLOCKS; n--, seen++) {
       const block = this.tipBlocks.get(hash) ?? this.readTipBlock(n === head.header.number ? head : await this.chain.store.blockAt(n));
       if (!block || block.timeMs < oldest) break;
-      tips.push(...block.tips);
+      // One by one: a large block's tips would overflow a spread call's arguments.
+      for (const t of block.tips) tips.push(t);
       hash = block.parent;
     }
     let tip = this.lastTip;
