@@ -13,6 +13,7 @@ import { defaultsBaseFee, type FeeSource } from '../txargs.js';
 import { blockTxs } from '../queries.js';
 import type { BlockTag } from './fields.js';
 import { qty } from './format.js';
+import { toHex } from '../../../encoding/bytes.js';
 
 const MIN_TIP = 1n;
 const MAX_TIP = 150_000_000_000n;
@@ -31,8 +32,6 @@ interface TipBlock {
 
 /** Blocks whose tips are kept (a block's never change): the window and some blocks of the branches a revert left. */
 const TIP_BLOCKS = 4 * Number(LOOKBACK_BLOCKS);
-
-const hashKey = (hash: Uint8Array) => Buffer.from(hash).toString('hex');
 
 export class GasOracle {
   private cached: { head: string; tip: bigint } | undefined;
@@ -61,7 +60,7 @@ export class GasOracle {
 
   async suggestTip(): Promise<bigint> {
     const head = this.chain.head;
-    const key = hashKey(head.hash);
+    const key = toHex(head.hash);
     if (this.cached?.head === key) return this.cached.tip;
     const tips: bigint[] = [];
     const oldest = BigInt(unixMillis(this.clock)) - LOOKBACK_MS;
@@ -92,12 +91,12 @@ export class GasOracle {
     if (!block) return undefined;
     const baseFee = block.header.baseFee ?? 0n;
     const read: TipBlock = {
-      parent: hashKey(block.header.parentHash),
+      parent: toHex(block.header.parentHash),
       timeMs: block.header.timeMilliseconds ?? block.header.time * 1000n,
       tips: blockTxs(this.chain, block).map((tx) => effectiveTip(feeCaps(tx), baseFee)),
     };
     if (this.tipBlocks.size >= TIP_BLOCKS) this.tipBlocks.delete(this.tipBlocks.keys().next().value!);
-    this.tipBlocks.set(hashKey(block.hash), read);
+    this.tipBlocks.set(toHex(block.hash), read);
     return read;
   }
 
