@@ -57,23 +57,28 @@ export interface OpenedFork extends ChainFork {
   close(): void;
 }
 
-/** What a chain's database says it forked, if anything. */
-export async function readRecord(db: Database): Promise<ForkRecord | undefined> {
-  const stored = await db.prefix('fork').get(RECORD);
-  return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
-}
-
 /** Each chain database's fork record database: asked at every revert, and a prefix costs a hash. */
 const recordDatabases = new WeakMap<Database, Database>();
 
-/** Whether a revert's rollback (`changes`) wrote the fork record of the chain whose database is `db`. */
-export function recordRewritten(db: Database, changes: Changes): boolean {
+/** The database of a chain's fork record, in the chain's database `db`. */
+function recordsOf(db: Database): Database {
   let records = recordDatabases.get(db);
   if (!records) {
     records = db.prefix('fork');
     recordDatabases.set(db, records);
   }
-  return writtenAt(records, RECORD, changes) !== undefined;
+  return records;
+}
+
+/** What a chain's database says it forked, if anything. */
+export async function readRecord(db: Database): Promise<ForkRecord | undefined> {
+  const stored = await recordsOf(db).get(RECORD);
+  return stored ? (JSON.parse(Buffer.from(stored).toString('utf8')) as ForkRecord) : undefined;
+}
+
+/** Whether a revert's rollback (`changes`) wrote the fork record of the chain whose database is `db`. */
+export function recordRewritten(db: Database, changes: Changes): boolean {
+  return writtenAt(recordsOf(db), RECORD, changes) !== undefined;
 }
 
 /** Whether a chain's database holds blocks of its own (no fork's: it records none). */
@@ -89,7 +94,7 @@ export async function writeRecord(db: Database, fork: OpenedFork): Promise<void>
     hash: toHex0x(fork.hash),
     ...(fork.editedRoot ? { root: toHex0x(fork.editedRoot) } : {}),
   };
-  await db.prefix('fork').put(RECORD, new TextEncoder().encode(JSON.stringify(record)));
+  await recordsOf(db).put(RECORD, new TextEncoder().encode(JSON.stringify(record)));
 }
 
 /** An upstream whose URL can change under the fork (anvil_setRpcUrl), its failures ForkFailures. */
