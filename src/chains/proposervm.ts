@@ -3,7 +3,7 @@
 // the first after the inner genesis is a statelessBlock (type 0) with no epoch, every later one a
 // statelessGraniteBlock (type 2) carrying its ACP-181 epoch. The outer bytes and IDs are what the
 // Index API serves. Notes: docs/research/index-and-proposervm.md.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../crypto/sha256.js';
 import { type Database, readAfter, type WriteBatch } from '../storage/db.js';
 import type { Changes } from '../storage/undo.js';
 import { asBuffer, i64, u32, u64 } from '../encoding/bytes.js';

@@ -15,7 +15,7 @@ import {
   type UnsignedMessage,
   unsignedMessage,
 } from '../vms/components/warp/index.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../crypto/sha256.js';
 import { aggregateFor, conversionID, marshalPlatformMessage, parsePlatformMessage, type PChain, refusal, SigningError } from '../vms/platform/index.js';
 import { badRequest, DataError } from './errors.js';
 import type { DataHandler } from './http.js';

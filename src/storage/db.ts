@@ -2,9 +2,9 @@
 // same abstract-level API so every layer above is indifferent to which one runs. Every layer gets
 // its own prefixed sub-database (avalanchego's prefixdb), and one WriteBatch can span any of them,
 // so a block, its shared-memory effects and its index entry still land in one atomic write.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { Level } from 'level';
 import type { MemoryLevel } from 'memory-level';
 import { type Changes, UndoLog } from './undo.js';
@@ -160,7 +160,8 @@ class PrefixedDatabase implements Database {
     return n === 0 ? all : all.map(([k, v]) => [k.subarray(n), v]);
   }
   prefix(name: Bytes | string): Database {
-    const hashed = sha256(typeof name === 'string' ? Buffer.from(name, 'utf8') : name);
+    // Node's SHA-256, as crypto/sha256.ts has it (a layer the store does not import).
+    const hashed = createHash('sha256').update(name).digest();
     return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed), this.undo);
   }
   private root(what: string): void {

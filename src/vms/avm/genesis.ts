@@ -1,7 +1,7 @@
 // The X-Chain genesis block after linearization (avalanchego vms/avm/state initializeChainState):
 // a StandardBlock (type 20) at height 0 whose parent is the Cortina stop vertex, stamped with the
 // Cortina time. Built from its byte layout so that its ID is the real node's.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { decodeCB58, encodeCB58 } from '../../encoding/cb58.js';
 import { buildBlock } from './codec/index.js';
 import type { StandardBlock } from './types.js';

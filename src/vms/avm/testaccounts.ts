@@ -1,7 +1,7 @@
 // Opt-in deterministic test keys (--test-accounts=N), like Anvil's accounts: each is funded by one
 // ordinary BaseTx from the ewoq key, accepted in the first block, so every genesis ID stays the real
 // local network's.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { buildTx, compareBytes, outputSortKey } from './codec/index.js';
 import type { SignedTx, TransferableOutput, UTXO } from './types.js';

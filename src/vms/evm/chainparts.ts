@@ -1,7 +1,7 @@
 // The parts of an EVM chain's VM, as the factory assembles them: the keys this process holds and the
 // warp validator sets they sign in, the chain's options, its JSON-RPC namespaces, the C-Chain's
 // atomic txs and avax API, an L1's validators API, and the VM the chain manager runs.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import type { ChainContext, ChainRoute } from '../../chains/manager.js';
 import { unixSeconds } from '../../chains/clock.js';
 import { hrpOf, LOCAL_NODE, PRIMARY_NETWORK_ID } from '../../chains/ids.js';

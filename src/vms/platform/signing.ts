@@ -3,7 +3,7 @@
 // message; the emulator applies the same rules, then aggregates the signatures of the signing
 // subnet's validators whose BLS keys it holds (the local network's five stakers; the node is staker
 // 1), in canonical order, as icm-services' signature-aggregator does.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { toHex, u32 } from '../../encoding/bytes.js';
 import { encodeCB58 } from '../../encoding/cb58.js';
 import { CodecError } from '../../encoding/packer.js';

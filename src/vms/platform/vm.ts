@@ -2,7 +2,7 @@
 // ledger advanced to the next block time), and blocks built at once for each tx and accepted into
 // state, shared memory, proposervm and the index in one batch. Chains created by CreateChainTxs are
 // handed to the node once their block is committed.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { type Clock, systemClock, unixSeconds } from '../../chains/clock.js';
 import type { Acceptance } from '../../chains/acceptance.js';
 import type { SharedMemory } from '../../chains/sharedmemory.js';

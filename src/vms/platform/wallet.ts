@@ -2,7 +2,7 @@
 // (CreateSubnetTx, CreateChainTx, ConvertSubnetToL1Tx), paid from one key's unlocked UTXOs with the
 // fee the P-Chain will charge, signed as avalanchego's wallet signs (RFC 6979, so the same inputs
 // give the same tx IDs).
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { addressOfPrivateKey, signHash } from '../components/secp256k1fx/secp.js';
 import { buildTx } from './codec/index.js';
 import { gasPrice, toGas, txComplexity } from './fees.js';

@@ -1,6 +1,6 @@
 // The X-Chain StandardBlock (vms/avm/block): u16 0 ‖ u32 20 ‖ parentID ‖ u64 height ‖ u64 time ‖
 // merkleRoot ‖ u32 nTxs ‖ txs. The txs are []*txs.Tx (pointers, so no type ID and no version).
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import type { SignedTx, StandardBlock } from '../types.js';
 import { readTypeID, SLOTS, STANDARD_BLOCK_TYPE } from './fx.js';
 import { unmarshal, versioned } from '../../../encoding/packer.js';

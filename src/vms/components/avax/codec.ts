@@ -1,7 +1,7 @@
 // The avax component's codec pieces (linear codec v0) that every VM with UTXOs reads and writes
 // the same way: slices, interface type IDs checked against their slot, UTXO IDs, transferable
 // inputs and outputs, the BaseTx fields, UTXOs and signed txs. A VM supplies its fx values' codec.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { CodecError, type Reader, unmarshal, versioned, Writer } from '../../../encoding/packer.js';
 import type { BaseTxFields, SignedTx, TransferableInput, TransferableOutput, UTXO, UTXOID } from './types.js';
 

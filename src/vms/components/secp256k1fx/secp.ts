@@ -1,7 +1,7 @@
 // secp256k1 as avalanchego's utils/crypto/secp256k1 uses it: 65-byte [r ‖ s ‖ v] recoverable
 // signatures over a 32-byte hash, low-S only, addresses = ripemd160(sha256(compressed pubkey)).
 // The failure texts and their order are API: they reach issueTx callers unchanged.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { noble, recoverPublicKey } from '../../../crypto/secp256k1.js';
 import { fail } from '../verify/errors.js';

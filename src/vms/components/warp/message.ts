@@ -5,7 +5,7 @@
 // linear codec: big-endian integers, byte slices with a u32 length, interfaces with a u32 type ID,
 // one u16 codec version in front, and its error texts. test/warp.test.ts holds these bytes to
 // avalanchejs's warp types.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { u16, u32 } from '../../../encoding/bytes.js';
 import { CodecError, unmarshal } from '../../../encoding/packer.js';
 

@@ -1,7 +1,7 @@
 // P-Chain blocks (vms/platformvm/block): the Banff standard block this VM builds and the Apricot
 // commit block that is the genesis. A block's ID is the sha256 of all its bytes; its txs are
 // written as in a tx slice, without their own codec version.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { CodecError, type Reader, unmarshal, versioned } from '../../../encoding/packer.js';
 import type { Block, GenesisBlock, OptionBlock, ProposalBlock, SignedTx, StandardBlock } from '../types.js';
 import { readTypeID, SLOTS } from './slots.js';

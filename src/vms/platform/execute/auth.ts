@@ -4,7 +4,7 @@ import { encodeCB58 } from '../../../encoding/cb58.js';
 import { verifyCredentials, verifyOwners, verifySigIndices } from '../../components/secp256k1fx/fx.js';
 import { ownersOf } from '../ledger.js';
 import type { FxValue, Owners, SignedTx } from '../types.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { fail, wrapped } from './base.js';
 import type { TxEnv } from './env.js';
 import { toHex } from '../../../encoding/bytes.js';

@@ -1,6 +1,6 @@
 // Checks shared by every tx: BaseTx.SyntacticVerify, the post-Durango empty memo, and the flow
 // check (utxo.VerifySpend) with its credentials.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { compareBytes, equalBytes, toHex } from '../../../encoding/bytes.js';
 import { fail, VerifyError, wrapped } from '../../components/verify/errors.js';

@@ -1,6 +1,6 @@
 // The L1 txs (ACP-77): ConvertSubnetToL1Tx, RegisterL1ValidatorTx, SetL1ValidatorWeightTx,
 // IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, in standard_tx_executor.go's order.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../../../crypto/sha256.js';
 import { fromHex, toHex, u32, u64 } from '../../../encoding/bytes.js';
 import { encodeCB58 } from '../../../encoding/cb58.js';
 import { compareBytes } from '../../../encoding/bytes.js';
