@@ -140,7 +140,7 @@ async function searchLimit(
     return !r || !!r.execResult.exceptionError;
   };
   // geth's UsedGas is ethereumjs's totalGasSpent (net of the refund paid), and RefundedGas the refund
-  // paid: none, as coreth pays none since Apricot Phase 1 (nor Subnet-EVM; rules.ts dropRefunds),
+  // paid: none, as coreth pays none since Apricot Phase 1 (nor Subnet-EVM; rules.ts NO_REFUNDS),
   // whatever ethereumjs's refund counter (gasRefund: 4,800 for a cleared slot) has summed.
   const usedGas = first.totalGasSpent;
   const start = { lo: usedGas - 1n, hi };

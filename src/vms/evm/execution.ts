@@ -33,7 +33,6 @@ import { kzgPrecompile } from './kzg.js';
 import { installPrecompiles } from './precompiles/index.js';
 import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
-import { dropRefunds } from './rules.js';
 import { AccountEntry, copyOf, ObjectCaches } from './accountcache.js';
 import { trieClass, type TrieMemo } from './state.js';
 import type { ForkState } from './fork/state.js';
@@ -411,7 +410,6 @@ export async function execVM(chainCommon: Common, stateManager: MerkleStateManag
   pacedMessages(vm, slot);
   paceSlots.set(vm, slot);
   installPrecompiles(vm.evm, precompiles.stateful, precompiles.warp);
-  dropRefunds(vm.common);
   return vm;
 }
 
