@@ -345,6 +345,35 @@ describe('a fork that cannot start', () => {
   }, 60_000);
 });
 
+describe("a fork's start", () => {
+  it('asks its upstream what it starts from in one round trip when the block is given, two when not', async () => {
+    const up = await startTestNode({ dbType: 'memdb' });
+    // A proxy that records the methods of each HTTP request, in the order they come.
+    const requests: string[][] = [];
+    const proxy = await rpcProxy(C(up.uri), {
+      request: (calls) => {
+        requests.push(calls.map((c) => c.method).sort());
+        return calls;
+      },
+    });
+    const start = (extra: Record<string, unknown>) =>
+      startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir('fork-start-'), dbType: 'memdb', forkUrl: proxy.url, ...extra });
+    try {
+      await (await start({ forkBlockNumber: '0' })).stop();
+      expect(requests[0]).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getBlockByNumber', 'eth_getProof']);
+      requests.length = 0;
+      await (await start({})).stop();
+      expect(requests.slice(0, 2)).toEqual([
+        ['eth_blockNumber', 'eth_chainId'],
+        ['eth_getBlockByNumber', 'eth_getProof'],
+      ]);
+    } finally {
+      proxy.close();
+      await up.stop();
+    }
+  }, 60_000);
+});
+
 describe('reads on a fork', () => {
   it('run side by side: a read waiting on the upstream holds no other read', async () => {
     const up = await startTestNode({ dbType: 'memdb', testAccounts: 2 });

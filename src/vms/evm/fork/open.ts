@@ -12,7 +12,7 @@ import type { HeaderLayout } from '../header.js';
 import { ChainStore } from '../store.js';
 import { HeaderJsonError, headerFromJson } from './headerjson.js';
 import { ForkHistory } from './history.js';
-import { ForkFailure, ForkState, guarded, quantity, type UpstreamCaller } from './state.js';
+import { askProbe, ForkFailure, ForkState, guarded, quantity, type UpstreamCaller } from './state.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 
 /** The fork flags (Anvil's names): where from, which block, how courteous to be. */
@@ -148,18 +148,18 @@ export async function openFork(
   if (!record && (await hasOwnChain(db, layout))) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
   const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
-    const chainId = record ? await checkChainId(settings, url, BigInt(record.chainId)) : quantity(await upstream.call('eth_chainId', []), 'eth_chainId');
-    const { number, head } = record ? { number: BigInt(record.number), head: undefined } : await forkBlock(upstream, settings.blockNumber);
-    const baseHash = record ? record.hash : await blockHash(upstream, number, layout);
-    const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
+    const opened = handled(cache());
+    const { chainId, number, head, baseHash, probe } = record ? await restarted(settings, url, record) : await started(upstream, settings.blockNumber, layout);
+    const upstreamCache = (await opened).prefix(`chain-${chainId}`);
     // Trie nodes and code are content-addressed: any upstream's serve any fork. Blocks are kept by the
     // fork block's hash: two upstreams with one chain ID (two local networks) differ at one height.
     const state = new ForkState(upstream, upstreamCache.prefix('nodes'), number);
     const history = new ForkHistory(upstream, upstreamCache.prefix(`history-${baseHash}`), number, layout, commonOf(chainId), state);
+    const provenRoot = probe && handled(provable(state, number, probe));
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
-    const proven = record ? record.root && fromHex0x(record.root) : await provable(state, number);
+    const proven = record ? record.root && fromHex0x(record.root) : await provenRoot;
     const editedRoot = proven && !equalsBytes(proven, base.block.header.stateRoot) ? proven : undefined;
     // An edited head is taken as is; below the head, or proven empty (an upstream that answers an
     // empty proof for a state that has accounts), the upstream's proofs are not of the block.
@@ -193,13 +193,56 @@ export async function openFork(
   }
 }
 
+/** What a fork starts from: the upstream's chain, its fork block and that block's hash. */
+interface ForkStart {
+  chainId: bigint;
+  number: bigint;
+  /** The upstream's head when the fork began (a new fork's). */
+  head?: bigint;
+  baseHash: string;
+  /** A new fork's proof of its fork block's state, asked (ForkState.probe reads it). */
+  probe?: Promise<unknown>;
+}
+
 /**
- * A new fork's upstream proves the fork block's state (eth_getProof), or the fork does not start: the
- * root its proof starts from.
+ * A promise awaited later, or never when an earlier step fails first: handled meanwhile, so that its
+ * own failure is not an unhandled rejection (which ends the process).
  */
-async function provable(state: ForkState, number: bigint): Promise<Uint8Array> {
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/**
+ * A new fork's start. The upstream's calls made in one turn go out as one JSON-RPC batch (Upstream):
+ * its chain ID, its head, the fork block's header and the fork block's state proof are one round trip
+ * when the block is given (two when the head is the fork block), not four, to an upstream that may be
+ * a public endpoint 100 ms away. Their failures are said in that order all the same.
+ */
+async function started(upstream: UpstreamCaller, asked: bigint | undefined, layout: HeaderLayout): Promise<ForkStart> {
+  const atBlock = (n: bigint) => ({ hash: handled(blockHash(upstream, n, layout)), probe: handled(askProbe(upstream, n)) });
+  const chainIdReply = handled(upstream.call('eth_chainId', []));
+  const headReply = handled(forkBlock(upstream, asked));
+  const early = asked === undefined ? undefined : atBlock(asked);
+  const chainId = quantity(await chainIdReply, 'eth_chainId');
+  const { number, head } = await headReply;
+  const { hash, probe } = early ?? atBlock(number);
+  return { chainId, number, head, baseHash: await hash, probe };
+}
+
+/** A restart's fork: the recorded one, its upstream still the chain it was (when it answers). */
+async function restarted(settings: ForkSettings, url: string, record: ForkRecord): Promise<ForkStart> {
+  const chainId = await checkChainId(settings, url, BigInt(record.chainId));
+  return { chainId, number: BigInt(record.number), baseHash: record.hash };
+}
+
+/**
+ * A new fork's upstream proves the fork block's state (eth_getProof: `asked`), or the fork does not
+ * start: the root its proof starts from.
+ */
+async function provable(state: ForkState, number: bigint, asked: Promise<unknown>): Promise<Uint8Array> {
   try {
-    return await state.probe();
+    return await state.probe(asked);
   } catch (err) {
     const why = (err as Error).message;
     throw new ForkError(

@@ -88,6 +88,18 @@ export function guarded(upstream: UpstreamCaller): UpstreamCaller {
   };
 }
 
+/** The account ForkState.probe proves at a fork block: the zero address (any would do). */
+const probeSite = (block: bigint): TrieSite => ({ block, address: new Uint8Array(20) });
+
+/** Asks the upstream for a site's proof (eth_getProof). */
+function askProof(upstream: UpstreamCaller, site: TrieSite): Promise<unknown> {
+  const slots = site.slot ? [toHex0x(site.slot)] : [];
+  return upstream.call('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
+}
+
+/** Asks the proof ForkState.probe reads, before the fork's state exists (with the fork's first calls). */
+export const askProbe = (upstream: UpstreamCaller, block: bigint): Promise<unknown> => askProof(upstream, probeSite(block));
+
 export class ForkState {
   /** Proofs asked for or under way, by block, address and slot: each is fetched once. */
   private readonly proofs = new Map<string, Promise<Uint8Array[][]>>();
@@ -218,18 +230,21 @@ export class ForkState {
    * Returns the root the proof starts from: the state the upstream serves at the fork block (an
    * empty proof is an empty state's).
    */
-  async probe(): Promise<Uint8Array> {
-    const [account] = await this.proof({ block: this.base, address: new Uint8Array(20) });
+  async probe(asked?: Promise<unknown>): Promise<Uint8Array> {
+    const [account] = await this.proof(probeSite(this.base), asked);
     const root = account?.[0];
     return root ? keccak256(root) : KECCAK256_RLP;
   }
 
-  /** The proof of an account (and a slot): [account path, storage path] as RLP nodes, each kept by hash. */
-  private proof(site: TrieSite): Promise<Uint8Array[][]> {
+  /**
+   * The proof of an account (and a slot): [account path, storage path] as RLP nodes, each kept by
+   * hash. `asked`: the upstream's reply, when the proof was asked before this state existed.
+   */
+  private proof(site: TrieSite, asked?: Promise<unknown>): Promise<Uint8Array[][]> {
     const id = `${site.block}:${toHex(site.address)}:${site.slot ? toHex(site.slot) : ''}`;
     let pending = this.proofs.get(id);
     if (!pending) {
-      pending = this.fetchProof(site);
+      pending = this.keepProof(site, asked ?? askProof(this.upstream, site));
       keep(this.proofs, id, pending, KEPT_PROOFS);
       // A failure is not kept: the next lookup asks again (the upstream may be back).
       pending.catch(() => this.proofs.delete(id));
@@ -237,9 +252,8 @@ export class ForkState {
     return pending;
   }
 
-  private async fetchProof(site: TrieSite): Promise<Uint8Array[][]> {
-    const slots = site.slot ? [toHex0x(site.slot)] : [];
-    const reply = await this.upstream.call<ProofReply | null>('eth_getProof', [toHex0x(site.address), slots, qty(site.block)]);
+  private async keepProof(site: TrieSite, asked: Promise<unknown>): Promise<Uint8Array[][]> {
+    const reply = (await asked) as ProofReply | null;
     if (!reply || typeof reply !== 'object') throw new ForkStateError(`forked state: the upstream answered eth_getProof with ${JSON.stringify(reply)}`);
     const account = await this.keep(reply.accountProof);
     const storage = site.slot ? await this.keep(Array.isArray(reply.storageProof) ? (reply.storageProof[0]?.proof ?? []) : []) : [];
