@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Profiler } from '../api/admin/profiler.js';
 import { TravelClock } from '../chains/clock.js';
 import { LOCAL_NODE } from '../chains/ids.js';
+import { loadKeccak } from '../crypto/keccak.js';
 import type { ChainManager } from '../chains/manager.js';
 import { BlockStalls } from '../chains/stalls.js';
 import { VmRegistry } from '../chains/vms.js';
@@ -97,6 +98,9 @@ async function openShell(config: NodeConfig, logs: LogFactory, cleanups: Cleanup
 }
 
 export async function startNode(config: NodeConfig): Promise<RunningNode> {
+  // The EVM chains' keccak is WebAssembly, compiled off this thread: begun now, it is ready by the
+  // time the C-Chain is made (awaited there), instead of 5-9 ms of waiting then.
+  void loadKeccak();
   const logs = new LogFactory({ logLevel: config.logLevel, displayLevel: config.logDisplayLevel }, config.logDir);
   const main = logs.make('main');
   logs.make('vm-factory');
