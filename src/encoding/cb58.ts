@@ -1,5 +1,5 @@
 import { base58 } from '@scure/base';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // avalanchego's cb58 (utils/cb58) over mr-tron/base58: error texts are part of the API surface
 // (admin.getChainAliases returns them verbatim), so they are reproduced exactly.
@@ -10,10 +10,7 @@ export class CB58Error extends Error {}
 
 /** The last 4 bytes of sha256: computed on every ID and hex reply, so with Node's native hash. */
 export function checksum(bytes: Uint8Array): Uint8Array {
-  return createHash('sha256')
-    .update(bytes)
-    .digest()
-    .subarray(32 - CHECKSUM_LEN);
+  return hash('sha256', bytes, 'buffer').subarray(32 - CHECKSUM_LEN);
 }
 
 export function encodeCB58(bytes: Uint8Array): string {

@@ -2,7 +2,7 @@
 // same abstract-level API so every layer above is indifferent to which one runs. Every layer gets
 // its own prefixed sub-database (avalanchego's prefixdb), and one WriteBatch can span any of them,
 // so a block, its shared-memory effects and its index entry still land in one atomic write.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Level } from 'level';
@@ -161,7 +161,7 @@ class PrefixedDatabase implements Database {
   }
   prefix(name: Bytes | string): Database {
     // Node's SHA-256, as crypto/sha256.ts has it (a layer the store does not import).
-    const hashed = createHash('sha256').update(name).digest();
+    const hashed = hash('sha256', name, 'buffer');
     return new PrefixedDatabase(this.store, this.kind, this.path, join(this.keyPrefix, hashed), this.undo);
   }
   private root(what: string): void {
