@@ -4,6 +4,8 @@
 // on top of it with true state roots (the same tx on both makes the same root), leaves the upstream
 // alone, restarts from its cache with the upstream gone, and refuses a bad fork at start in one line.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type Hex, encodeDeployData, encodeFunctionData, decodeFunctionResult, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -319,6 +321,15 @@ describe('a fork that cannot start', () => {
       await up.stop();
     }
     await expect(start({ forkUrl: 'http://127.0.0.1:1/' })).rejects.toThrow(/^fork upstream http:\/\/127\.0\.0\.1:1: eth_chainId failed/);
+  }, 60_000);
+
+  it('leaves no fork cache behind when it cannot start', async () => {
+    const dataDir = tempDir('fork-nocache-');
+    await expect(startEmulator({ httpPort: 0, logLevel: 'off', dataDir, dbType: 'leveldb', forkRetries: 0, forkUrl: 'http://127.0.0.1:1/' })).rejects.toThrow(
+      /eth_chainId failed/,
+    );
+    expect(existsSync(join(dataDir, 'db', 'fork-cache'))).toBe(false);
+    expect(existsSync(join(dataDir, 'db'))).toBe(true);
   }, 60_000);
 
   it('refuses an upstream that does not serve eth_getProof, at start', async () => {

@@ -148,9 +148,9 @@ export async function openFork(
   if (!record && (await hasOwnChain(db, layout))) throw new ForkError('this data dir has a chain of its own, not a fork: fork into a new data dir');
   const upstream = new Switchable(settings.offline ? undefined : new Upstream({ ...settings, url }), url);
   try {
-    const opened = handled(cache());
     const { chainId, number, head, baseHash, probe } = record ? await restarted(settings, url, record) : await started(upstream, settings.blockNumber, layout);
-    const upstreamCache = (await opened).prefix(`chain-${chainId}`);
+    // Opened once the upstream has answered: a fork that cannot start leaves no fork cache behind.
+    const upstreamCache = (await cache()).prefix(`chain-${chainId}`);
     // Trie nodes and code are content-addressed: any upstream's serve any fork. Blocks are kept by the
     // fork block's hash: two upstreams with one chain ID (two local networks) differ at one height.
     const state = new ForkState(upstream, upstreamCache.prefix('nodes'), number);
