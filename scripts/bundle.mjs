@@ -68,6 +68,9 @@ const { metafile } = await build({
   // escapes what strings hold; some comments did not): each start-up reads it, and V8 scans what it
   // compiles lazily. Names are kept, so stack traces still name their functions.
   minifyWhitespace: true,
+  // Lines kept short: Node prints the source line of an uncaught exception's throw site, and a
+  // minified line is hundreds of kilobytes.
+  lineLimit: 160,
   // The sources are ES modules: import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__bundleUrl' },
   // The bundle is the body of a CommonJS module's function, wrapped here as Node wraps a module, so

@@ -61,7 +61,8 @@ setFlags(V8_FLAGS);
 const bundle = path.join(here, 'avalanche-emulator.cjs');
 const cacheFile = `${bundle}.cache`;
 // The bundle is a module function's source already (scripts/bundle.mjs wraps it), all ASCII: read
-// as latin1, it becomes V8's one-byte string with no decoding, and is compiled with no copy made.
+// as latin1, it becomes V8's one-byte string with no decoding, and is compiled as read (not copied
+// again to strip a hashbang and wrap it).
 const source = readFileSync(bundle, 'latin1');
 const writeCache = process.env.AVALANCHE_EMULATOR_WRITE_CODE_CACHE === '1';
 const cachedData = !writeCache && existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
