@@ -1,7 +1,7 @@
 // ethereumjs's own opcodes, handed back to it as custom opcodes with something around them: the
 // pacer's points (JUMP, JUMPI: execution.ts) and the estimator's gas watch (gaswatch.ts).
 import type { Common } from '@ethereumjs/common';
-import { type EVMOpts, getOpcodesForHF, paramsEVM } from '@ethereumjs/evm';
+import { type EVMOpts, getOpcodesForHF } from '@ethereumjs/evm';
 
 export type CustomOpcodes = NonNullable<EVMOpts['customOpcodes']>;
 export type OpcodeEntry = ReturnType<typeof getOpcodesForHF>['opcodeMap'][number];
@@ -9,15 +9,14 @@ type Logic = OpcodeEntry['opHandler'];
 type GasHandler = NonNullable<OpcodeEntry['gasHandler']>;
 export type RunState = Parameters<GasHandler>[0];
 
-/** ethereumjs's own entries of the opcodes, per chain's common (their table needs the EVM's gas params). */
+/** ethereumjs's own entries of the opcodes, per chain's Common (their table needs the EVM's gas params). */
 const entries = new WeakMap<Common, Map<number, OpcodeEntry>>();
 
 export function ownEntries(common: Common, codes: number[]): OpcodeEntry[] {
   let table = entries.get(common);
   if (!table) {
-    const withParams = common.copy();
-    withParams.updateParams(paramsEVM);
-    table = new Map(getOpcodesForHF(withParams).opcodeMap.flatMap((e, code) => (e ? [[code, e] as const] : [])));
+    // A chain's Common already holds the EVM's gas params, which the table reads (rules.ts pins them).
+    table = new Map(getOpcodesForHF(common).opcodeMap.flatMap((e, code) => (e ? [[code, e] as const] : [])));
     entries.set(common, table);
   }
   return codes.map((code) => {
