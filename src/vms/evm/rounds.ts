@@ -6,8 +6,8 @@ const RETRY_MS = 1000;
 
 /**
  * How long after a block round the next one for sent txs waits, gathering the sends that arrive
- * meanwhile. A read starts the waiting round at once (`settled`), so only a client that sends without
- * reading sees the wait. 50 ms rather than 20: a client sending one tx after another then shares a
+ * meanwhile. A read starts the waiting round at once (`settled`), and a send that follows a read
+ * does not wait at all (`buildSoon`), so only a client that sends without reading sees the wait. 50 ms rather than 20: a client sending one tx after another then shares a
  * block with some 30 of its sends instead of 12, and pays for fewer blocks (about 10 % more
  * sequential sends per second in A/B runs); coreth's minimum delay between blocks is 2 s.
  */
@@ -39,6 +39,8 @@ export class Rounds {
   /** The timer of a round that sent txs wait for (SEND_SPACING_MS after the last round). */
   private soon: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Whether a read came after the last send: see `buildSoon`. */
+  private readSinceSend = false;
 
   constructor(private readonly chain: RoundsHost) {}
 
@@ -58,11 +60,16 @@ export class Rounds {
   /**
    * A round for sent txs: at once if the last ended SEND_SPACING_MS ago, else when it has (or when
    * a read comes first, see `settled`), so that sends arriving back to back share a block instead of
-   * paying for one each.
+   * paying for one each. A send that follows a read is built at once: its client reads between
+   * sends (a test waiting for each receipt), so the read that would end the wait comes anyway, and
+   * the block is built while the client is busy with the send's answer instead of after it asks
+   * again (in `bench:suite` a receipt then took 0.6 ms instead of 3.4).
    */
   buildSoon(): void {
+    const afterRead = this.readSinceSend;
+    this.readSinceSend = false;
     if (this.soon) return;
-    const wait = this.lastRoundEnd + SEND_SPACING_MS - performance.now();
+    const wait = afterRead ? 0 : this.lastRoundEnd + SEND_SPACING_MS - performance.now();
     if (wait <= 0) {
       void this.buildNow();
       return;
@@ -82,6 +89,7 @@ export class Rounds {
    * so far has finished (built its block, or found nothing it could build). What reads wait for.
    */
   settled(): Promise<void> | undefined {
+    this.readSinceSend = true;
     // A read sees no queued tx past its lifetime (geth drops them on a timer; the clock may have jumped).
     const expiring = this.chain.expireQueued();
     // A read does not wait for more sends to gather.
