@@ -223,10 +223,10 @@ export class EvmChain extends EventEmitter<Events> {
     this.genesisBlock = genesis;
     await this.edits.load(this.head);
     const root = this.stateRootOf(this.head);
-    this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 50_000));
-    // A reader's caches are emptied at each new head: small, so emptying them is cheap.
     const memo = new TrieMemo(20_000);
-    const reader = () => this.newVM(stateAt(this.nodes, this.common, root, multiCoin, 2_000, memo));
+    this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, { cacheEntries: 50_000, memo }));
+    // A reader's caches are emptied at each new head: small, so emptying them is cheap.
+    const reader = () => this.newVM(stateAt(this.nodes, this.common, root, multiCoin, { cacheEntries: 2_000, memo, reader: true }));
     this.readers = new Readers(await reader(), root, reader, this.db.kind === 'leveldb' || this.nodes.fork ? READERS : 1);
     this.currentRules = await this.rulesAt(this.head);
     this.blocks = this.newBuilder();

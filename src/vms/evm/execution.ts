@@ -76,15 +76,17 @@ export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
 /**
  * A state manager over the chain's nodes, at `root`. The long-lived ones (the builder's, the
  * reader's) get caches: a write then stays in the cache until the state root is asked for, instead of
- * rehashing trie nodes at every account write a tx makes.
+ * rehashing trie nodes at every account write a tx makes. Trie reads may go through `memo`, which
+ * the builder and the readers share: a root names its content forever, and the builder reads at the
+ * head (and, after each evm_revert, at the snapshot's root again) what calls read there before.
+ * A reader (`reader`) is a ReaderStateManager.
  */
 export function stateAt(
   nodes: NodeStore | ScratchStore,
   common: Common,
   root: Uint8Array | undefined,
   multiCoin: boolean,
-  cacheEntries = 0,
-  memo?: TrieMemo,
+  { cacheEntries = 0, memo, reader = false }: { cacheEntries?: number; memo?: TrieMemo; reader?: boolean } = {},
 ): CountedStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
   const fork = nodes.fork;
@@ -92,10 +94,10 @@ export function stateAt(
   const trie = new Trie(opts);
   // The reader's caches hold only what one call wrote, reverted when it ends (its memo keeps the
   // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.
-  const cache = (size: number) => ({ type: memo ? CacheType.ORDERED_MAP : CacheType.LRU, size });
+  const cache = (size: number) => ({ type: reader ? CacheType.ORDERED_MAP : CacheType.LRU, size });
   const caches =
     cacheEntries > 0 ? new ObjectCaches({ account: cache(cacheEntries), storage: cache(cacheEntries), code: cache(Math.ceil(cacheEntries / 20)) }) : undefined;
-  const sm = memo ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
+  const sm = reader ? new ReaderStateManager({ trie, common, caches }) : new CountedStateManager({ trie, common, caches });
   sm.fork = fork;
   return sm;
 }
