@@ -6,6 +6,7 @@ import type { Rewindable } from '../chains/states.js';
 import type { Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import type { EvmChain } from '../vms/evm/index.js';
+import { toHex } from '../encoding/bytes.js';
 import { encodeCB58, idFromString } from '../encoding/cb58.js';
 import type { EvmSource } from './evm/chains.js';
 import { EvmFollower } from './evm/follower.js';
@@ -63,17 +64,30 @@ export class DataApi {
     const stream = this.stream;
     this.signing = { networkID: o.networkID, pChain: () => this.primary().pChain, evmChain: o.evmChain };
     this.proposers = new ProposerRecords(db.prefix('proposers'));
+    // Asked at every accepted block: the X-Chain's ID is decoded from cb58 once.
+    let xChain: { cb58: string; id: Uint8Array } | undefined;
     this.addresses = new AddressChains(db.prefix('address-chains'), () => {
       try {
-        return idFromString(this.primary().xID);
+        const cb58 = this.primary().xID;
+        if (xChain?.cb58 !== cb58) xChain = { cb58, id: idFromString(cb58) };
+        return xChain.id;
       } catch {
         return undefined; // the X-Chain is not created yet
       }
     });
     stream.acceptors.push(this.proposers, this.addresses);
     // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
+    // Each chain's cb58 ID is encoded once, not at each of its blocks (a few tens of µs each).
+    const cb58Of = new Map<string, string>();
     this.onAccepted = (block) => {
-      const id = encodeCB58(block.chainID);
+      const hex = toHex(block.chainID);
+      let id = cb58Of.get(hex);
+      if (id === undefined) {
+        // Chains are few; the bound is for a node whose subnets keep creating them.
+        if (cb58Of.size >= 1024) cb58Of.clear();
+        id = encodeCB58(block.chainID);
+        cb58Of.set(hex, id);
+      }
       this.sources.find((s) => s.blockchainID === id)?.follower.wake();
     };
     stream.on('accepted', this.onAccepted);
