@@ -4,13 +4,14 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { toHex } from '../../encoding/bytes.js';
+import { PathTrie } from './triepath.js';
 
 /**
  * The account trie of a chain whose accounts carry coreth's fifth field: @ethereumjs's state
  * manager writes four-field accounts through `put`, and gets `isMultiCoin` = false appended here
  * (reads ignore a fifth field). Storage tries are plain copies of the base class, untouched.
  */
-export class MultiCoinAccountTrie extends MerklePatriciaTrie {
+export class MultiCoinAccountTrie extends PathTrie {
   override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
     if (value !== null && value.length > 0) {
       const fields = RLP.decode(value) as Uint8Array[];
@@ -79,10 +80,10 @@ export type TrieLayer = (Base: TrieClass, kind: 'account' | 'storage', storage: 
  * reader's), under `layer` (a fork's), its storage tries copies with the same layers.
  */
 export function trieClass(multiCoin: boolean, memo?: TrieMemo, layer?: TrieLayer): TrieClass {
-  if (!memo && !layer) return multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
-  let storage: TrieClass = MerklePatriciaTrie;
+  if (!memo && !layer) return multiCoin ? MultiCoinAccountTrie : PathTrie;
+  let storage: TrieClass = PathTrie;
   const storageOf = () => storage;
-  let account: TrieClass = multiCoin ? MultiCoinAccountTrie : MerklePatriciaTrie;
+  let account: TrieClass = multiCoin ? MultiCoinAccountTrie : PathTrie;
   if (memo) {
     storage = memoizing(storage, memo, storageOf);
     account = memoizing(account, memo, storageOf);

@@ -1,0 +1,64 @@
+// A trie whose key walk is a loop. @ethereumjs/mpt 10.1.3's findPath, which every trie read, write
+// and proof runs, walks the key through its generic WalkController: a task queue with priorities,
+// a promise and two closures per node, for a walk that only ever follows one child. Here the same
+// walk is a loop over lookupNode, which subclasses still override (a fork's fetches its misses), and
+// answers what findPath answers: the node at the key (or null), the nibbles left unmatched, and the
+// nodes passed, root first.
+import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode, type Path } from '@ethereumjs/mpt';
+
+/** The error lookupNode throws for a node the store lacks (@ethereumjs/mpt's own text, which findPath reads as "not found"). */
+const MISSING = 'Missing node in DB';
+
+/** A key's nibbles, high half of each byte first (as @ethereumjs/mpt's bytesToNibbles: no terminator). */
+function nibblesOf(key: Uint8Array): number[] {
+  const nibbles = new Array<number>(key.length * 2);
+  for (let i = 0; i < key.length; i++) {
+    nibbles[2 * i] = key[i]! >> 4;
+    nibbles[2 * i + 1] = key[i]! & 15;
+  }
+  return nibbles;
+}
+
+export class PathTrie extends MerklePatriciaTrie {
+  override async findPath(key: Uint8Array, throwIfMissing = false, partialPath: { stack: MPTNode[] } = { stack: [] }): Promise<Path> {
+    const target = nibblesOf(key);
+    const stack: MPTNode[] = [];
+    let progress = 0;
+    // A walk resumed from a partial path starts again at its last node (by its hash, as the base class does).
+    for (let i = 0; i < partialPath.stack.length - 1; i++) {
+      const node = partialPath.stack[i]!;
+      stack.push(node);
+      progress += node instanceof BranchMPTNode ? 1 : node.keyLength();
+    }
+    const resumed = partialPath.stack[partialPath.stack.length - 1];
+    let ref: Uint8Array | Uint8Array[] = resumed !== undefined ? this.hash(resumed.serialize()) : this.root();
+    try {
+      for (;;) {
+        const node = await this.lookupNode(ref);
+        stack.push(node);
+        if (node instanceof BranchMPTNode) {
+          if (progress === target.length) return { node, remaining: [], stack };
+          const child = node.getBranch(target[progress]!);
+          if (!child) return { node: null, remaining: target.slice(progress), stack };
+          progress++;
+          ref = child;
+        } else if (node instanceof LeafMPTNode || node instanceof ExtensionMPTNode) {
+          const start = progress;
+          const nibbles = node.key();
+          if (node instanceof LeafMPTNode && target.length - progress > nibbles.length) return { node: null, remaining: target.slice(start), stack };
+          for (const nibble of nibbles) {
+            if (nibble !== target[progress]) return { node: null, remaining: target.slice(start), stack };
+            progress++;
+          }
+          if (node instanceof LeafMPTNode) return { node, remaining: [], stack };
+          ref = node.value();
+        } else {
+          return { node: null, remaining: [], stack };
+        }
+      }
+    } catch (err) {
+      if ((err as Error).message !== MISSING || throwIfMissing) throw err;
+      return { node: null, remaining: [], stack };
+    }
+  }
+}
