@@ -136,7 +136,9 @@ export class CountedStateManager extends MerkleStateManager {
    * the cache's put returns nothing, so every SSTORE also rewrote the storage trie, hashing its path
    * inside the tx's checkpoints (a tenth of an ERC-20 transfer's estimate, 0.15 ms of a block of one
    * transfer). The base class writes the cache to the tries when its last checkpoint closes: the
-   * builder's at the block's end, a reader's never (its calls end in a revert).
+   * builder's at the block's end; a reader's calls end in a revert, which leaves nothing to write.
+   * Until then an account's storage root is the block's first (what the CREATE collision check of
+   * EIP-7610 reads), as in geth's state, whose account roots are updated with the block's root.
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     const storage = this._caches?.storage;
@@ -145,6 +147,18 @@ export class CountedStateManager extends MerkleStateManager {
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     if (!(await this.getAccount(address))) throw new Error('putStorage() called on non-existing account');
     storage.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
+  /**
+   * A deleted account's storage trie goes with it. The base class keeps storage tries by address
+   * until a revert or a new state root, and reads an account's storage from the one it keeps, not
+   * from the account's storage root: an account made again at that address in a later block (a
+   * Subnet-EVM precompile disabled, then enabled again) would find its old slots, and its new
+   * writes would go on top of them.
+   */
+  override async deleteAccount(address: Address): Promise<void> {
+    await super.deleteAccount(address);
+    delete this._storageTries[toHex(keccak256(address.bytes))];
   }
 
   // An account the cache holds as an object is copied, not decoded from RLP (accountcache.ts).

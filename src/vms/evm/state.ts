@@ -52,8 +52,9 @@ export function copyAs(trie: MerklePatriciaTrie, Storage: TrieClass, includeChec
 
 /**
  * A trie class whose reads go through `memo`, and whose copies (the state manager's storage tries) are
- * `storage` tries: the reader's state is re-read at the same root by call after call, and its own
- * caches are emptied by the revert that ends each call.
+ * `storage` tries: a reader's state is re-read at the same root by call after call, its own caches
+ * emptied by the revert that ends each call; the builder reads at the head what calls read there,
+ * and after each evm_revert the snapshot's root again.
  */
 function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => TrieClass): TrieClass {
   return class extends Base {
@@ -77,7 +78,8 @@ export type TrieLayer = (Base: TrieClass, kind: 'account' | 'storage', storage: 
 
 /**
  * The account trie class of a state: five-field or plain accounts, reads memoized in `memo` (the
- * reader's), under `layer` (a fork's), its storage tries copies with the same layers.
+ * one the builder and the readers share), under `layer` (a fork's), its storage tries copies with
+ * the same layers.
  */
 export function trieClass(multiCoin: boolean, memo?: TrieMemo, layer?: TrieLayer): TrieClass {
   if (!memo && !layer) return multiCoin ? MultiCoinAccountTrie : PathTrie;

@@ -1,0 +1,47 @@
+// An account deleted and made again later starts with empty storage, as geth's state does: the
+// builder's state manager kept a deleted account's storage trie by address (@ethereumjs 10.1.3), so
+// a Subnet-EVM precompile disabled and enabled again in later blocks found its old slots.
+import { Account, Address } from '@ethereumjs/util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chainCommon } from '../src/vms/evm/rules.js';
+import { stateAt } from '../src/vms/evm/execution.js';
+import { NodeStore } from '../src/vms/evm/nodes.js';
+import { type Database, openDatabase } from '../src/storage/db.js';
+
+const slot = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));
+
+describe('storage of an account deleted and made again', () => {
+  let db: Database | undefined;
+  afterEach(async () => {
+    await db?.close();
+  });
+
+  it('starts empty, block after block, on the builder state manager', async () => {
+    db = await openDatabase('memdb', '');
+    const nodes = new NodeStore(db);
+    const sm = stateAt(nodes, chainCommon(43112n), undefined, false, { cacheEntries: 50_000 });
+    const address = new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 0 ? 2 : i === 19 ? 1 : 0)));
+    /** One block: a checkpoint around `edit`, committed (the cache flushed to the tries). */
+    const block = async (edit: () => Promise<void>) => {
+      sm.checkpoint();
+      await edit();
+      await sm.commit();
+      await sm.getStateRoot();
+    };
+    await block(async () => {
+      await sm.putAccount(address, new Account(1n));
+      await sm.putStorage(address, slot(1), Uint8Array.of(7));
+    });
+    await block(() => sm.deleteAccount(address));
+    await block(async () => {
+      await sm.putAccount(address, new Account(1n));
+      await sm.putStorage(address, slot(2), Uint8Array.of(9));
+    });
+    const root = await sm.getStateRoot();
+    // A fresh state at that root (no caches, no kept tries) reads what the trie holds.
+    const fresh = stateAt(nodes, chainCommon(43112n), root, false);
+    expect(await fresh.getStorage(address, slot(1))).toEqual(new Uint8Array());
+    expect(await fresh.getStorage(address, slot(2))).toEqual(Uint8Array.of(9));
+    expect(await sm.getStorage(address, slot(1))).toEqual(new Uint8Array());
+  });
+});
