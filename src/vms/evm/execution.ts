@@ -151,10 +151,10 @@ export class CountedStateManager extends MerkleStateManager {
 
   /**
    * A deleted account's storage trie goes with it. The base class keeps storage tries by address
-   * until a revert or a new state root, and reads an account's storage from the one it keeps, not
-   * from the account's storage root: an account made again at that address in a later block (a
-   * Subnet-EVM precompile disabled, then enabled again) would find its old slots, and its new
-   * writes would go on top of them.
+   * until a revert or a setStateRoot (asking for the root clears nothing), and reads an account's
+   * storage from the one it keeps, not from the account's storage root: an account made again at
+   * that address in a later block (a Subnet-EVM precompile disabled, then enabled again) would find
+   * its old slots, and its new writes would go on top of them.
    */
   override async deleteAccount(address: Address): Promise<void> {
     await super.deleteAccount(address);
