@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Database } from '../storage/db.js';
 import type { EvmChain } from '../vms/evm/index.js';
 import { toHex } from '../encoding/bytes.js';
-import { encodeCB58, idFromString } from '../encoding/cb58.js';
+import { idFromString } from '../encoding/cb58.js';
 import type { EvmSource } from './evm/chains.js';
 import { EvmFollower } from './evm/follower.js';
 import { evmHandlers } from './evm/handlers.js';
@@ -46,6 +46,8 @@ export interface DataApiOptions {
 
 export class DataApi {
   private readonly sources: EvmSource[] = [];
+  /** Each source's follower by its chain's ID (hex): what an accepted block wakes, found with no cb58 encoding. */
+  private readonly followers = new Map<string, EvmFollower>();
   private pages: Promise<PageTokens> | undefined;
   private readonly onAccepted: (block: { chainID: Uint8Array }) => void;
   private readonly proposers: ProposerRecords;
@@ -77,19 +79,7 @@ export class DataApi {
     });
     stream.acceptors.push(this.proposers, this.addresses);
     // Each accepted block wakes its chain's follower; it reads what it needs from the chain's store.
-    // Each chain's cb58 ID is encoded once, not at each of its blocks (a few tens of µs each).
-    const cb58Of = new Map<string, string>();
-    this.onAccepted = (block) => {
-      const hex = toHex(block.chainID);
-      let id = cb58Of.get(hex);
-      if (id === undefined) {
-        // Chains are few; the bound is for a node whose subnets keep creating them.
-        if (cb58Of.size >= 1024) cb58Of.clear();
-        id = encodeCB58(block.chainID);
-        cb58Of.set(hex, id);
-      }
-      this.sources.find((s) => s.blockchainID === id)?.follower.wake();
-    };
+    this.onAccepted = (block) => this.followers.get(toHex(block.chainID))?.wake();
     stream.on('accepted', this.onAccepted);
   }
 
@@ -97,6 +87,7 @@ export class DataApi {
   addEvmChain(c: EvmChainInfo): void {
     const follower = new EvmFollower(this.db.prefix(`evm/${c.blockchainID}`), c.evm, this.log, this.db.prefix('icm'), c.blockchainID);
     this.sources.push({ ...c, follower });
+    this.followers.set(toHex(idFromString(c.blockchainID)), follower);
     follower.wake();
   }
 
