@@ -1,7 +1,7 @@
 // State-trie accounts as coreth stores them: libevm's StateAccount with coreth's extra, isMultiCoin,
 // always appended as a fifth RLP field (false as the empty string). With Ethereum's four fields every
 // state root would differ from coreth's. Notes: docs/research/cchain.md §2.2.
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { toHex } from '../../encoding/bytes.js';
 import { PathTrie } from './triepath.js';

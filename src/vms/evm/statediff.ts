@@ -9,6 +9,7 @@ import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type 
 import { RLP } from '@ethereumjs/rlp';
 import { equalsBytes, KECCAK256_RLP, ValueEncoding } from '@ethereumjs/util';
 import type { NodeStore } from './nodes.js';
+import { MISSING_NODE } from './triepath.js';
 
 export interface StateChanges {
   /** Trie keys (hex) of the accounts whose fields other than the storage root changed. */
@@ -114,7 +115,7 @@ export async function stateChanges(nodes: NodeStore, from: Uint8Array, to: Uint8
     }
     return changes;
   } catch (err) {
-    if (err instanceof Budget || (err as Error).message === 'Missing node in DB') return undefined;
+    if (err instanceof Budget || (err as Error).message === MISSING_NODE) return undefined;
     throw err;
   }
 }

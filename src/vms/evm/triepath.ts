@@ -7,7 +7,7 @@
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode, type Path } from '@ethereumjs/mpt';
 
 /** The error lookupNode throws for a node the store lacks (@ethereumjs/mpt's own text, which findPath reads as "not found"). */
-const MISSING = 'Missing node in DB';
+export const MISSING_NODE = 'Missing node in DB';
 
 /** A key's nibbles, high half of each byte first (as @ethereumjs/mpt's bytesToNibbles: no terminator). */
 function nibblesOf(key: Uint8Array): number[] {
@@ -57,7 +57,7 @@ export class PathTrie extends MerklePatriciaTrie {
         }
       }
     } catch (err) {
-      if ((err as Error).message !== MISSING || throwIfMissing) throw err;
+      if ((err as Error).message !== MISSING_NODE || throwIfMissing) throw err;
       return { node: null, remaining: [], stack };
     }
   }

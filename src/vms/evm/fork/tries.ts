@@ -5,6 +5,7 @@
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { equalsBytes } from '@ethereumjs/util';
 import { copyAs, type TrieClass, type TrieLayer } from '../state.js';
+import { MISSING_NODE } from '../triepath.js';
 import { type ForkState, ForkStateError, type TrieSite } from './state.js';
 
 /** What a storage trie of a forked state knows of itself. */
@@ -21,7 +22,6 @@ export function ownStorageTrie(trie: MerklePatriciaTrie, hashed: Uint8Array, blo
   owners.set(trie, { hashed, block });
 }
 
-const MISSING = 'Missing node in DB';
 /** Keys of a trie's latest operations kept to resolve a miss (reads of one trie may run concurrently). */
 const RECENT_SITES = 64;
 
@@ -119,7 +119,8 @@ export function forkLayer(fork: ForkState): TrieLayer {
           return await super.lookupNode(node);
         } catch (err) {
           // The empty root is in no store: @ethereumjs/mpt reads its miss as an empty trie.
-          if ((err as Error).message !== MISSING || !(node instanceof Uint8Array) || node.length !== 32 || equalsBytes(node, this.EMPTY_TRIE_ROOT)) throw err;
+          if ((err as Error).message !== MISSING_NODE || !(node instanceof Uint8Array) || node.length !== 32 || equalsBytes(node, this.EMPTY_TRIE_ROOT))
+            throw err;
           const root = this.checking !== undefined && Buffer.compare(this.checking, node) === 0;
           await fork.resolve(root ? [rootSite(fork, kind, node, this)] : this.sites, node);
           forgetMiss(this, node);
