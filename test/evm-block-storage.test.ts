@@ -7,11 +7,12 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { createMPT } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, setLengthLeft } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainCommon } from '../src/vms/evm/rules.js';
 import { call, startTestNode, type TestNode } from './helpers.js';
+import { EWOQ_KEY } from './support/evm.js';
 import { compileSources } from './support/solc.js';
 
 const SOURCE = `
@@ -31,7 +32,6 @@ contract Stores {
 }`;
 
 const abi = parseAbi(['function writeThenRevertInner()', 'function setAndClear()', 'function failAfterWrite()', 'function twice()']);
-const EWOQ_KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex');
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
@@ -50,7 +50,7 @@ describe("a block's storage writes (C-Chain, --dev)", () => {
         maxPriorityFeePerGas: 1n,
       },
       { common: chainCommon(43112n) },
-    ).sign(EWOQ_KEY);
+    ).sign(hexToBytes(EWOQ_KEY));
     return call(url, 'eth_sendRawTransaction', [hex(tx.serialize())]);
   };
 
