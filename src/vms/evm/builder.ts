@@ -241,6 +241,10 @@ export class BlockBuilder {
       // block (the journal holds what the pool holds: a revert relies on it, admission.ts reload).
       await this.parts.admission.forgetAll(run.dropped).catch(() => undefined);
       await sm.unwindTo(base);
+      // A failure in the flush that closes the block's checkpoint (sm.commit) left part of the block's
+      // writes in the tries: the builder's state goes back to the head's. (The nodes those writes made
+      // are named by their hashes and reachable from no root the chain keeps.)
+      await sm.setStateRoot(this.chain.stateRootOf(this.chain.head));
       throw err;
     }
     return run;

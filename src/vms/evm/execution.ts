@@ -120,9 +120,15 @@ export class CountedStateManager extends MerkleStateManager {
     return opened;
   }
 
+  // The checkpoint is closed before the base class flushes at depth 0: a flush that fails (a fork's
+  // upstream gone while a deletion fetches a sibling node) leaves it closed, and an unwind must not
+  // revert a checkpoint that is no longer there.
   override async commit(): Promise<void> {
-    await super.commit();
-    this.depth--;
+    try {
+      await super.commit();
+    } finally {
+      this.depth--;
+    }
   }
 
   override async revert(): Promise<void> {
@@ -147,6 +153,33 @@ export class CountedStateManager extends MerkleStateManager {
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     if (!(await this.getAccount(address))) throw new Error('putStorage() called on non-existing account');
     storage.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
+  /**
+   * A storage write to its trie (the flush at depth 0, clearStorage), whose failure is thrown. The base
+   * class runs the write in a callback it never catches: a trie put or delete that threw (on a fork,
+   * the upstream failing while a deletion fetched a sibling node) left its promise pending for good,
+   * and the block round with it. The trie is already kept by account (`_getStorageTrie`); the base
+   * class also kept it under the unhashed address, an entry nothing reads.
+   */
+  protected override _modifyContractStorage(
+    address: Address,
+    account: Account,
+    modifyTrie: (trie: MerklePatriciaTrie, done: () => void) => void,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const trie = this._getStorageTrie(address, account);
+      const done = () => {
+        account.storageRoot = trie.root();
+        this.putAccount(address, account).then(resolve, reject);
+      };
+      try {
+        const modified: unknown = modifyTrie(trie, done);
+        if (modified instanceof Promise) modified.catch(reject);
+      } catch (err) {
+        reject(err);
+      }
+    });
   }
 
   /**
