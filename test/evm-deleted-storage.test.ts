@@ -44,4 +44,31 @@ describe('storage of an account deleted and made again', () => {
     expect(await fresh.getStorage(address, slot(2))).toEqual(Uint8Array.of(9));
     expect(await sm.getStorage(address, slot(1))).toEqual(new Uint8Array());
   });
+
+  it('keeps the slots written earlier in the block when a checkpoint around their clear reverts', async () => {
+    db = await openDatabase('memdb', '');
+    const nodes = new NodeStore(db);
+    const sm = stateAt(nodes, chainCommon(43112n), undefined, false, { cacheEntries: 50_000 });
+    const address = new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 19 ? 7 : 0)));
+    // The block's first writes: one slot on the trie already (an earlier block), one in the cache only.
+    sm.checkpoint();
+    await sm.putAccount(address, new Account(1n));
+    await sm.putStorage(address, slot(1), Uint8Array.of(5));
+    await sm.commit();
+    await sm.getStateRoot();
+    sm.checkpoint();
+    await sm.putStorage(address, slot(2), Uint8Array.of(6));
+    await sm.putStorage(address, slot(1), Uint8Array.of(8));
+    // A frame clears the account's storage (a CREATE at the address, a delete), then reverts.
+    sm.checkpoint();
+    await sm.clearStorage(address);
+    expect(await sm.getStorage(address, slot(2))).toEqual(new Uint8Array());
+    await sm.revert();
+    expect(await sm.getStorage(address, slot(1))).toEqual(Uint8Array.of(8));
+    expect(await sm.getStorage(address, slot(2))).toEqual(Uint8Array.of(6));
+    await sm.commit();
+    const fresh = stateAt(nodes, chainCommon(43112n), await sm.getStateRoot(), false);
+    expect(await fresh.getStorage(address, slot(1))).toEqual(Uint8Array.of(8));
+    expect(await fresh.getStorage(address, slot(2))).toEqual(Uint8Array.of(6));
+  });
 });
