@@ -1,0 +1,79 @@
+// memdb's store answers as LevelDB does: memory-level holds keys as latin1 strings and orders them
+// by V8's string comparison (storage/db.ts), which must be LevelDB's byte order. The same writes,
+// then the same range reads (bounds on either side, open or closed, limits, reversed, under
+// prefixes) and point reads give the same answers on both, including keys that differ only past a
+// shared prefix and keys of 0x00, 0x7f, 0x80 and 0xff bytes; and memdb refuses a batch whole.
+import { describe, expect, it } from 'vitest';
+import { type Database, openDatabase, type Range } from '../src/storage/db.js';
+import { tempDir } from './helpers.js';
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const hex = (v: Uint8Array) => Buffer.from(v).toString('hex');
+
+describe('memdb and LevelDB', () => {
+  it('give the same answers to the same writes and range reads', async () => {
+    const next = random(7);
+    // Bytes from a small alphabet, with the extremes: keys share prefixes and sort on their edges.
+    const alphabet = [0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff];
+    const key = () => Uint8Array.from({ length: 1 + Math.floor(next() * 4) }, () => alphabet[Math.floor(next() * alphabet.length)]!);
+    const [mem, level] = await Promise.all([openDatabase('memdb', ''), openDatabase('leveldb', tempDir('ranges-'))]);
+    try {
+      const dbs = (root: Database) => [root, root.prefix('a'), root.prefix('b')];
+      const [memDbs, levelDbs] = [dbs(mem), dbs(level)];
+      for (let round = 0; round < 40; round++) {
+        const which = Math.floor(next() * 3);
+        const ops = Array.from({ length: 1 + Math.floor(next() * 20) }, () =>
+          next() < 0.75 ? { type: 'put' as const, key: key(), value: key() } : { type: 'del' as const, key: key() },
+        );
+        await memDbs[which]!.batch(ops);
+        await levelDbs[which]!.batch(ops);
+        for (let q = 0; q < 10; q++) {
+          const range: Range = {};
+          const pick = () => (next() < 0.5 ? key() : undefined);
+          const low = pick();
+          const high = pick();
+          if (low) range[next() < 0.5 ? 'gte' : 'gt'] = low;
+          if (high) range[next() < 0.5 ? 'lt' : 'lte'] = high;
+          if (next() < 0.3) range.limit = Math.floor(next() * 5);
+          if (next() < 0.4) range.reverse = true;
+          const at = Math.floor(next() * 3);
+          const [m, l] = await Promise.all([memDbs[at]!.entries(range), levelDbs[at]!.entries(range)]);
+          expect(
+            m.map(([k, v]) => [hex(k), hex(v)]),
+            JSON.stringify({ round, q, range }),
+          ).toEqual(l.map(([k, v]) => [hex(k), hex(v)]));
+          expect((await memDbs[at]!.values(range)).map(hex)).toEqual((await levelDbs[at]!.values(range)).map(hex));
+          const probe = [key(), key()];
+          expect((await memDbs[at]!.getMany(probe)).map((v) => v && hex(v))).toEqual((await levelDbs[at]!.getMany(probe)).map((v) => v && hex(v)));
+        }
+      }
+      const all = await mem.everything();
+      expect(all.map(([k, v]) => [hex(k), hex(v)])).toEqual((await level.everything()).map(([k, v]) => [hex(k), hex(v)]));
+      expect(all.length).toBeGreaterThan(50);
+      // A batch with an op memdb refuses (a key that is not bytes) writes nothing, not its first ops.
+      // (LevelDB's view encoding takes a string key as its UTF-8 bytes.)
+      const refused = [
+        { type: 'put' as const, key: Uint8Array.of(9), value: Uint8Array.of(9) },
+        { type: 'put' as const, key: 'not bytes' as unknown as Uint8Array, value: Uint8Array.of(1) },
+      ];
+      await expect(mem.batch(refused)).rejects.toThrow();
+      expect(await mem.get(Uint8Array.of(9))).toBeUndefined();
+      // A value read is the caller's own: changing it changes nothing stored.
+      await mem.put(Uint8Array.of(1), Uint8Array.of(1, 2));
+      (await mem.get(Uint8Array.of(1)))![0] = 7;
+      expect(hex((await mem.get(Uint8Array.of(1)))!)).toBe('0102');
+    } finally {
+      await Promise.all([mem.close(), level.close()]);
+    }
+  });
+});
