@@ -384,6 +384,7 @@ export class EvmChain extends EventEmitter<Events> {
   /** One round: the waiting state edits, then a block; a failure is reported and retried, not thrown. */
   private async round(): Promise<void> {
     try {
+      await this.blocks.restoreIfStale();
       const rules = await this.edits.applyWaiting(this.builder, this.head);
       // An edit of a precompile's storage (the fee manager's config, the reward address) governs the next block.
       if (rules) this.currentRules = rules;
