@@ -23,13 +23,21 @@ const hex = (v: Uint8Array) => Buffer.from(v).toString('hex');
 describe('memdb and LevelDB', () => {
   it('give the same answers to the same writes and range reads', async () => {
     const next = random(7);
-    // Bytes from a small alphabet, with the extremes: keys share prefixes and sort on their edges.
-    const alphabet = [0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff];
-    const key = () => Uint8Array.from({ length: 1 + Math.floor(next() * 4) }, () => alphabet[Math.floor(next() * alphabet.length)]!);
+    // Bytes of any value, half of them from the edges (so that keys share prefixes and sort on
+    // them), and a fifth of the keys 33-35 bytes long under one shared 32-byte head.
+    const edges = [0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff];
+    const byte = () => (next() < 0.5 ? edges[Math.floor(next() * edges.length)]! : Math.floor(next() * 256));
+    const head = Uint8Array.from({ length: 32 }, byte);
+    const key = () => {
+      const tail = Uint8Array.from({ length: 1 + Math.floor(next() * 4) }, byte);
+      return next() < 0.2 ? Uint8Array.from([...head, ...tail.subarray(0, 3)]) : tail;
+    };
     const [mem, level] = await Promise.all([openDatabase('memdb', ''), openDatabase('leveldb', tempDir('ranges-'))]);
     try {
       const dbs = (root: Database) => [root, root.prefix('a'), root.prefix('b')];
       const [memDbs, levelDbs] = [dbs(mem), dbs(level)];
+      // The store's content as a model: its keys (a database's prefix, then the key) and values.
+      const model = new Map<string, string>();
       for (let round = 0; round < 40; round++) {
         const which = Math.floor(next() * 3);
         const ops = Array.from({ length: 1 + Math.floor(next() * 20) }, () =>
@@ -37,6 +45,11 @@ describe('memdb and LevelDB', () => {
         );
         await memDbs[which]!.batch(ops);
         await levelDbs[which]!.batch(ops);
+        for (const op of ops) {
+          const k = hex(Buffer.concat([memDbs[which]!.keyPrefix, op.key]));
+          if (op.type === 'put') model.set(k, hex(op.value));
+          else model.delete(k);
+        }
         for (let q = 0; q < 10; q++) {
           const range: Range = {};
           const pick = () => (next() < 0.5 ? key() : undefined);
@@ -57,8 +70,11 @@ describe('memdb and LevelDB', () => {
           expect((await memDbs[at]!.getMany(probe)).map((v) => v && hex(v))).toEqual((await levelDbs[at]!.getMany(probe)).map((v) => v && hex(v)));
         }
       }
+      // Both hold the model's entries, in byte order (Buffer.compare's).
+      const sorted = [...model].sort(([a], [b]) => Buffer.compare(Buffer.from(a, 'hex'), Buffer.from(b, 'hex')));
       const all = await mem.everything();
-      expect(all.map(([k, v]) => [hex(k), hex(v)])).toEqual((await level.everything()).map(([k, v]) => [hex(k), hex(v)]));
+      expect(all.map(([k, v]) => [hex(k), hex(v)])).toEqual(sorted);
+      expect((await level.everything()).map(([k, v]) => [hex(k), hex(v)])).toEqual(sorted);
       expect(all.length).toBeGreaterThan(50);
       // A batch with an op memdb refuses (a key that is not bytes) writes nothing, not its first ops.
       // (LevelDB's view encoding takes a string key as its UTF-8 bytes.)

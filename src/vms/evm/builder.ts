@@ -166,24 +166,6 @@ export class BlockBuilder {
     void this.parts.buildNow();
   }
 
-  /**
-   * Whether the builder's state must go back to the head's before it is used again: a failed block
-   * left part of its writes in it, and going back failed too (the original failure is the one thrown).
-   */
-  private stateStale = false;
-
-  /** The builder's state back at the head's (with its dev edits). */
-  private async restoreState(sm: ReturnType<typeof countedState>): Promise<void> {
-    this.stateStale = true;
-    await sm.setStateRoot(this.chain.stateRootOf(this.chain.head));
-    this.stateStale = false;
-  }
-
-  /** Before a round uses the builder's state (its edits, then its block): what a failed block left is gone. */
-  async restoreIfStale(): Promise<void> {
-    if (this.stateStale) await this.restoreState(countedState(this.parts.vm));
-  }
-
   /** Builds, executes and commits one block from the runnable txs; nothing if none can run (or production is stalled). */
   async build(): Promise<void> {
     if (!this.due()) return;
@@ -258,11 +240,13 @@ export class BlockBuilder {
       // What the pool's reset took out has left the pool: it leaves the journal too, as after a
       // block (the journal holds what the pool holds: a revert relies on it, admission.ts reload).
       await this.parts.admission.forgetAll(run.dropped).catch(() => undefined);
-      await sm.unwindTo(base);
       // A failure in the flush that closes the block's checkpoint (sm.commit) left part of the block's
-      // writes in the tries: the builder's state goes back to the head's. (The nodes those writes made
-      // are named by their hashes and reachable from no root the chain keeps.)
-      await this.restoreState(sm).catch(() => undefined);
+      // writes in the tries and the rest in the caches: the builder's state goes back to the head's.
+      // (The nodes those writes made are named by their hashes and reachable from no root the chain
+      // keeps.) Should that fail too, the state stays stale and the next round tries again first; the
+      // error thrown is the block's.
+      await sm.unwindTo(base).catch(() => undefined);
+      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
       throw err;
     }
     return run;
@@ -399,7 +383,7 @@ export class BlockBuilder {
       // Nothing was written: the builder's state goes back to the head's (with its edits), the txs stay pending.
       run.content?.abandoned();
       this.parts.nodes.unflushed();
-      await this.restoreState(sm).catch(() => undefined);
+      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
       throw err;
     }
   }

@@ -384,7 +384,9 @@ export class EvmChain extends EventEmitter<Events> {
   /** One round: the waiting state edits, then a block; a failure is reported and retried, not thrown. */
   private async round(): Promise<void> {
     try {
-      await this.blocks.restoreIfStale();
+      // A failed block or edit whose state could not go back to the head's: it goes back first.
+      const sm = countedState(this.builder);
+      if (sm.stale) await sm.resetTo(this.stateRootOf(this.head));
       const rules = await this.edits.applyWaiting(this.builder, this.head);
       // An edit of a precompile's storage (the fee manager's config, the reward address) governs the next block.
       if (rules) this.currentRules = rules;
@@ -451,7 +453,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.current = head;
     // The state edits first: the head's state root is theirs when they changed it.
     await this.edits.load(head);
-    await countedState(this.builder).setStateRoot(this.stateRootOf(head));
+    await countedState(this.builder).resetTo(this.stateRootOf(head));
     // The readers move to the head's state at their next read.
     this.readers.forgetRoots();
     this.currentRules = await this.rulesAt(head);

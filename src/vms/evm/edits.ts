@@ -92,7 +92,10 @@ export class StateEdits {
       await sm.commit();
       root = await sm.getStateRoot();
     } catch (err) {
-      await sm.unwindTo(base);
+      // An edit whose flush failed (on a fork, a deleted slot's sibling the upstream did not give)
+      // left part of its writes in the tries: the state goes back to the head's, as after a failed block.
+      await sm.unwindTo(base).catch(() => undefined);
+      await sm.resetTo(this.rootOf(head, head)).catch(() => undefined);
       throw err;
     }
     const batch = new WriteBatch();
@@ -103,7 +106,7 @@ export class StateEdits {
       await this.db.write(batch);
     } catch (err) {
       this.nodes.unflushed();
-      await sm.setStateRoot(this.rootOf(head, head));
+      await sm.resetTo(this.rootOf(head, head)).catch(() => undefined);
       throw err;
     }
     settled();

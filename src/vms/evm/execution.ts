@@ -120,20 +120,39 @@ export class CountedStateManager extends MerkleStateManager {
     return opened;
   }
 
-  // The checkpoint is closed before the base class flushes at depth 0: a flush that fails (a fork's
-  // upstream gone while a deletion fetches a sibling node) leaves it closed, and an unwind must not
-  // revert a checkpoint that is no longer there.
+  // The depth follows the base class's count, failure or not: a flush at depth 0 that fails (a fork's
+  // upstream gone while a deletion fetches a sibling node) does so after the checkpoint was closed,
+  // and an unwind must not revert a checkpoint that is no longer there.
   override async commit(): Promise<void> {
     try {
       await super.commit();
     } finally {
-      this.depth--;
+      this.depth = this._checkpointCount;
     }
   }
 
   override async revert(): Promise<void> {
-    await super.revert();
-    this.depth--;
+    try {
+      await super.revert();
+    } finally {
+      this.depth = this._checkpointCount;
+    }
+  }
+
+  /** Whether the state must be set back to a root (`resetTo`) before it is used again. */
+  stale = false;
+
+  /**
+   * Back to `root`, dropping what the caches and the kept storage tries hold: after a write that
+   * failed midway (a flush that threw left part of its writes in the tries, the rest in the caches).
+   * The caches go first: setStateRoot would flush them, and could fail on the same write again. The
+   * state is `stale` until this succeeds.
+   */
+  async resetTo(root: Uint8Array): Promise<void> {
+    this.stale = true;
+    this.clearCaches();
+    await this.setStateRoot(root);
+    this.stale = false;
   }
 
   /**

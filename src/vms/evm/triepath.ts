@@ -61,4 +61,37 @@ export class PathTrie extends MerklePatriciaTrie {
       return { node: null, remaining: [], stack };
     }
   }
+
+  /**
+   * @ethereumjs/mpt's put and del take the trie's lock first and let it go only when they succeed:
+   * one that threw (on a fork, the upstream failing while the write fetched a node) left every later
+   * write to the trie waiting for good. Here a failed write lets it go.
+   */
+  override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
+    // An empty value is a deletion: the base class hands it to del, which lets its own lock go.
+    if (value === null || value.length === 0) return super.put(key, value, skipKeyTransform);
+    try {
+      await super.put(key, value, skipKeyTransform);
+    } catch (err) {
+      this.letGoOfLock();
+      throw err;
+    }
+  }
+
+  override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
+    try {
+      await super.del(key, skipKeyTransform);
+    } catch (err) {
+      this.letGoOfLock();
+      throw err;
+    }
+  }
+
+  /**
+   * After a failed write: the lock it held. (The base class fails before taking the lock only on a
+   * key refused for root persistence, which the node's tries do not use.)
+   */
+  private letGoOfLock(): void {
+    if ((this._lock as unknown as { permits: number }).permits === 0) this._lock.release();
+  }
 }
