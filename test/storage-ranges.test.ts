@@ -1,28 +1,20 @@
 // memdb's store answers as LevelDB does: memory-level holds keys as latin1 strings and orders them
 // by V8's string comparison (storage/db.ts), which must be LevelDB's byte order. The same writes,
 // then the same range reads (bounds on either side, open or closed, limits, reversed, under
-// prefixes) and point reads give the same answers on both, including keys that differ only past a
-// shared prefix and keys of 0x00, 0x7f, 0x80 and 0xff bytes; and memdb refuses a batch whole.
+// prefixes) and point reads give the same answers on both, with key bytes of every value (half of
+// them 0x00, 0x01, 0x7f, 0x80, 0xfe or 0xff) and keys under a shared 32-byte head; both hold what a
+// model sorted by Buffer.compare holds; and memdb refuses a batch whole.
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase, type Range } from '../src/storage/db.js';
+import { mulberry32 } from '../src/rpc/mulberry32.js';
 import { tempDir } from './helpers.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const hex = (v: Uint8Array) => Buffer.from(v).toString('hex');
 
 describe('memdb and LevelDB', () => {
   it('give the same answers to the same writes and range reads', async () => {
-    const next = random(7);
+    // Seeded, so that a failure can be replayed.
+    const next = mulberry32(7);
     // Bytes of any value, half of them from the edges (so that keys share prefixes and sort on
     // them), and a fifth of the keys 33-35 bytes long under one shared 32-byte head.
     const edges = [0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff];
