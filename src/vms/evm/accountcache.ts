@@ -124,4 +124,17 @@ export class ObjectCaches extends Caches {
     }
     this.settings = { account: opts.account, storage: opts.storage, code: opts.code };
   }
+
+  /**
+   * Empties the caches and their journals: what a write that failed midway left (clear() keeps the
+   * journals, whose entries a later flush would then look for in emptied caches and fail on).
+   */
+  forgetAll(): void {
+    this.clear();
+    for (const cache of [this.account, this.storage, this.code]) {
+      if (!cache) continue;
+      cache._diffCache = [new Map()];
+      cache._checkpoints = 0;
+    }
+  }
 }

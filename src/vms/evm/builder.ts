@@ -3,7 +3,7 @@
 // committed with its state, its records and the journal's cleanup in one batch.
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import { bytesToHex, createAddressFromString, equalsBytes } from '@ethereumjs/util';
 import { type RunTxResult, runTx, type VM } from '@ethereumjs/vm';
 import { type Database, WriteBatch } from '../../storage/db.js';
 import type { TxAdmission } from './admission.js';
@@ -173,11 +173,20 @@ export class BlockBuilder {
     if (!plan) return;
     const sm = countedState(this.parts.vm);
     const run = await this.execute(plan, sm);
-    // Those still in the pool could not run here: they leave it (a pending one's successors wait in the queue).
-    for (const p of run.dropped) this.chain.pool.remove(p);
-    await this.parts.admission.forgetAll(run.dropped);
+    // From here the builder's state holds the block's effects: a block not written leaves them behind.
+    try {
+      // Those still in the pool could not run here: they leave it (a pending one's successors wait in the queue).
+      for (const p of run.dropped) this.chain.pool.remove(p);
+      await this.parts.admission.forgetAll(run.dropped);
+    } catch (err) {
+      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
+      throw err;
+    }
     if (run.included.length === 0 && !run.content && this.parts.dev.blocksToMine === 0) {
       if (!this.hasRunnable) this.since = undefined;
+      // No block: what the round applied all the same (a state upgrade whose time came) waits for the next one.
+      const head = this.chain.stateRootOf(this.chain.head);
+      if (!equalsBytes(await sm.getStateRoot(), head)) await sm.resetTo(head);
       return;
     }
     const superseded = await this.commit(plan, run, sm);

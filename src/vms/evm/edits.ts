@@ -87,10 +87,13 @@ export class StateEdits {
     const base = sm.depth;
     sm.checkpoint();
     let root: Uint8Array;
+    let rules: ChainRules;
     try {
       for (const edit of edits) await edit(sm);
       await sm.commit();
       root = await sm.getStateRoot();
+      // Read before the write (on a fork a read may fail too): a refused edit must leave nothing.
+      rules = await this.rules.after(vm.stateManager as MerkleStateManager, head.header.time);
     } catch (err) {
       // An edit whose flush failed (on a fork, a deleted slot's sibling the upstream did not give)
       // left part of its writes in the tries: the state goes back to the head's, as after a failed block.
@@ -101,7 +104,6 @@ export class StateEdits {
     const batch = new WriteBatch();
     const settled = this.nodes.flushInto(batch);
     this.editedAt(batch, head, root);
-    const rules = await this.rules.after(vm.stateManager as MerkleStateManager, head.header.time);
     try {
       await this.db.write(batch);
     } catch (err) {

@@ -143,14 +143,19 @@ export class CountedStateManager extends MerkleStateManager {
   stale = false;
 
   /**
-   * Back to `root`, dropping what the caches and the kept storage tries hold: after a write that
-   * failed midway (a flush that threw left part of its writes in the tries, the rest in the caches).
-   * The caches go first: setStateRoot would flush them, and could fail on the same write again. The
-   * state is `stale` until this succeeds.
+   * Back to `root`, dropping what the caches, their journals and the kept storage tries hold: after
+   * a write that failed midway (a flush that threw left part of its writes in the tries, the rest in
+   * the caches). The caches go first: setStateRoot would flush them, and could fail on the same
+   * write again. Checkpoints left open go too. The state is `stale` until this succeeds.
    */
   async resetTo(root: Uint8Array): Promise<void> {
     this.stale = true;
-    this.clearCaches();
+    if (this._caches instanceof ObjectCaches) this._caches.forgetAll();
+    else this.clearCaches();
+    this._trie.flushCheckpoints();
+    this._checkpointCount = 0;
+    this.depth = 0;
+    this.originalStorageCache.clear();
     await this.setStateRoot(root);
     this.stale = false;
   }
