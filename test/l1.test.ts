@@ -337,6 +337,39 @@ describe("an L1's upgrade.json (--chain-config-dir/<alias>/upgrade.json)", () =>
     }
   });
 
+  it('applies a state upgrade once, though rounds past its time built no block (a queued tx waits for its gap)', async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'myl1'));
+    const on = Math.floor(Date.now() / 1000) + 2;
+    const target = '0x7777777777777777777777777777777777777777';
+    const upgrade = { stateUpgrades: [{ blockTimestamp: on, accounts: { [target]: { balanceChange: '0x64' } } }] };
+    writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify(upgrade));
+    const node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
+    const url = `${node.uri}/ext/bc/myl1/rpc`;
+    const ewoq = privateKeyToAccount(EWOQ_KEY);
+    const sign = (nonce: number) =>
+      ewoq.signTransaction({ chainId: 99999, nonce, to: EWOQ, value: 0n, gas: 21_000n, maxFeePerGas: 10n * MIN_BASE_FEE, maxPriorityFeePerGas: 1n });
+    try {
+      const head = (await eth(url, 'eth_blockNumber')).result;
+      while (Date.now() / 1000 < on + 0.05) await new Promise((r) => setTimeout(r, 50));
+      // Txs past a nonce gap: each send runs a round that can include nothing, so builds no block.
+      for (const nonce of [1, 2]) {
+        expect((await eth(url, 'eth_sendRawTransaction', [await sign(nonce)])).result).toMatch(/^0x[0-9a-f]{64}$/);
+        await new Promise((r) => setTimeout(r, 150));
+        expect((await eth(url, 'eth_blockNumber')).result).toBe(head);
+      }
+      expect((await eth(url, 'eth_getBalance', [target, 'latest'])).result).toBe('0x0');
+      // The gap filled, the block takes the three txs and the upgrade, once.
+      const hash = (await eth(url, 'eth_sendRawTransaction', [await sign(0)])).result;
+      const receipt = (await eth(url, 'eth_getTransactionReceipt', [hash])).result;
+      expect(receipt.status).toBe('0x1');
+      expect((await eth(url, 'eth_getBalance', [target, 'latest'])).result).toBe('0x64');
+      expect((await eth(url, 'eth_getBalance', [target, receipt.blockNumber])).result).toBe('0x64');
+    } finally {
+      await node.stop();
+    }
+  });
+
   it("refuses an upgrade.json subnet-evm refuses, with subnet-evm's texts", async () => {
     const configDir = tempDir();
     mkdirSync(join(configDir, 'myl1'));
