@@ -11,6 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
 import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { until } from './support/evm.js';
 import { rpcProxy, type RpcProxy } from './support/rpcproxy.js';
 
 // The node's deterministic --test-accounts (vms/avm/testaccounts.ts).
@@ -100,11 +101,11 @@ describe('a fork whose upstream fails while a block is built', () => {
     expect(Number(await call(F, 'eth_getTransactionCount', [sender.address, 'latest']))).toBe(3);
 
     failing = false;
-    let receipt: any = null;
-    for (let i = 0; i < 200 && !receipt; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      receipt = await call(F, 'eth_getTransactionReceipt', [hash]);
-    }
+    // The round is tried again a second after it failed.
+    const receipt = await until(
+      () => call(F, 'eth_getTransactionReceipt', [hash]),
+      (r) => r !== null,
+    );
     expect(receipt?.status).toBe('0x1');
     expect(BigInt(receipt.blockNumber)).toBe(head + 1n);
     const theirs = await receiptOf(U, empty);

@@ -271,6 +271,14 @@ describe('L1 start-up errors and restarts', () => {
 });
 
 describe("an L1's upgrade.json (--chain-config-dir/<alias>/upgrade.json)", () => {
+  const ewoq = privateKeyToAccount(EWOQ_KEY);
+  const sign = (account: typeof ewoq, nonce: number, to: Hex = EWOQ, value = 0n) =>
+    account.signTransaction({ chainId: 99999, nonce, to, value, gas: 21_000n, maxFeePerGas: 10n * MIN_BASE_FEE, maxPriorityFeePerGas: 1n });
+  /** Waits until the clock is past `t` (seconds). */
+  const until = async (t: number) => {
+    while (Date.now() / 1000 < t + 0.05) await new Promise((r) => setTimeout(r, 50));
+  };
+
   it('enables a precompile at a timestamp, disables it later, and applies a state upgrade, each in the first block past its time', async () => {
     const configDir = tempDir();
     mkdirSync(join(configDir, 'myl1'));
@@ -292,15 +300,9 @@ describe("an L1's upgrade.json (--chain-config-dir/<alias>/upgrade.json)", () =>
     writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify(upgrade));
     const node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
     const url = `${node.uri}/ext/bc/myl1/rpc`;
-    const ewoq = privateKeyToAccount(EWOQ_KEY);
     const stranger = privateKeyToAccount('0x1111111111111111111111111111111111111111111111111111111111111111');
     let ewoqNonce = 0;
-    const sign = (account: typeof ewoq, nonce: number, to: Hex = EWOQ, value = 0n) =>
-      account.signTransaction({ chainId: 99999, nonce, to, value, gas: 21_000n, maxFeePerGas: 10n * MIN_BASE_FEE, maxPriorityFeePerGas: 1n });
     const sendFromEwoq = async (to: Hex = EWOQ, value = 0n) => (await eth(url, 'eth_sendRawTransaction', [await sign(ewoq, ewoqNonce++, to, value)])).result;
-    const until = async (t: number) => {
-      while (Date.now() / 1000 < t + 0.05) await new Promise((r) => setTimeout(r, 50));
-    };
     try {
       const config = (await eth(url, 'eth_getChainConfig')).result;
       expect(config.upgrades).toEqual({
@@ -346,21 +348,18 @@ describe("an L1's upgrade.json (--chain-config-dir/<alias>/upgrade.json)", () =>
     writeFileSync(join(configDir, 'myl1', 'upgrade.json'), JSON.stringify(upgrade));
     const node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir });
     const url = `${node.uri}/ext/bc/myl1/rpc`;
-    const ewoq = privateKeyToAccount(EWOQ_KEY);
-    const sign = (nonce: number) =>
-      ewoq.signTransaction({ chainId: 99999, nonce, to: EWOQ, value: 0n, gas: 21_000n, maxFeePerGas: 10n * MIN_BASE_FEE, maxPriorityFeePerGas: 1n });
     try {
       const head = (await eth(url, 'eth_blockNumber')).result;
-      while (Date.now() / 1000 < on + 0.05) await new Promise((r) => setTimeout(r, 50));
+      await until(on);
       // Txs past a nonce gap: each send runs a round that can include nothing, so builds no block.
       for (const nonce of [1, 2]) {
-        expect((await eth(url, 'eth_sendRawTransaction', [await sign(nonce)])).result).toMatch(/^0x[0-9a-f]{64}$/);
+        expect((await eth(url, 'eth_sendRawTransaction', [await sign(ewoq, nonce)])).result).toMatch(/^0x[0-9a-f]{64}$/);
         await new Promise((r) => setTimeout(r, 150));
         expect((await eth(url, 'eth_blockNumber')).result).toBe(head);
       }
       expect((await eth(url, 'eth_getBalance', [target, 'latest'])).result).toBe('0x0');
       // The gap filled, the block takes the three txs and the upgrade, once.
-      const hash = (await eth(url, 'eth_sendRawTransaction', [await sign(0)])).result;
+      const hash = (await eth(url, 'eth_sendRawTransaction', [await sign(ewoq, 0)])).result;
       const receipt = (await eth(url, 'eth_getTransactionReceipt', [hash])).result;
       expect(receipt.status).toBe('0x1');
       expect((await eth(url, 'eth_getBalance', [target, 'latest'])).result).toBe('0x64');

@@ -179,19 +179,26 @@ export class BlockBuilder {
       for (const p of run.dropped) this.chain.pool.remove(p);
       await this.parts.admission.forgetAll(run.dropped);
     } catch (err) {
-      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
+      await this.backToHead(sm);
       throw err;
     }
     if (run.included.length === 0 && !run.content && this.parts.dev.blocksToMine === 0) {
       if (!this.hasRunnable) this.since = undefined;
       // No block: what the round applied all the same (a state upgrade whose time came) waits for the next one.
-      const head = this.chain.stateRootOf(this.chain.head);
-      if (!equalsBytes(await sm.getStateRoot(), head)) await sm.resetTo(head);
+      if (!equalsBytes(await sm.getStateRoot(), this.chain.stateRootOf(this.chain.head))) await this.backToHead(sm);
       return;
     }
     const superseded = await this.commit(plan, run, sm);
     // After the block's write: a failure here is the journal's, and a restart drops a stale entry anyway (nonce too low).
     await this.parts.admission.forgetAll(superseded);
+  }
+
+  /**
+   * The builder's state back at the head's (with its edits), after a block it holds was not written.
+   * Never throws: a state that could not go back stays `stale`, and the next round tries first.
+   */
+  private backToHead(sm: ReturnType<typeof countedState>): Promise<void> {
+    return sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
   }
 
   /** Whether a round builds now: started, not stalled, mining, with something waiting. */
@@ -249,13 +256,10 @@ export class BlockBuilder {
       // What the pool's reset took out has left the pool: it leaves the journal too, as after a
       // block (the journal holds what the pool holds: a revert relies on it, admission.ts reload).
       await this.parts.admission.forgetAll(run.dropped).catch(() => undefined);
-      // A failure in the flush that closes the block's checkpoint (sm.commit) left part of the block's
-      // writes in the tries and the rest in the caches: the builder's state goes back to the head's.
-      // (The nodes those writes made are named by their hashes and reachable from no root the chain
-      // keeps.) Should that fail too, the state stays stale and the next round tries again first; the
-      // error thrown is the block's.
-      await sm.unwindTo(base).catch(() => undefined);
-      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
+      // Reverted while its checkpoint is open; after a failure in the flush that closes it (sm.commit),
+      // the builder's state goes back to the head's. (The nodes such a flush made are named by their
+      // hashes and reachable from no root the chain keeps.) The error thrown is the block's.
+      await sm.undoFailedWrite(base, this.chain.stateRootOf(this.chain.head));
       throw err;
     }
     return run;
@@ -392,7 +396,7 @@ export class BlockBuilder {
       // Nothing was written: the builder's state goes back to the head's (with its edits), the txs stay pending.
       run.content?.abandoned();
       this.parts.nodes.unflushed();
-      await sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
+      await this.backToHead(sm);
       throw err;
     }
   }

@@ -95,10 +95,9 @@ export class StateEdits {
       // Read before the write (on a fork a read may fail too): a refused edit must leave nothing.
       rules = await this.rules.after(vm.stateManager as MerkleStateManager, head.header.time);
     } catch (err) {
-      // An edit whose flush failed (on a fork, a deleted slot's sibling the upstream did not give)
-      // left part of its writes in the tries: the state goes back to the head's, as after a failed block.
-      await sm.unwindTo(base).catch(() => undefined);
-      await sm.resetTo(this.rootOf(head, head)).catch(() => undefined);
+      // Reverted while its checkpoint is open; an edit whose flush failed (on a fork, a deleted slot's
+      // sibling the upstream did not give) goes back to the head's state, as a failed block does.
+      await sm.undoFailedWrite(base, this.rootOf(head, head));
       throw err;
     }
     const batch = new WriteBatch();

@@ -259,6 +259,24 @@ export class CountedStateManager extends MerkleStateManager {
   async unwindTo(depth: number): Promise<void> {
     while (this.depth > depth) await this.revert();
   }
+
+  /**
+   * After a write under a checkpoint opened at `base` failed: while that checkpoint is open, its
+   * revert undoes the write (the caches stay warm). Once it was closed (the flush that closes it at
+   * depth 0 failed, or a read after it did), part of the write is in the tries and the rest in the
+   * caches: the state goes back to `root`. Never throws: a state that could not go back stays `stale`.
+   */
+  async undoFailedWrite(base: number, root: Uint8Array): Promise<void> {
+    if (this.depth > base) {
+      try {
+        await this.unwindTo(base);
+        return;
+      } catch {
+        // Reverting failed too: going back to the root drops what is left.
+      }
+    }
+    await this.resetTo(root).catch(() => undefined);
+  }
 }
 
 /** Whether `address` is in Subnet-EVM's range of stateful precompiles (0x0200…0000 to 0x0200…00ff). */
