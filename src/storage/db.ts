@@ -219,17 +219,19 @@ export function readAfter(db: Database, key: Bytes, changes: Changes | undefined
 }
 
 /**
- * LevelDB's table cache: the 1,024 open files of avalanchego's leveldb (DefaultHandleCap). A read
- * in a table the cache has closed opens it again first (its file, footer, index and bloom filter):
- * with 100 tables, past about 200 MB of 2 MB tables nearly every read of a key missed, and took
- * 80-250 µs instead of 2-5 (on a 430 MB database of random keys; `bench:state` at 100,000
+ * LevelDB's open files: avalanchego's leveldb cap (DefaultHandleCap, 1,024), of which LevelDB keeps
+ * 10 for its own files and the rest for its table cache. A read in a table the cache has closed
+ * opens it again first (its file, footer, index and bloom filter): with 100 files (90 tables),
+ * past about 180 MB of 2 MB tables nearly every read of a key missed, and took 80-250 µs instead
+ * of 2-6 (a 428 MB store of 3M random keys, keys it does not hold; `bench:state` at 100,000
  * accounts and slots: a snapshot cycle 9.8-11.2 ms instead of 4.7, of it 0.9-1.6 ms a block
- * reading what the block overwrites, nearly all keys not there yet). LevelDB maps the tables it
- * keeps open into memory, so the pages it has read count in VmRSS as clean file-backed memory
- * (RssFile), which the kernel takes back under pressure: up to the database's size (`bench:index`,
- * 1M containers: 375 MiB, of it 226 MiB of mapped tables, against 187 MiB with 100 tables).
+ * reading what the block overwrites, nearly all keys not there yet). LevelDB 1.20 maps the tables
+ * it keeps open into memory (1,000 at most in a process, about 2 GB; past that it reads them with
+ * pread), so the pages it has read count in VmRSS as clean file-backed memory (RssFile), which the
+ * kernel takes back under pressure (`bench:index`, 1M containers: 375 MiB, of it 226 MiB of mapped
+ * tables, against 187 MB with 100 files).
  */
-const MAX_OPEN_TABLES = 1024;
+const MAX_OPEN_FILES = 1024;
 
 export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Promise<Database> {
   const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
@@ -242,8 +244,8 @@ export async function openDatabase(kind: 'leveldb' | 'memdb', path: string): Pro
   }
   mkdirSync(path, { recursive: true, mode: 0o750 });
   const { Level } = lazyRequire('level') as typeof import('level');
-  // The table cache keeps avalanchego's 1,024 tables open (see MAX_OPEN_TABLES).
-  const db = new Level<Bytes, Bytes>(path, { ...options, maxOpenFiles: MAX_OPEN_TABLES });
+  // The table cache keeps nearly avalanchego's 1,024 files open (see MAX_OPEN_FILES).
+  const db = new Level<Bytes, Bytes>(path, { ...options, maxOpenFiles: MAX_OPEN_FILES });
   try {
     await db.open();
   } catch (err) {
