@@ -193,12 +193,9 @@ export class BlockBuilder {
     await this.parts.admission.forgetAll(superseded);
   }
 
-  /**
-   * The builder's state back at the head's (with its edits), after a block it holds was not written.
-   * Never throws: a state that could not go back stays `stale`, and the next round tries first.
-   */
+  /** The builder's state back at the head's (with its edits), after a block it holds was not written. */
   private backToHead(sm: ReturnType<typeof countedState>): Promise<void> {
-    return sm.resetTo(this.chain.stateRootOf(this.chain.head)).catch(() => undefined);
+    return sm.tryResetTo(this.chain.stateRootOf(this.chain.head));
   }
 
   /** Whether a round builds now: started, not stalled, mining, with something waiting. */

@@ -107,7 +107,7 @@ export class StateEdits {
       await this.db.write(batch);
     } catch (err) {
       this.nodes.unflushed();
-      await sm.resetTo(this.rootOf(head, head)).catch(() => undefined);
+      await sm.tryResetTo(this.rootOf(head, head));
       throw err;
     }
     settled();

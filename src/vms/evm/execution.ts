@@ -161,6 +161,14 @@ export class CountedStateManager extends MerkleStateManager {
   }
 
   /**
+   * `resetTo` that never throws: after a failed write, the write's error is the one to report. A
+   * state that could not go back stays `stale`, and the chain's next round resets it first.
+   */
+  tryResetTo(root: Uint8Array): Promise<void> {
+    return this.resetTo(root).catch(() => undefined);
+  }
+
+  /**
    * A storage write goes to the storage cache only, from which reads of the slot are then answered.
    * @ethereumjs 10.1.3's putStorage means to do the same (`cache.put(...) ?? writeTrie(...)`), but
    * the cache's put returns nothing, so every SSTORE also rewrote the storage trie, hashing its path
@@ -264,7 +272,7 @@ export class CountedStateManager extends MerkleStateManager {
    * After a write under a checkpoint opened at `base` failed: while that checkpoint is open, its
    * revert undoes the write (the caches stay warm). Once it was closed (the flush that closes it at
    * depth 0 failed, or a read after it did), part of the write is in the tries and the rest in the
-   * caches: the state goes back to `root`. Never throws: a state that could not go back stays `stale`.
+   * caches: the state goes back to `root` (`tryResetTo`). Never throws.
    */
   async undoFailedWrite(base: number, root: Uint8Array): Promise<void> {
     if (this.depth > base) {
@@ -275,7 +283,7 @@ export class CountedStateManager extends MerkleStateManager {
         // Reverting failed too: going back to the root drops what is left.
       }
     }
-    await this.resetTo(root).catch(() => undefined);
+    await this.tryResetTo(root);
   }
 }
 
