@@ -2,24 +2,15 @@
 // builder's state manager kept a deleted account's storage trie by address (@ethereumjs 10.1.3), so
 // a Subnet-EVM precompile disabled and enabled again in later blocks found its old slots.
 import { Account, Address } from '@ethereumjs/util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chainCommon } from '../src/vms/evm/rules.js';
-import { stateAt } from '../src/vms/evm/execution.js';
-import { NodeStore } from '../src/vms/evm/nodes.js';
-import { type Database, openDatabase } from '../src/storage/db.js';
-
-const slot = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));
+import { describe, expect, it } from 'vitest';
+import { nodeStores, slot } from './support/builderstate.js';
 
 describe('storage of an account deleted and made again', () => {
-  let db: Database | undefined;
-  afterEach(async () => {
-    await db?.close();
-  });
+  const open = nodeStores();
 
   it('starts empty, block after block, on the builder state manager', async () => {
-    db = await openDatabase('memdb', '');
-    const nodes = new NodeStore(db);
-    const sm = stateAt(nodes, chainCommon(43112n), undefined, false, { cacheEntries: 50_000 });
+    const { builder, uncached } = await open();
+    const sm = builder();
     const address = new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 0 ? 2 : i === 19 ? 1 : 0)));
     /** One block: a checkpoint around `edit`, committed (the cache flushed to the tries). */
     const block = async (edit: () => Promise<void>) => {
@@ -39,16 +30,15 @@ describe('storage of an account deleted and made again', () => {
     });
     const root = await sm.getStateRoot();
     // A fresh state at that root (no caches, no kept tries) reads what the trie holds.
-    const fresh = stateAt(nodes, chainCommon(43112n), root, false);
+    const fresh = uncached(root);
     expect(await fresh.getStorage(address, slot(1))).toEqual(new Uint8Array());
     expect(await fresh.getStorage(address, slot(2))).toEqual(Uint8Array.of(9));
     expect(await sm.getStorage(address, slot(1))).toEqual(new Uint8Array());
   });
 
   it('keeps the slots written earlier in the block when a checkpoint around their clear reverts', async () => {
-    db = await openDatabase('memdb', '');
-    const nodes = new NodeStore(db);
-    const sm = stateAt(nodes, chainCommon(43112n), undefined, false, { cacheEntries: 50_000 });
+    const { builder, uncached } = await open();
+    const sm = builder();
     const address = new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 19 ? 7 : 0)));
     // The block's first writes: one slot on the trie already (an earlier block), one in the cache only.
     sm.checkpoint();
@@ -67,7 +57,7 @@ describe('storage of an account deleted and made again', () => {
     expect(await sm.getStorage(address, slot(1))).toEqual(Uint8Array.of(8));
     expect(await sm.getStorage(address, slot(2))).toEqual(Uint8Array.of(6));
     await sm.commit();
-    const fresh = stateAt(nodes, chainCommon(43112n), await sm.getStateRoot(), false);
+    const fresh = uncached(await sm.getStateRoot());
     expect(await fresh.getStorage(address, slot(1))).toEqual(Uint8Array.of(8));
     expect(await fresh.getStorage(address, slot(2))).toEqual(Uint8Array.of(6));
   });

@@ -4,26 +4,17 @@
 // caches kept the journals, whose next flush then looked for the emptied entries and failed every
 // time after.
 import { Account, Address } from '@ethereumjs/util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/storage/db.js';
-import { stateAt } from '../src/vms/evm/execution.js';
-import { NodeStore } from '../src/vms/evm/nodes.js';
-import { chainCommon } from '../src/vms/evm/rules.js';
+import { describe, expect, it } from 'vitest';
+import { nodeStores, slot } from './support/builderstate.js';
 
-const slot = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));
 const address = (n: number) => new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 19 ? n : 0)));
 
 describe('the builder state after a failed flush', () => {
-  let db: Database | undefined;
-  afterEach(async () => {
-    await db?.close();
-  });
+  const open = nodeStores();
 
   it('goes back to the head root and builds the next block as a fresh state does', async () => {
-    db = await openDatabase('memdb', '');
-    const nodes = new NodeStore(db);
-    const common = chainCommon(43112n);
-    const sm = stateAt(nodes, common, undefined, false, { cacheEntries: 50_000 });
+    const { nodes, builder } = await open();
+    const sm = builder();
     const [a, b] = [address(1), address(2)];
     sm.checkpoint();
     await sm.putAccount(a, new Account(1n, 10n));
@@ -60,7 +51,7 @@ describe('the builder state after a failed flush', () => {
       await state.commit();
       return state.getStateRoot();
     };
-    const fresh = stateAt(nodes, common, head, false, { cacheEntries: 50_000 });
+    const fresh = builder(head);
     expect(Buffer.from(await again(sm)).toString('hex')).toBe(Buffer.from(await again(fresh)).toString('hex'));
   });
 });
