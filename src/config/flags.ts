@@ -109,6 +109,12 @@ export const FLAGS: FlagSpec[] = [
   flag('chain-aliases-file', 'string', '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', 'JSON map of blockchain ID to aliases'),
   flag('l1', 'paths', '', 'a Subnet-EVM genesis file to run as an L1, aliased by its base name (repeatable; not an avalanchego flag)'),
   flag('dev', 'bool', 'false', 'development node: turns the debug_* and txpool_* namespaces on for every EVM chain'),
+  flag(
+    'disable-console-log',
+    'bool',
+    'false',
+    "with --dev, do not print what contracts send to console.sol's console.log (Anvil's --disable-console-log); not an avalanchego flag",
+  ),
   flag('fork-url', 'string', '', "fork the C-Chain from this coreth JSON-RPC endpoint (http or https), as Anvil's --fork-url; not an avalanchego flag"),
   flag(
     'fork-l1',

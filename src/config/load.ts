@@ -37,6 +37,8 @@ export interface NodeConfig {
   testAccounts: number;
   /** --dev: developer namespaces on every EVM chain. */
   dev: boolean;
+  /** --dev without --disable-console-log: console.sol's logs printed, as Anvil prints them. */
+  consoleLog: boolean;
   /** --fork-*: the C-Chain as a fork of an upstream chain (vms/evm/fork). */
   fork: ForkFlags;
   /** --fork-l1: L1s forked from Subnet-EVM endpoints. */
@@ -221,6 +223,7 @@ export function loadConfig(sources: { argv?: string[]; env?: NodeJS.ProcessEnv; 
       xBlockIntervalNs: flags['x-block-interval'] as bigint,
       testAccounts: flags['test-accounts'] as number,
       dev: bool('dev'),
+      consoleLog: bool('dev') && !bool('disable-console-log'),
       fork: forkFlags(flags),
       forkL1: (flags['fork-l1'] as string[]).map(forkedL1),
       chainConfigDir: str('chain-config-dir'),

@@ -125,6 +125,7 @@ export function registerVMs(shell: Shell, manager: ChainManager, vms: NodeVMs, s
     serve: serve.serveGeth,
     serveGorilla: serve.serve,
     dev: config.dev,
+    consoleLog: config.consoleLog,
     // --dev: the test accounts sign for eth_sendTransaction on every EVM chain.
     devKeys: config.dev ? testAccounts(config.testAccounts).map((a) => a.privateKey) : [],
     l1Validators: new Map(),

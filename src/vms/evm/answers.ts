@@ -183,7 +183,8 @@ export const carriable = (args: CallArgs): boolean =>
  * The answer of the call `call` (callKey's or estimateKey's; undefined: one never kept) on `block`
  * at state `root`: the one kept, else one carried from another head, else what `run` answers on that
  * state, then kept. A run on the head records what it reads (when `carry`), so that its answer can be
- * carried to the heads after. A failure `run` returns is an answer, kept; one it throws is not.
+ * carried to the heads after. A failure `run` returns is an answer, kept; one it throws is not, nor
+ * one `keep` refuses once the run is done (a run that printed console.log lines runs again, to print them again).
  * eth_call and eth_estimateGas take `root` as they start: a dev edit made meanwhile is the next
  * request's, and their runs all read the one state.
  */
@@ -194,6 +195,7 @@ export async function answered<T extends Uint8Array | bigint>(
   root: Uint8Array,
   carry: boolean,
   run: (reads: CallReads | undefined) => Promise<T | CallFailure>,
+  keep: () => boolean = () => true,
 ): Promise<T | CallFailure> {
   if (call === undefined) return run(undefined);
   // Keys of one kind of call hold answers of that kind only (estimateKey's start with "estimate|").
@@ -203,7 +205,7 @@ export async function answered<T extends Uint8Array | bigint>(
   // The key names the head too: taken after the lookup's wait, and checked again after the run's.
   const key = answerKey(chain, block, call, root);
   const answer = await run(reads);
-  if (key === answerKey(chain, block, call, root)) keepAnswer(chain, block, call, key, answer, reads, root);
+  if (key === answerKey(chain, block, call, root) && keep()) keepAnswer(chain, block, call, key, answer, reads, root);
   return answer;
 }
 

@@ -14,7 +14,8 @@ import type { AcceptedEvmBlock, BlockExtension, EvmChainOptions, ExtensionConten
 import { type BlockFacts, sealBuilt } from './commit.js';
 import type { DevControls } from './devcontrols.js';
 import type { StateEdits } from './edits.js';
-import { countedState, creditBaseFee, execBlock, paced } from './execution.js';
+import { ConsoleSink } from './console/sink.js';
+import { countedState, creditBaseFee, execBlock, paced, watchConsole } from './execution.js';
 import { MAX_BLOCK_TIME } from './fees.js';
 import type { NextFees } from './flavor.js';
 import type { NodeStore } from './nodes.js';
@@ -79,6 +80,8 @@ class BlockRun {
   readonly dropped: PoolTx[] = [];
   readonly predicateResults = new Map<string, Map<string, Uint8Array>>();
   readonly internal: InternalTx[][] = [];
+  /** The included txs that sent something to console.sol's address (--dev), printed once the block is written. */
+  readonly console: Array<{ hash: Uint8Array; sink: ConsoleSink }> = [];
   gasUsed = 0n;
   content: ExtensionContent | undefined;
 }
@@ -189,6 +192,7 @@ export class BlockBuilder {
       return;
     }
     const superseded = await this.commit(plan, run, sm);
+    for (const { hash, sink } of run.console) this.parts.opts.consoleLog?.(sink.lines(), { tx: bytesToHex(hash) });
     // After the block's write: a failure here is the journal's, and a restart drops a stale entry anyway (nonce too low).
     await this.parts.admission.forgetAll(superseded);
   }
@@ -345,6 +349,8 @@ export class BlockBuilder {
     const predicates = rules.verifiedPredicates(p.tx);
     if (predicates) setRunningPredicates(vm.evm, predicates);
     let result: RunTxResult;
+    const sink = this.parts.opts.consoleLog ? new ConsoleSink() : undefined;
+    const unwatch = sink && watchConsole(vm, sink);
     try {
       recording.txStarts();
       // Sliced, never aborted: a long tx does not hold the node's other requests while its block is built.
@@ -360,7 +366,9 @@ export class BlockBuilder {
       return false;
     } finally {
       setRunningPredicates(vm.evm, undefined);
+      unwatch?.();
     }
+    if (sink?.any) run.console.push({ hash: p.hash, sink });
     if (predicates) run.predicateResults.set(bytesToHex(p.hash).slice(2), new Map([[WARP_ADDRESS_HEX, invalidBits(predicates.invalid)]]));
     await creditBaseFee(vm, result.totalGasSpent, plan.fees.baseFee, this.parts.dev.coinbase(plan.rules.coinbase));
     run.gasUsed += result.totalGasSpent;

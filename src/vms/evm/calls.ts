@@ -8,7 +8,8 @@ import { Account, Address, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { RpcError } from '../../rpc/method.js';
 import type { EvmChain } from './chain.js';
-import { gethError, overriddenContext, paced, type ReaderStateManager, skippingSenderCheck, withHashReference } from './execution.js';
+import { ConsoleSink } from './console/sink.js';
+import { gethError, overriddenContext, paced, type ReaderStateManager, skippingSenderCheck, watchConsole, withHashReference } from './execution.js';
 import { MAX_INITCODE_SIZE, PoolError } from './pooltx.js';
 import { setRunningPredicates } from './warp/receive.js';
 import type { StoredBlock } from './store.js';
@@ -340,6 +341,7 @@ async function doCall(
   blockOverrides?: BlockOverrides,
   reads?: CallReads,
   root = chain.stateRootOf(block),
+  sink?: ConsoleSink,
 ): Promise<{ result: RunTxResult; failure: string | undefined }> {
   const gas = callGas(args);
   // ToMessage prices the message at the context's base fee, an overridden one included.
@@ -348,12 +350,35 @@ async function doCall(
   const run = (observe?: (vm: VM) => () => void) =>
     execute(chain, block, make, gas, new Pacer(RPC_EVM_TIMEOUT_MS, callTimeout), overrides, observe, blockOverrides, root);
   try {
-    const result = await run(reads && recordReads(reads));
+    // The first run only takes console calls: a failure's second run prints nothing again.
+    const result = await run(both(reads && recordReads(reads), sink && ((vm) => watchConsole(vm, sink))));
     return { result, failure: await failureText(result, run) };
   } catch (err) {
     if (err instanceof Refusal) throw new CallFailure(`err: ${err.message} (supplied gas ${gas})`, -32000);
     throw err;
   }
+}
+
+type Observer = (vm: VM) => () => void;
+
+/** One observer of two (either may be absent). */
+function both(a: Observer | undefined, b: Observer | undefined): Observer | undefined {
+  if (!a || !b) return a ?? b;
+  return (vm) => {
+    const [undoA, undoB] = [a(vm), b(vm)];
+    return () => {
+      undoB();
+      undoA();
+    };
+  };
+}
+
+/** With --dev, a sink for what a call sends to console.sol's address (see printConsole). */
+const consoleSinkOf = (chain: EvmChain): ConsoleSink | undefined => (chain.consoleLog ? new ConsoleSink() : undefined);
+
+/** Prints what the call sent to console.sol's address, once its run is done (whatever it answered). */
+function printConsole(chain: EvmChain, sink: ConsoleSink | undefined, method: string | undefined): void {
+  if (sink?.any && method !== undefined) chain.consoleLog?.(sink.lines(), { call: method });
 }
 
 /** The errors whose text in geth names the op that failed (core/vm: ErrStackUnderflow, ErrStackOverflow, ErrInvalidOpCode). */
@@ -376,20 +401,38 @@ export async function failureText(r: RunTxResult, again: (observe: (vm: VM) => (
   return stepError(err, last).text;
 }
 
-/** eth_call: the return data, or the call's failure. */
+/**
+ * eth_call: the return data, or the call's failure. `printAs` names the method whose console.log
+ * lines the run prints (with --dev); the node's own calls (anvil_dealERC20's probes, the relayer's)
+ * print none.
+ */
 export async function call(
   chain: EvmChain,
   block: StoredBlock,
   args: CallArgs,
   overrides?: Map<string, StateOverride>,
   blockOverrides?: BlockOverrides,
+  printAs?: string,
 ): Promise<Uint8Array> {
   const root = chain.stateRootOf(block);
   const call = overrides === undefined && blockOverrides === undefined ? callKey(args) : undefined;
-  const answer = await answered<Uint8Array>(chain, block, call, root, carriable(args), async (reads) => {
-    const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads, root);
-    return outcome(result, failure);
-  });
+  const sink = printAs === undefined ? undefined : consoleSinkOf(chain);
+  const answer = await answered<Uint8Array>(
+    chain,
+    block,
+    call,
+    root,
+    carriable(args),
+    async (reads) => {
+      try {
+        const { result, failure } = await doCall(chain, block, args, overrides, blockOverrides, reads, root, sink);
+        return outcome(result, failure);
+      } finally {
+        printConsole(chain, sink, printAs);
+      }
+    },
+    () => !sink?.any,
+  );
   if (answer instanceof CallFailure) throw answer;
   return answer;
 }
@@ -409,7 +452,14 @@ export interface DetailedResult {
  * eth_call's do.
  */
 export async function callDetailed(chain: EvmChain, block: StoredBlock, args: CallArgs, overrides?: Map<string, StateOverride>): Promise<DetailedResult> {
-  const { result: r, failure: failed } = await doCall(chain, block, args, overrides);
+  const sink = consoleSinkOf(chain);
+  let ran: Awaited<ReturnType<typeof doCall>>;
+  try {
+    ran = await doCall(chain, block, args, overrides, undefined, undefined, chain.stateRootOf(block), sink);
+  } finally {
+    printConsole(chain, sink, 'eth_callDetailed');
+  }
+  const { result: r, failure: failed } = ran;
   const returnData = r.execResult.returnValue;
   const reverted = failed === 'execution reverted' && returnData.length > 0 ? revertError(returnData) : undefined;
   return {

@@ -110,6 +110,11 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor;
   }
 
+  /** With --dev: where what runs send to console.sol's address is printed (undefined: nowhere). */
+  get consoleLog(): EvmChainOptions['consoleLog'] {
+    return this.opts.consoleLog;
+  }
+
   /** A fork's fork block (the upstream's last): the chain's own blocks begin after it. */
   get forkedAt(): bigint | undefined {
     return this.opts.fork?.number;

@@ -84,6 +84,16 @@ export function warpValidators(config: EvmConfig, keys: HeldKeys): (subnetID: st
   return (subnetID) => fromP(subnetID) ?? (subnetID === PRIMARY_NETWORK_ID ? LOCAL_STAKERS : (config.l1Validators.get(subnetID) ?? []));
 }
 
+/**
+ * Where a chain prints console.sol's logs: its logger, at INFO (the default display level), a line
+ * each as Anvil prints them, with the tx or the method they came from.
+ */
+function consolePrinter(ctx: ChainContext): NonNullable<EvmChainOptions['consoleLog']> {
+  return (lines, from) => {
+    for (const line of lines) ctx.log.info(`console.log: ${line}`, from);
+  };
+}
+
 /** What the chain is opened with. */
 export function chainOptions(
   config: EvmConfig,
@@ -104,6 +114,7 @@ export function chainOptions(
     ...(offChain.size > 0 ? { offChainWarpMessages: offChain } : {}),
     ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
     ...(config.dev ? { dev: true } : {}),
+    ...(config.consoleLog ? { consoleLog: consolePrinter(ctx) } : {}),
     genesis: rules.genesis,
     flavor: rules.flavor,
     genesisRules: rules.genesisRules,

@@ -30,6 +30,11 @@ export interface EvmChainOptions {
    * time just late enough for the capacity to have refilled (see BlockBuilder.blockTime).
    */
   dev?: boolean;
+  /**
+   * --dev (unless --disable-console-log): prints what a mined tx or an eth_call sent to console.sol's
+   * address, as Anvil prints it, each line with where it came from.
+   */
+  consoleLog?: (lines: string[], from: { tx: string } | { call: string }) => void;
   /** The parsed genesis file. */
   genesis: GenesisJson;
   /** coreth's rules or Subnet-EVM's. */

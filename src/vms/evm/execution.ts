@@ -40,6 +40,7 @@ import { forkLayer, ownStorageTrie } from './fork/tries.js';
 import { toHex } from '../../encoding/bytes.js';
 import type { BlockOverrides } from './callargs.js';
 import type { CallReads } from './callreads.js';
+import type { ConsoleSink } from './console/sink.js';
 
 /** coreth's deprecated native-asset contracts (nativeasset.DeprecatedContract): revert, no data, no gas. */
 const DEPRECATED = ['0100000000000000000000000000000000000000', '0100000000000000000000000000000000000001', '0100000000000000000000000000000000000002'];
@@ -399,6 +400,8 @@ interface PaceSlot extends WatchSlot {
    * of this number or later is zero (coreth hashes only ancestors of the real header).
    */
   hashesBelow?: bigint;
+  /** With --dev: what the run under way sends to console.sol's address (see watchConsole). */
+  console?: ConsoleSink;
 }
 
 const paceSlots = new WeakMap<VM, PaceSlot>();
@@ -440,6 +443,15 @@ export function withHashReference<T>(vm: VM, ref: bigint | undefined, fn: () => 
   return withSlot(vm, 'hashesBelow', ref, fn, 'withHashReference');
 }
 
+/** Has `sink` take what runs on `vm` send to console.sol's address, until the answered function is called. */
+export function watchConsole(vm: VM, sink: ConsoleSink): () => void {
+  const slot = slotOf(vm, 'watchConsole');
+  slot.console = sink;
+  return () => {
+    slot.console = undefined;
+  };
+}
+
 /** Has `watch` note, until the answered function is called, what runs on `vm` do that depends on their gas limit. */
 export function watchGas(vm: VM, watch: GasWatch): () => void {
   const slot = slotOf(vm, 'watchGas');
@@ -474,7 +486,8 @@ function pacedJumps(common: Common, slot: PaceSlot): CustomOpcodes {
 
 /** Each message a pacing point too (a two-argument listener, which ethereumjs awaits; a throw aborts). */
 function pacedMessages(vm: VM, slot: PaceSlot): void {
-  vm.evm.events?.on('beforeMessage', (_message: Message, resolve?: (result?: unknown) => void) => {
+  vm.evm.events?.on('beforeMessage', (message: Message, resolve?: (result?: unknown) => void) => {
+    slot.console?.take(message.to, message.data);
     const pause = slot.pacer?.tick();
     if (pause) void pause.then(() => resolve?.());
     else resolve?.();

@@ -16,6 +16,8 @@ export interface EvmConfig {
   serveGorilla(services: ServiceDef[]): ChainRoute;
   /** --dev */
   dev: boolean;
+  /** --dev without --disable-console-log: each chain prints console.sol's logs to its logger. */
+  consoleLog?: boolean;
   /** With --dev, the test accounts' keys: eth_accounts and eth_sendTransaction. */
   devKeys?: Uint8Array[];
   /** The validators of every L1 the node runs, by subnet ID (CB58): shared by all EVM chains, for warp. */

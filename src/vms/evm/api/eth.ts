@@ -117,7 +117,7 @@ export function ethService(d: EthDeps): ServiceDef {
         const block = await blockOf(chain, (ref ?? { tag: 'latest' }) as Parameters<typeof blockOf>[1]);
         try {
           const o = overrides as Parameters<typeof call>[3];
-          return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], o, header as Parameters<typeof call>[4]));
+          return toHex0x(await call(chain, block, args as Parameters<typeof call>[2], o, header as Parameters<typeof call>[4], 'eth_call'));
         } catch (err) {
           sendError(err);
         }
