@@ -65,6 +65,8 @@ export interface AdmissionChain {
   readonly flavor: EvmFlavor;
   readonly head: StoredBlock;
   readonly headRules: ChainRules;
+  /** The gas limit a tx is held to: the head's, or evm_setBlockGasLimit's. */
+  readonly gasLimit: bigint;
   stateRootOf(block: StoredBlock): Uint8Array;
   account(address: Uint8Array): Promise<Account | undefined>;
   withState<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T>;
@@ -295,7 +297,6 @@ export class TxAdmission {
 
   /** geth's checks of a tx against the head's rules and state, in geth's order: the tx as the pool takes it. */
   private async validate(bytes: Uint8Array, tx: TypedTransaction, impersonated: boolean): Promise<{ entry: NewPoolTx; stateNonce: bigint }> {
-    const head = this.chain.head;
     // The hash of the bytes as sent: they are the tx's encoding (decoded strictly, they re-encode to
     // themselves), and hashing them saves encoding the tx again.
     const hash = keccak256(bytes);
@@ -304,7 +305,8 @@ export class TxAdmission {
     if (tx.type > 2) throw new PoolError(poolErrors.typeNotSupported());
     if (bytes.length > TX_MAX_SIZE) throw new PoolError(poolErrors.oversized(bytes.length));
     if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) throw new PoolError(poolErrors.initcode(tx.data.length));
-    if (tx.gasLimit > head.header.gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, head.header.gasLimit));
+    const gasLimit = this.chain.gasLimit;
+    if (tx.gasLimit > gasLimit) throw new PoolError(poolErrors.gasLimit(tx.gasLimit, gasLimit));
     const { feeCap, tipCap } = feeCaps(tx);
     if (tipCap > feeCap) throw new PoolError(poolErrors.tipAboveFeeCap());
     this.rules.readWarpPredicates(tx);

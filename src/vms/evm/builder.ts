@@ -17,7 +17,7 @@ import type { StateEdits } from './edits.js';
 import { ConsoleSink } from './console/sink.js';
 import { countedState, creditBaseFee, execBlock, paced, watchConsole } from './execution.js';
 import { MAX_BLOCK_TIME } from './fees.js';
-import type { NextFees } from './flavor.js';
+import type { EvmFlavor, NextFees } from './flavor.js';
 import type { NodeStore } from './nodes.js';
 import type { TxPool } from './pool.js';
 import { effectiveTip, type PoolTx } from './pooltx.js';
@@ -71,6 +71,17 @@ interface Plan {
   time: bigint;
   timeMs: bigint;
   fees: NextFees;
+}
+
+/**
+ * The fees of a block with evm_setBlockGasLimit's `limit` (undefined: the rules'): its header's limit,
+ * and the room its txs have. A C-Chain block's room stays within ACP-176's capacity (the control
+ * refuses a limit above what that capacity can reach); a Subnet-EVM block's room is its limit.
+ */
+function withGasLimit(fees: NextFees, limit: bigint | undefined, flavor: EvmFlavor): NextFees {
+  if (limit === undefined) return fees;
+  const room = flavor.layout === 'coreth' && fees.room < limit ? fees.room : limit;
+  return { ...fees, gasLimit: limit, room };
 }
 
 /** What a block's execution gathered. */
@@ -221,7 +232,11 @@ export class BlockBuilder {
     const { timeMs, fees: computed } = this.blockTime(parent, rules);
     // anvil_setNextBlockBaseFeePerGas: this block's base fee only; the header's fee state is the rules' own.
     const nextBaseFee = this.parts.dev.nextBaseFee;
-    const fees = nextBaseFee === undefined ? computed : { ...computed, baseFee: nextBaseFee };
+    const fees = withGasLimit(
+      nextBaseFee === undefined ? computed : { ...computed, baseFee: nextBaseFee },
+      this.parts.dev.blockGasLimit,
+      this.parts.opts.flavor,
+    );
     if (fees.waitMs > 0) {
       this.parts.scheduleRetry(fees.waitMs);
       return undefined;
@@ -313,6 +328,13 @@ export class BlockBuilder {
       // A fee cap below the base fee waits for the fee to fall; so do the sender's later txs.
       if (p.feeCap < fees.baseFee) {
         this.parts.scheduleRetry();
+        queues.splice(best, 1);
+        continue;
+      }
+      // Over a limit evm_setBlockGasLimit lowered since it came: geth's pool drops it at its reset (its successors wait).
+      const limit = this.parts.dev.blockGasLimit;
+      if (limit !== undefined && p.tx.gasLimit > limit) {
+        run.dropped.push(p);
         queues.splice(best, 1);
         continue;
       }

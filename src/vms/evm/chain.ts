@@ -331,6 +331,16 @@ export class EvmChain extends EventEmitter<Events> {
   }
 
   /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
+  /** The gas limit a tx is held to now: evm_setBlockGasLimit's, else the head's (geth's pool checks the head's). */
+  get gasLimit(): bigint {
+    return this.dev.blockGasLimit ?? this.head.header.gasLimit;
+  }
+
+  /** The gas limit the chain's rules give the next block (ACP-176's capacity, Subnet-EVM's fee config), whatever evm_setBlockGasLimit set. */
+  rulesGasLimit(): bigint {
+    return this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).gasLimit;
+  }
+
   private poolBaseFee(): bigint {
     return this.dev.nextBaseFee ?? this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).baseFee;
   }

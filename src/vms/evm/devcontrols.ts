@@ -18,6 +18,8 @@ export interface DevSettings {
   timestampInterval?: bigint;
   /** hardhat_metadata's instanceId: kept across a revert or a load, new after a reset. */
   instanceId?: string;
+  /** evm_setBlockGasLimit's limit, when set. */
+  blockGasLimit?: bigint;
 }
 
 /** What the dev controls ask of their chain. */
@@ -49,6 +51,8 @@ export class DevControls {
   private devCoinbase: Uint8Array | undefined;
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
   private nextFee: bigint | undefined;
+  /** evm_setBlockGasLimit: the gas limit of the blocks built from now on, instead of the rules'. */
+  private gasLimit: bigint | undefined;
   /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
   private readonly impersonated = new Set<string>();
   /** anvil_autoImpersonateAccount: every account is impersonated. */
@@ -102,6 +106,16 @@ export class DevControls {
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
   setNextBaseFee(fee: bigint): void {
     this.nextFee = fee;
+  }
+
+  /** The gas limit of the blocks built from now on, if one is set (evm_setBlockGasLimit). */
+  get blockGasLimit(): bigint | undefined {
+    return this.gasLimit;
+  }
+
+  /** evm_setBlockGasLimit: the gas limit of the blocks built from now on, instead of the rules'. */
+  setBlockGasLimit(limit: bigint): void {
+    this.gasLimit = limit;
   }
 
   /** anvil_setCoinbase: the coinbase of the blocks built from now on, instead of the rules'. */
@@ -266,6 +280,7 @@ export class DevControls {
       autoImpersonate: this.autoImpersonate,
       ...(this.stampInterval !== undefined ? { timestampInterval: this.stampInterval } : {}),
       instanceId: this.instance,
+      ...(this.gasLimit !== undefined ? { blockGasLimit: this.gasLimit } : {}),
     };
   }
 
@@ -276,6 +291,7 @@ export class DevControls {
     this.autoImpersonate = s.autoImpersonate;
     this.stampInterval = s.timestampInterval;
     if (s.instanceId) this.instance = s.instanceId;
+    this.gasLimit = s.blockGasLimit;
     this.mineOnSend = s.automine;
     if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
   }

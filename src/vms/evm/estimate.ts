@@ -80,7 +80,8 @@ export async function estimateGas(chain: EvmChain, block: StoredBlock, args: Cal
 
 /** The highest limit DoEstimateGas searches up to: the call's gas or the block's limit, within what the sender can pay and the RPC gas cap. */
 async function gasCeiling(chain: EvmChain, block: StoredBlock, args: CallArgs, root: Uint8Array): Promise<bigint> {
-  let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
+  // On the head, evm_setBlockGasLimit's limit once set, as Anvil caps its estimates by its block gas limit.
+  let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block === chain.head ? chain.gasLimit : block.header.gasLimit;
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
   if (feeCap > 0n) {
     // The message's sender: the zero address when none is named.

@@ -33,6 +33,8 @@ const devErrors = {
   timeTooLate: (t: bigint) =>
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
+  gasLimitOverCapacity: (limit: bigint, most: bigint) =>
+    new ParamsError(`gas limit ${limit} is over ${most}, the most gas ACP-176's capacity lets a C-Chain block hold`),
   forking: () => new RpcError('forking is not supported on this chain'),
   tooManyBlocks: () => new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`),
   /** Anvil's refusal of a block time before the head's (evm_setNextBlockTimestamp, evm_mine). */
@@ -202,7 +204,7 @@ function nodeInfoMethod(chain: EvmChain, gas: GasOracle, fork: ForkControl | und
       environment: {
         baseFee: qty(baseFee),
         chainId: Number(chain.chainId),
-        gasLimit: qty(head.header.gasLimit),
+        gasLimit: qty(chain.gasLimit),
         gasPrice: qty(baseFee + (await gas.suggestTip())),
       },
       forkConfig: forked
@@ -408,6 +410,19 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
       return null;
     }),
   };
+  // evm_setBlockGasLimit (anvil_setBlockGasLimit): the gas limit of every block from now on, which
+  // txs are held to at once (the pool, estimates). Anvil saturates the value to a u64. A C-Chain
+  // block can never hold more than ACP-176's capacity: a higher limit is refused rather than kept
+  // with txs that could never be mined.
+  const setBlockGasLimit = method(devPositional([u256]), ([value]) => {
+    const limit = (value as bigint) > MAX_U64 ? MAX_U64 : (value as bigint);
+    if (chain.flavor.layout === 'coreth') {
+      const most = chain.rulesGasLimit();
+      if (limit > most) throw devErrors.gasLimitOverCapacity(limit, most);
+    }
+    chain.dev.setBlockGasLimit(limit);
+    return true;
+  });
   const nodeInfo = nodeInfoMethod(chain, gas, fork);
   // anvil_setRpcUrl: the fork reads its upstream's chain from another endpoint.
   const setRpcUrl = method(devPositional([string]), async ([url]) => {
@@ -429,6 +444,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         setTime,
         setAccountNonce: edits.setNonce,
         setAutomine,
+        setBlockGasLimit,
         setIntervalMining,
         ...whole.evm,
       },
@@ -448,6 +464,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         ...impersonation,
         autoImpersonateAccount,
         ...fees,
+        setBlockGasLimit,
         nodeInfo,
         setRpcUrl,
         setLoggingEnabled,

@@ -1,0 +1,97 @@
+// evm_setBlockGasLimit (Anvil's anvil_setBlockGasLimit; viem's test client and Hardhat's
+// setBlockGasLimit helper send it): the gas limit of every block from now on, which the pool and
+// estimates hold txs to at once, as Anvil does. A C-Chain block never holds more than ACP-176's
+// capacity, so a higher limit is refused there; an L1's limit may go past its fee config's.
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ewoq } from './support/evm.js';
+import { call, callError, startTestNode, type TestNode } from './helpers.js';
+
+const L1_FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+// Creation code of a contract whose constructor loops until its gas runs out (JUMPDEST PUSH1 0 JUMP).
+const BURNER: Hex = '0x5b600056';
+
+function clients(uri: string, alias: string, id: number) {
+  const url = `${uri}/ext/bc/${alias}/rpc`;
+  const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const transport = http(url, { retryCount: 0 });
+  return {
+    url,
+    test: createTestClient({ chain, mode: 'anvil', transport, cacheTime: 0 }),
+    client: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 20 }),
+    wallet: createWalletClient({ chain, transport, account: ewoq }),
+  };
+}
+
+describe('evm_setBlockGasLimit (--dev)', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true, l1: [L1_FIXTURE] });
+  });
+  afterAll(() => node.stop());
+
+  it("lowers the C-Chain's limit: the pool, estimates, anvil_nodeInfo and the next blocks follow at once", async () => {
+    const c = clients(node.uri, 'C', 43112);
+    await c.test.mine({ blocks: 1 });
+    const rules = (await c.client.getBlock()).gasLimit;
+    await c.test.setBlockGasLimit({ gasLimit: 100_000n });
+    expect((await call(c.url, 'anvil_nodeInfo', [])).environment.gasLimit).toBe('0x186a0');
+    await expect(c.wallet.sendTransaction({ to: ewoq.address, gas: 200_000n })).rejects.toThrow(
+      /exceeds block gas limit: tx gas \(200000\) > current max gas \(100000\)/,
+    );
+    expect(await callError(c.url, 'eth_estimateGas', [{ from: ewoq.address, data: BURNER }])).toMatchObject({
+      code: -32000,
+      message: 'gas required exceeds allowance (100000)',
+    });
+    const hash = await c.wallet.sendTransaction({ to: ewoq.address, value: 1n });
+    const receipt = await c.client.waitForTransactionReceipt({ hash });
+    expect((await c.client.getBlock({ blockNumber: receipt.blockNumber })).gasLimit).toBe(100_000n);
+    // The answer Anvil gives, `true`, and a limit above ACP-176's capacity refused, the limit kept.
+    expect(await call(c.url, 'anvil_setBlockGasLimit', ['0x30000'])).toBe(true);
+    expect(await callError(c.url, 'evm_setBlockGasLimit', [`0x${(rules + 1n).toString(16)}`])).toEqual({
+      code: -32602,
+      message: `gas limit ${rules + 1n} is over ${rules}, the most gas ACP-176's capacity lets a C-Chain block hold`,
+    });
+    expect((await call(c.url, 'anvil_nodeInfo', [])).environment.gasLimit).toBe('0x30000');
+    await c.test.setBlockGasLimit({ gasLimit: rules });
+  });
+
+  it("drops a pooled tx over a limit lowered after it came, as geth's pool does at its reset", async () => {
+    const c = clients(node.uri, 'C', 43112);
+    await c.test.setAutomine(false);
+    const big = await c.wallet.sendTransaction({ to: ewoq.address, gas: 500_000n });
+    await c.test.setBlockGasLimit({ gasLimit: 100_000n });
+    await c.test.mine({ blocks: 1 });
+    await c.test.setAutomine(true);
+    expect(await call(c.url, 'eth_getTransactionByHash', [big])).toBeNull();
+    expect((await call(c.url, 'txpool_status', [])).pending).toBe('0x0');
+    await c.test.setBlockGasLimit({ gasLimit: 10_000_000n });
+  });
+
+  it("raises an L1's limit past its fee config's, the blocks' room with it, and keeps it across evm_revert", async () => {
+    const l1 = clients(node.uri, 'myl1', 99999);
+    const rules = (await l1.client.getBlock()).gasLimit;
+    const id = await l1.test.snapshot();
+    await l1.test.setBlockGasLimit({ gasLimit: rules + 10_000_000n });
+    const hash = await l1.wallet.sendTransaction({ to: ewoq.address, gas: rules + 1n });
+    const receipt = await l1.client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    expect((await l1.client.getBlock({ blockNumber: receipt.blockNumber })).gasLimit).toBe(rules + 10_000_000n);
+    // A dev setting, as the coinbase and automine are: the revert takes the block back, not the limit.
+    await l1.test.revert({ id });
+    expect((await call(l1.url, 'anvil_nodeInfo', [])).environment.gasLimit).toBe(`0x${(rules + 10_000_000n).toString(16)}`);
+    // Anvil saturates a limit past a u64.
+    expect(await call(l1.url, 'evm_setBlockGasLimit', [`0x1${'0'.repeat(20)}`])).toBe(true);
+    expect((await call(l1.url, 'anvil_nodeInfo', [])).environment.gasLimit).toBe('0xffffffffffffffff');
+  });
+
+  it('is not there without --dev', async () => {
+    const plain = await startTestNode({ dbType: 'memdb' });
+    try {
+      const error = await callError(`${plain.uri}/ext/bc/C/rpc`, 'evm_setBlockGasLimit', ['0x186a0']);
+      expect(error.code).toBe(-32601);
+    } finally {
+      await plain.stop();
+    }
+  });
+});
