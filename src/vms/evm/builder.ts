@@ -71,6 +71,8 @@ interface Plan {
   time: bigint;
   timeMs: bigint;
   fees: NextFees;
+  /** hardhat_setPrevRandao's value, for this block only. */
+  prevRandao?: Uint8Array;
 }
 
 /**
@@ -241,7 +243,8 @@ export class BlockBuilder {
       this.parts.scheduleRetry(fees.waitMs);
       return undefined;
     }
-    return { parent, rules, number: parent.header.number + 1n, time: timeMs / 1000n, timeMs, fees };
+    const prevRandao = this.parts.dev.nextPrevRandao;
+    return { parent, rules, number: parent.header.number + 1n, time: timeMs / 1000n, timeMs, fees, ...(prevRandao ? { prevRandao } : {}) };
   }
 
   /** Runs the block on the builder's state: upgrades, the pool's txs, the extension's; all or nothing. */
@@ -254,6 +257,7 @@ export class BlockBuilder {
       baseFee: fees.baseFee,
       difficulty: 1n,
       coinbase: this.parts.dev.coinbase(plan.rules.coinbase),
+      ...(plan.prevRandao ? { prevRandao: plan.prevRandao } : {}),
     });
     const run = new BlockRun();
     const base = sm.depth;
@@ -413,6 +417,7 @@ export class BlockBuilder {
         gasUsed: run.gasUsed,
         predicateResults: predicateResultsBytes(run.predicateResults),
         content: run.content,
+        ...(plan.prevRandao ? { prevRandao: plan.prevRandao } : {}),
       };
       const internal = this.parts.recording.recording ? run.internal : undefined;
       const { superseded } = await this.write(plan.parent, facts, run.included, run.results, internal);

@@ -23,6 +23,8 @@ export interface BlockFacts {
   gasUsed: bigint;
   predicateResults: Uint8Array;
   content: ExtensionContent | undefined;
+  /** hardhat_setPrevRandao's value for this block (its PREVRANDAO); coreth's headers carry zero. */
+  prevRandao?: Uint8Array;
 }
 
 /** A sealed block: what the store keeps of it, its encoding and its txs' records. */
@@ -80,7 +82,7 @@ export function sealBuilt(flavor: EvmFlavor, parent: StoredBlock, b: BlockFacts,
     gasUsed: b.gasUsed,
     time: b.time,
     extra: b.fees.extra(b.gasUsed, b.predicateResults, b.content?.gasUsed),
-    mixDigest: new Uint8Array(32),
+    mixDigest: b.prevRandao ?? new Uint8Array(32),
     nonce: new Uint8Array(8),
     ...flavor.headerExtras,
     // coreth's ExtDataHash: keccak256(rlp(extData)) (the flavor's empty hash without atomic txs).

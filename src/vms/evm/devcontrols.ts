@@ -53,6 +53,8 @@ export class DevControls {
   private nextFee: bigint | undefined;
   /** evm_setBlockGasLimit: the gas limit of the blocks built from now on, instead of the rules'. */
   private gasLimit: bigint | undefined;
+  /** hardhat_setPrevRandao: the next block's PREVRANDAO (its mix digest), once. */
+  private nextRandao: Uint8Array | undefined;
   /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
   private readonly impersonated = new Set<string>();
   /** anvil_autoImpersonateAccount: every account is impersonated. */
@@ -106,6 +108,16 @@ export class DevControls {
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
   setNextBaseFee(fee: bigint): void {
     this.nextFee = fee;
+  }
+
+  /** The next block's PREVRANDAO, if one is set (hardhat_setPrevRandao). */
+  get nextPrevRandao(): Uint8Array | undefined {
+    return this.nextRandao;
+  }
+
+  /** hardhat_setPrevRandao, anvil_setNextBlockPrevRandao: the next block's PREVRANDAO, once. */
+  setNextPrevRandao(value: Uint8Array): void {
+    this.nextRandao = value;
   }
 
   /** The gas limit of the blocks built from now on, if one is set (evm_setBlockGasLimit). */
@@ -189,6 +201,7 @@ export class DevControls {
     if (this.nextTime !== undefined) this.offset = this.nextTime - this.clockSeconds();
     this.nextTime = undefined;
     this.nextFee = undefined;
+    this.nextRandao = undefined;
   }
 
   /**

@@ -70,6 +70,8 @@ export interface ExecContext {
   coinbase: Uint8Array;
   /** BLOBBASEFEE's answer when an eth_call overrides it; else the one of no excess blob gas (1). */
   blobBaseFee?: bigint;
+  /** PREVRANDAO's answer in a block a dev control gave one (the header's mix digest); else the difficulty's. */
+  prevRandao?: Uint8Array;
 }
 
 export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
@@ -533,7 +535,7 @@ export async function execVM(chainCommon: Common, stateManager: MerkleStateManag
 /** The ethereumjs block a tx executes in: what the opcodes see of the coreth block. */
 export function execBlock(common: Common, c: ExecContext): Block {
   // PREVRANDAO reads the mix hash, which holds the difficulty (coreth's 0x44 answers the difficulty).
-  const mixHash = setLengthLeft(bigIntToBytes(c.difficulty), 32);
+  const mixHash = c.prevRandao ?? setLengthLeft(bigIntToBytes(c.difficulty), 32);
   const block = createBlock(
     {
       header: {
@@ -563,6 +565,8 @@ export interface ContextHeader {
   gasLimit: bigint;
   difficulty: bigint;
   coinbase: Uint8Array;
+  /** Zero, unless hardhat_setPrevRandao gave the block its PREVRANDAO. */
+  mixDigest?: Uint8Array;
 }
 
 /**
@@ -578,6 +582,8 @@ export function overriddenContext(common: Common, h: ContextHeader, baseFee: big
     difficulty: o?.difficulty ?? h.difficulty,
     coinbase: o?.coinbase ?? h.coinbase,
     blobBaseFee: o?.blobBaseFee,
+    // A block built after hardhat_setPrevRandao answers PREVRANDAO from its mix digest, unless the call overrides the difficulty.
+    ...(o?.difficulty === undefined && h.mixDigest?.some((b) => b !== 0) ? { prevRandao: h.mixDigest } : {}),
   });
 }
 

@@ -423,6 +423,13 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     chain.dev.setBlockGasLimit(limit);
     return true;
   });
+  // The next block's PREVRANDAO, once: its header's mix digest holds it (coreth's is zero, and its
+  // PREVRANDAO answers the difficulty, 1), so calls on that block and its traces read it too.
+  const setPrevRandao = (answer: true | null) =>
+    method(devPositional([hash]), ([value]) => {
+      chain.dev.setNextPrevRandao(value as Uint8Array);
+      return answer;
+    });
   const nodeInfo = nodeInfoMethod(chain, gas, fork);
   // anvil_setRpcUrl: the fork reads its upstream's chain from another endpoint.
   const setRpcUrl = method(devPositional([string]), async ([url]) => {
@@ -465,6 +472,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         autoImpersonateAccount,
         ...fees,
         setBlockGasLimit,
+        setNextBlockPrevRandao: setPrevRandao(null),
         nodeInfo,
         setRpcUrl,
         setLoggingEnabled,
@@ -486,6 +494,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
         ...impersonation,
         autoImpersonateAccount,
         ...fees,
+        setPrevRandao: setPrevRandao(true),
         setLoggingEnabled,
         metadata: metadataMethod(chain, clientVersion, fork, false),
         ...whole.hardhat,
