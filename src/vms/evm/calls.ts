@@ -361,8 +361,8 @@ async function doCall(
 
 type Observer = (vm: VM) => () => void;
 
-/** One observer of two (either may be absent). */
-function both(a: Observer | undefined, b: Observer | undefined): Observer | undefined {
+/** Two of execute's observers as one (either may be absent). */
+export function both(a: Observer | undefined, b: Observer | undefined): Observer | undefined {
   if (!a || !b) return a ?? b;
   return (vm) => {
     const [undoA, undoB] = [a(vm), b(vm)];

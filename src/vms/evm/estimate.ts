@@ -6,7 +6,7 @@ import type { VM } from '@ethereumjs/vm';
 import { type CallArgs, CallFailure, RPC_GAS_CAP, Refusal, revertError, type StateOverride } from './callargs.js';
 import { answered, estimateKey } from './answers.js';
 import type { CallReads } from './callreads.js';
-import { applyOverrides, checkFeeFields, execute, failureText, type Message, messages, recordReads } from './calls.js';
+import { applyOverrides, both, checkFeeFields, execute, failureText, type Message, messages, recordReads } from './calls.js';
 import type { EvmChain } from './chain.js';
 import { watchGas } from './execution.js';
 import type { GasWatch } from './gaswatch.js';
@@ -39,18 +39,6 @@ async function estimateRun(
     if (err.intrinsic) return undefined;
     throw new CallFailure(`failed with ${gas} gas: ${err.message}`, -32000);
   }
-}
-
-/** Two of execute's observers as one. */
-function both(a?: (vm: VM) => () => void, b?: (vm: VM) => () => void): ((vm: VM) => () => void) | undefined {
-  if (!a || !b) return a ?? b;
-  return (vm) => {
-    const [detachA, detachB] = [a(vm), b(vm)];
-    return () => {
-      detachB();
-      detachA();
-    };
-  };
 }
 
 /**
