@@ -36,6 +36,14 @@ describe("console.log's specifiers", () => {
     expect(one('%x', uint(0n))).toBe('0x');
   });
 
+  it('takes at most 77 digits in %<n>e (past them 10^n overflows foundry’s 256 bits): with more the text stays', () => {
+    expect(one('%77e', uint(1n))).toBe(`0.${'0'.repeat(76)}1`);
+    expect(one('%0077e', uint(5n * 10n ** 77n))).toBe('5');
+    expect(one('%78e', uint(1n))).toBe('%78e 1');
+    const long = `%${'9'.repeat(100_000)}e`;
+    expect(one(long, uint(1n))).toBe(`${long} 1`);
+  });
+
   it('keeps %%, a lone % and specifiers it cannot read; a specifier with no value left stays as written', () => {
     expect(one('%%s', str('foo'))).toBe('%s foo');
     expect(one('%', str('foo'))).toBe('% foo');
@@ -82,6 +90,6 @@ describe("console.log's specifiers", () => {
   });
 
   it("prints a text's lines as Rust's str::lines splits them", () => {
-    expect([textLines(''), textLines('a\n'), textLines('a\r\n\nb')]).toEqual([[], ['a'], ['a', '', 'b']]);
+    expect([textLines(''), textLines('a\n'), textLines('a\r\n\nb'), textLines('a\r')]).toEqual([[], ['a'], ['a', '', 'b'], ['a\r']]);
   });
 });

@@ -5,10 +5,10 @@
 // written here: the calls console.sol makes (a staticcall of `log(...)`'s selector and arguments),
 // including Hardhat's older `log(uint)` selector, a table and a call that is none of console.sol's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Address, type Hex, createPublicClient, createWalletClient, defineChain, http } from 'viem';
+import { type Address, type Hex, createPublicClient, createWalletClient, defineChain, encodeFunctionData, http } from 'viem';
 import { compileSources } from './support/solc.js';
 import { ewoq, until } from './support/evm.js';
-import { spawnNode, type SpawnedNode } from './helpers.js';
+import { call, spawnNode, type SpawnedNode } from './helpers.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -67,6 +67,7 @@ function clients(uri: string, alias: string, id: number) {
   const url = `${uri}/ext/bc/${alias}/rpc`;
   const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
   return {
+    url,
     client: createPublicClient({ chain, transport: http(url, { retryCount: 0 }), cacheTime: 0, pollingInterval: 20 }),
     wallet: createWalletClient({ chain, transport: http(url, { retryCount: 0 }), account: ewoq }),
   };
@@ -150,6 +151,22 @@ describe('console.log with --dev', () => {
       ['C', 'peeking at 5e3, %x in hex', '{"call":"eth_call"}'],
     ]);
     expect(consoleLines(node, from)).toHaveLength(2);
+  });
+
+  it("prints eth_callDetailed's run; anvil_setLoggingEnabled(false) silences every line until it is true again", async () => {
+    const data = encodeFunctionData({ abi, functionName: 'peek' });
+    let from = node.output().length;
+    expect((await call(c.url, 'eth_callDetailed', [{ to: token, data }, 'latest'])).err).toBe('');
+    expect(await linesAfter(node, from, 1)).toEqual([['C', 'peeking at 5e3, %x in hex', '{"call":"eth_callDetailed"}']]);
+    from = node.output().length;
+    expect(await call(c.url, 'anvil_setLoggingEnabled', [false])).toBeNull();
+    await send(c, token, 'bump', [0n]);
+    await c.client.readContract({ address: token, abi, functionName: 'peek' });
+    expect(await call(c.url, 'anvil_setLoggingEnabled', [true])).toBeNull();
+    await c.client.readContract({ address: token, abi, functionName: 'peek' });
+    // The tx's lines were printed, if at all, before its receipt: only the last call's shows (the call
+    // made while silenced was not kept either: asked again, it runs and prints).
+    expect(await linesAfter(node, from, 1)).toEqual([['C', 'peeking at 5e3, %x in hex', '{"call":"eth_call"}']]);
   });
 
   it('prints the lines of a tx that reverts', async () => {

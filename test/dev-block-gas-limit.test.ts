@@ -56,6 +56,24 @@ describe('evm_setBlockGasLimit (--dev)', () => {
     await c.test.setBlockGasLimit({ gasLimit: rules });
   });
 
+  it('fills a C-Chain block to the lowered limit, the rest in the next block, its time not pushed on for capacity', async () => {
+    const c = clients(node.uri, 'C', 43112);
+    await c.test.setAutomine(false);
+    const nonce = await c.client.getTransactionCount({ address: ewoq.address, blockTag: 'pending' });
+    for (let i = 0; i < 3; i++) await c.wallet.sendTransaction({ to: ewoq.address, value: 1n, nonce: nonce + i, gas: 21_000n });
+    await c.test.setBlockGasLimit({ gasLimit: 50_000n });
+    await c.test.mine({ blocks: 1 });
+    const first = await c.client.getBlock();
+    expect([first.transactions.length, first.gasUsed, first.gasLimit]).toEqual([2, 42_000n, 50_000n]);
+    await c.test.mine({ blocks: 1 });
+    const second = await c.client.getBlock();
+    expect(second.transactions).toHaveLength(1);
+    // ACP-176's capacity was there: no block time moved on to refill it.
+    expect(second.timestamp - first.timestamp).toBeLessThanOrEqual(2n);
+    await c.test.setAutomine(true);
+    await c.test.setBlockGasLimit({ gasLimit: 10_000_000n });
+  });
+
   it("drops a pooled tx over a limit lowered after it came, as geth's pool does at its reset", async () => {
     const c = clients(node.uri, 'C', 43112);
     await c.test.setAutomine(false);
@@ -83,6 +101,19 @@ describe('evm_setBlockGasLimit (--dev)', () => {
     // Anvil saturates a limit past a u64.
     expect(await call(l1.url, 'evm_setBlockGasLimit', [`0x1${'0'.repeat(20)}`])).toBe(true);
     expect((await call(l1.url, 'anvil_nodeInfo', [])).environment.gasLimit).toBe('0xffffffffffffffff');
+  });
+
+  it('keeps a pooled tx only the raised limit admits across anvil_loadState, which rebuilds the node', async () => {
+    const l1 = clients(node.uri, 'myl1', 99999);
+    // myl1's fee config limits a block to 20,000,000 gas.
+    await l1.test.setBlockGasLimit({ gasLimit: 30_000_000n });
+    await l1.test.setAutomine(false);
+    const hash = await l1.wallet.sendTransaction({ to: ewoq.address, gas: 25_000_000n });
+    await l1.test.loadState({ state: await l1.test.dumpState() });
+    expect((await call(l1.url, 'txpool_status', [])).pending).toBe('0x1');
+    await l1.test.mine({ blocks: 1 });
+    expect((await l1.client.getTransactionReceipt({ hash })).status).toBe('success');
+    await l1.test.setAutomine(true);
   });
 
   it('is not there without --dev', async () => {

@@ -58,8 +58,11 @@ describe('hardhat_setPrevRandao and anvil_setNextBlockPrevRandao (--dev)', () =>
     expect((await client.getBlock()).mixHash).toBe(VALUE);
   });
 
-  it('takes a 32-byte hash only', async () => {
-    const error = await callError(url, 'hardhat_setPrevRandao', ['0x01']);
-    expect(error.code).toBe(-32602);
+  it('takes a 32-byte hash only, and not zero, which a coreth header cannot tell from its own', async () => {
+    expect((await callError(url, 'hardhat_setPrevRandao', ['0x01'])).code).toBe(-32602);
+    expect(await callError(url, 'anvil_setNextBlockPrevRandao', [`0x${'00'.repeat(32)}`])).toEqual({
+      code: -32602,
+      message: "a zero PREVRANDAO cannot be told from coreth's own: its blocks carry a zero mix digest and answer PREVRANDAO with their difficulty, 1",
+    });
   });
 });

@@ -132,6 +132,7 @@ export function registerVMs(shell: Shell, manager: ChainManager, vms: NodeVMs, s
     subnetValidators: (subnetID: Uint8Array) => subnetValidators(vms, subnetID),
     states: shell.states,
     forks: shell.forks,
+    devSettingsOf: (chainID: string) => shell.devSettings?.get(chainID),
   };
   manager.registerVM(VM_IDS.evm, vms.evm(evmFactory({ kind: 'coreth', ...evm }), true));
   manager.registerVM(VM_IDS.subnetEvm, vms.evm(evmFactory({ kind: 'subnet-evm', ...evm })));

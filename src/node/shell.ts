@@ -1,5 +1,6 @@
 // What the node's parts share: the shell (what outlives a rebuild of the core: the store, the clock,
 // the emulator's faults and journal, the HTTP server's budget) and the core it builds over it.
+import type { DevSettings } from '../vms/evm/index.js';
 import type { Profiler } from '../api/admin/profiler.js';
 import type { TravelClock } from '../chains/clock.js';
 import type { ChainManager } from '../chains/manager.js';
@@ -57,6 +58,11 @@ export interface Shell {
   healthFaults?: Record<string, string>;
   /** The chains' forks (--fork-url), with their upstreams and caches: a rebuild keeps them. */
   forks: ChainForks;
+  /**
+   * The EVM chains' dev settings a rebuild carries over, by blockchain ID (CB58): each chain takes
+   * its own before it reloads its pool (whose txs evm_setBlockGasLimit's limit admits).
+   */
+  devSettings?: ReadonlyMap<string, DevSettings>;
 }
 
 export interface Core {

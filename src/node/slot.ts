@@ -49,15 +49,10 @@ export class CoreSlot {
     const { db, clock, main } = this.shell;
     const old = this.current();
     const healthFaults = old.health.activeFaults();
-    // Every chain's settings, for the old state's core should the change fail; a reset keeps none.
+    // Every chain's settings, each taken by its chain as it is made again (before its pool reloads);
+    // the old state's core takes them too should the change fail; a reset keeps none.
     const dev = new Map<string, DevSettings>();
     for (const c of old.evmChains()) dev.set(c.id, c.evm.dev.settings());
-    const carry = (settingsOf: Map<string, DevSettings>) => {
-      for (const c of this.core!.evmChains()) {
-        const settings = settingsOf.get(c.id);
-        if (settings) c.evm.dev.apply(settings);
-      }
-    };
     // What to go back to if the changed store cannot be built on (a foreign dump, say).
     const before = await db.everything();
     const offset = clock.offsetNs;
@@ -67,18 +62,16 @@ export class CoreSlot {
     await old.close();
     try {
       await change();
-      this.core = await buildCore({ ...this.shell, healthFaults });
+      this.core = await buildCore({ ...this.shell, healthFaults, ...(fresh ? {} : { devSettings: dev }) });
     } catch (err) {
       main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
       await db.replaceEverything(before);
       clock.offsetNs = offset;
-      this.core = await buildCore({ ...this.shell, healthFaults });
       // The node is back as it was, its chains' dev settings (and instanceIds) too.
-      carry(dev);
+      this.core = await buildCore({ ...this.shell, healthFaults, devSettings: dev });
       throw err;
     } finally {
       setTimeout(endSockets, 100).unref();
     }
-    if (!fresh) carry(dev);
   }
 }

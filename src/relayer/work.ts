@@ -251,9 +251,10 @@ export class RelayerWork {
     if (message.allowedRelayers.length > 0 && !message.allowedRelayers.some((a) => Buffer.compare(a, this.d.address) === 0)) {
       return this.skip(r, `the relayer ${toHex0x(this.d.address)} is not in the message's allowedRelayerAddresses`);
     }
-    // icm-relayer compares with its configured block-gas-limit (12M by default); here, the chain's own.
-    if (message.requiredGasLimit > chain.head.header.gasLimit) {
-      return this.skip(r, `requiredGasLimit ${message.requiredGasLimit} exceeds the destination's block gas limit ${chain.head.header.gasLimit}`);
+    // icm-relayer compares with its configured block-gas-limit (12M by default); here, the chain's own
+    // (evm_setBlockGasLimit's once set, which the pool holds txs to).
+    if (message.requiredGasLimit > chain.gasLimit) {
+      return this.skip(r, `requiredGasLimit ${message.requiredGasLimit} exceeds the destination's block gas limit ${chain.gasLimit}`);
     }
     if (!chain.warpActive) return this.skip(r, 'the destination does not receive warp messages (its warp precompile is off)');
     let signed: Uint8Array | undefined;
@@ -266,8 +267,8 @@ export class RelayerWork {
     if (!signed) return this.skip(r, `the destination does not know the source chain ${r.source}`);
     const tx = await deliveryTx(chain, signed, message, { key: this.d.key, address: this.d.address }, this.d.rewardAddress, nonce);
     // A tx over the block gas limit could never be included: as icm-relayer's limit check, a skip.
-    if (tx.gasLimit > chain.head.header.gasLimit) {
-      return this.skip(r, `the delivery needs ${tx.gasLimit} gas, over the destination's block gas limit ${chain.head.header.gasLimit}`);
+    if (tx.gasLimit > chain.gasLimit) {
+      return this.skip(r, `the delivery needs ${tx.gasLimit} gas, over the destination's block gas limit ${chain.gasLimit}`);
     }
     Object.assign(r, { state: 'sent', txHash: toHex0x(tx.hash), txBytes: toHex0x(tx.bytes) });
     delete r.reason;

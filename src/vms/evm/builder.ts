@@ -36,6 +36,8 @@ export interface BuilderChain {
   readonly headRules: ChainRules;
   readonly pool: TxPool;
   readonly extension: BlockExtension | undefined;
+  /** Where contracts' console.log lines are printed (--dev), if anywhere. */
+  readonly consoleLog: EvmChainOptions['consoleLog'];
   stateRootOf(block: StoredBlock): Uint8Array;
 }
 
@@ -71,19 +73,24 @@ interface Plan {
   time: bigint;
   timeMs: bigint;
   fees: NextFees;
+  /** Whether evm_setBlockGasLimit's limit, not ACP-176's capacity, bounds the block's room. */
+  roomByLimit: boolean;
   /** hardhat_setPrevRandao's value, for this block only. */
   prevRandao?: Uint8Array;
 }
 
 /**
  * The fees of a block with evm_setBlockGasLimit's `limit` (undefined: the rules'): its header's limit,
- * and the room its txs have. A C-Chain block's room stays within ACP-176's capacity (the control
- * refuses a limit above what that capacity can reach); a Subnet-EVM block's room is its limit.
+ * and the room its txs have, and whether that limit (not ACP-176's capacity) is what bounds the room.
+ * A C-Chain block's room stays within ACP-176's capacity, and its limit within the most that capacity
+ * reaches (the control refuses more, but a chain config's gas target can lower that most later); a
+ * Subnet-EVM block's room is its limit.
  */
-function withGasLimit(fees: NextFees, limit: bigint | undefined, flavor: EvmFlavor): NextFees {
-  if (limit === undefined) return fees;
-  const room = flavor.layout === 'coreth' && fees.room < limit ? fees.room : limit;
-  return { ...fees, gasLimit: limit, room };
+function withGasLimit(fees: NextFees, limit: bigint | undefined, flavor: EvmFlavor): { fees: NextFees; roomByLimit: boolean } {
+  if (limit === undefined) return { fees, roomByLimit: false };
+  if (flavor.layout !== 'coreth') return { fees: { ...fees, gasLimit: limit, room: limit }, roomByLimit: true };
+  const gasLimit = limit < fees.gasLimit ? limit : fees.gasLimit;
+  return { fees: { ...fees, gasLimit, room: gasLimit < fees.room ? gasLimit : fees.room }, roomByLimit: gasLimit < fees.room };
 }
 
 /** What a block's execution gathered. */
@@ -205,7 +212,7 @@ export class BlockBuilder {
       return;
     }
     const superseded = await this.commit(plan, run, sm);
-    for (const { hash, sink } of run.console) this.parts.opts.consoleLog?.(sink.lines(), { tx: bytesToHex(hash) });
+    for (const { hash, sink } of run.console) this.chain.consoleLog?.(sink.lines(), { tx: bytesToHex(hash) });
     // After the block's write: a failure here is the journal's, and a restart drops a stale entry anyway (nonce too low).
     await this.parts.admission.forgetAll(superseded);
   }
@@ -234,7 +241,7 @@ export class BlockBuilder {
     const { timeMs, fees: computed } = this.blockTime(parent, rules);
     // anvil_setNextBlockBaseFeePerGas: this block's base fee only; the header's fee state is the rules' own.
     const nextBaseFee = this.parts.dev.nextBaseFee;
-    const fees = withGasLimit(
+    const { fees, roomByLimit } = withGasLimit(
       nextBaseFee === undefined ? computed : { ...computed, baseFee: nextBaseFee },
       this.parts.dev.blockGasLimit,
       this.parts.opts.flavor,
@@ -244,7 +251,7 @@ export class BlockBuilder {
       return undefined;
     }
     const prevRandao = this.parts.dev.nextPrevRandao;
-    return { parent, rules, number: parent.header.number + 1n, time: timeMs / 1000n, timeMs, fees, ...(prevRandao ? { prevRandao } : {}) };
+    return { parent, rules, number: parent.header.number + 1n, time: timeMs / 1000n, timeMs, fees, roomByLimit, ...(prevRandao ? { prevRandao } : {}) };
   }
 
   /** Runs the block on the builder's state: upgrades, the pool's txs, the extension's; all or nothing. */
@@ -343,8 +350,10 @@ export class BlockBuilder {
         continue;
       }
       if (p.tx.gasLimit > fees.room - run.gasUsed) {
-        // The block is full: the rest go in the next one (under ACP-176, once capacity is back).
-        this.awaitCapacity(fees, plan.timeMs, p.tx.gasLimit, p.tx.gasLimit - (fees.room - run.gasUsed));
+        // The block is full: the rest go in the next one (under ACP-176, once capacity is back; at
+        // once when evm_setBlockGasLimit's limit filled it, the capacity being there).
+        if (plan.roomByLimit) void this.parts.buildNow();
+        else this.awaitCapacity(fees, plan.timeMs, p.tx.gasLimit, p.tx.gasLimit - (fees.room - run.gasUsed));
         queues.splice(best, 1);
         continue;
       }
@@ -375,7 +384,7 @@ export class BlockBuilder {
     const predicates = rules.verifiedPredicates(p.tx);
     if (predicates) setRunningPredicates(vm.evm, predicates);
     let result: RunTxResult;
-    const sink = this.parts.opts.consoleLog ? new ConsoleSink() : undefined;
+    const sink = this.chain.consoleLog ? new ConsoleSink() : undefined;
     const unwatch = sink && watchConsole(vm, sink);
     try {
       recording.txStarts();

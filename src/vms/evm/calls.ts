@@ -373,8 +373,11 @@ export function both(a: Observer | undefined, b: Observer | undefined): Observer
   };
 }
 
-/** With --dev, a sink for what a call sends to console.sol's address (see printConsole). */
-const consoleSinkOf = (chain: EvmChain): ConsoleSink | undefined => (chain.consoleLog ? new ConsoleSink() : undefined);
+/**
+ * With --dev, a sink for what a call sends to console.sol's address (see printConsole), whether it
+ * prints now or not (anvil_setLoggingEnabled): a run that logged is never kept, to print when asked again.
+ */
+const consoleSinkOf = (chain: EvmChain): ConsoleSink | undefined => (chain.takesConsole ? new ConsoleSink() : undefined);
 
 /** Prints what the call sent to console.sol's address, once its run is done (whatever it answered). */
 function printConsole(chain: EvmChain, sink: ConsoleSink | undefined, method: string | undefined): void {
@@ -416,7 +419,9 @@ export async function call(
 ): Promise<Uint8Array> {
   const root = chain.stateRootOf(block);
   const call = overrides === undefined && blockOverrides === undefined ? callKey(args) : undefined;
-  const sink = printAs === undefined ? undefined : consoleSinkOf(chain);
+  // Every run takes console calls (with --dev), so that none that logged is kept and answered later
+  // without printing; only a client's call prints them.
+  const sink = consoleSinkOf(chain);
   const answer = await answered<Uint8Array>(
     chain,
     block,

@@ -102,7 +102,14 @@ export class EvmChain extends EventEmitter<Events> {
   static async open(db: Database, opts: EvmChainOptions): Promise<EvmChain> {
     const chainId = opts.fork?.chainId ?? BigInt(opts.genesis.config.chainId ?? 0);
     const chain = new EvmChain(db, chainCommon(chainId), chainId, opts);
-    await chain.init();
+    // Before init's pool reload: a limit evm_setBlockGasLimit raised admits the txs it admitted before.
+    if (opts.devSettings) chain.dev.apply(opts.devSettings);
+    try {
+      await chain.init();
+    } catch (err) {
+      chain.dev.close();
+      throw err;
+    }
     return chain;
   }
 
@@ -110,9 +117,14 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor;
   }
 
-  /** With --dev: where what runs send to console.sol's address is printed (undefined: nowhere). */
+  /** With --dev (unless --disable-console-log): whether runs take what they send to console.sol's address, printed or not. */
+  get takesConsole(): boolean {
+    return this.opts.consoleLog !== undefined;
+  }
+
+  /** With --dev: where what runs send to console.sol's address is printed (undefined: nowhere, or anvil_setLoggingEnabled(false)). */
   get consoleLog(): EvmChainOptions['consoleLog'] {
-    return this.opts.consoleLog;
+    return this.dev.loggingEnabled ? this.opts.consoleLog : undefined;
   }
 
   /** A fork's fork block (the upstream's last): the chain's own blocks begin after it. */
@@ -330,7 +342,6 @@ export class EvmChain extends EventEmitter<Events> {
     return this.rounds.settled();
   }
 
-  /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
   /** The gas limit a tx is held to now: evm_setBlockGasLimit's, else the head's (geth's pool checks the head's). */
   get gasLimit(): bigint {
     return this.dev.blockGasLimit ?? this.head.header.gasLimit;
@@ -341,6 +352,7 @@ export class EvmChain extends EventEmitter<Events> {
     return this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).gasLimit;
   }
 
+  /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
   private poolBaseFee(): bigint {
     return this.dev.nextBaseFee ?? this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).baseFee;
   }

@@ -1,5 +1,6 @@
 // What an EVM chain is opened with and what it hands out: its options, the extension a VM adds to
 // its blocks (coreth's atomic txs), and the blocks it announces. A leaf the chain's parts share.
+import type { DevSettings } from './devcontrols.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Acceptance } from '../../chains/acceptance.js';
@@ -35,6 +36,8 @@ export interface EvmChainOptions {
    * address, as Anvil prints it, each line with where it came from.
    */
   consoleLog?: (lines: string[], from: { tx: string } | { call: string }) => void;
+  /** A rebuilt node's: the dev settings this chain had, taken before its pool reloads. */
+  devSettings?: DevSettings;
   /** The parsed genesis file. */
   genesis: GenesisJson;
   /** coreth's rules or Subnet-EVM's. */

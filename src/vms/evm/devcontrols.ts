@@ -20,6 +20,8 @@ export interface DevSettings {
   instanceId?: string;
   /** evm_setBlockGasLimit's limit, when set. */
   blockGasLimit?: bigint;
+  /** anvil_setLoggingEnabled's switch (undefined: on). */
+  loggingEnabled?: boolean;
 }
 
 /** What the dev controls ask of their chain. */
@@ -55,6 +57,8 @@ export class DevControls {
   private gasLimit: bigint | undefined;
   /** hardhat_setPrevRandao: the next block's PREVRANDAO (its mix digest), once. */
   private nextRandao: Uint8Array | undefined;
+  /** anvil_setLoggingEnabled: whether contracts' console.log lines are printed (--dev prints them). */
+  private logging = true;
   /** Accounts eth_sendTransaction sends for without a key (anvil_impersonateAccount), as 0x-hex lowercase. */
   private readonly impersonated = new Set<string>();
   /** anvil_autoImpersonateAccount: every account is impersonated. */
@@ -108,6 +112,16 @@ export class DevControls {
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee, once. */
   setNextBaseFee(fee: bigint): void {
     this.nextFee = fee;
+  }
+
+  /** Whether contracts' console.log lines are printed (anvil_setLoggingEnabled). */
+  get loggingEnabled(): boolean {
+    return this.logging;
+  }
+
+  /** anvil_setLoggingEnabled: Anvil's switch silences its console.log lines with the rest of its log. */
+  setLogging(on: boolean): void {
+    this.logging = on;
   }
 
   /** The next block's PREVRANDAO, if one is set (hardhat_setPrevRandao). */
@@ -294,6 +308,7 @@ export class DevControls {
       ...(this.stampInterval !== undefined ? { timestampInterval: this.stampInterval } : {}),
       instanceId: this.instance,
       ...(this.gasLimit !== undefined ? { blockGasLimit: this.gasLimit } : {}),
+      ...(this.logging ? {} : { loggingEnabled: false }),
     };
   }
 
@@ -305,6 +320,7 @@ export class DevControls {
     this.stampInterval = s.timestampInterval;
     if (s.instanceId) this.instance = s.instanceId;
     this.gasLimit = s.blockGasLimit;
+    this.logging = s.loggingEnabled ?? true;
     this.mineOnSend = s.automine;
     if (s.intervalSeconds > 0) this.setIntervalMining(s.intervalSeconds);
   }

@@ -33,7 +33,12 @@ export function evmFactory(config: EvmConfig): VmFactory<EvmChainVM> {
       const rules = rulesOf(config, await forkedRules(config, ctx, fork), chainConfig);
       const l1Set = l1ValidatorSet(config, ctx, chainConfig, keys);
       const validatorsOf = warpValidators(config, keys);
-      const chain = await EvmChain.open(ctx.db, { ...chainOptions(config, ctx, rules, chainConfig, validatorsOf), ...(fork ? { fork } : {}) });
+      const devSettings = config.devSettingsOf?.(encodeCB58(ctx.chainID));
+      const chain = await EvmChain.open(ctx.db, {
+        ...chainOptions(config, ctx, rules, chainConfig, validatorsOf),
+        ...(fork ? { fork } : {}),
+        ...(devSettings ? { devSettings } : {}),
+      });
       ctx.onResume?.(() => chain.resumeBuilding());
       chain.on('buildFailed', (err) => ctx.log.error('failed to accept block', { error: err.message }));
       const filters = new FilterSystem(chain);

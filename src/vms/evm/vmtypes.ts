@@ -3,6 +3,7 @@ import type { ChainRoute, ChainVM } from '../../chains/manager.js';
 import type { NodeStates } from '../../chains/states.js';
 import type { ServiceDef } from '../../rpc/method.js';
 import type { EvmChain } from './chain.js';
+import type { DevSettings } from './devcontrols.js';
 import type { WarpValidator } from './warp/signers.js';
 
 import type { ChainForks } from './fork/forks.js';
@@ -31,6 +32,8 @@ export interface EvmConfig {
   states?: NodeStates | undefined;
   /** --fork-url and --fork-l1: the forks of the node's chains. */
   forks?: ChainForks;
+  /** A rebuilt node's chains: the dev settings of the chain of this blockchain ID (CB58) before the rebuild. */
+  devSettingsOf?: (chainID: string) => DevSettings | undefined;
 }
 
 /** One validator of a subnet, as the P-Chain's state gives it. */

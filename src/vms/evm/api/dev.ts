@@ -33,6 +33,8 @@ const devErrors = {
   timeTooLate: (t: bigint) =>
     new ParamsError(`timestamp ${t} is past the latest a block can carry (${MAX_BLOCK_TIME}: its time in milliseconds must fit in a uint64)`),
   baseFeeTooHigh: (fee: bigint) => new ParamsError(`base fee ${fee} is over ${MAX_BASE_FEE}, the largest a block can carry`),
+  zeroPrevRandao: () =>
+    new ParamsError("a zero PREVRANDAO cannot be told from coreth's own: its blocks carry a zero mix digest and answer PREVRANDAO with their difficulty, 1"),
   gasLimitOverCapacity: (limit: bigint, most: bigint) =>
     new ParamsError(`gas limit ${limit} is over ${most}, the most gas ACP-176's capacity lets a C-Chain block hold`),
   forking: () => new RpcError('forking is not supported on this chain'),
@@ -361,8 +363,12 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
     }),
     removeBlockTimestampInterval: method(devPositional([]), () => chain.dev.removeTimestampInterval()),
   };
-  // The node logs as --log-level says; Anvil's and Hardhat's switch for their own call log is accepted as theirs is.
-  const setLoggingEnabled = method(devPositional([boolean]), () => null);
+  // The node logs as --log-level says; Anvil's and Hardhat's switch turns off what only they print:
+  // contracts' console.log lines (Anvil's switch silences them with the rest of its log).
+  const setLoggingEnabled = method(devPositional([boolean]), ([on]) => {
+    chain.dev.setLogging(on as boolean);
+    return null;
+  });
   const pool = {
     dropTransaction: method(devPositional([hash]), async ([h]) =>
       (await chain.dropTransaction(h as Uint8Array)) ? `0x${Buffer.from(h as Uint8Array).toString('hex')}` : null,
@@ -427,6 +433,8 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   // PREVRANDAO answers the difficulty, 1), so calls on that block and its traces read it too.
   const setPrevRandao = (answer: true | null) =>
     method(devPositional([hash]), ([value]) => {
+      // A zero mix digest is coreth's own (PREVRANDAO answers the difficulty): a zero PREVRANDAO could not be replayed.
+      if ((value as Uint8Array).every((b) => b === 0)) throw devErrors.zeroPrevRandao();
       chain.dev.setNextPrevRandao(value as Uint8Array);
       return answer;
     });

@@ -2,7 +2,7 @@
 // address with no code, whose data is `log(<types>)`'s selector and its ABI-encoded arguments. The
 // address runs nothing on a real chain; a dev node reads what was sent there, as Anvil and Hardhat do.
 import { decodeAbiParameters } from 'viem';
-import { keccak256 } from '../../../crypto/keccak.js';
+import { keccakText } from '../../../crypto/keccak.js';
 import { toHex } from '../../../encoding/bytes.js';
 import type { ConsoleValue } from './format.js';
 
@@ -49,8 +49,7 @@ let bySelector: Map<string, { kind: ConsoleCall['kind']; types: string[] }> | un
 function selectors(): Map<string, { kind: ConsoleCall['kind']; types: string[] }> {
   if (bySelector) return bySelector;
   const map = new Map<string, { kind: ConsoleCall['kind']; types: string[] }>();
-  const add = (text: string, entry: { kind: ConsoleCall['kind']; types: string[] }) =>
-    map.set(toHex(keccak256(new TextEncoder().encode(text)).subarray(0, 4)), entry);
+  const add = (text: string, entry: { kind: ConsoleCall['kind']; types: string[] }) => map.set(toHex(keccakText(text).subarray(0, 4)), entry);
   for (const entry of signatures()) {
     const text = `${entry.kind}(${entry.types.join(',')})`;
     add(text, entry);

@@ -18,8 +18,12 @@ interface Spec {
 
 const PLAIN: Spec = { letter: 's', text: '%s' };
 const TWO_256 = 1n << 256n;
-/** Beyond this many digits %<n>e is not read as a number of digits (foundry reads a usize). */
-const MAX_DIGITS = 2n ** 64n - 1n;
+/**
+ * The most digits %<n>e takes: foundry computes 10^n in 256 bits, which overflows past 77 (and a
+ * larger n would have the node build strings as long as it). A larger n is no specifier here: the
+ * text stays as written.
+ */
+const MAX_DIGITS = 77;
 
 /** The format's literal text and specifiers: %% is a percent sign; a % that starts no specifier stays as it is. */
 function parse(format: string): Array<string | Spec> {
@@ -47,8 +51,13 @@ function parse(format: string): Array<string | Spec> {
         i++;
         continue;
       }
-      const n = j > i + 1 ? BigInt(format.slice(i + 1, j)) : undefined;
-      const digits = n !== undefined && n <= MAX_DIGITS ? Number(n) : undefined;
+      const run = format.slice(i + 1, j).replace(/^0+(?=\d)/, '');
+      const digits = run === '' ? undefined : run.length <= 2 ? Number(run) : Number.POSITIVE_INFINITY;
+      if (digits !== undefined && digits > MAX_DIGITS) {
+        text += '%';
+        i++;
+        continue;
+      }
       out.push(text, { letter: 'e', ...(digits !== undefined ? { digits } : {}), text: digits !== undefined ? `%${digits}e` : '%e' });
       text = '';
       i = j + 1;
@@ -58,13 +67,20 @@ function parse(format: string): Array<string | Spec> {
   return out;
 }
 
-/** `v` in decimal scientific notation (1.5e3), or, with `digits`, divided by 10^digits (15.00 for %2e of 1500). */
+/** `text` without its trailing zeros (a loop: a regex anchored at the end backtracks over every run of zeros). */
+function trimZeros(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 48) end--;
+  return text.slice(0, end);
+}
+
+/** `v` in decimal scientific notation (1.5e3), or, with `digits`, divided by 10^digits (15 for %2e of 1500, 15.5 of 1550). */
 function exponential(v: bigint, digits: number | undefined): string {
   const sign = v < 0n ? '-' : '';
   const abs = v < 0n ? -v : v;
   const log = digits ?? abs.toString().length - 1;
   const exp10 = 10n ** BigInt(log);
-  const fraction = (abs % exp10).toString().padStart(log, '0').replace(/0+$/, '');
+  const fraction = trimZeros((abs % exp10).toString().padStart(log, '0'));
   const mantissa = `${sign}${abs / exp10}${fraction ? `.${fraction}` : ''}`;
   return digits === undefined ? `${mantissa}e${log}` : mantissa;
 }
@@ -124,6 +140,7 @@ export function consoleTable(keys: readonly ConsoleValue[] | undefined, values: 
 export function textLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((l) => l.replace(/\r$/, ''));
+  const last = lines.pop()!;
+  // A \r ends a line only before its \n: the text's last line keeps one.
+  return [...lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)), ...(last === '' ? [] : [last])];
 }

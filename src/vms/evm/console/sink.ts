@@ -2,7 +2,7 @@
 // printed or dropped, and bounded: a loop that logs without end cannot make the node hold it all.
 import { equalsBytes } from '@ethereumjs/util';
 import { fromHex } from '../../../encoding/bytes.js';
-import { CONSOLE_ADDRESS_HEX, decodeConsoleCall } from './abi.js';
+import { CONSOLE_ADDRESS_HEX, type ConsoleCall, decodeConsoleCall } from './abi.js';
 import { consoleFormat, consoleTable, textLines } from './format.js';
 
 const CONSOLE_ADDRESS = fromHex(CONSOLE_ADDRESS_HEX);
@@ -23,7 +23,8 @@ export class ConsoleSink {
   /** A message the run sends: kept (a copy of its data: the caller's memory moves on) if it is to the console address. */
   take(to: { bytes: Uint8Array } | undefined, data: Uint8Array): void {
     if (to === undefined || !equalsBytes(to.bytes, CONSOLE_ADDRESS)) return;
-    if (this.calls.length >= MAX_CALLS || this.bytes + data.length > MAX_BYTES) {
+    // Once one is past the bounds, the later ones are too: what prints is the run's first calls, then a count.
+    if (this.dropped > 0 || this.calls.length >= MAX_CALLS || this.bytes + data.length > MAX_BYTES) {
       this.dropped++;
       return;
     }
@@ -42,6 +43,15 @@ export class ConsoleSink {
 function textOf(data: Uint8Array): string {
   const call = decodeConsoleCall(data);
   if (!call) return '';
+  try {
+    return formatCall(call);
+  } catch {
+    // Nothing a contract sends should reach here; were it to, the run's other lines still print.
+    return '';
+  }
+}
+
+function formatCall(call: ConsoleCall): string {
   const [first, second] = call.values;
   if (call.kind === 'table') {
     const arrays = call.values.map((v) => (v.kind === 'array' ? v.values : []));
