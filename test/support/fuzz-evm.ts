@@ -14,7 +14,7 @@
 //                 then: blocks keep being built) and mutated signed txs (bit flips, truncations,
 //                 splices; a tx of the other chain; one without EIP-155) that must never be accepted
 //   evm-dev       the --dev methods that change state (anvil_/hardhat_/evm_ mining, time, state
-//                 edits, snapshots, dumps, impersonation; emulator.snapshot/revert/dumpState/
+//                 edits, the gas limit and PREVRANDAO, snapshots, dumps, impersonation; emulator.snapshot/revert/dumpState/
 //                 loadState/advanceClock), whose effects are not judged beyond the reply
 //
 // "Garbage changed nothing" holds on the EVM side for ewoq's balance and nonce on C and the L1. The
@@ -445,6 +445,7 @@ type K =
   | 'interval'
   | 'automine'
   | 'falseOnly'
+  | 'gasLimit'
   | 'stateBytes'
   | 'forkArg'
   | 'devAddress'
@@ -550,7 +551,6 @@ export const EVM_METHODS: Record<string, MethodSpec> = {
   ots_getApiLevel: m([]),
   anvil_setChainId: m(['count']),
   anvil_enableTraces: m([]),
-  evm_setBlockGasLimit: m(['count']),
 };
 
 /** The dev methods that change state: evm-dev only, with params that keep ewoq untouched (see the header). */
@@ -599,6 +599,10 @@ export const EVM_DEV_METHODS: Record<string, MethodSpec> = {
   hardhat_loadState: m(['stateBytes']),
   anvil_reset: m(['forkArg']),
   hardhat_reset: m(['forkArg']),
+  evm_setBlockGasLimit: m(['gasLimit']),
+  anvil_setBlockGasLimit: m(['gasLimit']),
+  hardhat_setPrevRandao: m(['hash32']),
+  anvil_setNextBlockPrevRandao: m(['hash32']),
 };
 
 const SAFE_NAMES = Object.keys(EVM_METHODS);
@@ -1116,6 +1120,10 @@ function evmValue(rng: Rng, kind: K, chain: EvmChainDef, valid: boolean): string
       return rng.chance(0.8) ? 'true' : rng.chance(0.7) ? 'false' : rng.pick(['"true"', '1', 'null']);
     case 'falseOnly':
       return rng.pick(['false', '"true"', '0', '1', 'null', '"false"']);
+    case 'gasLimit':
+      // Never under a chain's own limit (the C-Chain's 10,000,000, the L1's 20,000,000), so the valid txs
+      // still fit: the C-Chain refuses more than its capacity, the L1 takes it, a u64 saturates.
+      return rng.pick(['"0x989680"', '"0x1312d00"', '"0x1c9c380"', hexQ(U64_MAX), hexQ(U64_MAX + 1n), hexQ(U256_MAX), '"-0x1"', '"0xz"', 'null']);
     case 'stateBytes':
       // $DUMP: the node's dump taken right after the test's setup (filled in when sent).
       return rng.weighted([
