@@ -24,7 +24,7 @@ import { initialBlocks } from './chaininit.js';
 import { DevControls } from './devcontrols.js';
 import { StateEdits } from './edits.js';
 import { countedState, execVM, stateAt } from './execution.js';
-import type { EvmFlavor } from './flavor.js';
+import type { EvmFlavor, NextFees } from './flavor.js';
 import { NodeStore } from './nodes.js';
 import type { TxPool } from './pool.js';
 import type { ChainRules } from './precompiles/rules.js';
@@ -349,12 +349,17 @@ export class EvmChain extends EventEmitter<Events> {
 
   /** The gas limit the chain's rules give the next block (ACP-176's capacity, Subnet-EVM's fee config), whatever evm_setBlockGasLimit set. */
   rulesGasLimit(): bigint {
-    return this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).gasLimit;
+    return this.rulesFees().gasLimit;
   }
 
   /** The base fee the pool orders its cheapest txs by: the next block's, as coreth's pool estimates it. */
   private poolBaseFee(): bigint {
-    return this.dev.nextBaseFee ?? this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules).baseFee;
+    return this.dev.nextBaseFee ?? this.rulesFees().baseFee;
+  }
+
+  /** The next block's fees as the chain's rules set them, at the time it would be made now. */
+  private rulesFees(): NextFees {
+    return this.opts.flavor.nextFees(this.head.header, this.dev.nextBlockMillis(), this.headRules);
   }
 
   /**

@@ -447,19 +447,20 @@ export function withHashReference<T>(vm: VM, ref: bigint | undefined, fn: () => 
 
 /** Has `sink` take what runs on `vm` send to console.sol's address, until the answered function is called. */
 export function watchConsole(vm: VM, sink: ConsoleSink): () => void {
-  const slot = slotOf(vm, 'watchConsole');
-  slot.console = sink;
-  return () => {
-    slot.console = undefined;
-  };
+  return holdSlot(vm, 'console', sink, 'watchConsole');
 }
 
 /** Has `watch` note, until the answered function is called, what runs on `vm` do that depends on their gas limit. */
 export function watchGas(vm: VM, watch: GasWatch): () => void {
-  const slot = slotOf(vm, 'watchGas');
-  slot.watch = watch;
+  return holdSlot(vm, 'watch', watch, 'watchGas');
+}
+
+/** Sets the slot's `key` to `value` until the answered function is called (watchers, which do not nest). */
+function holdSlot<K extends 'watch' | 'console'>(vm: VM, key: K, value: NonNullable<PaceSlot[K]>, who: string): () => void {
+  const slot = slotOf(vm, who);
+  slot[key] = value;
   return () => {
-    slot.watch = undefined;
+    slot[key] = undefined;
   };
 }
 

@@ -20,13 +20,19 @@ const COMBINED = ['uint256', 'string', 'bool', 'address'] as const;
 const FIXED_BYTES = Array.from({ length: 32 }, (_, i) => `bytes${i + 1}`);
 const ARRAYS = ['uint256[]', 'int256[]', 'bool[]', 'address[]', 'bytes32[]', 'string[]'];
 
+/** One signature: `log` or `table` and its argument types. */
+interface Signature {
+  kind: ConsoleCall['kind'];
+  types: string[];
+}
+
 function combinations(n: number): string[][] {
   if (n === 0) return [[]];
   return combinations(n - 1).flatMap((rest) => COMBINED.map((t) => [...rest, t]));
 }
 
 /** Every signature console.sol sends: log() to four arguments, logBytes1–32 and the tables. */
-function signatures(): Array<{ kind: ConsoleCall['kind']; types: string[] }> {
+function signatures(): Signature[] {
   const logs = [
     [],
     ...['uint256', 'int256', 'string', 'bool', 'address', 'bytes', ...FIXED_BYTES].map((t) => [t]),
@@ -39,17 +45,17 @@ function signatures(): Array<{ kind: ConsoleCall['kind']; types: string[] }> {
   return [...logs.map((types) => ({ kind: 'log' as const, types })), ...tables.map((types) => ({ kind: 'table' as const, types }))];
 }
 
-let bySelector: Map<string, { kind: ConsoleCall['kind']; types: string[] }> | undefined;
+let bySelector: Map<string, Signature> | undefined;
 
 /**
  * Selectors (8 hex digits) to their signatures, made at the first console call. Hardhat's console.sol
- * before 2.14 named the integer types `uint` and `int` in the signatures it hashed: those selectors
- * are read too, as Hardhat still reads them.
+ * before 2.14 named the integer types `uint` and `int` in the signatures it hashed: contracts built
+ * with it still send those selectors, so they are read too.
  */
-function selectors(): Map<string, { kind: ConsoleCall['kind']; types: string[] }> {
+function selectors(): Map<string, Signature> {
   if (bySelector) return bySelector;
-  const map = new Map<string, { kind: ConsoleCall['kind']; types: string[] }>();
-  const add = (text: string, entry: { kind: ConsoleCall['kind']; types: string[] }) => map.set(toHex(keccakText(text).subarray(0, 4)), entry);
+  const map = new Map<string, Signature>();
+  const add = (text: string, entry: Signature) => map.set(toHex(keccakText(text).subarray(0, 4)), entry);
   for (const entry of signatures()) {
     const text = `${entry.kind}(${entry.types.join(',')})`;
     add(text, entry);
