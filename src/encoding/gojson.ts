@@ -5,6 +5,7 @@
 
 import { escapeHtml, MAX_DEPTH, parseSlow } from './gojsonscan.js';
 import { type JsonObject, type JsonValue, type ParsedJson, RawNumber } from './gojsonvalue.js';
+import { JsonBytes } from './jsonbytes.js';
 
 export { compactRaw, escapeHtml, quoteChar } from './gojsonscan.js';
 export { GoJsonError, type JsonObject, type JsonValue, type ParsedJson, RawNumber } from './gojsonvalue.js';
@@ -107,7 +108,7 @@ export class RawJson {
 
 /** json.Marshal of a value (objects keep their insertion order, which callers build in Go field order). */
 export function goMarshal(value: unknown): string {
-  if (value instanceof RawJson) return value.text;
+  if (value instanceof RawJson || value instanceof JsonBytes) return value.text;
   try {
     return escapeHtml(JSON.stringify(value));
   } catch (err) {

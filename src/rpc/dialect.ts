@@ -5,8 +5,8 @@ import type { CallContext, ServiceDef } from './method.js';
 export interface RpcResponse {
   status: number;
   headers: HeaderList;
-  /** null: answer with an empty body (notifications). */
-  body: string | null;
+  /** null: answer with an empty body (notifications). Buffers are the body's bytes in pieces, already encoded. */
+  body: string | readonly Buffer[] | null;
   /** A websocket whose stream cannot be read on is closed once the body (if any) is written. */
   close?: boolean;
 }

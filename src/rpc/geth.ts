@@ -2,6 +2,7 @@
 // batches, -32601 for unknown methods, -32602 for bad params, `id` before `result`, positional params.
 import type { IncomingMessage } from 'node:http';
 import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
+import { JsonBytes } from '../encoding/jsonbytes.js';
 import { ParamsError, type Field } from './schema.js';
 import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
@@ -10,6 +11,9 @@ import type { Dialect, Responder, RpcResponse } from './dialect.js';
 export const BATCH_LIMIT = 1000;
 const JSON_HEADERS = ['Content-Type', 'application/json'];
 const TEXT_HEADERS = ['Content-Type', 'text/plain; charset=utf-8'];
+
+/** What follows a result: the message's end and geth's newline. */
+const RESULT_END = Buffer.from('}\n');
 
 const errorMessage = (id: string, code: number, message: string) => `{"jsonrpc":"2.0","id":${id},"error":{"code":${code},"message":${goMarshal(message)}}}`;
 
@@ -59,7 +63,11 @@ function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): Me
   return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
 }
 
-async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<string | null> {
+/**
+ * The answer to one message, without its newline; null for a notification. `whole` (the body's only
+ * message) lets a result already encoded (JsonBytes) be answered as the body's bytes, newline included.
+ */
+async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext, whole = false): Promise<string | Buffer[] | null> {
   if (!isJsonObject(msg)) {
     return errorMessage('null', -32600, 'invalid request');
   }
@@ -77,6 +85,8 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
   const outcome = await invoke(def, obj.params === null ? undefined : obj.params, ctx, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
   if (!hasId) return null;
+  if (outcome.ok && whole && outcome.result instanceof JsonBytes)
+    return [Buffer.from(`{"jsonrpc":"2.0","id":${idRaw},"result":`), ...outcome.result.pieces, RESULT_END];
   if (outcome.ok) return `{"jsonrpc":"2.0","id":${idRaw},"result":${outcome.result === undefined ? 'null' : goMarshal(outcome.result)}}`;
   if (outcome.kind === 'params') return errorMessage(idRaw, -32602, outcome.message);
   const { code = -32000, message, data } = outcome.error;
@@ -148,8 +158,8 @@ function respond(body: Buffer, services: ReadonlyMap<string, ServiceDef>, ctx: C
 
 async function answerParsed(value: JsonValue, services: ReadonlyMap<string, ServiceDef>, ctx: CallContext): Promise<RpcResponse> {
   if (!Array.isArray(value)) {
-    const one = await answerOne(value, services, ctx);
-    return { status: 200, headers: JSON_HEADERS, body: one === null ? null : `${one}\n` };
+    const one = await answerOne(value, services, ctx, true);
+    return { status: 200, headers: JSON_HEADERS, body: one === null || typeof one !== 'string' ? one : `${one}\n` };
   }
   if (value.length === 0) return { status: 200, headers: JSON_HEADERS, body: `${errorMessage('null', -32600, 'empty batch')}\n` };
   // geth's BatchRequestLimit: a longer batch gets one error for the whole batch, in a batch, with the
@@ -158,7 +168,7 @@ async function answerParsed(value: JsonValue, services: ReadonlyMap<string, Serv
     const first = value.find(isCall) as JsonObject | undefined;
     return { status: 200, headers: JSON_HEADERS, body: `[${errorMessage(first ? rawOf(first.id!) : 'null', -32600, 'batch too large')}]\n` };
   }
-  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a): a is string => a !== null);
+  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a) => a !== null);
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
 }
 

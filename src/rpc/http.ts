@@ -16,13 +16,26 @@ export function setNodeHeaders(res: ServerResponse, headers: HeaderList): void {
   (res as Res)[NODE_HEADERS] = headers;
 }
 
-export function reply(res: ServerResponse, status: number, headers: HeaderList, body: string | Uint8Array = ''): void {
+/** A body: text, bytes, or bytes in pieces (a large answer written as it was made, never joined). */
+export type Body = string | Uint8Array | readonly Uint8Array[];
+
+export function reply(res: ServerResponse, status: number, headers: HeaderList, body: Body = ''): void {
   if (res.headersSent) return;
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : isPieces(body) ? body.reduce((n, p) => n + p.length, 0) : body.length;
   res.writeHead(status, [...((res as Res)[NODE_HEADERS] ?? []), ...headers, 'Content-Length', String(length)]);
   noteResponseBody(res, body);
-  res.end(body);
+  if (!isPieces(body)) {
+    res.end(body);
+    return;
+  }
+  // Corked, the pieces leave in one writev.
+  res.cork();
+  for (const piece of body) res.write(piece);
+  res.end();
+  res.uncork();
 }
+
+const isPieces = (body: Body): body is readonly Uint8Array[] => Array.isArray(body);
 
 export const TEXT_PLAIN: HeaderList = ['Content-Type', 'text/plain; charset=utf-8'];
 

@@ -39,9 +39,20 @@ export function noteRequestBody(res: object, body: Uint8Array): void {
 }
 
 /** Hands the body of a reply to the journal, when the request is journaled. */
-export function noteResponseBody(res: object, body: string | Uint8Array): void {
+export function noteResponseBody(res: object, body: string | Uint8Array | readonly Uint8Array[]): void {
   const draft = (res as { [JOURNAL_DRAFT]?: JournalDraft })[JOURNAL_DRAFT];
-  if (draft !== undefined) draft.response = body;
+  if (draft !== undefined) draft.response = Array.isArray(body) ? firstBytes(body) : (body as string | Uint8Array);
+}
+
+/**
+ * The first pieces of a body written in pieces: what the journal keeps of it, and a byte more when
+ * there is more (so that the record says it was cut).
+ */
+function firstBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  let size = 0;
+  while (n < pieces.length && size <= JOURNAL_BODY_BYTES) size += pieces[n++]!.length;
+  return n === 1 ? pieces[0]! : Buffer.concat(pieces.slice(0, n));
 }
 
 /** What the journal records of every request: the request line and how it was answered. */

@@ -16,6 +16,9 @@ import { internalError } from './endpoint.js';
  */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 
+/** A body in pieces as one message. */
+const whole = (body: string | readonly Buffer[]): string | Buffer => (typeof body === 'string' ? body : Buffer.concat(body));
+
 /** What a connection sends, with the notifications still unwritten counted (see MAX_BACKLOG_BYTES). */
 function outbox(socket: WebSocket) {
   // Counted from ws's write callbacks rather than read off bufferedAmount: a large reply the client
@@ -39,8 +42,8 @@ function outbox(socket: WebSocket) {
       });
     },
     /** Sends a reply; `written` runs once ws has written it (or failed to). */
-    reply(body: string, binary: boolean, written?: () => void): void {
-      socket.send(body, { binary }, () => {
+    reply(body: string | readonly Buffer[], binary: boolean, written?: () => void): void {
+      socket.send(whole(body), { binary }, () => {
         resumeIfDrained();
         written?.();
       });
@@ -73,7 +76,7 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     let ending: (() => void) | undefined;
     // geth closes the connection itself, without a close frame, once its stream cannot be read on:
     // the error's answer first, then the calls under way, then the close.
-    const end = (last: string | null): void => {
+    const end = (last: string | readonly Buffer[] | null): void => {
       closing = true;
       socket.pause();
       let written = last === null;
@@ -82,7 +85,7 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
       };
       ending = finish;
       if (last !== null)
-        socket.send(last, () => {
+        socket.send(whole(last), () => {
           written = true;
           finish();
         });

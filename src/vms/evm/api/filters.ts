@@ -14,7 +14,8 @@ import { ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
 import type { EvmLog } from '../records.js';
-import { formatLog, formatTx, marshalHeader } from './format.js';
+import { formatTx, logText, marshalHeader } from './format.js';
+import { JsonBytes } from '../../../encoding/jsonbytes.js';
 import { blockNumber, type BlockTag, boolean, hash, raw, rpcId } from './fields.js';
 import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
@@ -188,13 +189,12 @@ type FilterKind = { kind: 'logs'; criteria: Criteria } | { kind: 'blocks' } | { 
 type Filter = FilterKind & { items: unknown[]; seen: number };
 
 /**
- * An accepted block as the filters and subscriptions take it: a log is formatted (and encoded)
- * once, when the first of them wants it, and every filter holding it holds that one object.
+ * An accepted block as the filters and subscriptions take it: a log's JSON is written once, when
+ * the first of them wants it, and every filter holding it holds that one string.
  */
 class BlockEvent {
   private hashText?: string;
   private all?: { logs: EvmLog[]; txOf: number[] };
-  private formatted: Array<Record<string, unknown> | undefined> = [];
   private texts: Array<string | undefined> = [];
   private headText?: string;
   private txHashTexts?: string[];
@@ -219,7 +219,6 @@ class BlockEvent {
         }
       });
       this.all = { logs, txOf };
-      this.formatted = new Array(logs.length);
       this.texts = new Array(logs.length);
     }
     return this.all;
@@ -235,18 +234,14 @@ class BlockEvent {
     return out;
   }
 
-  /** Log `i` as eth_getFilterChanges answers it. */
-  log(i: number): Record<string, unknown> {
-    const { logs, txOf } = this.logs;
-    const { block, records } = this.accepted;
-    const txIndex = txOf[i]!;
-    this.formatted[i] ??= formatLog(logs[i]!, { number: block.header.number, blockHash: block.hash, txHash: records[txIndex]!.hash, txIndex, logIndex: i });
-    return this.formatted[i];
-  }
-
-  /** Log `i`'s JSON, as a notification carries it. */
+  /** Log `i`'s JSON, as eth_getFilterChanges answers it and a notification carries it. */
   logJson(i: number): string {
-    this.texts[i] ??= goMarshal(this.log(i));
+    if (this.texts[i] === undefined) {
+      const { logs, txOf } = this.logs;
+      const { block, records } = this.accepted;
+      const txIndex = txOf[i]!;
+      this.texts[i] = logText(logs[i]!, { number: block.header.number, blockHash: block.hash, txHash: records[txIndex]!.hash, txIndex, logIndex: i });
+    }
     return this.texts[i];
   }
 
@@ -381,7 +376,7 @@ export class FilterSystem {
   }
 
   /** eth_getFilterChanges: what the filter gathered since the last poll; the poll keeps it alive. */
-  poll(id: string): unknown[] | undefined {
+  poll(id: string): unknown[] | JsonBytes | undefined {
     const f = this.live(id);
     if (!f) return undefined;
     f.seen = this.now();
@@ -389,7 +384,8 @@ export class FilterSystem {
     this.filters.set(id, f);
     const items = f.items;
     f.items = [];
-    return items;
+    // A log filter gathers its logs' JSON text.
+    return f.kind === 'logs' ? JsonBytes.array(items as string[]) : items;
   }
 
   /** The criteria of a log filter (eth_getFilterLogs, which does not count as a poll, as in geth). */
@@ -425,7 +421,7 @@ export class FilterSystem {
       if (this.expired(f, now)) this.drop(id);
       else if (f.kind === 'blocks') this.gather(id, f, e.hash);
       else if (f.kind === 'logs') {
-        for (const i of e.matching(f.criteria)) if (!this.gather(id, f, e.log(i))) break;
+        for (const i of e.matching(f.criteria)) if (!this.gather(id, f, e.logJson(i))) break;
       }
     }
     for (const s of this.subscribers) s.block?.(e);
@@ -451,7 +447,7 @@ export class FilterSystem {
   }
 
   /** eth_getLogs and eth_getFilterLogs: the range filter's Logs, with unfinalized queries off. */
-  async logs(c: Criteria): Promise<unknown[]> {
+  async logs(c: Criteria): Promise<JsonBytes> {
     const chain = this.chain;
     if (c.blockHash) {
       const block = await chain.store.block(c.blockHash);
@@ -466,7 +462,7 @@ export class FilterSystem {
     if (end >= 0n && end > head) throw new RpcError(`requested to block ${end} after last accepted block ${head}`);
     if (begin === PENDING) {
       if (end !== PENDING) throw filterErrors.invalidRange();
-      return [];
+      return JsonBytes.array([]);
     }
     // Every accepted block is final: latest, pending, finalized and safe are the head.
     const from = begin < 0n ? head : begin;

@@ -9,6 +9,7 @@ import type { StoredBlock } from '../store.js';
 import { type FilledArgs, txTypeOf, unsignedHash } from '../txargs.js';
 import { txHash } from '../txcodec.js';
 import { toHex0x } from '../../../encoding/bytes.js';
+import { JsonBytesWriter } from '../../../encoding/jsonbytes.js';
 
 export const qty = (n: bigint | number): string => `0x${n.toString(16)}`;
 
@@ -87,6 +88,35 @@ export interface LogPosition {
   logIndex: number;
 }
 
+/**
+ * formatLog's JSON, written into `w`: eth_getLogs answers thousands of logs, and an object per log
+ * for JSON.stringify, then the answer's string made bytes, cost three times this.
+ */
+export function writeLog(w: JsonBytesWriter, log: EvmLog, at: LogPosition): void {
+  w.ascii('{"address":');
+  w.hex(log.address);
+  w.ascii(',"topics":[');
+  log.topics.forEach((topic, i) => {
+    if (i > 0) w.ascii(',');
+    w.hex(topic);
+  });
+  w.ascii('],"data":');
+  w.hex(log.data);
+  w.ascii(`,"blockNumber":"${qty(at.number)}","transactionHash":`);
+  w.hex(at.txHash);
+  w.ascii(`,"transactionIndex":"${qty(at.txIndex)}","blockHash":`);
+  w.hex(at.blockHash);
+  w.ascii(`,"logIndex":"${qty(at.logIndex)}","removed":false}`);
+}
+
+/** A log's JSON text, as a notification carries it. */
+export function logText(log: EvmLog, at: LogPosition): string {
+  const w = new JsonBytesWriter(512);
+  writeLog(w, log, at);
+  return w.done().text;
+}
+
+/** types.Log's JSON (gen_log_json.go: its struct's field order), as an object for a receipt's `logs`. */
 export function formatLog(log: EvmLog, at: LogPosition): Record<string, unknown> {
   return {
     address: toHex0x(log.address),

@@ -3,7 +3,8 @@
 import type { EvmChain } from '../chain.js';
 import type { EvmLog, TxRecord } from '../records.js';
 import type { StoredBlock } from '../store.js';
-import { formatLog } from './format.js';
+import { type LogPosition, writeLog } from './format.js';
+import { type JsonBytes, JsonBytesWriter } from '../../../encoding/jsonbytes.js';
 
 export interface LogFilter {
   addresses: Uint8Array[];
@@ -11,7 +12,12 @@ export interface LogFilter {
   topics: Array<Uint8Array[] | undefined>;
 }
 
-const eq = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+/** Byte equality of two short arrays (addresses, topics): a loop, as Buffer.compare's call cost more than it. */
+function eq(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export function matches(log: EvmLog, f: LogFilter): boolean {
   if (f.addresses.length > 0 && !f.addresses.some((a) => eq(a, log.address))) return false;
@@ -19,22 +25,42 @@ export function matches(log: EvmLog, f: LogFilter): boolean {
   return f.topics.every((options, i) => options === undefined || options.length === 0 || options.some((t) => eq(t, log.topics[i]!)));
 }
 
+/** A JSON array of logs being written. */
+class LogArray {
+  private readonly w = new JsonBytesWriter(4096);
+  private count = 0;
+
+  constructor() {
+    this.w.ascii('[');
+  }
+
+  add(log: EvmLog, at: LogPosition): void {
+    if (this.count++ > 0) this.w.ascii(',');
+    writeLog(this.w, log, at);
+  }
+
+  done(): JsonBytes {
+    this.w.ascii(']');
+    return this.w.done();
+  }
+}
+
 /** The matching logs of one block's records. */
-export function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxRecord[], f: LogFilter, out: Record<string, unknown>[]): void {
+function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxRecord[], f: LogFilter, out: LogArray): void {
   let logIndex = 0;
   records.forEach((r, txIndex) => {
     for (const log of r.logs) {
-      if (matches(log, f)) out.push(formatLog(log, { number, blockHash, txHash: r.hash, txIndex, logIndex }));
+      if (matches(log, f)) out.add(log, { number, blockHash, txHash: r.hash, txIndex, logIndex });
       logIndex++;
     }
   });
 }
 
 /** The logs of one block that match. */
-export async function blockLogs(chain: EvmChain, block: StoredBlock, f: LogFilter): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+export async function blockLogs(chain: EvmChain, block: StoredBlock, f: LogFilter): Promise<JsonBytes> {
+  const out = new LogArray();
   if (block.body.length > 0) recordLogs(block.header.number, block.hash, await chain.store.txRecords(block.hash), f, out);
-  return out;
+  return out.done();
 }
 
 /**
@@ -93,13 +119,14 @@ const PROBES = [64, 4096];
 /** Heights read from the store per round trip. */
 const CHUNK = 512;
 
-export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+/** The logs in [from, to] that match, as eth_getLogs answers them. */
+export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<JsonBytes> {
+  const out = new LogArray();
   // A fork's history up to its fork block is the upstream's: its logs are the upstream's answer.
   const history = chain.store.history;
   if (history && from <= history.base) {
-    for (const l of await history.logs(f.addresses, f.topics, from, to)) out.push(formatLog(l.log, l));
-    if (to <= history.base) return out;
+    for (const l of await history.logs(f.addresses, f.topics, from, to)) out.add(l.log, l);
+    if (to <= history.base) return out.done();
     from = history.base + 1n;
   }
   let heights = await candidates(chain, f, from, to);
@@ -110,5 +137,5 @@ export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to:
   for (let i = 0; i < heights.length; i += CHUNK) {
     for (const { number, hash, records } of await chain.store.recordsAt(heights.slice(i, i + CHUNK))) recordLogs(number, hash, records, f, out);
   }
-  return out;
+  return out.done();
 }
