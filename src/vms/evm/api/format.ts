@@ -96,10 +96,10 @@ export function writeLog(w: JsonBytesWriter, log: EvmLog, at: LogPosition): void
   w.ascii('{"address":');
   w.hex(log.address);
   w.ascii(',"topics":[');
-  log.topics.forEach((topic, i) => {
+  for (let i = 0; i < log.topics.length; i++) {
     if (i > 0) w.ascii(',');
-    w.hex(topic);
-  });
+    w.hex(log.topics[i]!);
+  }
   w.ascii('],"data":');
   w.hex(log.data);
   w.ascii(`,"blockNumber":"${qty(at.number)}","transactionHash":`);
