@@ -72,8 +72,15 @@ export const decodedTxs = new WeakMap<StoredBlock, TypedTransaction[]>();
 
 const HEAD = Buffer.from('head');
 const BLOCK_CACHE = 2048;
-/** Blocks whose decoded tx records are kept. */
-const RECORDS_CACHE = 256;
+/** Blocks whose decoded tx records are kept, at most. */
+const RECORDS_CACHE = BLOCK_CACHE;
+/**
+ * What the kept records may weigh in all, a block, a tx record and a log counting one each (some
+ * 300-600 bytes): 2,048 blocks of 4 transfers weigh 18,432; a block of 1,000 swaps with 4 logs
+ * each, 5,001. An indexer reading back over a few hundred blocks found 256 blocks' records kept
+ * too few: each of its reads decoded a block's records again.
+ */
+const RECORDS_WEIGHT = 65_536;
 
 export class ChainStore {
   readonly blocks: Database;
@@ -94,7 +101,8 @@ export class ChainStore {
   private readonly cachedHeights = new Map<string, number>();
   /** Counts forgetAbove's calls: a block read from the store across one is not kept. */
   private forgotten = 0;
-  private readonly recordsCache = new Map<string, readonly TxRecord[]>();
+  private readonly recordsCache = new Map<string, { records: readonly TxRecord[]; weight: number }>();
+  private recordsWeight = 0;
   /** A forked chain's history up to the fork block: what the store lacks there is the upstream's. */
   history: UpstreamHistory | undefined;
 
@@ -164,6 +172,7 @@ export class ChainStore {
       this.cachedHeights.delete(hash);
     }
     this.recordsCache.clear();
+    this.recordsWeight = 0;
   }
 
   /** Called once the batch committed: keeps the block (and the records it was built with) at hand for reads. */
@@ -180,8 +189,17 @@ export class ChainStore {
   }
 
   private keepRecords(key: string, records: readonly TxRecord[]): void {
-    if (this.recordsCache.size >= RECORDS_CACHE) this.recordsCache.delete(this.recordsCache.keys().next().value!);
-    this.recordsCache.set(key, records);
+    let weight = 1;
+    for (const r of records) weight += 1 + r.logs.length;
+    // A block heavier than all that may be kept is read again each time.
+    if (weight > RECORDS_WEIGHT || this.recordsCache.has(key)) return;
+    while (this.recordsCache.size >= RECORDS_CACHE || this.recordsWeight + weight > RECORDS_WEIGHT) {
+      const [oldest, kept] = this.recordsCache.entries().next().value!;
+      this.recordsCache.delete(oldest);
+      this.recordsWeight -= kept.weight;
+    }
+    this.recordsCache.set(key, { records, weight });
+    this.recordsWeight += weight;
   }
 
   async hashAt(number: bigint): Promise<Uint8Array | undefined> {
@@ -226,7 +244,7 @@ export class ChainStore {
     const hashes = await this.heights.getMany(heights.map(u64));
     const present = heights.map((number, i) => ({ number, hash: hashes[i] })).filter((h): h is { number: bigint; hash: Uint8Array } => h.hash !== undefined);
     // Recent blocks' records are at hand, decoded (a test's eth_getLogs reads the blocks it just made).
-    const kept = present.map((h) => this.recordsCache.get(toHex(h.hash)) as TxRecord[] | undefined);
+    const kept = present.map((h) => this.recordsCache.get(toHex(h.hash))?.records as TxRecord[] | undefined);
     const raw = await this.records.getMany(present.filter((_, i) => kept[i] === undefined).map((h) => h.hash));
     let next = 0;
     const local = present.map((h, i) => {
@@ -244,7 +262,7 @@ export class ChainStore {
   async txRecords(hash: Uint8Array): Promise<readonly TxRecord[]> {
     const key = toHex(hash);
     const cached = this.recordsCache.get(key);
-    if (cached) return cached;
+    if (cached) return cached.records;
     const bytes = await this.records.get(hash);
     if (!bytes) {
       const found = this.history && (await this.history.byHash(hash));
