@@ -20,7 +20,8 @@ export class JsonBytes {
   constructor(readonly pieces: readonly Buffer[]) {}
 
   get text(): string {
-    return Buffer.concat(this.pieces).toString('latin1');
+    const [first] = this.pieces;
+    return this.pieces.length === 1 ? first!.toString('latin1') : Buffer.concat(this.pieces).toString('latin1');
   }
 
   /** A JSON array of items that are each such text. */
@@ -42,7 +43,7 @@ export class JsonBytesWriter {
   private out: Buffer;
   private at = 0;
 
-  /** `size`: the first piece's (a small answer takes no more); the next are PIECE bytes. */
+  /** `size`: the first piece's (a small answer takes no more); the next are PIECE bytes, or the item's size when larger. */
   constructor(size = 1024) {
     this.out = Buffer.allocUnsafe(size);
   }

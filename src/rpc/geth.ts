@@ -168,7 +168,8 @@ async function answerParsed(value: JsonValue, services: ReadonlyMap<string, Serv
     const first = value.find(isCall) as JsonObject | undefined;
     return { status: 200, headers: JSON_HEADERS, body: `[${errorMessage(first ? rawOf(first.id!) : 'null', -32600, 'batch too large')}]\n` };
   }
-  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a) => a !== null);
+  // Answers in a batch are text (only a body's only message may be bytes).
+  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a) => typeof a === 'string');
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
 }
 

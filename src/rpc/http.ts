@@ -28,11 +28,9 @@ export function reply(res: ServerResponse, status: number, headers: HeaderList, 
     res.end(body);
     return;
   }
-  // Corked, the pieces leave in one writev.
-  res.cork();
+  // Node corks a response's socket from its first write to its end: the pieces leave in one writev.
   for (const piece of body) res.write(piece);
   res.end();
-  res.uncork();
 }
 
 const isPieces = (body: Body): body is readonly Uint8Array[] => Array.isArray(body);

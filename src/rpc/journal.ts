@@ -45,14 +45,21 @@ export function noteResponseBody(res: object, body: string | Uint8Array | readon
 }
 
 /**
- * The first pieces of a body written in pieces: what the journal keeps of it, and a byte more when
- * there is more (so that the record says it was cut).
+ * The head of a body written in pieces: what the journal keeps of it, and a byte more when there is
+ * more (so that the record says it was cut). Copied, at most that: a piece may be megabytes.
  */
 function firstBytes(pieces: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  let size = 0;
-  while (n < pieces.length && size <= JOURNAL_BODY_BYTES) size += pieces[n++]!.length;
-  return n === 1 ? pieces[0]! : Buffer.concat(pieces.slice(0, n));
+  let total = 0;
+  for (const p of pieces) total += p.length;
+  const head = Buffer.allocUnsafe(Math.min(total, JOURNAL_BODY_BYTES + 1));
+  let at = 0;
+  for (let i = 0; i < pieces.length && at < head.length; i++) {
+    const p = pieces[i]!;
+    const n = Math.min(p.length, head.length - at);
+    head.set(n === p.length ? p : p.subarray(0, n), at);
+    at += n;
+  }
+  return head;
 }
 
 /** What the journal records of every request: the request line and how it was answered. */

@@ -109,7 +109,7 @@ export function writeLog(w: JsonBytesWriter, log: EvmLog, at: LogPosition): void
   w.ascii(`,"logIndex":"${qty(at.logIndex)}","removed":false}`);
 }
 
-/** A log's JSON text, as a notification carries it. */
+/** A log's JSON text, as a notification carries it and a log filter gathers it. */
 export function logText(log: EvmLog, at: LogPosition): string {
   const w = new JsonBytesWriter(512);
   writeLog(w, log, at);
