@@ -10,6 +10,8 @@ for (let i = 0; i < 256; i++) {
 
 /** The size of the pieces a writer fills: a large answer is written as a list of them, never copied whole. */
 const PIECE = 64 * 1024;
+/** What JsonBytes.small counts as small. */
+const SMALL = 8 * 1024;
 
 /**
  * JSON text already encoded, in pieces: ASCII only, with nothing Go's encoder escapes (hex strings,
@@ -18,6 +20,14 @@ const PIECE = 64 * 1024;
  */
 export class JsonBytes {
   constructor(readonly pieces: readonly Buffer[]) {}
+
+  /**
+   * One piece of a few KiB: sent as text in its envelope, as any answer, since Node writes a text
+   * body with its headers at once and each piece through its own write call.
+   */
+  get small(): boolean {
+    return this.pieces.length === 1 && this.pieces[0]!.length <= SMALL;
+  }
 
   get text(): string {
     const [first] = this.pieces;

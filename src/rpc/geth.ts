@@ -85,7 +85,7 @@ async function answerOne(msg: JsonValue, services: ReadonlyMap<string, ServiceDe
   if (!def) return hasId ? errorMessage(idRaw, -32601, `the method ${obj.method} does not exist/is not available`) : null;
   const outcome = await invoke(def, obj.params === null ? undefined : obj.params, ctx, (d, p) => (p === undefined ? d.params.zero() : d.params.decode(p)));
   if (!hasId) return null;
-  if (outcome.ok && whole && outcome.result instanceof JsonBytes)
+  if (outcome.ok && whole && outcome.result instanceof JsonBytes && !outcome.result.small)
     return [Buffer.from(`{"jsonrpc":"2.0","id":${idRaw},"result":`), ...outcome.result.pieces, RESULT_END];
   if (outcome.ok) return `{"jsonrpc":"2.0","id":${idRaw},"result":${outcome.result === undefined ? 'null' : goMarshal(outcome.result)}}`;
   if (outcome.kind === 'params') return errorMessage(idRaw, -32602, outcome.message);

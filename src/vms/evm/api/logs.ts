@@ -27,7 +27,8 @@ export function matches(log: EvmLog, f: LogFilter): boolean {
 
 /** A JSON array of logs being written. */
 class LogArray {
-  private readonly w = new JsonBytesWriter(4096);
+  // Under 4 KiB, Buffer takes the first piece from its shared pool.
+  private readonly w = new JsonBytesWriter(2048);
   private count = 0;
 
   constructor() {
