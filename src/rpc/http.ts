@@ -28,7 +28,7 @@ export function reply(res: ServerResponse, status: number, headers: HeaderList, 
     res.end(body);
     return;
   }
-  // Node corks a response's socket from its first write to its end: the pieces leave in one writev.
+  // Node corks a response's socket at its first write until the next tick: written now, the pieces leave in one writev.
   for (const piece of body) res.write(piece);
   res.end();
 }
