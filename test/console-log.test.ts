@@ -5,9 +5,9 @@
 // written here: the calls console.sol makes (a staticcall of `log(...)`'s selector and arguments),
 // including Hardhat's older `log(uint)` selector, a table and a call that is none of console.sol's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Address, type Hex, createPublicClient, createWalletClient, defineChain, encodeFunctionData, http } from 'viem';
+import { type Address, type Hex, encodeFunctionData } from 'viem';
 import { compileSources } from './support/solc.js';
-import { ewoq, until } from './support/evm.js';
+import { DEV_NODE, type EvmClients, evmClients, ewoq, until } from './support/evm.js';
 import { call, spawnNode, type SpawnedNode } from './helpers.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -63,17 +63,9 @@ contract Logs {
 
 const { abi, bytecode } = compileSources({ 'Logs.sol': SOURCE })['Logs.sol']!.Logs!;
 
-function clients(uri: string, alias: string, id: number) {
-  const url = `${uri}/ext/bc/${alias}/rpc`;
-  const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  return {
-    url,
-    client: createPublicClient({ chain, transport: http(url, { retryCount: 0 }), cacheTime: 0, pollingInterval: 20 }),
-    wallet: createWalletClient({ chain, transport: http(url, { retryCount: 0 }), account: ewoq }),
-  };
-}
+const clients = (uri: string, alias: string, id: number) => evmClients(uri, alias, id, ewoq, DEV_NODE);
 
-type Clients = ReturnType<typeof clients>;
+type Clients = EvmClients;
 
 async function deploy({ client, wallet }: Clients): Promise<Address> {
   const hash = await wallet.deployContract({ abi, bytecode });

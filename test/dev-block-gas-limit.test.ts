@@ -2,26 +2,16 @@
 // setBlockGasLimit helper send it): the gas limit of every block from now on, which the pool and
 // estimates hold txs to at once, as Anvil does. A C-Chain block never holds more than ACP-176's
 // capacity, so a higher limit is refused there; an L1's limit may go past its fee config's.
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ewoq } from './support/evm.js';
+import { DEV_NODE, evmClients, ewoq } from './support/evm.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
 
 const L1_FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 // Creation code of a contract whose constructor loops until its gas runs out (JUMPDEST PUSH1 0 JUMP).
 const BURNER: Hex = '0x5b600056';
 
-function clients(uri: string, alias: string, id: number) {
-  const url = `${uri}/ext/bc/${alias}/rpc`;
-  const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  const transport = http(url, { retryCount: 0 });
-  return {
-    url,
-    test: createTestClient({ chain, mode: 'anvil', transport, cacheTime: 0 }),
-    client: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 20 }),
-    wallet: createWalletClient({ chain, transport, account: ewoq }),
-  };
-}
+const clients = (uri: string, alias: string, id: number) => evmClients(uri, alias, id, ewoq, DEV_NODE);
 
 describe('evm_setBlockGasLimit (--dev)', () => {
   let node: TestNode;

@@ -2,10 +2,10 @@
 // block's PREVRANDAO, once. coreth's PREVRANDAO answers the difficulty (1) and its headers carry a
 // zero mix digest; the block given a value carries it there, so that calls on that block and its
 // traces read what its txs read.
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSources } from './support/solc.js';
-import { ewoq } from './support/evm.js';
+import { DEV_NODE, evmClients, ewoq } from './support/evm.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -29,11 +29,7 @@ describe('hardhat_setPrevRandao and anvil_setNextBlockPrevRandao (--dev)', () =>
   afterAll(() => node.stop());
 
   it("gives the next block its PREVRANDAO, read by its txs, by calls on it and by its traces, then coreth's again", async () => {
-    const chain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const transport = http(url, { retryCount: 0 });
-    const client = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 20 });
-    const wallet = createWalletClient({ chain, transport, account: ewoq });
-    const test = createTestClient({ chain, mode: 'anvil', transport, cacheTime: 0 });
+    const { client, wallet, test } = evmClients(node.uri, 'C', 43112, ewoq, DEV_NODE);
     const deployed = await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi, bytecode }) });
     const address = deployed.contractAddress!;
     const save = async () => client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address, abi, functionName: 'save', gas: 100_000n }) });

@@ -3,11 +3,11 @@
 // logs take the other road (objects and JSON.stringify), over HTTP, in a batch, over a websocket and
 // in the request journal. Every byte value appears in the logs' data, some logs carry no topic and
 // some four, and one log's data is larger than a piece.
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, http, type Hex } from 'viem';
+import { encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { compileSources } from './support/solc.js';
-import { ewoq } from './support/evm.js';
+import { DEV_NODE, evmClients, ewoq } from './support/evm.js';
 import { call, post, startTestNode, type TestNode } from './helpers.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -60,10 +60,7 @@ describe('large log answers', () => {
   beforeAll(async () => {
     node = await startTestNode({ dbType: 'memdb', dev: true });
     url = `${node.uri}/ext/bc/C/rpc`;
-    const chain = defineChain({ id: 43112, name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-    const transport = http(url, { retryCount: 0 });
-    const client = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 20 });
-    const wallet = createWalletClient({ chain, transport, account: ewoq });
+    const { client, wallet } = evmClients(node.uri, 'C', 43112, ewoq, DEV_NODE);
     const deployed = await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi, bytecode }) });
     const address = deployed.contractAddress!;
     fromBlock = `0x${(deployed.blockNumber + 1n).toString(16)}`;

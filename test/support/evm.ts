@@ -5,6 +5,7 @@ import {
   type Abi,
   type Chain,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   defineChain,
   encodeFunctionData,
@@ -13,6 +14,7 @@ import {
   http,
   type PrivateKeyAccount,
   type PublicClient,
+  type TestClient,
   type Transport,
   type WalletClient,
 } from 'viem';
@@ -71,17 +73,32 @@ export interface EvmClients {
   client: PublicClient<Transport, Chain>;
   wallet: Wallet;
   walletOf(account: PrivateKeyAccount): Wallet;
+  /** viem's test client (Anvil's methods: the node's with --dev). */
+  test: TestClient<'anvil', Transport, Chain>;
 }
 
+/** How the clients talk to the node: viem's defaults unless given. */
+export interface ClientOptions {
+  retryCount?: number;
+  /** The public client's (waitForTransactionReceipt's polls, among others). */
+  pollingInterval?: number;
+}
+
+/** For a --dev node, which mines at once: no retry to hide a failure, receipts polled every 20 ms. */
+export const DEV_NODE: ClientOptions = { retryCount: 0, pollingInterval: 20 };
+
 /** viem's clients of the EVM chain `alias` (EVM chain ID `id`) of the node at `uri`; the wallet signs as `account`. */
-export function evmClients(uri: string, alias: string, id: number, account: PrivateKeyAccount = ewoq): EvmClients {
+export function evmClients(uri: string, alias: string, id: number, account: PrivateKeyAccount = ewoq, options: ClientOptions = {}): EvmClients {
   const url = `${uri}/ext/bc/${alias}/rpc`;
   const chain = defineChain({ id, name: alias, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const transport = http(url, options.retryCount === undefined ? {} : { retryCount: options.retryCount });
+  const polling = options.pollingInterval === undefined ? {} : { pollingInterval: options.pollingInterval };
   return {
     url,
     chain,
-    client: createPublicClient({ chain, transport: http(url), cacheTime: 0 }),
-    wallet: createWalletClient({ chain, transport: http(url), account }),
-    walletOf: (other: PrivateKeyAccount) => createWalletClient({ chain, transport: http(url), account: other }),
+    client: createPublicClient({ chain, transport, cacheTime: 0, ...polling }),
+    wallet: createWalletClient({ chain, transport, account }),
+    walletOf: (other: PrivateKeyAccount) => createWalletClient({ chain, transport, account: other }),
+    test: createTestClient({ chain, mode: 'anvil', transport, cacheTime: 0 }),
   };
 }
