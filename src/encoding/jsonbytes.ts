@@ -36,14 +36,9 @@ export class JsonBytes {
 
   /** A JSON array of items that are each such text. */
   static array(items: readonly string[]): JsonBytes {
-    const w = new JsonBytesWriter();
-    w.ascii('[');
-    items.forEach((item, i) => {
-      if (i > 0) w.ascii(',');
-      w.ascii(item);
-    });
-    w.ascii(']');
-    return w.done();
+    const array = new JsonArrayWriter();
+    for (const item of items) array.item().ascii(item);
+    return array.done();
   }
 }
 
@@ -101,5 +96,29 @@ export class JsonBytesWriter {
   /** The text written. The writer is not to be used after. */
   done(): JsonBytes {
     return new JsonBytes([...this.full, this.out.subarray(0, this.at)]);
+  }
+}
+
+/** A JSON array written item by item. */
+export class JsonArrayWriter {
+  private readonly w: JsonBytesWriter;
+  private count = 0;
+
+  /** `size`: the first piece's, as JsonBytesWriter's. */
+  constructor(size?: number) {
+    this.w = new JsonBytesWriter(size);
+    this.w.ascii('[');
+  }
+
+  /** The writer, its comma written: the next item goes there. */
+  item(): JsonBytesWriter {
+    if (this.count++ > 0) this.w.ascii(',');
+    return this.w;
+  }
+
+  /** The array written. Not to be used after. */
+  done(): JsonBytes {
+    this.w.ascii(']');
+    return this.w.done();
   }
 }

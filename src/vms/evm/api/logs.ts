@@ -1,10 +1,11 @@
 // The logs matching a filter, in a block or over a range (eth_getLogs and the filters), as JSON:
 // read from the log indexes and the blocks' tx records.
+import { equalsBytes } from '@ethereumjs/util';
 import type { EvmChain } from '../chain.js';
 import type { EvmLog, TxRecord } from '../records.js';
 import type { StoredBlock } from '../store.js';
-import { type LogPosition, writeLog } from './format.js';
-import { type JsonBytes, JsonBytesWriter } from '../../../encoding/jsonbytes.js';
+import { writeLog } from './format.js';
+import { JsonArrayWriter, type JsonBytes } from '../../../encoding/jsonbytes.js';
 
 export interface LogFilter {
   addresses: Uint8Array[];
@@ -12,46 +13,22 @@ export interface LogFilter {
   topics: Array<Uint8Array[] | undefined>;
 }
 
-/** Byte equality of two short arrays (addresses, topics): a loop, as Buffer.compare's call cost more than it. */
-function eq(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
-  return true;
-}
-
+/** Whether a log matches. Bytes compared in a loop (equalsBytes): Buffer.compare's call cost more than 20 or 32 bytes. */
 export function matches(log: EvmLog, f: LogFilter): boolean {
-  if (f.addresses.length > 0 && !f.addresses.some((a) => eq(a, log.address))) return false;
+  if (f.addresses.length > 0 && !f.addresses.some((a) => equalsBytes(a, log.address))) return false;
   if (f.topics.length > log.topics.length) return false;
-  return f.topics.every((options, i) => options === undefined || options.length === 0 || options.some((t) => eq(t, log.topics[i]!)));
+  return f.topics.every((options, i) => options === undefined || options.length === 0 || options.some((t) => equalsBytes(t, log.topics[i]!)));
 }
 
-/** A JSON array of logs being written. */
-class LogArray {
-  // Under 4 KiB, Buffer takes the first piece from its shared pool.
-  private readonly w = new JsonBytesWriter(2048);
-  private count = 0;
-
-  constructor() {
-    this.w.ascii('[');
-  }
-
-  add(log: EvmLog, at: LogPosition): void {
-    if (this.count++ > 0) this.w.ascii(',');
-    writeLog(this.w, log, at);
-  }
-
-  done(): JsonBytes {
-    this.w.ascii(']');
-    return this.w.done();
-  }
-}
+/** An array of logs being written. Its first piece, under 4 KiB, comes from Buffer's shared pool. */
+const logArray = () => new JsonArrayWriter(2048);
 
 /** The matching logs of one block's records. */
-function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxRecord[], f: LogFilter, out: LogArray): void {
+function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxRecord[], f: LogFilter, out: JsonArrayWriter): void {
   let logIndex = 0;
   records.forEach((r, txIndex) => {
     for (const log of r.logs) {
-      if (matches(log, f)) out.add(log, { number, blockHash, txHash: r.hash, txIndex, logIndex });
+      if (matches(log, f)) writeLog(out.item(), log, { number, blockHash, txHash: r.hash, txIndex, logIndex });
       logIndex++;
     }
   });
@@ -59,7 +36,7 @@ function recordLogs(number: bigint, blockHash: Uint8Array, records: readonly TxR
 
 /** The logs of one block that match. */
 export async function blockLogs(chain: EvmChain, block: StoredBlock, f: LogFilter): Promise<JsonBytes> {
-  const out = new LogArray();
+  const out = logArray();
   if (block.body.length > 0) recordLogs(block.header.number, block.hash, await chain.store.txRecords(block.hash), f, out);
   return out.done();
 }
@@ -122,11 +99,11 @@ const CHUNK = 512;
 
 /** The logs in [from, to] that match, as eth_getLogs answers them. */
 export async function rangeLogs(chain: EvmChain, f: LogFilter, from: bigint, to: bigint): Promise<JsonBytes> {
-  const out = new LogArray();
+  const out = logArray();
   // A fork's history up to its fork block is the upstream's: its logs are the upstream's answer.
   const history = chain.store.history;
   if (history && from <= history.base) {
-    for (const l of await history.logs(f.addresses, f.topics, from, to)) out.add(l.log, l);
+    for (const l of await history.logs(f.addresses, f.topics, from, to)) writeLog(out.item(), l.log, l);
     if (to <= history.base) return out.done();
     from = history.base + 1n;
   }
