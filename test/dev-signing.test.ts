@@ -5,8 +5,19 @@
 // Anvil's first key, are what micro-eth-signer and viem make for that key: RFC 6979, v 27/28).
 // Without --dev, coreth's answers: eth_sign is `unknown account`, eth_signTransaction checks first.
 import { JsonRpcProvider, verifyMessage, verifyTypedData } from 'ethers';
-import { createWalletClient, defineChain, http, parseTransaction, recoverMessageAddress, recoverTransactionAddress, recoverTypedDataAddress } from 'viem';
+import {
+  bytesToHex,
+  createWalletClient,
+  defineChain,
+  http,
+  parseTransaction,
+  recoverMessageAddress,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAccounts } from '../src/vms/avm/index.js';
 import { call, callError, startTestNode, type TestNode } from './helpers.js';
 
 const MAIL = {
@@ -67,6 +78,20 @@ describe('signing with the test accounts (--dev)', () => {
     expect((await recoverTransactionAddress({ serializedTransaction: second })).toLowerCase()).toBe(account);
     // Signed, not sent: the nonce is still free.
     expect(await call(url, 'eth_getTransactionCount', [account, 'pending'])).toBe('0x0');
+  });
+
+  it("signs txs as geth's and Anvil's signers do (RFC 6979, no added entropy): viem's bytes for the key, every time", async () => {
+    const signer = privateKeyToAccount(bytesToHex(testAccounts(1)[0]!.privateKey));
+    expect(signer.address.toLowerCase()).toBe(account);
+    const to = `0x${'0c'.repeat(20)}` as const;
+    const fields = { to, value: 3n, gas: 21_000n, nonce: 7, chainId: 43112 };
+    const asked = { from: account, to, value: '0x3', gas: '0x5208', nonce: '0x7' };
+    const fees = { maxFeePerGas: '0x6fc23ac00', maxPriorityFeePerGas: '0x1' };
+    const raw = await call(url, 'eth_signTransaction', [{ ...asked, ...fees }]);
+    expect(await call(url, 'eth_signTransaction', [{ ...asked, ...fees }])).toBe(raw);
+    expect(await signer.signTransaction({ ...fields, maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 1n, type: 'eip1559' })).toBe(raw);
+    const legacy = await call(url, 'eth_signTransaction', [{ ...asked, gasPrice: '0x6fc23ac00' }]);
+    expect(await signer.signTransaction({ ...fields, gasPrice: 30_000_000_000n, type: 'legacy' })).toBe(legacy);
   });
 
   it("an address without a key: coreth's text for its methods, Anvil's for its own", async () => {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { describe, expect, it } from 'vitest';
-import { recoverPublicKey } from '../src/crypto/secp256k1.js';
+import { recoverPublicKey, signRecoverable } from '../src/crypto/secp256k1.js';
 
 const N = secp256k1.Point.CURVE().n;
 const P = secp256k1.Point.CURVE().p;
@@ -44,6 +44,17 @@ describe('secp256k1 recovery', () => {
       expect(ours(hash, compact, sig[0]!)).toBe(expected);
       for (const recid of [0, 1, 2, 3]) expect(ours(hash, compact, recid)).toBe(nobleRecover(hash, compact, recid));
     }
+  });
+
+  it("signs as @noble/curves does with RFC 6979's nonce: the same r, s and recovery id for 300 keys", () => {
+    for (let i = 0; i < 300; i++) {
+      const key = secp256k1.utils.randomSecretKey();
+      const hash = sha256(randomBytes(16));
+      const { signature, recid } = signRecoverable(hash, key);
+      const expected = secp256k1.sign(hash, key, { prehash: false, extraEntropy: false, format: 'recovered' });
+      expect(Buffer.from([recid, ...signature]).toString('hex')).toBe(Buffer.from(expected).toString('hex'));
+    }
+    expect(() => signRecoverable(sha256(Buffer.from('k')), new Uint8Array(32))).toThrow();
   });
 
   it('agrees on the edges: zero, N and above for r and s, r + N past the field for ids 2 and 3, random bytes', () => {

@@ -1,5 +1,6 @@
-// Public-key recovery, the step that bounds how fast signed txs are admitted: libsecp256k1 through
-// the `secp256k1` package's prebuilt native addon (about 26 times @noble/curves here), and
+// Public-key recovery, the step that bounds how fast signed txs are admitted, and signing (each
+// eth_sendTransaction, the node's own txs): libsecp256k1 through the `secp256k1` package's prebuilt
+// native addon (about 26 times @noble/curves here for a recovery, 15 for a signature), and
 // @noble/curves where the addon cannot load (another platform, a missing prebuild). Both are
 // loaded on first use, so neither costs the node's start-up.
 import { createRequire } from 'node:module';
@@ -7,6 +8,7 @@ import { createRequire } from 'node:module';
 type Curve = typeof import('@noble/curves/secp256k1.js')['secp256k1'];
 interface Native {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+  ecdsaSign(msg32: Uint8Array, seckey: Uint8Array): { signature: Uint8Array; recid: number };
 }
 
 const require = createRequire(import.meta.url);
@@ -42,4 +44,18 @@ export function recoverPublicKey(hash: Uint8Array, compact: Uint8Array, recid: n
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The recoverable signature of `hash` by `privateKey`: r ‖ s (64 bytes, S low) and the recovery
+ * id 0 or 1. The nonce is RFC 6979's with no added entropy in both implementations, so the bytes
+ * are the same whichever signs, and the same as geth's and Anvil's signers make (libsecp256k1's
+ * secp256k1_ecdsa_sign_recoverable, alloy's k256): a tx the node signs has the same hash on every
+ * run. Throws for a key that is zero or not below the group order.
+ */
+export function signRecoverable(hash: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number } {
+  const lib = loadNative();
+  if (lib) return lib.ecdsaSign(hash, privateKey);
+  const recovered = noble().sign(hash, privateKey, { prehash: false, lowS: true, extraEntropy: false, format: 'recovered' });
+  return { signature: recovered.subarray(1), recid: recovered[0]! };
 }

@@ -1,6 +1,6 @@
 // The EVM rules of an Avalanche EVM chain on @ethereumjs: Cancun from genesis on (coreth 1.14 turns
 // every Ethereum fork through Cancun on at the local network's genesis), P256VERIFY at 0x100 as
-// Granite's, libsecp256k1 for every signature the chain checks, and no gas refunds (coreth drops
+// Granite's, libsecp256k1 for every signature the chain checks and makes, and no gas refunds (coreth drops
 // them since Apricot Phase 1). Notes: docs/research/cchain.md §4 and §5.
 import { Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
@@ -9,7 +9,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
 import { concatBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
-import { recoverPublicKey } from '../../crypto/secp256k1.js';
+import { recoverPublicKey, signRecoverable } from '../../crypto/secp256k1.js';
 
 /** coreth's BlackholeAddr: the coinbase of every block, which receives every fee. */
 export const BLACKHOLE = Uint8Array.from(Buffer.from('0100000000000000000000000000000000000000', 'hex'));
@@ -40,6 +40,20 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
   const key = recoverPublicKey(msgHash, concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32)), Number(recovery), false);
   if (!key) throw new Error('Invalid signature');
   return key.subarray(1);
+}
+
+/**
+ * ethereumjs's ecsign contract (a tx's sign()): the 65-byte [recovery id ‖ r ‖ s] of @noble/curves'
+ * 'recovered' format. The extra entropy ethereumjs asks for by default is not added: geth's and
+ * Anvil's signers sign with RFC 6979's nonce alone, so eth_sendTransaction gives the same tx hash
+ * for the same tx on every run, as theirs do.
+ */
+function ecsign(msgHash: Uint8Array, privateKey: Uint8Array): Uint8Array<ArrayBuffer> {
+  const { signature, recid } = signRecoverable(msgHash, privateKey);
+  const recovered = new Uint8Array(65);
+  recovered[0] = recid;
+  recovered.set(signature, 1);
+  return recovered;
 }
 
 const NO_REFUNDS = { 3529: { maxRefundQuotient: 2 ** 53 } };
@@ -107,7 +121,7 @@ export function chainCommon(chainId: bigint): Common {
   const common = createCustomCommon({ name: `avalanche-${chainId}`, chainId: chainId.toString(), hardforks }, Mainnet, {
     hardfork: Hardfork.Cancun,
     eips: [7951],
-    customCrypto: { ecrecover, keccak256 },
+    customCrypto: { ecrecover, ecsign, keccak256 },
   });
   pinParams(common);
   common.isActivatedEIP = isActivatedEIP;

@@ -3,7 +3,7 @@
 // The failure texts and their order are API: they reach issueTx callers unchanged.
 import { sha256 } from '../../../crypto/sha256.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
-import { noble, recoverPublicKey } from '../../../crypto/secp256k1.js';
+import { noble, recoverPublicKey, signRecoverable } from '../../../crypto/secp256k1.js';
 import { fail } from '../verify/errors.js';
 
 /** The group order: a constant of the curve, so it needs no module load. */
@@ -54,14 +54,14 @@ export function recoverAddress(hash: Uint8Array, sig: Uint8Array): Uint8Array {
 }
 
 /**
- * PrivateKey.SignHash: RFC 6979 nonce, low S, recovery id in the last byte. noble normalises S
- * and flips the recovery bit exactly as decred's SignCompact does, so the bytes match the node's.
+ * PrivateKey.SignHash: RFC 6979 nonce, low S, recovery id in the last byte. Both signers normalise S
+ * and flip the recovery bit exactly as decred's SignCompact does, so the bytes match the node's.
  */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  const recovered = noble().sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+  const { signature, recid } = signRecoverable(hash, privateKey);
   const out = new Uint8Array(SIG_LEN);
-  out.set(recovered.subarray(1, 65), 0);
-  out[64] = recovered[0]!;
+  out.set(signature, 0);
+  out[64] = recid;
   return out;
 }
 
