@@ -12,21 +12,36 @@ const CONTEXT_OPS = new Set([0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x48, 0x49, 0x4
 const PUSH1 = 0x60;
 const PUSH32 = 0x7f;
 
+/** Ops after which the next byte runs only if a jump lands on it: STOP, JUMP, RETURN, REVERT, INVALID (SELFDESTRUCT is a context op). */
+const ENDS_BLOCK = new Set([0x00, 0x56, 0xf3, 0xfd, 0xfe]);
+const JUMPDEST = 0x5b;
+
 /** Per code object (the state's caches hand the same one to call after call): whether it has none of those ops. */
 const scanned = new WeakMap<Uint8Array, boolean>();
 
-/** Whether `code` has none of CONTEXT_OPS as an op (PUSH data skipped: bytes there are not ops). */
+/**
+ * Whether `code` has none of CONTEXT_OPS where it can run. PUSH data is skipped (bytes there are not
+ * ops), and so are the bytes after an op that ends a block up to the next JUMPDEST: nothing runs
+ * them, since the only way in is a jump, which must land on a JUMPDEST. Solidity's metadata (the
+ * CBOR hash and compiler version after the code's last INVALID) is such bytes, and always holds a
+ * 0x43 (the version's CBOR header, NUMBER as an op): read as ops, where the hash's bytes left it
+ * unskipped, a contract seemed to read the block, and no answer of its calls was ever carried (the
+ * client tests' ERC-20 was one).
+ */
 export function stateOnly(code: Uint8Array): boolean {
   let known = scanned.get(code);
   if (known === undefined) {
     known = true;
+    let live = true;
     for (let i = 0; i < code.length; i++) {
       const op = code[i]!;
       if (op >= PUSH1 && op <= PUSH32) i += op - PUSH1 + 1;
+      else if (op === JUMPDEST) live = true;
+      else if (!live) continue;
       else if (CONTEXT_OPS.has(op)) {
         known = false;
         break;
-      }
+      } else if (ENDS_BLOCK.has(op)) live = false;
     }
     scanned.set(code, known);
   }
