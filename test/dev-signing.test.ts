@@ -92,6 +92,9 @@ describe('signing with the test accounts (--dev)', () => {
     expect(await signer.signTransaction({ ...fields, maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 1n, type: 'eip1559' })).toBe(raw);
     const legacy = await call(url, 'eth_signTransaction', [{ ...asked, gasPrice: '0x6fc23ac00' }]);
     expect(await signer.signTransaction({ ...fields, gasPrice: 30_000_000_000n, type: 'legacy' })).toBe(legacy);
+    const accessList = [{ address: to, storageKeys: [`0x${'01'.repeat(32)}`] }] as const;
+    const listed = await call(url, 'eth_signTransaction', [{ ...asked, gasPrice: '0x6fc23ac00', accessList }]);
+    expect(await signer.signTransaction({ ...fields, gasPrice: 30_000_000_000n, accessList, type: 'eip2930' })).toBe(listed);
   });
 
   it("an address without a key: coreth's text for its methods, Anvil's for its own", async () => {

@@ -48,10 +48,12 @@ export function recoverPublicKey(hash: Uint8Array, compact: Uint8Array, recid: n
 
 /**
  * The recoverable signature of `hash` by `privateKey`: r ‖ s (64 bytes, S low) and the recovery
- * id 0 or 1. The nonce is RFC 6979's with no added entropy in both implementations, so the bytes
- * are the same whichever signs, and the same as geth's and Anvil's signers make (libsecp256k1's
- * secp256k1_ecdsa_sign_recoverable, alloy's k256): a tx the node signs has the same hash on every
- * run. Throws for a key that is zero or not below the group order.
+ * id 0 or 1. The nonce is RFC 6979's with no added entropy in both implementations, so for a hash
+ * below the group order (every keccak or SHA-256 digest but with odds of 2^-128) the bytes are the
+ * same whichever signs, and the same as geth's, Anvil's and avalanchego's signers make
+ * (libsecp256k1's secp256k1_ecdsa_sign_recoverable, alloy's k256, decred): a tx the node signs has
+ * the same hash on every run. Above it libsecp256k1 seeds the nonce with the hash as it is and
+ * @noble/curves with its remainder. Throws for a key that is zero or not below the group order.
  */
 export function signRecoverable(hash: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number } {
   const lib = loadNative();

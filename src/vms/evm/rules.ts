@@ -9,7 +9,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
 import { concatBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
-import { recoverPublicKey, signRecoverable } from '../../crypto/secp256k1.js';
+import { noble, recoverPublicKey, signRecoverable } from '../../crypto/secp256k1.js';
 
 /** coreth's BlackholeAddr: the coinbase of every block, which receives every fee. */
 export const BLACKHOLE = Uint8Array.from(Buffer.from('0100000000000000000000000000000000000000', 'hex'));
@@ -44,11 +44,14 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
 
 /**
  * ethereumjs's ecsign contract (a tx's sign()): the 65-byte [recovery id ‖ r ‖ s] of @noble/curves'
- * 'recovered' format. The extra entropy ethereumjs asks for by default is not added: geth's and
- * Anvil's signers sign with RFC 6979's nonce alone, so eth_sendTransaction gives the same tx hash
- * for the same tx on every run, as theirs do.
+ * 'recovered' format, with RFC 6979's nonce alone, as geth's and Anvil's signers make it (every tx
+ * class of @ethereumjs/tx 10 signs with extraEntropy false). Anything else asked of the contract
+ * (added entropy, another format: no caller today) is @noble/curves' to make.
  */
-function ecsign(msgHash: Uint8Array, privateKey: Uint8Array): Uint8Array<ArrayBuffer> {
+function ecsign(msgHash: Uint8Array, privateKey: Uint8Array, opts?: { extraEntropy?: unknown; format?: string }): Uint8Array<ArrayBuffer> {
+  if ((opts?.extraEntropy !== undefined && opts.extraEntropy !== false) || (opts?.format !== undefined && opts.format !== 'recovered')) {
+    return noble().sign(msgHash, privateKey, opts as Parameters<ReturnType<typeof noble>['sign']>[2]) as Uint8Array<ArrayBuffer>;
+  }
   const { signature, recid } = signRecoverable(msgHash, privateKey);
   const recovered = new Uint8Array(65);
   recovered[0] = recid;
