@@ -25,8 +25,9 @@ const scanned = new WeakMap<Uint8Array, boolean>();
  * them, since the only way in is a jump, which must land on a JUMPDEST. Solidity's metadata (the
  * CBOR hash and compiler version after the code's last INVALID) is such bytes, and always holds a
  * 0x43 (the version's CBOR header, NUMBER as an op): read as ops, where the hash's bytes left it
- * unskipped, a contract seemed to read the block, and no answer of its calls was ever carried (the
- * client tests' ERC-20 was one).
+ * unskipped, a contract seemed to read the block, and no answer of its calls was ever carried. (A
+ * 0x5b in the hash, not in PUSH data, still brings the bytes after it back into the scan: a jump
+ * could land there.)
  */
 export function stateOnly(code: Uint8Array): boolean {
   let known = scanned.get(code);

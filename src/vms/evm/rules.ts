@@ -1,7 +1,7 @@
 // The EVM rules of an Avalanche EVM chain on @ethereumjs: Cancun from genesis on (coreth 1.14 turns
 // every Ethereum fork through Cancun on at the local network's genesis), P256VERIFY at 0x100 as
-// Granite's, libsecp256k1 for every signature the chain checks and makes, and no gas refunds (coreth drops
-// them since Apricot Phase 1). Notes: docs/research/cchain.md §4 and §5.
+// Granite's, libsecp256k1 for every signature the chain checks and makes, and no gas refunds
+// (coreth drops them since Apricot Phase 1). Notes: docs/research/cchain.md §4 and §5.
 import { Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsEVM } from '@ethereumjs/evm';
