@@ -55,6 +55,7 @@
 //   ONLY=anvil,c,l1,floor (a subset of the servers; ratios need anvil)  ACCOUNT=local|node (see above)
 //   PROFILE_DIR=<dir> (the emulator runs with node --cpu-prof and writes its profile there)
 //   EMULATOR_ARGS='--flag=v ...' (more emulator flags)  NODE_ARGS='--v8-flag ...' (node's, before the emulator's script)
+//   EMULATOR_CLI=<path> runs another build (e.g. a copy of dist/ from before a change), for an A/B
 // Exits 1 when a server failed or a test's check did not hold (the others still run and print).
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -382,15 +383,17 @@ async function forkReplayServer(args) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+const EMULATOR_CLI = process.env.EMULATOR_CLI ? path.resolve(process.env.EMULATOR_CLI) : CLI;
+
 async function startEmulator(chainArgs, chainPath, chainId) {
-  if (!existsSync(CLI)) throw new Error('dist/ is missing; run npm run build first');
+  if (!existsSync(EMULATOR_CLI)) throw new Error(`${EMULATOR_CLI} is missing; run npm run build first`);
   const dir = await tempDir('bench-suite-emulator-');
   const accounts = ACCOUNT === 'node' ? ['--test-accounts=1'] : [];
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const args = [
     ...envArgs('NODE_ARGS'),
     ...profile,
-    CLI,
+    EMULATOR_CLI,
     '--dev',
     '--http-port=0',
     `--db-type=${DB_TYPE}`,
