@@ -85,8 +85,8 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
       };
       ending = finish;
       if (last !== null)
-        // Text, as every message but a reply to a binary one (ws sends a Buffer as binary).
-        socket.send(typeof last === 'string' ? last : Buffer.concat(last).toString('latin1'), () => {
+        // Text, as every message but a reply to a binary one (ws would send a Buffer as binary).
+        socket.send(whole(last), { binary: false }, () => {
           written = true;
           finish();
         });
