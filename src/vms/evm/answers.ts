@@ -3,7 +3,7 @@ import type { EvmChain } from './chain.js';
 import { type CallArgs, CallFailure } from './callargs.js';
 import { CallReads } from './callreads.js';
 import { type StateChanges, stateChanges } from './statediff.js';
-import type { StoredBlock } from './store.js';
+import type { ChainStore, StoredBlock } from './store.js';
 import { equalBytes, fromHex, toHex } from '../../encoding/bytes.js';
 import { keccak256 } from '../../crypto/keccak.js';
 
@@ -238,9 +238,38 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, roo
   if ((from > to ? from - to : to - from) > BigInt(CARRY_BLOCKS)) return undefined;
   // The coinbase is warm from a run's start (EIP-3651): reading its account costs what it costs in that block only.
   if (!equalBytes(at.block.header.coinbase, head.header.coinbase) || !chain.sameCallRules(at.block, head)) return undefined;
+  if (sentSince(chain, at.block, head, at.accounts)) return undefined;
   const changes = await answers.changes(chain, at.root, root);
   if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
   return last;
+}
+
+/**
+ * Whether an account among `accounts` (trie keys) sent a tx in a block after `from` up to `head`,
+ * which descends from it: that account's nonce moved, so the two states' diff would find it changed.
+ * A test that sends tx after tx asks each fill's estimate, which read its sender, on a new head, and
+ * the diff that refused it cost a third as much as running the estimate again. Only blocks kept at
+ * hand with their records are looked at: where one is not, or the walk back from `head` does not
+ * reach `from` (another branch, where the sender may have sent as many), the answer is false and the
+ * diff decides.
+ */
+export function sentSince(
+  chain: { store: Pick<ChainStore, 'keptBlock' | 'keptRecords'> },
+  from: StoredBlock,
+  head: StoredBlock,
+  accounts: readonly string[],
+): boolean {
+  if (accounts.length === 0) return false;
+  let sent = false;
+  let block: StoredBlock | undefined = head;
+  for (let steps = 0; block && block.header.number > from.header.number && steps < CARRY_BLOCKS; steps++) {
+    const records = chain.store.keptRecords(block.hash);
+    if (!records) return false;
+    sent ||= records.some((r) => accounts.includes(trieKey(toHex(r.from))));
+    if (equalBytes(block.header.parentHash, from.hash)) return sent;
+    block = chain.store.keptBlock(block.header.parentHash);
+  }
+  return false;
 }
 
 /** Keeps `answer` for `key`; with `reads` (a run on the head at state `root`), where and what it read, to be carried later. */

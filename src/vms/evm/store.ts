@@ -202,6 +202,16 @@ export class ChainStore {
     this.recordsWeight += weight;
   }
 
+  /** A block kept at hand, without a read; undefined when it is not. */
+  keptBlock(hash: Uint8Array): StoredBlock | undefined {
+    return this.cache.get(toHex(hash));
+  }
+
+  /** A block's txs' records kept at hand, without a read; undefined when they are not. */
+  keptRecords(hash: Uint8Array): readonly TxRecord[] | undefined {
+    return this.recordsCache.get(toHex(hash))?.records;
+  }
+
   async hashAt(number: bigint): Promise<Uint8Array | undefined> {
     return (await this.heights.get(u64(number))) ?? (await this.upstreamAt(number))?.hash;
   }
