@@ -2,7 +2,8 @@
 // state changed by anvil_setBalance and by this node's own ICM placement, so the state it serves (and
 // proves with eth_getProof) at its head is not the one the head's header names. The fork takes those
 // edits as its own head's, as Anvil forking a node does by reading `latest`: reads see them, the next
-// block includes them and replays from them, a restart keeps them, anvil_reset takes a later edited
+// block includes them and replays from them, reads of the fork block still see them once it is below
+// the head, a restart keeps them, anvil_reset takes a later edited
 // head the same way; once the upstream has built on its edits, a read of one the fork never fetched
 // says why it fails. A fork block below the head must be proven against the block's own state root,
 // and an empty proof of a state with accounts is no proof: either way the fork refuses to start.
@@ -99,6 +100,10 @@ describe('a fork of a head whose state has edits', () => {
     expect(BigInt(onFork.blockNumber)).toBe(head + 1n);
     const mine = await call(F, 'eth_getBlockByNumber', [onFork.blockNumber, false]);
     expect(mine.parentHash).toBe((await call(U, 'eth_getBlockByNumber', [qty(head), false])).hash);
+    // Below the new head, the fork block keeps the state the fork began from: the upstream proves no other.
+    expect(BigInt(await call(F, 'eth_getBalance', [edited.address, qty(head)]))).toBe(EDITED_WEI);
+    expect(await call(F, 'eth_getProof', [edited.address, [], qty(head)])).toEqual(await call(U, 'eth_getProof', [edited.address, [], qty(head)]));
+    expect(await call(F, 'eth_getCode', [MESSENGER, qty(head)])).toBe(await call(U, 'eth_getCode', [MESSENGER, qty(head)]));
     // The same tx on the upstream, on the same edited state: the same state root.
     const onUpstream = await receiptOf(U, raw);
     const theirs = await call(U, 'eth_getBlockByNumber', [onUpstream.blockNumber, false]);

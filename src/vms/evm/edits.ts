@@ -21,21 +21,29 @@ export class StateEdits {
   /** The head's state with the dev edits made since it was built; undefined when there are none. */
   private editedRoot: Uint8Array | undefined;
 
-  /** `devState`: the edited roots, the head's and those of the blocks built on edits. */
+  /**
+   * `devState`: the edited roots, the head's and those of the blocks built on edits. `forkBase`: a
+   * fork's first head and the edited state the upstream served for it (ChainFork.editedRoot).
+   */
   constructor(
     private readonly db: Database,
     private readonly devState: Database,
     private readonly nodes: NodeStore,
     private readonly rules: BlockRules,
+    private readonly forkBase?: { hash: Uint8Array; root: Uint8Array },
   ) {}
 
   /**
    * The state root reads of `block` use: for the head, its state with the dev edits made since (what
-   * Anvil's and Hardhat's `latest` and `pending` see), else the header's.
+   * Anvil's and Hardhat's `latest` and `pending` see), else the header's. A fork block whose upstream
+   * served it with edits keeps that state once it is no longer the head: its header's state is one
+   * the upstream never proves (a node forking it through `latest`, as Anvil does, reads the same).
    */
   rootOf(block: StoredBlock, head: StoredBlock): Uint8Array {
     const isHead = block === head || Buffer.compare(block.hash, head.hash) === 0;
-    return this.editedRoot && isHead ? this.editedRoot : block.header.stateRoot;
+    if (this.editedRoot && isHead) return this.editedRoot;
+    if (this.forkBase && Buffer.compare(block.hash, this.forkBase.hash) === 0) return this.forkBase.root;
+    return block.header.stateRoot;
   }
 
   /** The state `block` was built on: its parent's, with the dev edits made on the parent since. */
