@@ -76,8 +76,8 @@ export class EvmChain extends EventEmitter<Events> {
     this.store.history = opts.fork?.history;
     this.nodes.fork = opts.fork?.state;
     this.rules = new BlockRules(opts, () => this.head.header.time);
-    const forkBase = opts.fork?.editedRoot && { hash: opts.fork.hash, root: opts.fork.editedRoot };
-    this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules, forkBase || undefined);
+    const forkBase = opts.fork?.editedRoot ? { hash: opts.fork.hash, root: opts.fork.editedRoot } : undefined;
+    this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules, forkBase);
     this.dev = new DevControls(opts.clock, this);
     this.admission = new TxAdmission(db, opts.clock, this.rules, this, {
       ...(opts.unprotected ? { unprotected: opts.unprotected } : {}),
