@@ -1,11 +1,10 @@
 // Forking a head whose state was edited without a block: an upstream started with --dev has its head's
 // state changed by anvil_setBalance and by this node's own ICM placement, so the state it serves (and
 // proves with eth_getProof) at its head is not the one the head's header names. The fork takes those
-// edits as its own head's, as Anvil forking a node does by reading `latest`: reads see them, the next
-// block includes them and replays from them, reads of the fork block still see them once it is below
-// the head, a restart keeps them, anvil_reset takes a later edited
-// head the same way; once the upstream has built on its edits, a read of one the fork never fetched
-// says why it fails. A fork block below the head must be proven against the block's own state root,
+// edits as its own head's, as Anvil forking a node does: reads see them, the next block includes them
+// and replays from them, reads of the fork block still see them once it is below the head, a restart
+// keeps them, anvil_reset takes a later edited head the same way; once the upstream has built on its
+// edits, a read of one the fork never fetched says why it fails. A fork block below the head must be proven against the block's own state root,
 // and an empty proof of a state with accounts is no proof: either way the fork refuses to start.
 import { type Hex, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
