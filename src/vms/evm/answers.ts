@@ -91,6 +91,8 @@ interface Kept {
     /** The accounts' and slots' trie keys (hex) the run read: an account's, or an account's followed by a slot's. */
     accounts: string[];
     slots: string[];
+    /** The accounts the run read, as addresses (hex): checked against the senders of the blocks since. */
+    addresses: ReadonlySet<string>;
   };
 }
 
@@ -109,7 +111,7 @@ const answerSize = (a: Answer): number => (typeof a === 'bigint' ? 8 : a instanc
 
 /** A kept answer's bytes: its key, its data, the call's key and reads when kept on the head. */
 const sizeOf = (key: string, kept: Kept): number =>
-  key.length + answerSize(kept.answer) + kept.call.length + (kept.at ? 64 * (kept.at.accounts.length + 2 * kept.at.slots.length) : 0);
+  key.length + answerSize(kept.answer) + kept.call.length + (kept.at ? 104 * kept.at.accounts.length + 128 * kept.at.slots.length : 0);
 
 const answersByChain = new WeakMap<EvmChain, Answers>();
 
@@ -238,14 +240,14 @@ async function carried(chain: EvmChain, answers: Answers, head: StoredBlock, roo
   if ((from > to ? from - to : to - from) > BigInt(CARRY_BLOCKS)) return undefined;
   // The coinbase is warm from a run's start (EIP-3651): reading its account costs what it costs in that block only.
   if (!equalBytes(at.block.header.coinbase, head.header.coinbase) || !chain.sameCallRules(at.block, head)) return undefined;
-  if (sentSince(chain, at.block, head, at.accounts)) return undefined;
+  if (sentSince(chain, at.block, head, at.addresses)) return undefined;
   const changes = await answers.changes(chain, at.root, root);
   if (!changes || at.accounts.some((a) => changes.accounts.has(a)) || at.slots.some((s) => changes.slots.has(s))) return undefined;
   return last;
 }
 
 /**
- * Whether an account among `accounts` (trie keys) sent a tx in a block after `from` up to `head`,
+ * Whether an account among `addresses` (hex) sent a tx in a block after `from` up to `head`,
  * which descends from it: that account's nonce moved, so the two states' diff would find it changed.
  * A test that sends tx after tx asks each fill's estimate, which read its sender, on a new head, and
  * the diff that refused it cost a third as much as running the estimate again. Only blocks kept at
@@ -257,15 +259,15 @@ export function sentSince(
   chain: { store: Pick<ChainStore, 'keptBlock' | 'keptRecords'> },
   from: StoredBlock,
   head: StoredBlock,
-  accounts: readonly string[],
+  addresses: ReadonlySet<string>,
 ): boolean {
-  if (accounts.length === 0) return false;
+  if (addresses.size === 0) return false;
   let sent = false;
   let block: StoredBlock | undefined = head;
   for (let steps = 0; block && block.header.number > from.header.number && steps < CARRY_BLOCKS; steps++) {
     const records = chain.store.keptRecords(block.hash);
     if (!records) return false;
-    sent ||= records.some((r) => accounts.includes(trieKey(toHex(r.from))));
+    sent ||= records.some((r) => addresses.has(toHex(r.from)));
     if (equalBytes(block.header.parentHash, from.hash)) return sent;
     block = chain.store.keptBlock(block.header.parentHash);
   }
@@ -274,7 +276,7 @@ export function sentSince(
 
 /** Keeps `answer` for `key`; with `reads` (a run on the head at state `root`), where and what it read, to be carried later. */
 function keepAnswer(chain: EvmChain, block: StoredBlock, call: string, key: string, answer: Answer, reads: CallReads | undefined, root: Uint8Array): void {
-  const at = reads?.stateOnly && block === chain.head ? { block, root, ...trieKeysOf(reads) } : undefined;
+  const at = reads?.stateOnly && block === chain.head ? { block, root, ...trieKeysOf(reads), addresses: reads.accounts } : undefined;
   answersOf(chain).set(key, at ? { answer, call, at } : { answer, call });
 }
 
