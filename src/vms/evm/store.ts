@@ -225,7 +225,7 @@ export class ChainStore {
   }
 
   async block(hash: Uint8Array): Promise<StoredBlock | undefined> {
-    const cached = this.cache.get(toHex(hash));
+    const cached = this.keptBlock(hash);
     if (cached) return cached;
     const forgotten = this.forgotten;
     const bytes = await this.blocks.get(hash);
