@@ -37,7 +37,8 @@ export class StateEdits {
    * The state root reads of `block` use: for the head, its state with the dev edits made since (what
    * Anvil's and Hardhat's `latest` and `pending` see), else the header's. A fork block whose upstream
    * served it with edits keeps that state once it is no longer the head: its header's state is one
-   * the upstream never proves (Anvil, which reads the upstream at the fork block while it is the upstream's head, reads the same).
+   * the upstream never proves (Anvil, which reads the upstream at the fork block while it is the
+   * upstream's head, reads the same).
    */
   rootOf(block: StoredBlock, head: StoredBlock): Uint8Array {
     const isHead = block === head || Buffer.compare(block.hash, head.hash) === 0;
