@@ -79,6 +79,8 @@
 //     the script prints each phase's heaviest frames by self time; <profile>.phases.json beside each
 //     holds the phases' ends in CLOCK_MONOTONIC µs, the profile's clock; profiling slows the node down)
 //   NODE_ARGS='--v8-flag ...' (node's own flags for this node's forks, before the emulator's script)
+//   EMULATOR_CLI=<path> runs another build as the forker (e.g. a copy of dist/ from before a change),
+//     for an A/B; the upstream stays dist/'s
 //   TRACE=1 (the proxy prints each upstream request to stderr)
 //   FORGE=/path/to/forge (forge 1.7.1's binary; FORGE=off skips the forge phase)
 // Exits 1 when a forker failed or a check did not hold (the others still run and print).
@@ -133,6 +135,8 @@ const ONE_AVAX = 10n ** 18n;
 
 for (const k of ONLY) if (!['node', 'anvil'].includes(k)) fail(`ONLY=${process.env.ONLY}: ${k} is neither node nor anvil`);
 if (!existsSync(CLI)) fail('dist/ is missing; run npm run build first');
+const EMULATOR_CLI = process.env.EMULATOR_CLI ? path.resolve(process.env.EMULATOR_CLI) : CLI;
+if (!existsSync(EMULATOR_CLI)) fail(`${EMULATOR_CLI} is missing`);
 
 function fail(message) {
   console.error(`bench:fork: ${message}`);
@@ -339,7 +343,7 @@ async function startNodeFork({ forkUrl, forkBlock, cacheFrom, label }) {
   const args = [
     ...profile,
     ...NODE_ARGS,
-    CLI,
+    EMULATOR_CLI,
     '--dev',
     '--db-type=leveldb',
     `--http-port=${port}`,
