@@ -26,6 +26,7 @@ import { StateEdits } from './edits.js';
 import { countedState, execVM, stateAt } from './execution.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import { NodeStore } from './nodes.js';
+import { Preimages } from './preimages.js';
 import type { TxPool } from './pool.js';
 import type { ChainRules } from './precompiles/rules.js';
 import { chainCommon } from './rules.js';
@@ -75,6 +76,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.nodes = new NodeStore(db.prefix('nodes'));
     this.store.history = opts.fork?.history;
     this.nodes.fork = opts.fork?.state;
+    this.nodes.preimages = opts.preimages ? new Preimages(db.prefix('preimages')) : undefined;
     this.rules = new BlockRules(opts, () => this.head.header.time);
     const forkBase = opts.fork?.editedRoot ? { hash: opts.fork.hash, root: opts.fork.editedRoot } : undefined;
     this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules, forkBase);
@@ -242,7 +244,7 @@ export class EvmChain extends EventEmitter<Events> {
     await this.edits.load(this.head);
     const root = this.stateRootOf(this.head);
     const memo = new TrieMemo(20_000);
-    this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, { cacheEntries: 50_000, memo }));
+    this.builder = await this.newVM(stateAt(this.nodes, this.common, root, multiCoin, { cacheEntries: 50_000, memo, preimages: this.nodes.preimages }));
     // A reader's caches are emptied at each new head: small, so emptying them is cheap.
     const reader = () => this.newVM(stateAt(this.nodes, this.common, root, multiCoin, { cacheEntries: 2_000, memo, reader: true }));
     this.readers = new Readers(await reader(), root, reader, this.db.kind === 'leveldb' || this.nodes.fork ? READERS : 1);

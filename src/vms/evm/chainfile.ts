@@ -12,6 +12,8 @@ export class ChainConfigError extends Error {}
 /** The parts of coreth's chain config (`<chain-config-dir>/<chain>/config.json`) the emulator reads. */
 export interface ChainConfig {
   apis: string[];
+  /** preimages-enabled: keep the preimages of the state tries' keys (preimages.ts). */
+  preimages: boolean;
   /** warp-api-enabled: the warp namespace on /rpc and /ws. */
   warpApi: boolean;
   gasTarget?: bigint;
@@ -43,7 +45,8 @@ const DEFAULT_UNPROTECTED: UnprotectedTxs = { all: false, hashes: new Set([EIP18
 export const l1ValidatorsFromConfig = (config: Uint8Array | undefined): HeldValidator[] => readChainConfig(config).validators;
 
 export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
-  if (!config || config.length === 0) return { apis: DEFAULT_APIS, warpApi: false, validators: [], unprotected: DEFAULT_UNPROTECTED, offChainMessages: [] };
+  if (!config || config.length === 0)
+    return { apis: DEFAULT_APIS, preimages: false, warpApi: false, validators: [], unprotected: DEFAULT_UNPROTECTED, offChainMessages: [] };
   const text = Buffer.from(config).toString('utf8');
   let parsed: Record<string, unknown>;
   try {
@@ -64,8 +67,15 @@ export function readChainConfig(config: Uint8Array | undefined): ChainConfig {
   if (feeRecipient !== undefined && (typeof feeRecipient !== 'string' || !/^(0x)?[0-9a-fA-F]{40}$/.test(feeRecipient))) {
     throw new ChainConfigError(`failed to unmarshal config ${text.slice(0, 64)}: invalid feeRecipient ${JSON.stringify(feeRecipient)}`);
   }
+  const preimages = parsed['preimages-enabled'] ?? false;
+  if (typeof preimages !== 'boolean') {
+    throw new ChainConfigError(
+      `failed to unmarshal config ${text.slice(0, 64)}: json: cannot unmarshal ${jsonKind(preimages)} into Go struct field Config.preimages-enabled of type bool`,
+    );
+  }
   return {
     apis: Array.isArray(list) ? list.map(String) : DEFAULT_APIS,
+    preimages,
     warpApi: parsed['warp-api-enabled'] === true,
     validators: readValidators(parsed['emulator-validators'], text),
     unprotected: readUnprotected(parsed, text),

@@ -36,7 +36,7 @@ export async function initialBlocks(base: ChainBase): Promise<{ head: StoredBloc
 
 /** A fresh chain: the genesis state and block, in one batch. */
 async function writeGenesis({ db, store, nodes, common, opts }: ChainBase): Promise<{ head: StoredBlock; genesis: StoredBlock }> {
-  const sm = stateAt(nodes, common, undefined, opts.flavor.multiCoin);
+  const sm = stateAt(nodes, common, undefined, opts.flavor.multiCoin, { preimages: nodes.preimages });
   const genesisTime = genesisQuantity(opts.genesis.timestamp, 'timestamp');
   for (const p of opts.precompiles) if (activeAt(p, genesisTime)) await activatePrecompile(sm, p, 0n);
   await writeGenesisAlloc(sm, opts.genesis);

@@ -12,7 +12,8 @@ import { debugService } from './api/debug.js';
 import { devClientVersion, devEthMethods, devServices } from './api/dev.js';
 import { ethService } from './api/eth.js';
 import { keyRing } from './api/accounts.js';
-import { badBlocksMethods, rawDebugMethods } from './api/rawdebug.js';
+import { rawDebugMethods } from './api/rawdebug.js';
+import { stateDebugMethods } from './api/statedump.js';
 import { otterscanServices } from './api/otterscan.js';
 import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
@@ -111,6 +112,7 @@ export function chainOptions(
     clock: ctx.clock,
     acceptance: ctx.acceptance,
     unprotected: chainConfig.unprotected,
+    ...(chainConfig.preimages || config.dev ? { preimages: true } : {}),
     ...(offChain.size > 0 ? { offChainWarpMessages: offChain } : {}),
     ...(ctx.stalled ? { stalled: ctx.stalled } : {}),
     ...(config.dev ? { dev: true } : {}),
@@ -164,7 +166,7 @@ export function rpcHandlers(
   const debug = {
     ...(on.has('debug-tracer') ? debugService(chain).methods : {}),
     ...(on.has('internal-debug') ? rawDebugMethods(chain) : {}),
-    ...(on.has('debug') ? badBlocksMethods() : {}),
+    ...(on.has('debug') ? stateDebugMethods(chain) : {}),
   };
   if (Object.keys(debug).length > 0) services.push({ name: 'debug', methods: debug });
   // A chain's fork is Anvil's to change (anvil_reset with forking, anvil_setRpcUrl); an L1 takes

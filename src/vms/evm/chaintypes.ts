@@ -61,6 +61,8 @@ export interface EvmChainOptions {
   fork?: ChainFork;
   /** The chain config's unprotected txs taken over RPC (besides Nick's-method ones). */
   unprotected?: UnprotectedTxs;
+  /** Whether the preimages of the state tries' keys are kept (preimages-enabled, or --dev). */
+  preimages?: boolean;
   /** The chain config's warp-off-chain-messages, checked, by ID (unprefixed lowercase hex). */
   offChainWarpMessages?: ReadonlyMap<string, Uint8Array>;
 }

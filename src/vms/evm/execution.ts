@@ -34,7 +34,8 @@ import { installPrecompiles } from './precompiles/index.js';
 import type { WarpContext } from './precompiles/warp.js';
 import type { ScratchStore } from './overlay.js';
 import { AccountEntry, copyOf, ObjectCaches } from './accountcache.js';
-import { trieClass, type TrieMemo } from './state.js';
+import { layered, trieClass, type TrieMemo } from './state.js';
+import { type Preimages, preimageLayer } from './preimages.js';
 import type { ForkState } from './fork/state.js';
 import { forkLayer, ownStorageTrie } from './fork/tries.js';
 import { toHex } from '../../encoding/bytes.js';
@@ -82,18 +83,19 @@ export type BlockHashes = (number: bigint) => Promise<Uint8Array | undefined>;
  * rehashing trie nodes at every account write a tx makes. Trie reads may go through `memo`, which
  * the builder and the readers share: a root names its content forever, and the builder reads at the
  * head (and, after each evm_revert, at the snapshot's root again) what calls read there before.
- * A reader (`reader`) is a ReaderStateManager.
+ * A reader (`reader`) is a ReaderStateManager. With `preimages` (the builder's, the genesis's), the
+ * keys its tries write are kept there.
  */
 export function stateAt(
   nodes: NodeStore | ScratchStore,
   common: Common,
   root: Uint8Array | undefined,
   multiCoin: boolean,
-  { cacheEntries = 0, memo, reader = false }: { cacheEntries?: number; memo?: TrieMemo; reader?: boolean } = {},
+  { cacheEntries = 0, memo, reader = false, preimages }: { cacheEntries?: number; memo?: TrieMemo; reader?: boolean; preimages?: Preimages } = {},
 ): CountedStateManager {
   const opts = { useKeyHashing: true, db: nodes, valueEncoding: ValueEncoding.Bytes, common, ...(root ? { root } : {}) } as const;
   const fork = nodes.fork;
-  const Trie = trieClass(multiCoin, memo, fork && forkLayer(fork));
+  const Trie = trieClass(multiCoin, memo, layered(fork && forkLayer(fork), preimages && preimageLayer(preimages)));
   const trie = new Trie(opts);
   // The reader's caches hold only what one call wrote, reverted when it ends (its memo keeps the
   // reads): ordered maps, since an LRU cache emptied of its last entry clears arrays of its full size.

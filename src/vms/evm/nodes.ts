@@ -7,6 +7,8 @@ import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { Database, WriteBatch } from '../../storage/db.js';
 import { toHex } from '../../encoding/bytes.js';
 import type { ForkState } from './fork/state.js';
+import type { Preimages } from './preimages.js';
+import { StagedWrites } from './staged.js';
 
 /** Recently read nodes kept in memory (entries, not bytes): the hot top of the tries. */
 const CACHE_ENTRIES = 50_000;
@@ -32,19 +34,21 @@ async function firstOf(a: Promise<Uint8Array | undefined>, b: Promise<Uint8Array
 export const keyHex = (key: Key): string => (typeof key === 'string' ? key : toHex(key));
 
 export class NodeStore implements DB<string, Value> {
-  /** Written since the last commit, by hex key. */
-  private pending = new Map<string, Uint8Array>();
-  /** Handed to a batch that has not committed yet. */
-  private flushing = new Map<string, Uint8Array>();
+  /** Written since the last commit, waiting for the block's write. */
+  private readonly staged: StagedWrites;
   private cache = new Map<string, Uint8Array>();
   /** A forked chain's upstream state: nodes and code the chain has not written are read there. */
   fork: ForkState | undefined;
+  /** The preimages of the keys the tries write (preimages-enabled), written with the nodes. */
+  preimages: Preimages | undefined;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.staged = new StagedWrites(db);
+  }
 
   async get(key: Key): Promise<Value | undefined> {
     const hex = keyHex(key);
-    const hit = this.pending.get(hex) ?? this.flushing.get(hex) ?? this.cache.get(hex);
+    const hit = this.staged.get(hex) ?? this.cache.get(hex);
     if (hit) return hit;
     const bytes = Buffer.from(hex, 'hex');
     // On a fork most nodes are the upstream's: both stores are asked at once, not one after the other.
@@ -54,14 +58,14 @@ export class NodeStore implements DB<string, Value> {
   }
 
   async put(key: Key, value: Value): Promise<void> {
-    this.pending.set(keyHex(key), bytesOf(value));
+    this.staged.set(keyHex(key), bytesOf(value));
   }
 
   /** Nodes are shared between states: one no longer in a trie may be in an older root's. */
   async del(): Promise<void> {}
 
   async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
-    for (const op of ops) if (op.type === 'put') this.pending.set(keyHex(op.key), bytesOf(op.value));
+    for (const op of ops) if (op.type === 'put') this.staged.set(keyHex(op.key), bytesOf(op.value));
   }
 
   shallowCopy(): DB<string, Value> {
@@ -70,19 +74,13 @@ export class NodeStore implements DB<string, Value> {
 
   async open(): Promise<void> {}
 
-  /** Adds every write since the last commit to `batch`; returns what to call once it committed. */
+  /** Adds every write since the last commit (and the preimages noted) to `batch`; returns what to call once it committed. */
   flushInto(batch: WriteBatch): () => void {
-    const flushing = this.pending;
-    this.pending = new Map();
-    for (const [hex, value] of flushing) {
-      this.flushing.set(hex, value);
-      batch.put(this.db, Buffer.from(hex, 'hex'), value);
-    }
+    const preimagesSettled = this.preimages?.flushInto(batch);
+    const settled = this.staged.flushInto(batch, (hex, value) => this.remember(hex, value));
     return () => {
-      for (const [hex, value] of flushing) {
-        this.flushing.delete(hex);
-        this.remember(hex, value);
-      }
+      preimagesSettled?.();
+      settled();
     };
   }
 
@@ -115,8 +113,8 @@ export class NodeStore implements DB<string, Value> {
 
   /** A batch that failed: its writes wait for the next one. */
   unflushed(): void {
-    for (const [hex, value] of this.flushing) if (!this.pending.has(hex)) this.pending.set(hex, value);
-    this.flushing.clear();
+    this.preimages?.unflushed();
+    this.staged.unflushed();
   }
 
   private remember(hex: string, value: Uint8Array): void {

@@ -76,6 +76,13 @@ function memoizing<T extends TrieClass>(Base: T, memo: TrieMemo, storage: () => 
 /** A layer over a trie class (and its storage copies, of class `storage`). */
 export type TrieLayer = (Base: TrieClass, kind: 'account' | 'storage', storage: () => TrieClass) => TrieClass;
 
+/** The layers given, the first innermost, as one (undefined for none). */
+export function layered(...layers: Array<TrieLayer | undefined>): TrieLayer | undefined {
+  const present = layers.filter((l): l is TrieLayer => l !== undefined);
+  if (present.length <= 1) return present[0];
+  return (Base, kind, storage) => present.reduce((Class, layer) => layer(Class, kind, storage), Base);
+}
+
 /**
  * The account trie class of a state: five-field or plain accounts, reads memoized in `memo` (the
  * one the builder and the readers share), under `layer` (a fork's), its storage tries copies with

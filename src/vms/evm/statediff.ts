@@ -5,10 +5,11 @@
 // every subtree the two roots share by hash, so the diff of a block costs the nodes along the paths
 // its txs changed. A node the store lacks (a fork's upstream node never fetched) or a diff past
 // MAX_NODES nodes answers undefined: the caller then knows nothing, and runs its call again.
-import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
+import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MPTNode } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { equalsBytes, KECCAK256_RLP, ValueEncoding } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
 import type { NodeStore } from './nodes.js';
+import { isEmptyRef as isEmpty, NIBBLE, NodeBudget, nibblesHex, type Ref, TrieNodes } from './trienodes.js';
 import { MISSING_NODE } from './triepath.js';
 
 export interface StateChanges {
@@ -21,32 +22,6 @@ export interface StateChanges {
 /** Nodes one diff may read, at most: a block of a few txs reads some tens, the bound caps what one request waits for. */
 const MAX_NODES = 1_024;
 
-/** A child reference as the trie holds it: a node's hash, a node short enough to be embedded, or none. */
-type Ref = Uint8Array | Uint8Array[] | null | undefined;
-
-const NIBBLE = '0123456789abcdef';
-const nibblesHex = (nibbles: number[]): string => nibbles.map((n) => NIBBLE[n]).join('');
-
-class Budget extends Error {}
-
-/** A trie over the chain's store, used for its node look-ups only (no fork layer: a missing node ends the diff). */
-class Walk {
-  private read = 0;
-  private readonly trie: MerklePatriciaTrie;
-
-  constructor(nodes: NodeStore) {
-    this.trie = new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true });
-  }
-
-  async node(ref: Ref): Promise<MPTNode | null> {
-    if (isEmpty(ref)) return null;
-    if (++this.read > MAX_NODES) throw new Budget();
-    return this.trie.lookupNode(ref!);
-  }
-}
-
-const isEmpty = (ref: Ref): boolean => ref === null || ref === undefined || ref.length === 0 || (ref instanceof Uint8Array && equalsBytes(ref, KECCAK256_RLP));
-
 function sameRef(a: Ref, b: Ref): boolean {
   if (isEmpty(a) || isEmpty(b)) return isEmpty(a) && isEmpty(b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return equalsBytes(a, b);
@@ -58,9 +33,10 @@ const sameValue = (a: Uint8Array | null | undefined, b: Uint8Array | null | unde
   a === null || a === undefined || a.length === 0 ? b === null || b === undefined || b.length === 0 : !!b && equalsBytes(a, b);
 
 /** Changed leaves: full key (hex) -> [value in a, value in b] (null where absent). */
-type Changed = Map<string, [Uint8Array | null, Uint8Array | null]>;
+export type Changed = Map<string, [Uint8Array | null, Uint8Array | null]>;
 
-async function diffRefs(walk: Walk, a: Ref, b: Ref, path: string, out: Changed): Promise<void> {
+/** The leaves that differ between the tries (or subtries at `path`) `a` and `b`, into `out`. */
+export async function diffRefs(walk: TrieNodes, a: Ref, b: Ref, path: string, out: Changed): Promise<void> {
   if (sameRef(a, b)) return;
   const [na, nb] = [await walk.node(a), await walk.node(b)];
   if (na instanceof BranchMPTNode && nb instanceof BranchMPTNode) {
@@ -80,7 +56,7 @@ async function diffRefs(walk: Walk, a: Ref, b: Ref, path: string, out: Changed):
   for (const [k, v] of lb) if (!la.has(k)) out.set(k, [null, v]);
 }
 
-async function leaves(walk: Walk, node: MPTNode | null, path: string, out: Map<string, Uint8Array>): Promise<void> {
+async function leaves(walk: TrieNodes, node: MPTNode | null, path: string, out: Map<string, Uint8Array>): Promise<void> {
   if (node instanceof LeafMPTNode) out.set(path + nibblesHex(node.key()), node.value());
   else if (node instanceof ExtensionMPTNode) await leaves(walk, await walk.node(node.value() as Ref), path + nibblesHex(node.key()), out);
   else if (node instanceof BranchMPTNode) {
@@ -101,7 +77,7 @@ function accountChanged(a: Uint8Array[] | undefined, b: Uint8Array[] | undefined
 
 /** The changes from state `from` to state `to` in `nodes`; undefined where they cannot be read in full. */
 export async function stateChanges(nodes: NodeStore, from: Uint8Array, to: Uint8Array): Promise<StateChanges | undefined> {
-  const walk = new Walk(nodes);
+  const walk = new TrieNodes(nodes, MAX_NODES);
   const changes: StateChanges = { accounts: new Set(), slots: new Set() };
   try {
     const accounts: Changed = new Map();
@@ -115,7 +91,7 @@ export async function stateChanges(nodes: NodeStore, from: Uint8Array, to: Uint8
     }
     return changes;
   } catch (err) {
-    if (err instanceof Budget || (err as Error).message === MISSING_NODE) return undefined;
+    if (err instanceof NodeBudget || (err as Error).message === MISSING_NODE) return undefined;
     throw err;
   }
 }

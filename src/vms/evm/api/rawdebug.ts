@@ -65,9 +65,6 @@ export function rawDebugMethods(chain: EvmChain) {
   };
 }
 
-/** eth/api_debug.go's getBadBlocks (coreth's `debug` API): the node builds every block it accepts and never meets a bad one. */
-export const badBlocksMethods = () => ({ getBadBlocks: method(positional([]), () => []) });
-
 /**
  * A tx's encoding (eth_getRawTransactionByHash, debug_getRawTransaction): an accepted tx's, else a
  * pooled one's, else none, which coreth's hexutil.Bytes writes as "0x" (a nil slice, not null).

@@ -1,0 +1,101 @@
+// Reading a chain's tries node by node, off the chain's store: the state diff of eth_call's kept
+// answers (statediff.ts) and the debug API's ranges over a state (api/statedump.ts), which walk a
+// trie's leaves in key order from a start key, as geth's trie.NodeIterator and trie.Iterator do.
+import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
+import { equalsBytes, KECCAK256_RLP, ValueEncoding } from '@ethereumjs/util';
+import type { NodeStore } from './nodes.js';
+
+/** A child reference as the trie holds it: a node's hash, a node short enough to be embedded, or none. */
+export type Ref = Uint8Array | Uint8Array[] | null | undefined;
+
+export const NIBBLE = '0123456789abcdef';
+export const nibblesHex = (nibbles: number[]): string => nibbles.map((n) => NIBBLE[n]).join('');
+
+export const isEmptyRef = (ref: Ref): boolean =>
+  ref === null || ref === undefined || ref.length === 0 || (ref instanceof Uint8Array && equalsBytes(ref, KECCAK256_RLP));
+
+/** What a walk throws past its budget of nodes. */
+export class NodeBudget extends Error {}
+
+/** A trie over the chain's store, used for its node look-ups only (no fork layer: a missing node throws MISSING_NODE). */
+export class TrieNodes {
+  private read = 0;
+  private readonly trie: MerklePatriciaTrie;
+
+  constructor(
+    nodes: NodeStore,
+    private readonly budget = Number.POSITIVE_INFINITY,
+  ) {
+    this.trie = new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true });
+  }
+
+  async node(ref: Ref): Promise<MPTNode | null> {
+    if (isEmptyRef(ref)) return null;
+    if (++this.read > this.budget) throw new NodeBudget();
+    return this.trie.lookupNode(ref!);
+  }
+}
+
+/** A key's nibbles, high half of each byte first. */
+export function nibblesOf(key: Uint8Array): number[] {
+  const out: number[] = [];
+  for (const b of key) out.push(b >> 4, b & 15);
+  return out;
+}
+
+/** Bytes of an even number of nibbles. */
+function bytesOf(nibbles: number[]): Uint8Array {
+  const out = new Uint8Array(nibbles.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
+  return out;
+}
+
+/** -1, 0 or 1 as `path` sorts before, along (over the nibbles both have), or after `start`. */
+function compareShared(path: number[], start: number[]): number {
+  const n = Math.min(path.length, start.length);
+  for (let i = 0; i < n; i++) if (path[i] !== start[i]) return path[i]! < start[i]! ? -1 : 1;
+  return 0;
+}
+
+/** Whether a full key is at or after `start` (a key that starts with `start` is after it). */
+const atOrAfter = (key: number[], start: number[]): boolean => {
+  const order = compareShared(key, start);
+  return order !== 0 ? order > 0 : key.length >= start.length;
+};
+
+/** A leaf: its full key and value. */
+export interface TrieLeaf {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+/**
+ * The leaves of the trie at `root` whose keys are at or after `start`, in key order: geth's
+ * trie.NewIterator(trie.NodeIterator(start)). Subtrees wholly before `start` are never read.
+ */
+export async function* leavesFrom(nodes: TrieNodes, root: Ref, start: Uint8Array = new Uint8Array()): AsyncGenerator<TrieLeaf> {
+  const nibbles = nibblesOf(start);
+  yield* walk(nodes, root, [], nibbles, nibbles.length > 0);
+}
+
+/** `bounded`: `path` is a proper prefix of `start`, so only part of the subtree is at or after it. */
+async function* walk(nodes: TrieNodes, ref: Ref, path: number[], start: number[], bounded: boolean): AsyncGenerator<TrieLeaf> {
+  const node = await nodes.node(ref);
+  if (node instanceof LeafMPTNode) {
+    const key = [...path, ...node.key()];
+    if (!bounded || atOrAfter(key, start)) yield { key: bytesOf(key), value: node.value()! };
+  } else if (node instanceof ExtensionMPTNode) {
+    const below = [...path, ...node.key()];
+    const order = bounded ? compareShared(below, start) : 1;
+    if (order >= 0) yield* walk(nodes, node.value() as Ref, below, start, order === 0 && below.length < start.length);
+  } else if (node instanceof BranchMPTNode) {
+    // A key that ends at a branch comes before its children; a bounded path is before `start`. (A
+    // secure trie's keys are all one length: none ends at a branch.)
+    const value = node.value();
+    if (!bounded && value && value.length > 0 && path.length % 2 === 0) yield { key: bytesOf(path), value };
+    const first = bounded ? start[path.length]! : 0;
+    for (let i = first; i < 16; i++) {
+      yield* walk(nodes, node.getBranch(i), [...path, i], start, bounded && i === first && path.length + 1 < start.length);
+    }
+  }
+}
