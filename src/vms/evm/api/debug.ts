@@ -68,7 +68,7 @@ function nestedBlockOverrides(v: JsonObject): BlockOverrides | undefined {
 }
 
 /** The config argument: json.Unmarshal into tracers.TraceConfig, with coreth's texts. */
-const traceConfig: Field<TraceConfig | undefined> = { decode: (v) => decodeTraceConfig(v, 'TraceConfig'), zero: () => undefined };
+export const traceConfig: Field<TraceConfig | undefined> = { decode: (v) => decodeTraceConfig(v, 'TraceConfig'), zero: () => undefined };
 
 /** debug_traceCall's: tracers.TraceCallConfig, whose state overrides decode as eth_call's do. */
 const traceCallConfig: Field<CallTraceOptions | undefined> = {
@@ -94,7 +94,7 @@ async function traceReply(result: unknown): Promise<RawJson> {
 }
 
 /** A block's traces as []txTraceResult, already JSON. */
-async function blockReply(results: Array<{ txHash: string; result: unknown }>): Promise<RawJson> {
+export async function blockReply(results: Array<{ txHash: string; result: unknown }>): Promise<RawJson> {
   const pacer = new Pacer();
   let text = '[';
   for (const [i, r] of results.entries()) {
@@ -104,7 +104,8 @@ async function blockReply(results: Array<{ txHash: string; result: unknown }>): 
   return new RawJson(`${text}]`);
 }
 
-function wrap<T>(fn: () => Promise<T>): Promise<T> {
+/** A tracer's or a call's failure as the method's error. */
+export function wrap<T>(fn: () => Promise<T>): Promise<T> {
   return fn().catch((err) => {
     if (err instanceof TracerError) throw new RpcError(err.message);
     if (err instanceof CallFailure) throw new RpcError(err.message, err.code);
@@ -168,9 +169,15 @@ async function traceCall(chain: EvmChain, args: CallArgs, ref: BlockRef, options
   return traceReply(await withHashReference(vm, hashRef, () => traceOne(env, vm, block, m.tx, m.from.bytes, options, baseFee, refused, header)));
 }
 
+/** A trace's environment for an RPC request: its own scratch layer, coreth's default timeout. */
+export const rpcEnv = (chain: EvmChain): TraceEnv => ({ chain, store: new ScratchStore(chain.nodes), timeoutMs: DEFAULT_TRACE_TIMEOUT_MS });
+
+/** Every tx of `block` traced, as []txTraceResult. */
+export const traceWholeBlock = (chain: EvmChain, block: StoredBlock, config: TraceConfig | undefined) =>
+  wrap(async () => blockReply(await traceBlock(rpcEnv(chain), block, config, () => true)));
+
 export function debugService(chain: EvmChain): ServiceDef {
-  const rpcEnv = (): TraceEnv => ({ chain, store: new ScratchStore(chain.nodes), timeoutMs: DEFAULT_TRACE_TIMEOUT_MS });
-  const byBlock = (block: StoredBlock, config: TraceConfig | undefined) => wrap(async () => blockReply(await traceBlock(rpcEnv(), block, config, () => true)));
+  const byBlock = (block: StoredBlock, config: TraceConfig | undefined) => traceWholeBlock(chain, block, config);
   return {
     name: 'debug',
     methods: {
@@ -178,7 +185,7 @@ export function debugService(chain: EvmChain): ServiceDef {
         wrap(async () => {
           const found = await findTx(chain, h as Uint8Array);
           if (!found) throw debugErrors.txNotFound();
-          const [one] = await traceBlock(rpcEnv(), found.block, config as TraceConfig | undefined, (i) => i === found.index);
+          const [one] = await traceBlock(rpcEnv(chain), found.block, config as TraceConfig | undefined, (i) => i === found.index);
           return traceReply(one!.result);
         }),
       ),

@@ -126,7 +126,8 @@ export async function parentVM(env: TraceEnv, block: StoredBlock): Promise<VM> {
 /**
  * Re-executes `block`'s txs from its parent's state, up to the one at index `last`: `run` runs
  * each on the block's VM, with its recorded sender (no signature to recover again, and an
- * impersonated tx's names nobody).
+ * impersonated tx's names nobody); a block the chain does not hold (debug_traceBlock's) has no
+ * records, and its senders are recovered from the signatures.
  */
 export async function replayTxs(
   env: TraceEnv,
@@ -139,8 +140,9 @@ export async function replayTxs(
   const records = await env.chain.store.txRecords(block.hash);
   for (let i = 0; i <= last; i++) {
     const tx = txs[i]!;
-    withSender(tx, new Address(records[i]!.from));
-    await run(vm, tx, i, records[i]!.from);
+    const from = records[i]?.from ?? tx.getSenderAddress().bytes;
+    withSender(tx, new Address(from));
+    await run(vm, tx, i, from);
   }
 }
 

@@ -1,0 +1,115 @@
+// The rest of coreth's debug-tracer API (eth/tracers/api.go), beside debug.ts: a block given as its
+// RLP or a file holding it, traced as debug_traceBlockByHash traces a block the chain holds; the
+// state root after each tx of a block (debug_intermediateRoots); and a bad block's trace, which the
+// node never has (it builds every block it accepts).
+import { open } from 'node:fs/promises';
+import { RLP } from '@ethereumjs/rlp';
+import { toHex0x } from '../../../encoding/bytes.js';
+import { method, RpcError } from '../../../rpc/method.js';
+import { positional } from '../../../rpc/geth.js';
+import type { EvmChain } from '../chain.js';
+import { decodeHeader, headerHash } from '../header.js';
+import { blockTxs } from '../queries.js';
+import type { StoredBlock } from '../store.js';
+import type { TraceConfig } from '../trace/index.js';
+import { replay, replayErrors, replayTxs } from '../trace/replay.js';
+import { blockErrors } from './blocks.js';
+import { rpcEnv, traceConfig, traceWholeBlock, wrap } from './debug.js';
+import { bytes, hash, text } from './fields.js';
+
+/** A block file larger than this is refused (Go's os.ReadFile reads any; /dev/zero would never end). */
+const MAX_BLOCK_FILE = 64 * 1024 * 1024;
+
+export const blockTraceErrors = {
+  decode: (why: string) => new RpcError(`could not decode block: ${why}`),
+  readFile: (why: string) => new RpcError(`could not read file: ${why}`),
+  badBlock: (h: Uint8Array) => new RpcError(`bad block ${toHex0x(h)} not found`),
+  notFound: (h: Uint8Array) => new RpcError(`block ${toHex0x(h)} not found`),
+};
+
+/** A block's RLP as the chain encodes its blocks (coreth's: version and extData after the uncles), with its txs decoded. */
+function decodedBlock(chain: EvmChain, blob: Uint8Array): StoredBlock {
+  try {
+    const fields = RLP.decode(blob) as unknown as [Uint8Array[], Array<Uint8Array | Uint8Array[]>, unknown, unknown, Uint8Array?];
+    if (!Array.isArray(fields) || !Array.isArray(fields[0]) || !Array.isArray(fields[1])) throw new Error('expected input list for types.Block');
+    const header = decodeHeader(fields[0], chain.flavor.layout);
+    const extData = fields[4];
+    const block: StoredBlock = { header, hash: headerHash(header), body: fields[1], size: blob.length, ...(extData?.length ? { extData } : {}) };
+    blockTxs(chain, block);
+    return block;
+  } catch (err) {
+    throw blockTraceErrors.decode((err as Error).message);
+  }
+}
+
+/**
+ * TraceBlock: the block the chain holds under the blob's hash (its txs' recorded senders), else the
+ * blob's own block on top of its parent, which must be there: a parent past the head is
+ * unfinalized, one unknown is not found.
+ */
+async function traceBlob(chain: EvmChain, blob: Uint8Array, config: TraceConfig | undefined) {
+  const block = decodedBlock(chain, blob);
+  const held = await chain.store.block(block.hash);
+  if (!held && block.header.number > 0n && block.header.number - 1n > chain.head.header.number) throw blockErrors.unfinalized();
+  return traceWholeBlock(chain, held ?? block, config);
+}
+
+/** os.ReadFile's error as Go writes it (*PathError: op, path, errno text). */
+function goFileError(err: NodeJS.ErrnoException, file: string, op: string): string {
+  const texts: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'not a directory',
+    ELOOP: 'too many levels of symbolic links',
+  };
+  return `${err.code === 'EISDIR' ? 'read' : op} ${file}: ${texts[err.code ?? ''] ?? err.message}`;
+}
+
+/** A block file's bytes, at most MAX_BLOCK_FILE. */
+async function readBlockFile(file: string): Promise<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.alloc(MAX_BLOCK_FILE + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length <= MAX_BLOCK_FILE; length += n) n = (await handle.read(buffer, length, buffer.length - length)).bytesRead;
+    if (length > MAX_BLOCK_FILE) throw blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
+    return new Uint8Array(buffer.subarray(0, length));
+  } catch (err) {
+    if (err instanceof RpcError) throw err;
+    throw blockTraceErrors.readFile(goFileError(err as NodeJS.ErrnoException, file, 'open'));
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** IntermediateRoots: the state root after each tx of the block (null for a block without txs). */
+async function intermediateRoots(chain: EvmChain, h: Uint8Array): Promise<string[] | null> {
+  const block = await chain.store.block(h);
+  if (!block) throw blockTraceErrors.notFound(h);
+  if (block.header.number === 0n) throw replayErrors.genesis();
+  const env = rpcEnv(chain);
+  const baseFee = block.header.baseFee ?? 0n;
+  const roots: string[] = [];
+  await replayTxs(env, block, block.body.length - 1, async (vm, tx) => {
+    await replay(env, vm, block, tx, baseFee);
+    roots.push(toHex0x(await vm.stateManager.getStateRoot()));
+  });
+  return roots.length > 0 ? roots : null;
+}
+
+export function blockTraceMethods(chain: EvmChain) {
+  return {
+    traceBlock: method(positional([bytes, traceConfig], 1), ([blob, config]) =>
+      wrap(() => traceBlob(chain, blob as Uint8Array, config as TraceConfig | undefined)),
+    ),
+    traceBlockFromFile: method(positional([text, traceConfig], 1), async ([file, config]) =>
+      wrap(async () => traceBlob(chain, await readBlockFile(file as string), config as TraceConfig | undefined)),
+    ),
+    traceBadBlock: method(positional([hash, traceConfig], 1), async ([h]) => {
+      throw blockTraceErrors.badBlock(h as Uint8Array);
+    }),
+    intermediateRoots: method(positional([hash, traceConfig], 1), ([h]) => wrap(() => intermediateRoots(chain, h as Uint8Array))),
+  };
+}

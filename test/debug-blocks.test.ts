@@ -1,0 +1,100 @@
+// The rest of coreth's debug-tracer API over HTTP: debug_traceBlock (a block's RLP, the chain's own
+// or one it does not hold, its senders then recovered from the signatures), debug_traceBlockFromFile,
+// debug_intermediateRoots (the state root after each tx) and debug_traceBadBlock, against
+// debug_traceBlockByHash and the blocks' own state roots.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromRlp, type Hex, toHex, toRlp } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_NODE, evmClients, ewoq } from './support/evm.js';
+import { call, callError, startTestNode, type TestNode } from './helpers.js';
+
+const CALL_TRACER = { tracer: 'callTracer' };
+
+describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, debug_traceBadBlock', () => {
+  let node: TestNode;
+  let url: string;
+  /** A block of two transfers (after one of one), and its RLP. */
+  let block: { hash: Hex; number: Hex; stateRoot: Hex; transactions: Hex[] };
+  let raw: Hex;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true });
+    url = `${node.uri}/ext/bc/C/rpc`;
+    const { client, wallet } = evmClients(node.uri, 'C', 43112, ewoq, DEV_NODE);
+    // A block of one tx, then one of two.
+    await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: '0x3333333333333333333333333333333333333333', value: 3n }) });
+    await call(url, 'evm_setAutomine', [false]);
+    await wallet.sendTransaction({ to: '0x1111111111111111111111111111111111111111', value: 5n, nonce: 1 });
+    await wallet.sendTransaction({ to: '0x2222222222222222222222222222222222222222', value: 7n, nonce: 2 });
+    await call(url, 'evm_mine', []);
+    await call(url, 'evm_setAutomine', [true]);
+    block = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+    expect(block.transactions).toHaveLength(2);
+    raw = await call(url, 'debug_getRawBlock', [block.number]);
+  });
+  afterAll(() => node.stop());
+
+  /** The block's RLP with its header's field `i` set to `value`. */
+  function withHeaderField(i: number, value: Hex): Hex {
+    const fields = fromRlp(raw) as unknown as [Hex[], ...unknown[]];
+    const header = [...fields[0]];
+    header[i] = value;
+    return toRlp([header, ...fields.slice(1)] as never);
+  }
+
+  it("traces a block's RLP as debug_traceBlockByHash traces the block", async () => {
+    const byHash = await call(url, 'debug_traceBlockByHash', [block.hash, CALL_TRACER]);
+    expect(byHash.map((t: { txHash: Hex }) => t.txHash)).toEqual(block.transactions);
+    expect(await call(url, 'debug_traceBlock', [raw, CALL_TRACER])).toEqual(byHash);
+    // The struct logger too (transfers: no steps).
+    expect(await call(url, 'debug_traceBlock', [raw])).toEqual(await call(url, 'debug_traceBlockByHash', [block.hash]));
+    // A block the chain does not hold (another extra): the same txs on the same parent, senders recovered.
+    expect(await call(url, 'debug_traceBlock', [withHeaderField(12, '0x0102'), CALL_TRACER])).toEqual(byHash);
+  });
+
+  it('refuses what coreth refuses: bad RLP, the genesis, an unknown or unfinalized parent', async () => {
+    expect((await callError(url, 'debug_traceBlock', ['0x1234'])).message).toMatch(/^could not decode block: /);
+    const genesis = await call(url, 'debug_getRawBlock', ['0x0']);
+    expect((await callError(url, 'debug_traceBlock', [genesis])).message).toBe('genesis is not traceable');
+    const parent = `0x${'ab'.repeat(32)}` as Hex;
+    expect((await callError(url, 'debug_traceBlock', [withHeaderField(0, parent)])).message).toBe(`block ${parent} not found`);
+    const far = toHex(BigInt(block.number) + 5n);
+    expect((await callError(url, 'debug_traceBlock', [withHeaderField(8, far)])).message).toBe('cannot query unfinalized data');
+  });
+
+  it('reads a block from a file, with Go’s errors for a file it cannot read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trace-file-'));
+    const file = join(dir, 'block.rlp');
+    writeFileSync(file, Buffer.from(raw.slice(2), 'hex'));
+    expect(await call(url, 'debug_traceBlockFromFile', [file, CALL_TRACER])).toEqual(await call(url, 'debug_traceBlockByHash', [block.hash, CALL_TRACER]));
+    const missing = join(dir, 'none.rlp');
+    expect((await callError(url, 'debug_traceBlockFromFile', [missing])).message).toBe(`could not read file: open ${missing}: no such file or directory`);
+    expect((await callError(url, 'debug_traceBlockFromFile', [dir])).message).toBe(`could not read file: read ${dir}: is a directory`);
+  });
+
+  it("debug_intermediateRoots: the state root after each tx, the last the block's", async () => {
+    const roots: Hex[] = await call(url, 'debug_intermediateRoots', [block.hash]);
+    expect(roots).toHaveLength(2);
+    expect(roots[1]).toBe(block.stateRoot);
+    expect(roots[0]).not.toBe(roots[1]);
+    const parent = await call(url, 'eth_getBlockByNumber', [toHex(BigInt(block.number) - 1n), false]);
+    expect(roots[0]).not.toBe(parent.stateRoot);
+    // A block of one tx: its root is the block's.
+    const one = await call(url, 'debug_intermediateRoots', [parent.hash]);
+    expect(one).toEqual([parent.stateRoot]);
+    const unknown = `0x${'cd'.repeat(32)}`;
+    expect((await callError(url, 'debug_intermediateRoots', [unknown])).message).toBe(`block ${unknown} not found`);
+    const genesis = await call(url, 'eth_getBlockByNumber', ['0x0', false]);
+    expect((await callError(url, 'debug_intermediateRoots', [genesis.hash])).message).toBe('genesis is not traceable');
+    // An empty block (evm_mine with nothing to mine): no roots, null as Go writes a nil slice.
+    await call(url, 'evm_mine', []);
+    const empty = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+    expect(empty.transactions).toEqual([]);
+    expect(await call(url, 'debug_intermediateRoots', [empty.hash])).toBeNull();
+  });
+
+  it('debug_traceBadBlock: the node never has one', async () => {
+    expect((await callError(url, 'debug_traceBadBlock', [block.hash])).message).toBe(`bad block ${block.hash} not found`);
+  });
+});
