@@ -2,7 +2,7 @@
 // or one it does not hold, its senders then recovered from the signatures), debug_traceBlockFromFile,
 // debug_intermediateRoots (the state root after each tx) and debug_traceBadBlock, against
 // debug_traceBlockByHash and the blocks' own state roots.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromRlp, type Hex, toHex, toRlp } from 'viem';
@@ -96,5 +96,31 @@ describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, d
 
   it('debug_traceBadBlock: the node never has one', async () => {
     expect((await callError(url, 'debug_traceBadBlock', [block.hash])).message).toBe(`bad block ${block.hash} not found`);
+  });
+});
+
+describe("the tracer APIs by eth-apis: debug-tracer's and debug-file-tracer's methods", () => {
+  async function nodeWith(apis: string[]): Promise<TestNode> {
+    const configDir = mkdtempSync(join(tmpdir(), 'trace-apis-'));
+    mkdirSync(join(configDir, 'C'));
+    writeFileSync(join(configDir, 'C', 'config.json'), JSON.stringify({ 'eth-apis': apis }));
+    return startTestNode({ dbType: 'memdb', chainConfigDir: configDir });
+  }
+
+  it('serves debug_traceBlockFromFile with debug-file-tracer only, and debug_traceBlock with either', async () => {
+    for (const [api, served, absent] of [
+      ['debug-tracer', 'debug_intermediateRoots', 'debug_traceBlockFromFile'],
+      ['debug-file-tracer', 'debug_traceBlockFromFile', 'debug_intermediateRoots'],
+    ] as const) {
+      const node = await nodeWith(['eth', api]);
+      try {
+        const url = `${node.uri}/ext/bc/C/rpc`;
+        expect((await callError(url, absent, [`0x${'00'.repeat(32)}`])).code, absent).toBe(-32601);
+        expect((await callError(url, served, ['/nonexistent'])).code, served).not.toBe(-32601);
+        expect((await callError(url, 'debug_traceBlock', ['0x1234'])).message).toMatch(/^could not decode block: /);
+      } finally {
+        await node.stop();
+      }
+    }
   });
 });

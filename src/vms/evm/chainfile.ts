@@ -150,7 +150,7 @@ export function namespaces(apis: string[], dev: boolean): Set<string> {
   if (apis.includes('net')) on.add('net');
   if (apis.includes('web3')) on.add('web3');
   // coreth's three debug APIs: the tracers, ethapi's raw getters, eth/api_debug.go's.
-  for (const name of ['debug-tracer', 'internal-debug', 'debug']) if (apis.includes(name) || dev) on.add(name);
+  for (const name of ['debug-tracer', 'debug-file-tracer', 'internal-debug', 'debug']) if (apis.includes(name) || dev) on.add(name);
   if (apis.includes('internal-tx-pool') || dev) on.add('txpool');
   return on;
 }

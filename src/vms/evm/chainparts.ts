@@ -14,7 +14,7 @@ import { ethService } from './api/eth.js';
 import { keyRing } from './api/accounts.js';
 import { rawDebugMethods } from './api/rawdebug.js';
 import { stateDebugMethods } from './api/statedump.js';
-import { blockTraceMethods } from './api/debugblocks.js';
+import { blockTraceMethods, fileTraceMethods } from './api/debugblocks.js';
 import { otterscanServices } from './api/otterscan.js';
 import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
@@ -166,6 +166,7 @@ export function rpcHandlers(
   if (on.has('txpool')) services.push(txpoolService(chain));
   const debug = {
     ...(on.has('debug-tracer') ? { ...debugService(chain).methods, ...blockTraceMethods(chain) } : {}),
+    ...(on.has('debug-file-tracer') ? fileTraceMethods(chain) : {}),
     ...(on.has('internal-debug') ? rawDebugMethods(chain) : {}),
     ...(on.has('debug') ? stateDebugMethods(chain) : {}),
   };

@@ -1,7 +1,7 @@
 // The rest of coreth's debug-tracer API (eth/tracers/api.go), beside debug.ts: a block given as its
-// RLP or a file holding it, traced as debug_traceBlockByHash traces a block the chain holds; the
-// state root after each tx of a block (debug_intermediateRoots); and a bad block's trace, which the
-// node never has (it builds every block it accepts).
+// RLP, traced as debug_traceBlockByHash traces a block the chain holds; the state root after each tx
+// of a block (debug_intermediateRoots); and a bad block's trace, which the node never has (it builds
+// every block it accepts). And the debug-file-tracer API's block read from a file.
 import { open } from 'node:fs/promises';
 import { RLP } from '@ethereumjs/rlp';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -99,14 +99,27 @@ async function intermediateRoots(chain: EvmChain, h: Uint8Array): Promise<string
   return roots.length > 0 ? roots : null;
 }
 
-export function blockTraceMethods(chain: EvmChain) {
+/** debug_traceBlock: the tracer API's and the file tracer's (both embed coreth's baseAPI). */
+const traceBlockMethod = (chain: EvmChain) =>
+  method(positional([bytes, traceConfig], 1), ([blob, config]) => wrap(() => traceBlob(chain, blob as Uint8Array, config as TraceConfig | undefined)));
+
+/**
+ * coreth's debug-file-tracer API, less the standardTrace*ToFile methods (which write traces into
+ * files on the node's machine): a block read from a file, or given as its RLP.
+ */
+export function fileTraceMethods(chain: EvmChain) {
   return {
-    traceBlock: method(positional([bytes, traceConfig], 1), ([blob, config]) =>
-      wrap(() => traceBlob(chain, blob as Uint8Array, config as TraceConfig | undefined)),
-    ),
+    traceBlock: traceBlockMethod(chain),
     traceBlockFromFile: method(positional([text, traceConfig], 1), async ([file, config]) =>
       wrap(async () => traceBlob(chain, await readBlockFile(file as string), config as TraceConfig | undefined)),
     ),
+  };
+}
+
+/** The debug-tracer API's methods besides debug.ts's. */
+export function blockTraceMethods(chain: EvmChain) {
+  return {
+    traceBlock: traceBlockMethod(chain),
     traceBadBlock: method(positional([hash, traceConfig], 1), async ([h]) => {
       throw blockTraceErrors.badBlock(h as Uint8Array);
     }),
