@@ -6,9 +6,8 @@
 // What a client can make the node hold is bounded: a filter's pending entries (MAX_PENDING), the
 // filters installed at once (MAX_FILTERS); a block's logs and header are formatted and encoded once
 // for every filter and subscription that takes them; a connection's subscriptions end with it.
-import { randomBytes } from 'node:crypto';
-import { goKey, goKind, goMarshal, isJsonObject, type JsonValue, RawJson } from '../../../encoding/gojson.js';
-import { type CallContext, method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { goKey, goKind, goMarshal, isJsonObject, type JsonValue } from '../../../encoding/gojson.js';
+import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
 import { positional } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
@@ -21,6 +20,7 @@ import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 import { goQuote } from '../../../encoding/goquote.js';
+import { newID, Subscriptions, subscriptionArgs } from './subscriptions.js';
 
 /** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -46,9 +46,6 @@ export const filterErrors = {
   invalidCombination: () => new RpcError('invalid from and to block combination: from > to'),
   tooManyTopics: () => new RpcError('exceed max topics'),
   unknownBlock: () => new RpcError('unknown block'),
-  notifications: () => new RpcError('notifications not supported', -32601),
-  /** rpc.ErrSubscriptionNotFound: an ID this connection did not subscribe (or already ended). */
-  subscriptionNotFound: () => new RpcError('subscription not found'),
 };
 
 interface Criteria extends LogFilter {
@@ -182,7 +179,6 @@ function checkFollowable(c: Criteria): Criteria {
 }
 
 /** rpc.NewID: 16 random bytes as a quantity (no leading zeros). */
-const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
 
 type FilterKind = { kind: 'logs'; criteria: Criteria } | { kind: 'blocks' } | { kind: 'pending' };
 /** A polled filter: what it gathered since the last poll, and when that was (the clock's ms). */
@@ -476,34 +472,6 @@ export class FilterSystem {
  * handleSubscribe's parseSubscriptionName: the params must be an array whose first item is a
  * string, the subscription's name.
  */
-function subscriptionName(params: JsonValue | undefined): string {
-  if (!Array.isArray(params)) throw new ParamsError('non-array args');
-  const name = params[0];
-  if (typeof name !== 'string') throw new ParamsError('expected subscription name as first argument');
-  return name;
-}
-
-/**
- * The arguments after the name, bound to the subscription method's (parsePositionalArguments, the
- * name counted as argument 0): `required` of `fields`, each decoding error prefixed with its index.
- */
-function subscriptionArgs(params: JsonValue[], fields: Array<(v: JsonValue) => unknown>, required = 0): unknown[] {
-  if (params.length > fields.length + 1) throw new ParamsError(`too many arguments, want at most ${fields.length + 1}`);
-  return fields.map((decode, i) => {
-    const v = params[i + 1];
-    if (v === undefined) {
-      if (i < required) throw new ParamsError(`missing value for required argument ${i + 1}`);
-      return undefined;
-    }
-    try {
-      return decode(v);
-    } catch (err) {
-      if (err instanceof ParamsError) throw new ParamsError(`invalid argument ${i + 1}: ${err.message}`);
-      throw err;
-    }
-  });
-}
-
 /** A `*bool` argument (fullTx): null leaves it nil. */
 const fullTx = (v: JsonValue): boolean => (v === null ? false : (boolean.decode(v) as boolean));
 
@@ -544,34 +512,7 @@ function subscriber(name: string, params: JsonValue[], send: (resultJson: string
 
 /** The eth_ filter and subscription methods; they reach the chain through `filters` (`_chain` is the factory's). */
 export function filterService(filters: FilterSystem): ServiceDef {
-  // Each connection's subscriptions by ID: as in geth they are the connection's own (another
-  // connection cannot end them) and all end when it closes.
-  const connections = new WeakMap<CallContext, Map<string, () => void>>();
-  const subscriptionsOf = (ctx: CallContext, onClose: (fn: () => void) => void): Map<string, () => void> => {
-    let subs = connections.get(ctx);
-    if (!subs) {
-      const mine = new Map<string, () => void>();
-      connections.set(ctx, mine);
-      onClose(() => {
-        for (const stop of mine.values()) stop();
-        mine.clear();
-      });
-      subs = mine;
-    }
-    return subs;
-  };
-  // handleSubscribe's order: notifications first (HTTP has none), then the name, then its arguments.
-  const subscribe = (ctx: CallContext, params: JsonValue | undefined): string => {
-    if (!ctx.notify || !ctx.onClose) throw filterErrors.notifications();
-    const name = subscriptionName(params);
-    const notify = ctx.notify;
-    const id = newID();
-    // The notification's params as geth writes them, around a result encoded once for everyone.
-    const head = `{"subscription":${goMarshal(id)},"result":`;
-    const s = subscriber(name, params as JsonValue[], (result) => notify('eth_subscription', new RawJson(`${head}${result}}`)));
-    subscriptionsOf(ctx, ctx.onClose).set(id, filters.subscribe(s));
-    return id;
-  };
+  const subscriptions = new Subscriptions('eth');
   return {
     name: 'eth',
     methods: {
@@ -595,15 +536,8 @@ export function filterService(filters: FilterSystem): ServiceDef {
       }),
       uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
       // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order.
-      subscribe: method(raw, (params, ctx) => subscribe(ctx, params)),
-      unsubscribe: method(positional([rpcId]), ([id], ctx) => {
-        const subs = connections.get(ctx);
-        const stop = subs?.get(id as string);
-        if (!stop) throw filterErrors.subscriptionNotFound();
-        stop();
-        subs!.delete(id as string);
-        return true;
-      }),
+      subscribe: method(raw, (params, ctx) => subscriptions.subscribe(ctx, params, (name, args, send) => filters.subscribe(subscriber(name, args, send)))),
+      unsubscribe: method(positional([rpcId]), ([id], ctx) => subscriptions.unsubscribe(ctx, id as string)),
     },
   };
 }
