@@ -15,6 +15,7 @@ import { keyRing } from './api/accounts.js';
 import { rawDebugMethods } from './api/rawdebug.js';
 import { stateDebugMethods } from './api/statedump.js';
 import { blockTraceMethods, fileTraceMethods } from './api/debugblocks.js';
+import { traceChainService } from './api/tracechain.js';
 import { otterscanServices } from './api/otterscan.js';
 import { personalService } from './api/signing.js';
 import { type FilterSystem, filterService } from './api/filters.js';
@@ -165,7 +166,7 @@ export function rpcHandlers(
   if (on.has('web3')) services.push(web3Service(config.dev ? devClientVersion(chain) : chain.flavor.clientVersion));
   if (on.has('txpool')) services.push(txpoolService(chain));
   const debug = {
-    ...(on.has('debug-tracer') ? { ...debugService(chain).methods, ...blockTraceMethods(chain) } : {}),
+    ...(on.has('debug-tracer') ? { ...debugService(chain).methods, ...blockTraceMethods(chain), ...traceChainService(chain) } : {}),
     ...(on.has('debug-file-tracer') ? fileTraceMethods(chain) : {}),
     ...(on.has('internal-debug') ? rawDebugMethods(chain) : {}),
     ...(on.has('debug') ? stateDebugMethods(chain) : {}),

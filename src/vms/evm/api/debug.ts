@@ -23,7 +23,7 @@ import { ScratchStore } from '../overlay.js';
 import { blockTxs, findTx } from '../queries.js';
 import type { StoredBlock } from '../store.js';
 import { checkTraceConfig, decodeTraceConfig, Pacer, StructLogs, type TraceCallConfig, type TraceConfig, TracerError } from '../trace/index.js';
-import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne } from '../trace/replay.js';
+import { parentVM, replay, scratchVM, type TraceEnv, traceBlock, traceOne, type TxTrace } from '../trace/replay.js';
 import { blockOf } from './blocks.js';
 import { type BlockRef, blockNumber, blockOverrides, blockRef, callArgs, hash, stateOverrides } from './fields.js';
 import { withHashReference } from '../execution.js';
@@ -93,13 +93,22 @@ async function traceReply(result: unknown): Promise<RawJson> {
   return new RawJson(await resultJson(result, new Pacer()));
 }
 
-/** A block's traces as []txTraceResult, already JSON. */
-export async function blockReply(results: Array<{ txHash: string; result: unknown }>): Promise<RawJson> {
+/**
+ * A block's traces as []txTraceResult, already JSON: a failed one as {txHash, error}, and past the
+ * traces, nulls up to `length` (debug_traceChain's block whose tx failed: the txs after it have none).
+ */
+export async function blockReply(results: TxTrace[], length = results.length): Promise<RawJson> {
   const pacer = new Pacer();
   let text = '[';
-  for (const [i, r] of results.entries()) {
+  for (let i = 0; i < length; i++) {
+    const r = results[i];
     // Concatenation, not join: long parts make a rope, copied once when the reply is sent.
-    text += `${i > 0 ? ',' : ''}{"txHash":"${r.txHash}","result":${await resultJson(r.result, pacer)}}`;
+    const item = !r
+      ? 'null'
+      : 'error' in r
+        ? `{"txHash":"${r.txHash}","error":${goMarshal(r.error)}}`
+        : `{"txHash":"${r.txHash}","result":${await resultJson(r.result, pacer)}}`;
+    text += `${i > 0 ? ',' : ''}${item}`;
   }
   return new RawJson(`${text}]`);
 }
@@ -186,7 +195,8 @@ export function debugService(chain: EvmChain): ServiceDef {
           const found = await findTx(chain, h as Uint8Array);
           if (!found) throw debugErrors.txNotFound();
           const [one] = await traceBlock(rpcEnv(chain), found.block, config as TraceConfig | undefined, (i) => i === found.index);
-          return traceReply(one!.result);
+          // Failures are thrown, not recorded, here: the trace is a result.
+          return traceReply((one as { result: unknown }).result);
         }),
       ),
       traceBlockByNumber: method(positional([blockNumber, traceConfig], 1), async ([tag, config]) =>

@@ -146,17 +146,38 @@ export async function replayTxs(
   }
 }
 
-/** Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). */
-export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean) {
+/** A tx's trace: its result, or (a chain's trace, which goes on past a failed tx's block) the tracer's failure. */
+export type TxTrace = { txHash: string; result: unknown } | { txHash: string; error: string };
+
+/** What ends a block's re-execution once a tx's trace failed and was recorded. */
+class Recorded extends Error {}
+
+/**
+ * Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). A
+ * tracer's failure fails the whole, unless `recordFailure` (debug_traceChain's): the failed tx's
+ * trace is then its error, and the block's txs after it are not run.
+ */
+export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean, recordFailure = false) {
   if (block.header.number === 0n) throw replayErrors.genesis();
   const baseFee = block.header.baseFee ?? 0n;
-  const out: Array<{ txHash: string; result: unknown }> = [];
+  const out: TxTrace[] = [];
   let last = -1;
   for (let i = 0; i < block.body.length; i++) if (which(i)) last = i;
-  await replayTxs(env, block, last, async (vm, tx, i, from) => {
-    if (!which(i)) await replay(env, vm, block, tx, baseFee);
-    else out.push({ txHash: toHex0x(txHash(tx)), result: await traceOne(env, vm, block, tx, from, config, baseFee) });
-  });
+  try {
+    await replayTxs(env, block, last, async (vm, tx, i, from) => {
+      if (!which(i)) return replay(env, vm, block, tx, baseFee);
+      const hash = toHex0x(txHash(tx));
+      try {
+        out.push({ txHash: hash, result: await traceOne(env, vm, block, tx, from, config, baseFee) });
+      } catch (err) {
+        if (!recordFailure || !(err instanceof TracerError)) throw err;
+        out.push({ txHash: hash, error: err.message });
+        throw new Recorded();
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof Recorded)) throw err;
+  }
   return out;
 }
 
