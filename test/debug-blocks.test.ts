@@ -124,3 +124,29 @@ describe("the tracer APIs by eth-apis: debug-tracer's and debug-file-tracer's me
     }
   });
 });
+
+describe('on a Subnet-EVM L1 (its own header layout and four-field accounts)', () => {
+  it('traces a block from its RLP, gives its intermediate roots, and dumps its state by address', async () => {
+    const node = await startTestNode({ dbType: 'memdb', dev: true, l1: [new URL('../fixtures/myl1.json', import.meta.url).pathname] });
+    try {
+      const url = `${node.uri}/ext/bc/myl1/rpc`;
+      const { client, wallet } = evmClients(node.uri, 'myl1', 99999, ewoq, DEV_NODE);
+      const receipt = await client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to: '0x5555555555555555555555555555555555555555', value: 9n }),
+      });
+      const number = toHex(receipt.blockNumber);
+      const block = await call(url, 'eth_getBlockByNumber', [number, false]);
+      const raw = await call(url, 'debug_getRawBlock', [number]);
+      expect(await call(url, 'debug_traceBlock', [raw, CALL_TRACER])).toEqual(await call(url, 'debug_traceBlockByHash', [block.hash, CALL_TRACER]));
+      expect(await call(url, 'debug_intermediateRoots', [block.hash])).toEqual([block.stateRoot]);
+      const dump = await call(url, 'debug_dumpBlock', [number]);
+      expect(dump.root).toBe(block.stateRoot.slice(2));
+      expect(dump.accounts['0x5555555555555555555555555555555555555555'].balance).toBe('9');
+      expect(await call(url, 'debug_getModifiedAccountsByNumber', [Number(receipt.blockNumber)])).toEqual(
+        expect.arrayContaining([ewoq.address.toLowerCase(), '0x5555555555555555555555555555555555555555']),
+      );
+    } finally {
+      await node.stop();
+    }
+  });
+});
