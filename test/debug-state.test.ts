@@ -104,8 +104,11 @@ describe('debug_* state dumps with preimages (--dev)', () => {
       const hex = BigInt(value).toString(16);
       expect(a.storage![slotOf(k)]).toBe(hex.length % 2 === 0 ? hex : `0${hex}`);
     }
-    // Not named without a preimage: debug_dumpBlock skips nothing here (every key was written by this node).
-    expect(Object.keys(dump.accounts).every((k) => !k.startsWith('pre('))).toBe(true);
+    // debug_dumpBlock skips an account without a preimage: here every key was written by this node,
+    // so it dumps as many as a range that keeps those too (incompletes), and names them all.
+    const incomplete: Dump = await call(url, 'debug_accountRange', [toHex(second), '0x', 256, true, true, true]);
+    expect(Object.keys(dump.accounts)).toHaveLength(Object.keys(incomplete.accounts).length);
+    expect(Object.keys(incomplete.accounts).filter((k) => k.startsWith('pre('))).toEqual([]);
     expect((await callError(url, 'debug_dumpBlock', ['0x10000'])).message).toBe('block #65536 not found');
   });
 
@@ -159,14 +162,59 @@ describe('debug_* state dumps with preimages (--dev)', () => {
     );
   });
 
+  it("reads a two-tx block's storage as it began at any txIndex; a start past a key's end; dev edits' preimages; a range by hash", async () => {
+    const { client, wallet } = evmClients(node.uri, 'C', 43112, ewoq, DEV_NODE);
+    let nonce = await client.getTransactionCount({ address: ewoq.address });
+    await call(url, 'evm_setAutomine', [false]);
+    for (const args of [
+      [0n, 2n, 5000n],
+      [1n, 2n, 6000n],
+    ] as const) {
+      await wallet.sendTransaction({ to: contract, data: encodeFunctionData({ abi, functionName: 'set', args }), nonce: nonce++ });
+    }
+    await call(url, 'evm_mine', []);
+    await call(url, 'evm_setAutomine', [true]);
+    const block = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+    expect(block.transactions).toHaveLength(2);
+    const values = async (txIndex: number) => {
+      const range = await call(url, 'debug_storageRangeAt', [block.hash, txIndex, contract, '0x', 100]);
+      return Object.fromEntries(Object.values(range.storage as Record<string, { key: string; value: string }>).map((e) => [e.key, BigInt(e.value)]));
+    };
+    // m[0] was 100 before the block, 5000 after its first tx: coreth reads the block's start at both.
+    expect((await values(0))[slotOf(0n)]).toBe(100n);
+    expect((await values(1))[slotOf(0n)]).toBe(100n);
+    expect(await values(1)).toEqual(await values(0));
+    for (const bad of [-1, 2]) {
+      expect((await callError(url, 'debug_storageRangeAt', [block.hash, bad, contract, '0x', 1])).message).toBe(
+        `transaction index ${bad} out of range for block ${block.hash}`,
+      );
+    }
+    expect((await callError(url, 'debug_storageRangeAt', [block.hash, 1.5, contract, '0x', 1])).message).toBe(
+      'invalid argument 1: json: cannot unmarshal number 1.5 into Go value of type int',
+    );
+    // A start that runs past a key's end: geth's paths end in a terminator after every nibble, so that key comes first.
+    const all: Dump = await call(url, 'debug_accountRange', ['latest', '0x', 0, true, true, false]);
+    const keys = Object.values(all.accounts)
+      .map((a) => a.key)
+      .sort();
+    const longer: Dump = await call(url, 'debug_accountRange', ['latest', `${keys[1]}00`, 1, true, true, false]);
+    expect(Object.values(longer.accounts).map((a) => a.key)).toEqual([keys[1]]);
+    expect(Buffer.from(longer.next!, 'base64').toString('hex')).toBe(keys[2]!.slice(2));
+    // A range by block hash, and a dev edit's key kept with its write.
+    expect(await call(url, 'debug_accountRange', [{ blockHash: block.hash }, '0x', 0, true, true, false])).toEqual(all);
+    const slot = pad(toHex(0x77n));
+    await call(url, 'anvil_setStorageAt', [contract, slot, pad(toHex(1n))]);
+    expect(await call(url, 'debug_preimage', [keccak256(slot)])).toBe(slot);
+  });
+
   it('debug_preimage and debug_getAccessibleState', async () => {
     expect(await call(url, 'debug_preimage', [keccak256(contract)])).toBe(contract.toLowerCase());
     // A storage trie's key is the slot's keccak: its preimage is the slot.
     expect(await call(url, 'debug_preimage', [keccak256(slotOf(6n))])).toBe(slotOf(6n));
     expect((await callError(url, 'debug_preimage', [keccak256('0x1234')])).message).toBe('unknown preimage');
     expect(await call(url, 'debug_getAccessibleState', ['0x0', 'latest'])).toBe(0);
-    expect(await call(url, 'debug_getAccessibleState', ['latest', '0x0'])).toBe(Number(second));
-    expect((await callError(url, 'debug_getAccessibleState', ['latest', toHex(second)])).message).toBe('from and to needs to be different');
+    expect(await call(url, 'debug_getAccessibleState', ['latest', '0x0'])).toBe(Number(await call(url, 'eth_blockNumber', [])));
+    expect((await callError(url, 'debug_getAccessibleState', ['latest', 'pending'])).message).toBe('from and to needs to be different');
     expect((await callError(url, 'debug_accountRange', ['latest', '0x'])).message).toBe('missing value for required argument 2');
   });
 });

@@ -438,3 +438,32 @@ describe('reads on a fork', () => {
     }
   }, 60_000);
 });
+
+describe('the debug API on a fork', () => {
+  it('looks for state at no block below the fork block, and names the upstream nodes a walk has not fetched', async () => {
+    const requests: string[] = [];
+    const proxy = await rpcProxy(U, {
+      request: (calls) => {
+        requests.push(...calls.map((c) => c.method));
+        return calls;
+      },
+    });
+    const fork = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir('fork-debug-'), dbType: 'memdb', dev: true, forkUrl: proxy.url });
+    try {
+      const F = C(fork.uri);
+      const before = requests.length;
+      // Below the fork block the state is the upstream's, read key by key: the walk up starts at the fork block.
+      // (`to` is not included: from 0 to the head, the fork block, nothing is found.)
+      expect((await rpc(F, 'debug_getAccessibleState', ['0x0', 'latest'])).json.error.message).toBe('no state found');
+      expect(await call(F, 'debug_getAccessibleState', ['0x0', qty(forkBlock + 1n)])).toBe(Number(forkBlock));
+      const { json } = await rpc(F, 'debug_getAccessibleState', ['latest', '0x0']);
+      expect(json.result).toBe(Number(forkBlock));
+      expect(requests.slice(before)).toEqual([]);
+      const walk = await rpc(F, 'debug_accountRange', ['latest', '0x', 10, true, true, true]);
+      expect(walk.json.error.message).toMatch(/^missing trie node: /);
+    } finally {
+      await fork.stop();
+      proxy.close();
+    }
+  }, 60_000);
+});

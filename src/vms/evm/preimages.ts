@@ -42,20 +42,18 @@ export class Preimages {
 }
 
 /**
- * The layer that notes the key of every write to a trie (and its storage tries): geth's secure trie
- * keeps the preimage of each key it updates, and writes them when the state is committed.
+ * The layer that notes the key of every write of a value to a trie (and its storage tries): geth's
+ * secure trie keeps the preimage of each key it updates and writes them when the state is
+ * committed. A deletion notes nothing. (geth's trie also forgets a key it deletes after updating it;
+ * here such a key's preimage, like one a failed block noted, is written all the same: a preimage is
+ * true of its key in any trie, and another trie may hold the same slot.)
  */
 export function preimageLayer(preimages: Preimages): TrieLayer {
   return (Base: TrieClass) =>
     class extends Base {
       override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
-        if (!skipKeyTransform) preimages.note(key);
+        if (!skipKeyTransform && value !== null && value.length > 0) preimages.note(key);
         return super.put(key, value, skipKeyTransform);
-      }
-
-      override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
-        if (!skipKeyTransform) preimages.note(key);
-        return super.del(key, skipKeyTransform);
       }
     };
 }

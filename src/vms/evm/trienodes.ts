@@ -57,12 +57,6 @@ function compareShared(path: number[], start: number[]): number {
   return 0;
 }
 
-/** Whether a full key is at or after `start` (a key that starts with `start` is after it). */
-const atOrAfter = (key: number[], start: number[]): boolean => {
-  const order = compareShared(key, start);
-  return order !== 0 ? order > 0 : key.length >= start.length;
-};
-
 /** A leaf: its full key and value. */
 export interface TrieLeaf {
   key: Uint8Array;
@@ -70,8 +64,11 @@ export interface TrieLeaf {
 }
 
 /**
- * The leaves of the trie at `root` whose keys are at or after `start`, in key order: geth's
- * trie.NewIterator(trie.NodeIterator(start)). Subtrees wholly before `start` are never read.
+ * The leaves of the trie at `root` at or after `start`, in the order geth's
+ * trie.NewIterator(trie.NodeIterator(start)) gives them. geth orders paths with a terminator nibble
+ * (16) after a key's own: a key sorts after every key it is a prefix of, a value at a branch comes
+ * after the branch's children, and a key that is a prefix of `start` (or equals it) is at or after
+ * it. Subtrees wholly before `start` are never read.
  */
 export async function* leavesFrom(nodes: TrieNodes, root: Ref, start: Uint8Array = new Uint8Array()): AsyncGenerator<TrieLeaf> {
   const nibbles = nibblesOf(start);
@@ -83,19 +80,20 @@ async function* walk(nodes: TrieNodes, ref: Ref, path: number[], start: number[]
   const node = await nodes.node(ref);
   if (node instanceof LeafMPTNode) {
     const key = [...path, ...node.key()];
-    if (!bounded || atOrAfter(key, start)) yield { key: bytesOf(key), value: node.value()! };
+    // With its terminator, a key that runs along `start` to its own end sorts after it.
+    if (!bounded || compareShared(key, start) >= 0) yield { key: bytesOf(key), value: node.value()! };
   } else if (node instanceof ExtensionMPTNode) {
     const below = [...path, ...node.key()];
     const order = bounded ? compareShared(below, start) : 1;
     if (order >= 0) yield* walk(nodes, node.value() as Ref, below, start, order === 0 && below.length < start.length);
   } else if (node instanceof BranchMPTNode) {
-    // A key that ends at a branch comes before its children; a bounded path is before `start`. (A
-    // secure trie's keys are all one length: none ends at a branch.)
-    const value = node.value();
-    if (!bounded && value && value.length > 0 && path.length % 2 === 0) yield { key: bytesOf(path), value };
     const first = bounded ? start[path.length]! : 0;
     for (let i = first; i < 16; i++) {
       yield* walk(nodes, node.getBranch(i), [...path, i], start, bounded && i === first && path.length + 1 < start.length);
     }
+    // The key that ends here is the branch's child 16: after the others, and after `start` when the
+    // branch is on its path. (A secure trie's keys are all one length: none ends at a branch.)
+    const value = node.value();
+    if (value && value.length > 0 && path.length % 2 === 0) yield { key: bytesOf(path), value };
   }
 }

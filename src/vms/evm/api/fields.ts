@@ -257,6 +257,18 @@ export const goUint64: Field<number> = {
   zero: () => 0,
 };
 
+/** A Go int as geth's rpc decodes it (a JSON number only, an integer within int64), as a bigint. */
+export const goInt: Field<bigint> = {
+  decode(v) {
+    const text = numberText(v);
+    if (text === undefined) throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type int`);
+    const n = /^-?\d+$/.test(text) ? BigInt(text) : undefined;
+    if (n === undefined || n !== BigInt.asIntN(64, n)) throw new ParamsError(`json: cannot unmarshal number ${text} into Go value of type int`);
+    return n;
+  },
+  zero: () => 0n,
+};
+
 /** ethapi.BlockOverrides (its fields have no JSON tags: the keys are the Go names, any case). */
 export const blockOverrides: Field<BlockOverrides | undefined> = {
   decode(v) {

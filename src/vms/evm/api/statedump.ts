@@ -11,7 +11,7 @@ import { bytesToBigInt, KECCAK256_NULL, KECCAK256_RLP, toChecksumAddress } from 
 import { concatBytes, equalBytes, toHex, toHex0x } from '../../../encoding/bytes.js';
 import { goMarshal, numberText, RawJson } from '../../../encoding/gojson.js';
 import { method, RpcError } from '../../../rpc/method.js';
-import { type Field, int, optional } from '../../../rpc/schema.js';
+import { type Field, optional } from '../../../rpc/schema.js';
 import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import { type Changed, diffRefs } from '../statediff.js';
@@ -20,7 +20,7 @@ import { leavesFrom, TrieNodes } from '../trienodes.js';
 import { MISSING_NODE } from '../triepath.js';
 import { blockErrors, blockOf } from './blocks.js';
 import { debugErrors } from './debug.js';
-import { address, type BlockRef, type BlockTag, blockNumber, blockRef, boolean, bytes, goUint64, hash } from './fields.js';
+import { address, type BlockRef, type BlockTag, blockNumber, blockRef, boolean, bytes, goInt, goUint64, hash } from './fields.js';
 
 /** eth/api_debug.go's AccountRangeMaxResults: the most accounts one range answers. */
 const MAX_RESULTS = 256;
@@ -144,12 +144,15 @@ async function dumpAccount(
   return `{${fields.join(',')}}`;
 }
 
-/** An account's code: through the state by address (a fork fetches it), by its hash where the address is unknown. */
+/**
+ * An account's code, by its hash from the chain's store (a reader is not moved to this state for
+ * it); on a fork, code not fetched yet through the state by address, which fetches it.
+ */
 async function codeOf(chain: EvmChain, root: Uint8Array, codeHash: Uint8Array, addr: Uint8Array | undefined): Promise<Uint8Array> {
   if (equalBytes(codeHash, KECCAK256_NULL)) return new Uint8Array();
-  if (addr) return chain.code(addr, root);
   const code = await chain.nodes.get(concatBytes(CODEHASH_PREFIX, codeHash));
-  return typeof code === 'string' ? Buffer.from(code, 'hex') : (code ?? new Uint8Array());
+  if (code !== undefined) return typeof code === 'string' ? Buffer.from(code, 'hex') : code;
+  return addr ? chain.code(addr, root) : new Uint8Array();
 }
 
 /** common.BytesToHash: the last 32 bytes, left-padded. */
@@ -164,20 +167,20 @@ function padded(b: Uint8Array): Uint8Array {
  * txs before it, but reads the storage trie at the root the account had at the block's start (its
  * state objects' roots move only when a state root is asked for), so the range is the parent state's.
  */
-async function storageRangeAt(chain: EvmChain, ref: BlockRef, txIndex: number, addr: Uint8Array, start: Uint8Array, max: number) {
+async function storageRangeAt(chain: EvmChain, ref: BlockRef, txIndex: bigint, addr: Uint8Array, start: Uint8Array, max: bigint) {
   const block = 'hash' in ref ? await chain.store.block(ref.hash) : await blockOf(chain, ref);
   if (!block) throw blockErrors.hashNotFound();
   if (block.header.number === 0n) throw debugErrors.noTxInGenesis();
   const parent = await chain.store.block(block.header.parentHash);
   if (!parent) throw stateDumpErrors.parentNotFound(block.header.parentHash);
-  const txs = block.body.length;
-  if (!(txIndex === 0 && txs === 0) && (txIndex < 0 || txIndex >= txs)) throw debugErrors.txIndexOutOfRange(BigInt(txIndex), block.hash);
+  const txs = BigInt(block.body.length);
+  if (!(txIndex === 0n && txs === 0n) && (txIndex < 0n || txIndex >= txs)) throw debugErrors.txIndexOutOfRange(txIndex, block.hash);
   const account = await chain.account(addr, await chain.builtOn(block, parent));
   if (!account || equalBytes(account.storageRoot, KECCAK256_RLP)) return { storage: null, nextKey: null };
   const nodes = new TrieNodes(chain.nodes);
   const storage: Record<string, { key: string | null; value: string }> = {};
   let nextKey: string | null = null;
-  let count = 0;
+  let count = 0n;
   for await (const slot of leavesFrom(nodes, account.storageRoot, start)) {
     if (count++ >= max) {
       nextKey = toHex0x(slot.key);
@@ -228,7 +231,14 @@ async function accessibleState(chain: EvmChain, from: BlockTag, to: BlockTag): P
   const [start, end] = [resolve(from), resolve(to)];
   if (start === end) throw stateDumpErrors.sameRange();
   const step = start < end ? 1n : -1n;
+  // Below a fork's block the state is the upstream's, read key by key and never held whole: those
+  // blocks are not looked at (each would be an upstream request), a walk up starts at the fork block.
+  const base = chain.nodes.fork?.base;
   for (let n = start; n !== end; n += step) {
+    if (base !== undefined && n < base) {
+      if (step < 0n || base >= end) break;
+      n = base;
+    }
     const block = await chain.store.blockAt(n);
     if (!block) throw stateDumpErrors.missingHeader(n);
     if ((await chain.nodes.get(block.header.stateRoot)) !== undefined) return n;
@@ -246,20 +256,20 @@ export function stateDebugMethods(chain: EvmChain) {
       const o = { skipCode: false, skipStorage: false, onlyWithAddresses: true, start: new Uint8Array(), max: MAX_RESULTS };
       return walking(() => dumpState(chain, chain.stateRootOf(block), o));
     }),
-    accountRange: method(positional([blockRef, bytes, int, boolean, boolean, boolean]), async ([ref, start, max, nocode, nostorage, incompletes]) => {
+    accountRange: method(positional([blockRef, bytes, goInt, boolean, boolean, boolean]), async ([ref, start, max, nocode, nostorage, incompletes]) => {
       const block = await rangedBlock(chain, ref as BlockRef);
-      const n = max as number;
+      const n = max as bigint;
       const o = {
         skipCode: nocode as boolean,
         skipStorage: nostorage as boolean,
         onlyWithAddresses: !(incompletes as boolean),
         start: start as Uint8Array,
-        max: n > MAX_RESULTS || n <= 0 ? MAX_RESULTS : n,
+        max: n > MAX_RESULTS || n <= 0n ? MAX_RESULTS : Number(n),
       };
       return walking(() => dumpState(chain, chain.stateRootOf(block), o));
     }),
-    storageRangeAt: method(positional([blockRef, int, address, bytes, int]), ([ref, txIndex, addr, start, max]) =>
-      walking(() => storageRangeAt(chain, ref as BlockRef, txIndex as number, addr as Uint8Array, start as Uint8Array, max as number)),
+    storageRangeAt: method(positional([blockRef, goInt, address, bytes, goInt]), ([ref, txIndex, addr, start, max]) =>
+      walking(() => storageRangeAt(chain, ref as BlockRef, txIndex as bigint, addr as Uint8Array, start as Uint8Array, max as bigint)),
     ),
     getModifiedAccountsByNumber: method(positional([uint64Number, optional(uint64Number)], 1), async ([a, b]) => {
       const [start, end] = [a as bigint, b as bigint | undefined];
