@@ -17,7 +17,14 @@ export const isEmptyRef = (ref: Ref): boolean =>
 /** What a walk throws past its budget of nodes. */
 export class NodeBudget extends Error {}
 
-/** A trie over the chain's store, used for its node look-ups only (no fork layer: a missing node throws MISSING_NODE). */
+/** Nodes a paced walk reads between two turns of the event loop (nodes in memory answer as microtasks, which never yield). */
+const PACE_NODES = 1024;
+
+/**
+ * A trie over the chain's store, used for its node look-ups only (no fork layer: a missing node
+ * throws MISSING_NODE). A walk with a `budget` stops past it; one without (the debug API's ranges
+ * over a whole state) lets the event loop turn every PACE_NODES nodes, so the node answers others.
+ */
 export class TrieNodes {
   private read = 0;
   private readonly trie: MerklePatriciaTrie;
@@ -32,6 +39,7 @@ export class TrieNodes {
   async node(ref: Ref): Promise<MPTNode | null> {
     if (isEmptyRef(ref)) return null;
     if (++this.read > this.budget) throw new NodeBudget();
+    if (this.read % PACE_NODES === 0 && this.budget === Number.POSITIVE_INFINITY) await new Promise((resolve) => setImmediate(resolve));
     return this.trie.lookupNode(ref!);
   }
 }
