@@ -66,16 +66,24 @@ function goFileError(err: NodeJS.ErrnoException, file: string, op: string): stri
   return `${err.code === 'EISDIR' ? 'read' : op} ${file}: ${texts[err.code ?? ''] ?? err.message}`;
 }
 
+/** What a block file is read in: a piece at a time, so a small file costs no more than itself. */
+const READ_CHUNK = 64 * 1024;
+
 /** A block file's bytes, at most MAX_BLOCK_FILE. */
 async function readBlockFile(file: string): Promise<Uint8Array> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(file, 'r');
-    const buffer = Buffer.alloc(MAX_BLOCK_FILE + 1);
+    const pieces: Buffer[] = [];
     let length = 0;
-    for (let n = -1; n !== 0 && length <= MAX_BLOCK_FILE; length += n) n = (await handle.read(buffer, length, buffer.length - length)).bytesRead;
-    if (length > MAX_BLOCK_FILE) throw blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
-    return new Uint8Array(buffer.subarray(0, length));
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(READ_CHUNK), 0, READ_CHUNK);
+      if (bytesRead === 0) break;
+      pieces.push(buffer.subarray(0, bytesRead));
+      length += bytesRead;
+      if (length > MAX_BLOCK_FILE) throw blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
+    }
+    return new Uint8Array(Buffer.concat(pieces, length));
   } catch (err) {
     if (err instanceof RpcError) throw err;
     throw blockTraceErrors.readFile(goFileError(err as NodeJS.ErrnoException, file, 'open'));

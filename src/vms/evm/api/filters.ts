@@ -178,8 +178,6 @@ function checkFollowable(c: Criteria): Criteria {
   return c;
 }
 
-/** rpc.NewID: 16 random bytes as a quantity (no leading zeros). */
-
 type FilterKind = { kind: 'logs'; criteria: Criteria } | { kind: 'blocks' } | { kind: 'pending' };
 /** A polled filter: what it gathered since the last poll, and when that was (the clock's ms). */
 type Filter = FilterKind & { items: unknown[]; seen: number };
@@ -468,10 +466,6 @@ export class FilterSystem {
   }
 }
 
-/**
- * handleSubscribe's parseSubscriptionName: the params must be an array whose first item is a
- * string, the subscription's name.
- */
 /** A `*bool` argument (fullTx): null leaves it nil. */
 const fullTx = (v: JsonValue): boolean => (v === null ? false : (boolean.decode(v) as boolean));
 

@@ -17,6 +17,10 @@ export const subscriptionErrors = {
 /** An rpc.ID: 16 random bytes in hex, without leading zeros (also a polled filter's ID). */
 export const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
 
+/**
+ * handleSubscribe's parseSubscriptionName: the params must be an array whose first item is a
+ * string, the subscription's name.
+ */
 export function subscriptionName(params: JsonValue | undefined): string {
   if (!Array.isArray(params)) throw new ParamsError('non-array args');
   const name = params[0];
