@@ -2,6 +2,7 @@
 // or one it does not hold, its senders then recovered from the signatures), debug_traceBlockFromFile,
 // debug_intermediateRoots (the state root after each tx) and debug_traceBadBlock, against
 // debug_traceBlockByHash and the blocks' own state roots.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +72,19 @@ describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, d
     const missing = join(dir, 'none.rlp');
     expect((await callError(url, 'debug_traceBlockFromFile', [missing])).message).toBe(`could not read file: open ${missing}: no such file or directory`);
     expect((await callError(url, 'debug_traceBlockFromFile', [dir])).message).toBe(`could not read file: read ${dir}: is a directory`);
+  });
+
+  it('refuses a FIFO or a device at once, so no call holds a file thread waiting for a writer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trace-fifo-'));
+    const fifo = join(dir, 'block.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // More calls than libuv has threads (4): opened blocking, they would stall every file read after them.
+    const refusals = await Promise.all(Array.from({ length: 6 }, () => callError(url, 'debug_traceBlockFromFile', [fifo])));
+    for (const err of refusals) expect(err.message).toBe(`could not read file: read ${fifo}: not a regular file`);
+    expect((await callError(url, 'debug_traceBlockFromFile', ['/dev/zero'])).message).toBe('could not read file: read /dev/zero: not a regular file');
+    const file = join(dir, 'block.rlp');
+    writeFileSync(file, Buffer.from(raw.slice(2), 'hex'));
+    expect(await call(url, 'debug_traceBlockFromFile', [file, CALL_TRACER])).toEqual(await call(url, 'debug_traceBlockByHash', [block.hash, CALL_TRACER]));
   });
 
   it("debug_intermediateRoots: the state root after each tx, the last the block's", async () => {

@@ -2,6 +2,7 @@
 // RLP, traced as debug_traceBlockByHash traces a block the chain holds; the state root after each tx
 // of a block (debug_intermediateRoots); and a bad block's trace, which the node never has (it builds
 // every block it accepts). And the debug-file-tracer API's block read from a file.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RLP } from '@ethereumjs/rlp';
 import { toHex0x } from '../../../encoding/bytes.js';
@@ -17,8 +18,15 @@ import { blockErrors } from './blocks.js';
 import { rpcEnv, traceConfig, traceWholeBlock, wrap } from './debug.js';
 import { bytes, hash, text } from './fields.js';
 
-/** A block file larger than this is refused (Go's os.ReadFile reads any; /dev/zero would never end). */
+/** A block file larger than this is refused (Go's os.ReadFile reads any). */
 const MAX_BLOCK_FILE = 64 * 1024 * 1024;
+
+/**
+ * Opened without blocking and without taking a terminal: a FIFO or a terminal opened blocking holds
+ * one of libuv's four threads until a writer comes, and a few such calls would stall every file and
+ * LevelDB read of the node. Only a regular file is then read (Go would read a FIFO, a device, any).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 export const blockTraceErrors = {
   decode: (why: string) => new RpcError(`could not decode block: ${why}`),
@@ -59,21 +67,26 @@ function goFileError(err: NodeJS.ErrnoException, file: string, op: string): stri
   const texts: Record<string, string> = {
     ENOENT: 'no such file or directory',
     EACCES: 'permission denied',
-    EISDIR: 'is a directory',
     ENOTDIR: 'not a directory',
     ELOOP: 'too many levels of symbolic links',
   };
-  return `${err.code === 'EISDIR' ? 'read' : op} ${file}: ${texts[err.code ?? ''] ?? err.message}`;
+  return `${op} ${file}: ${texts[err.code ?? ''] ?? err.message}`;
 }
 
 /** What a block file is read in: a piece at a time, so a small file costs no more than itself. */
 const READ_CHUNK = 64 * 1024;
 
-/** A block file's bytes, at most MAX_BLOCK_FILE. */
+const tooLarge = (file: string) => blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
+
+/** A block file's bytes: a regular file of at most MAX_BLOCK_FILE. */
 async function readBlockFile(file: string): Promise<Uint8Array> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(file, 'r');
+    handle = await open(file, OPEN_FLAGS);
+    const info = await handle.stat();
+    if (info.isDirectory()) throw blockTraceErrors.readFile(`read ${file}: is a directory`);
+    if (!info.isFile()) throw blockTraceErrors.readFile(`read ${file}: not a regular file`);
+    if (info.size > MAX_BLOCK_FILE) throw tooLarge(file);
     const pieces: Buffer[] = [];
     let length = 0;
     for (;;) {
@@ -81,7 +94,7 @@ async function readBlockFile(file: string): Promise<Uint8Array> {
       if (bytesRead === 0) break;
       pieces.push(buffer.subarray(0, bytesRead));
       length += bytesRead;
-      if (length > MAX_BLOCK_FILE) throw blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
+      if (length > MAX_BLOCK_FILE) throw tooLarge(file);
     }
     return new Uint8Array(Buffer.concat(pieces, length));
   } catch (err) {
