@@ -127,6 +127,61 @@ describe('websocket subscriptions and stream as coreth', () => {
     expect((await rpc(rpcUrl, 'eth_subscribe', [])).json.error).toEqual({ code: -32601, message: 'notifications not supported' });
   });
 
+  it("a batch's subscription notifies only after the batch's reply, which carries its ID (Notifier.activate)", async () => {
+    await emit();
+    const c = await Conn.open(wsUrl);
+    try {
+      // traceChain has its first block traced long before the batch's slow call ends: its
+      // notification must still wait for the reply that names it.
+      const loop = `0x${'10'.repeat(20)}`;
+      c.ws.send(
+        JSON.stringify([
+          { jsonrpc: '2.0', id: 1, method: 'debug_subscribe', params: ['traceChain', '0x0', 'latest', { tracer: 'callTracer' }] },
+          { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: loop, gas: '0x400000' }, 'latest', { [loop]: { code: '0x5b5f56' } }] },
+        ]),
+      );
+      const traced = await c.wait(() => {
+        const i = c.messages.findIndex((m) => m.method === 'debug_subscription');
+        return i < 0 ? undefined : i;
+      });
+      const reply = c.messages.findIndex(Array.isArray);
+      expect(reply).toBeGreaterThanOrEqual(0);
+      expect(reply).toBeLessThan(traced);
+      expect(c.messages[traced].params.subscription).toBe(c.messages[reply].find((m: any) => m.id === 1).result);
+      expect(c.messages[reply].find((m: any) => m.id === 2).error.message).toBe('out of gas');
+    } finally {
+      c.ws.close();
+    }
+  });
+
+  it("any namespace's *_unsubscribe ends any subscription of its connection (unsubscribeCb), none of another's", async () => {
+    const [a, b] = [await Conn.open(wsUrl), await Conn.open(wsUrl)];
+    const notFound = { code: -32000, message: 'subscription not found' };
+    try {
+      const [first, second, kept] = [
+        (await a.ask('eth_subscribe', ['newHeads'])).result,
+        (await a.ask('eth_subscribe', ['newHeads'])).result,
+        (await a.ask('eth_subscribe', ['newHeads'])).result,
+      ];
+      expect((await b.ask('debug_unsubscribe', [first])).error).toEqual(notFound);
+      expect((await a.ask('debug_unsubscribe', [first])).result).toBe(true);
+      expect((await a.ask('eth_unsubscribe', [first])).error).toEqual(notFound);
+      // A namespace the node does not serve at all still ends it, as geth's handler does.
+      expect((await a.ask('foo_unsubscribe', [second])).result).toBe(true);
+      expect((await a.ask('foo_subscribe', ['x'])).error).toEqual({ code: -32601, message: 'no "x" subscription in foo namespace' });
+      expect((await a.ask('foo_subscribe', [1])).error).toEqual({ code: -32602, message: 'expected subscription name as first argument' });
+      await emit();
+      await a.wait(() => a.notified(kept).length === 1);
+      // The ended ones got nothing after their end.
+      expect([a.notified(first), a.notified(second)]).toEqual([[], []]);
+    } finally {
+      a.ws.close();
+      b.ws.close();
+    }
+    expect((await rpc(rpcUrl, 'foo_subscribe', ['x'])).json.error).toEqual({ code: -32601, message: 'notifications not supported' });
+    expect((await rpc(rpcUrl, 'foo_unsubscribe', ['0x1'])).json.error).toEqual(notFound);
+  });
+
   it('newHeads is types.Header as HeaderSerializable marshals it: its fields in order, the block answer their values', async () => {
     const c = await Conn.open(wsUrl);
     try {

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { JsonBytes } from '../encoding/jsonbytes.js';
 import { ParamsError, type Field } from './schema.js';
-import { invoke, type CallContext, type MethodDef, type ServiceDef } from './method.js';
+import { invoke, method, type CallContext, type MethodDef, type ServiceDef } from './method.js';
+import { noSubscription, rpcId, unsubscribe } from './subscriptions.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
 
 /** geth's default batch-request-limit. */
@@ -54,13 +55,27 @@ export function positional(fields: Field<unknown>[], required = fields.length, n
 /** The developer methods' params (evm_*, anvil_*, hardhat_*): a null required argument is missing. */
 export const devPositional = (fields: Field<unknown>[], required = fields.length): Field<unknown[]> => positional(fields, required, true);
 
+/** `*_unsubscribe`, whatever its namespace: the connection's subscriptions are one set (unsubscribeCb). */
+const unsubscribeMethod = method(positional([rpcId]), ([id], ctx) => unsubscribe(ctx, id as string));
+
+/** The params as sent (absent: undefined), bound by the subscription itself in handleSubscribe's order. */
+const rawParams: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
+
+/**
+ * The method a name calls. As geth's handleCall: a name ending in `_subscribe` is its namespace's
+ * subscription (refused as the namespace's if it serves none), one ending in `_unsubscribe` ends any.
+ */
 function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): MethodDef | undefined {
   const sep = name.indexOf('_');
   if (sep < 0) return undefined;
-  const methods = services.get(name.slice(0, sep))?.methods;
-  const method = name.slice(sep + 1);
+  const namespace = name.slice(0, sep);
+  const methods = services.get(namespace)?.methods;
+  if (name.endsWith('_subscribe'))
+    return methods && Object.hasOwn(methods, 'subscribe') ? methods.subscribe : method(rawParams, (params, ctx) => noSubscription(ctx, namespace, params));
+  if (name.endsWith('_unsubscribe')) return unsubscribeMethod;
+  const own = name.slice(sep + 1);
   // Own methods only: `eth_constructor` or `eth___proto__` must not find Object.prototype's.
-  return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+  return methods && Object.hasOwn(methods, own) ? methods[own] : undefined;
 }
 
 /**

@@ -16,6 +16,21 @@ export interface CallContext {
   readonly notify?: (method: string, params: unknown) => void;
   /** Runs `fn` when the caller goes away: only where the connection stays open. */
   readonly onClose?: (fn: () => void) => void;
+  /** The connection's subscriptions (a websocket's): any `*_unsubscribe` ends one, its close all. */
+  readonly subscriptions?: SubscriptionSet;
+  /**
+   * Runs `fn` once the reply carrying this call's answer is sent (a websocket's message, a whole
+   * batch's): a new subscription's notifications wait for it, so none precedes the ID it names.
+   */
+  readonly afterReply?: (fn: () => void) => void;
+}
+
+/** A connection's subscriptions (subscriptions.ts): what ends each, by ID. */
+export interface SubscriptionSet {
+  /** Keeps `stop` under `id`; a connection already closed ends the subscription at once. */
+  add(id: string, stop: () => void): void;
+  /** Ends subscription `id`; false if the connection has none such. */
+  end(id: string): boolean;
 }
 
 /** One method: its declared params (decoded by a schema into typed args) and its reply type. */

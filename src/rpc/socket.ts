@@ -7,6 +7,7 @@ import type { CallContext, ServiceDef } from './method.js';
 import { goMarshal } from '../encoding/gojson.js';
 import type { Dialect } from './dialect.js';
 import { internalError } from './endpoint.js';
+import { ConnectionSubscriptions } from './subscriptions.js';
 
 /**
  * The bytes a connection may have waiting to be written before it counts as not keeping up: of
@@ -61,14 +62,17 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     // Set once a message cannot be read: nothing after it is answered or notified (Client.read stops there).
     let closing = false;
     const open = () => socket.readyState === socket.OPEN && !closing;
+    const subscriptions = new ConnectionSubscriptions();
     const ctx: CallContext = {
       request: req,
       notify: (method, params) => {
         if (open()) out.notify(`{"jsonrpc":"2.0","method":${goMarshal(method)},"params":${goMarshal(params)}}\n`);
       },
       onClose: (fn) => closers.push(fn),
+      subscriptions,
     };
     socket.on('close', () => {
+      subscriptions.close();
       for (const fn of closers.splice(0)) fn();
     });
     // Replies under way: geth answers the calls it was running before it closes (handler.close waits).
@@ -100,9 +104,14 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
     socket.on('message', (data, isBinary) => {
       if (closing) return;
       const body = Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
+      // What waits for this message's reply: the notifications of the subscriptions it makes.
+      const replied: Array<() => void> = [];
+      const sent = () => {
+        for (const fn of replied.splice(0)) fn();
+      };
       let r: ReturnType<typeof respond>;
       try {
-        r = respond(body, ctx);
+        r = respond(body, { ...ctx, afterReply: (fn) => replied.push(fn) });
       } catch (err) {
         return fail(err);
       }
@@ -110,7 +119,7 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
       if (!(r instanceof Promise)) {
         if (r.close) return end(r.body);
         if (r.body !== null && open()) out.reply(r.body, isBinary);
-        return;
+        return sent();
       }
       pending++;
       const settled = () => {
@@ -122,6 +131,8 @@ export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
           // Sent even once the stream has ended: it was read before the message that ended it.
           if (answer.body !== null && socket.readyState === socket.OPEN) out.reply(answer.body, isBinary, settled);
           else settled();
+          // ws writes in the order it is given: what is sent now follows the reply.
+          sent();
         },
         (err) => {
           settled();

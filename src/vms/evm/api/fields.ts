@@ -60,7 +60,7 @@ export function textOf(type: string): Field<string> {
 
 export const text = textOf('string');
 /** A filter's or subscription's id. */
-export const rpcId = textOf('rpc.ID');
+export { rpcId } from '../../../rpc/subscriptions.js';
 
 const fail = (message: string): never => {
   throw new ParamsError(message);

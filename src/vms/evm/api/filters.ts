@@ -19,8 +19,7 @@ import { blockNumber, type BlockTag, boolean, hash, raw, rpcId } from './fields.
 import { decodeHex, decodeIn } from './hexfields.js';
 import { blockLogs, type LogFilter, matches, rangeLogs } from './logs.js';
 import { toHex0x } from '../../../encoding/bytes.js';
-import { goQuote } from '../../../encoding/goquote.js';
-import { newID, Subscriptions, subscriptionArgs } from './subscriptions.js';
+import { newID, subscribe, subscriptionArgs, subscriptionErrors } from '../../../rpc/subscriptions.js';
 
 /** geth's filter deadline: a filter not polled for this long is uninstalled. */
 const FILTER_TIMEOUT_MS = 5 * 60_000;
@@ -500,13 +499,12 @@ function subscriber(name: string, params: JsonValue[], send: (resultJson: string
       };
     }
     default:
-      throw new RpcError(`no ${goQuote(name)} subscription in eth namespace`, -32601);
+      throw subscriptionErrors.unknown('eth', name);
   }
 }
 
 /** The eth_ filter and subscription methods; they reach the chain through `filters` (`_chain` is the factory's). */
 export function filterService(filters: FilterSystem): ServiceDef {
-  const subscriptions = new Subscriptions('eth');
   return {
     name: 'eth',
     methods: {
@@ -529,9 +527,9 @@ export function filterService(filters: FilterSystem): ServiceDef {
         return filters.logs(c);
       }),
       uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
-      // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order.
-      subscribe: method(raw, (params, ctx) => subscriptions.subscribe(ctx, params, (name, args, send) => filters.subscribe(subscriber(name, args, send)))),
-      unsubscribe: method(positional([rpcId]), ([id], ctx) => subscriptions.unsubscribe(ctx, id as string)),
+      // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order;
+      // eth_unsubscribe is any namespace's (rpc/geth.ts).
+      subscribe: method(raw, (params, ctx) => subscribe(ctx, 'eth', params, (name, args, send) => filters.subscribe(subscriber(name, args, send)))),
     },
   };
 }

@@ -5,17 +5,15 @@
 // The trace stops when the subscription or its connection ends, or a block is no longer there (a
 // revert took it); each block's run is paced (trace/pacer.ts), so the node answers others meanwhile.
 import type { JsonValue } from '../../../encoding/gojson.js';
-import { goQuote } from '../../../encoding/goquote.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
-import { positional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { TraceConfig } from '../trace/index.js';
 import { traceBlock } from '../trace/replay.js';
 import { blockAt } from './blocks.js';
 import { blockReply, rpcEnv, traceConfig } from './debug.js';
-import { type BlockTag, blockNumber, raw, rpcId } from './fields.js';
-import { Subscriptions, subscriptionArgs } from './subscriptions.js';
+import { type BlockTag, blockNumber, raw } from './fields.js';
+import { subscribe, subscriptionArgs, subscriptionErrors } from '../../../rpc/subscriptions.js';
 
 /** rpc.BlockNumber's value as Go's %d prints it: the tags are negative (coreth's "accepted" is finalized's). */
 function goBlockNumber(tag: BlockTag): bigint {
@@ -25,13 +23,10 @@ function goBlockNumber(tag: BlockTag): bigint {
 
 export const traceChainErrors = {
   order: (start: BlockTag, end: BlockTag) => new RpcError(`end block (#${goBlockNumber(end)}) needs to come after start block (#${goBlockNumber(start)})`),
-  unknown: (name: string) => new RpcError(`no ${goQuote(name)} subscription in debug namespace`, -32601),
 };
 
 /** The blocks after `from` up to `to`, traced and pushed in order, until `stopped()`. */
 async function traceChain(chain: EvmChain, from: bigint, to: bigint, config: TraceConfig | undefined, send: (json: string) => void, stopped: () => boolean) {
-  // After the subscription's ID is answered.
-  await new Promise((resolve) => setImmediate(resolve));
   for (let n = from + 1n; n <= to && !stopped(); n++) {
     const block = await chain.store.blockAt(n);
     if (!block) return;
@@ -43,11 +38,10 @@ async function traceChain(chain: EvmChain, from: bigint, to: bigint, config: Tra
   }
 }
 
-/** debug_subscribe and debug_unsubscribe, for traceChain (coreth's only debug subscription). */
+/** debug_subscribe, for traceChain (coreth's only debug subscription); debug_unsubscribe is any namespace's (rpc/geth.ts). */
 export function traceChainService(chain: EvmChain): ServiceDef['methods'] {
-  const subscriptions = new Subscriptions('debug');
   const start = async (name: string, params: JsonValue[], send: (json: string) => void) => {
-    if (name !== 'traceChain') throw traceChainErrors.unknown(name);
+    if (name !== 'traceChain') throw subscriptionErrors.unknown('debug', name);
     const [startTag, endTag, config] = subscriptionArgs(params, [blockNumber.decode, blockNumber.decode, (v) => traceConfig.decode(v)], 2) as [
       BlockTag,
       BlockTag,
@@ -63,7 +57,6 @@ export function traceChainService(chain: EvmChain): ServiceDef['methods'] {
     };
   };
   return {
-    subscribe: method(raw, (params, ctx) => subscriptions.subscribe(ctx, params, start)),
-    unsubscribe: method(positional([rpcId]), ([id], ctx) => subscriptions.unsubscribe(ctx, id as string)),
+    subscribe: method(raw, (params, ctx) => subscribe(ctx, 'debug', params, start)),
   };
 }

@@ -1,0 +1,157 @@
+// Subscriptions as geth's rpc package makes them (handler.go, subscription.go): `<ns>_subscribe`
+// with the subscription's name first, then its arguments; notifications as `<ns>_subscription`
+// {subscription, result}, held until the reply carrying the subscription's ID is written (Notifier's
+// activate); one set per connection, ended by any `*_unsubscribe` of that connection (whatever its
+// namespace) and all at once when it closes. A namespace serves them through its `subscribe` method.
+import { randomBytes } from 'node:crypto';
+import { goKind, goMarshal, type JsonValue, RawJson } from '../encoding/gojson.js';
+import { goQuote } from '../encoding/goquote.js';
+import { type CallContext, RpcError, type SubscriptionSet } from './method.js';
+import { type Field, ParamsError } from './schema.js';
+
+export const subscriptionErrors = {
+  /** rpc.ErrNotificationsUnsupported: over HTTP. */
+  notifications: () => new RpcError('notifications not supported', -32601),
+  /** rpc.ErrSubscriptionNotFound: an ID this connection did not subscribe (or already ended). */
+  notFound: () => new RpcError('subscription not found'),
+  /** subscriptionNotFoundError: a name the namespace does not serve. */
+  unknown: (namespace: string, name: string) => new RpcError(`no ${goQuote(name)} subscription in ${namespace} namespace`, -32601),
+};
+
+/** An rpc.ID: 16 random bytes in hex, without leading zeros (also a polled filter's ID). */
+export const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
+
+/** rpc.ID as a parameter: a JSON string. */
+export const rpcId: Field<string> = {
+  decode: (v) => {
+    if (typeof v === 'string') return v;
+    throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type rpc.ID`);
+  },
+  zero: () => '',
+};
+
+/**
+ * Notifications of a subscription not yet active held beyond this many bytes end it: a batch whose
+ * other calls run long cannot make the node hold an unbounded backlog (geth's buffer has no bound).
+ */
+const MAX_HELD_BYTES = 16 * 1024 * 1024;
+
+/** A connection's subscriptions: what ends each, by ID. */
+export class ConnectionSubscriptions implements SubscriptionSet {
+  private readonly subs = new Map<string, () => void>();
+  private closed = false;
+
+  add(id: string, stop: () => void): void {
+    if (this.closed) stop();
+    else this.subs.set(id, stop);
+  }
+
+  end(id: string): boolean {
+    const stop = this.subs.get(id);
+    if (!stop) return false;
+    this.subs.delete(id);
+    stop();
+    return true;
+  }
+
+  /** The connection's end: every subscription ended, any added later too. */
+  close(): void {
+    this.closed = true;
+    for (const stop of this.subs.values()) stop();
+    this.subs.clear();
+  }
+}
+
+/**
+ * handleSubscribe's parseSubscriptionName: the params must be an array whose first item is a
+ * string, the subscription's name.
+ */
+export function subscriptionName(params: JsonValue | undefined): string {
+  if (!Array.isArray(params)) throw new ParamsError('non-array args');
+  const name = params[0];
+  if (typeof name !== 'string') throw new ParamsError('expected subscription name as first argument');
+  return name;
+}
+
+/**
+ * The arguments after the name, bound to the subscription method's (parsePositionalArguments, the
+ * name counted as argument 0): `required` of `fields`, each decoding error prefixed with its index.
+ */
+export function subscriptionArgs(params: JsonValue[], fields: Array<(v: JsonValue) => unknown>, required = 0): unknown[] {
+  if (params.length > fields.length + 1) throw new ParamsError(`too many arguments, want at most ${fields.length + 1}`);
+  return fields.map((decode, i) => {
+    const v = params[i + 1];
+    if (v === undefined) {
+      if (i < required) throw new ParamsError(`missing value for required argument ${i + 1}`);
+      return undefined;
+    }
+    try {
+      return decode(v);
+    } catch (err) {
+      if (err instanceof ParamsError) throw new ParamsError(`invalid argument ${i + 1}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+/**
+ * What starts a subscription named `name` with `params` (the name first): it pushes each result
+ * (JSON text) through `send` and returns what ends it; it throws to refuse the subscription.
+ */
+export type SubscriptionStart = (name: string, params: JsonValue[], send: (resultJson: string) => void) => (() => void) | Promise<() => void>;
+
+/**
+ * `<namespace>_subscribe` in handleSubscribe's order: notifications first (HTTP has none), then the
+ * name, then what `start` checks. Resolves to the subscription's ID; its notifications are held
+ * until the reply carrying it is written (`afterReply`), as geth's Notifier holds them until activate.
+ */
+export async function subscribe(ctx: CallContext, namespace: string, params: JsonValue | undefined, start: SubscriptionStart): Promise<string> {
+  const { notify, subscriptions } = ctx;
+  if (!notify || !subscriptions) throw subscriptionErrors.notifications();
+  const name = subscriptionName(params);
+  const id = newID();
+  const method = `${namespace}_subscription`;
+  // The notification's params as geth writes them, around a result encoded once for everyone.
+  const head = `{"subscription":${goMarshal(id)},"result":`;
+  let held: RawJson[] | undefined = [];
+  let heldBytes = 0;
+  let ended = false;
+  const send = (result: string): void => {
+    if (ended) return;
+    const message = new RawJson(`${head}${result}}`);
+    if (!held) return notify(method, message);
+    held.push(message);
+    heldBytes += result.length;
+    if (heldBytes <= MAX_HELD_BYTES) return;
+    held = [];
+    // Not yet kept (its start still runs): ended below once it returns.
+    if (!subscriptions.end(id)) ended = true;
+  };
+  const stopStart = await start(name, params as JsonValue[], send);
+  if (ended) stopStart();
+  else
+    subscriptions.add(id, () => {
+      ended = true;
+      stopStart();
+    });
+  const activate = (): void => {
+    const ready = held;
+    held = undefined;
+    if (!ended) for (const message of ready ?? []) notify(method, message);
+  };
+  if (ctx.afterReply) ctx.afterReply(activate);
+  else activate();
+  return id;
+}
+
+/** `*_unsubscribe`, whatever its namespace (geth's unsubscribeCb): ends one of the caller's subscriptions. */
+export function unsubscribe(ctx: CallContext, id: string): true {
+  if (!ctx.subscriptions?.end(id)) throw subscriptionErrors.notFound();
+  return true;
+}
+
+/** `<namespace>_subscribe` where the namespace serves none: handleSubscribe's refusals, in its order. */
+export function noSubscription(ctx: CallContext, namespace: string, params: JsonValue | undefined): never {
+  if (!ctx.notify || !ctx.subscriptions) throw subscriptionErrors.notifications();
+  throw subscriptionErrors.unknown(namespace, subscriptionName(params));
+}
