@@ -108,8 +108,9 @@ describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, d
     expect(await call(url, 'debug_intermediateRoots', [empty.hash])).toBeNull();
   });
 
-  it('debug_traceBadBlock: the node never has one', async () => {
-    expect((await callError(url, 'debug_traceBadBlock', [block.hash])).message).toBe(`bad block ${block.hash} not found`);
+  it('debug_traceBadBlock and debug_standardTraceBadBlockToFile: the node never has one', async () => {
+    for (const name of ['debug_traceBadBlock', 'debug_standardTraceBadBlockToFile'])
+      expect((await callError(url, name, [block.hash])).message).toBe(`bad block ${block.hash} not found`);
   });
 });
 
@@ -122,15 +123,31 @@ describe("the tracer APIs by eth-apis: debug-tracer's and debug-file-tracer's me
   }
 
   it('serves debug_traceBlockFromFile with debug-file-tracer only, and debug_traceBlock with either', async () => {
+    const zero = `0x${'00'.repeat(32)}`;
+    const badBlock = `bad block ${zero} not found`;
+    const readFile = 'could not read file: open /nonexistent: no such file or directory';
+    // Each call with valid arguments: served, it answers as the method does; absent, -32601.
+    const calls: Record<string, [string, unknown[], string]> = {
+      intermediateRoots: ['debug_intermediateRoots', [zero], `block ${zero} not found`],
+      traceBadBlock: ['debug_traceBadBlock', [zero], badBlock],
+      fromFile: ['debug_traceBlockFromFile', ['/nonexistent'], readFile],
+      badBlockToFile: ['debug_standardTraceBadBlockToFile', [zero], badBlock],
+    };
     for (const [api, served, absent] of [
-      ['debug-tracer', 'debug_intermediateRoots', 'debug_traceBlockFromFile'],
-      ['debug-file-tracer', 'debug_traceBlockFromFile', 'debug_intermediateRoots'],
+      ['debug-tracer', ['intermediateRoots', 'traceBadBlock'], ['fromFile', 'badBlockToFile']],
+      ['debug-file-tracer', ['fromFile', 'badBlockToFile'], ['intermediateRoots', 'traceBadBlock']],
     ] as const) {
       const node = await nodeWith(['eth', api]);
       try {
         const url = `${node.uri}/ext/bc/C/rpc`;
-        expect((await callError(url, absent, [`0x${'00'.repeat(32)}`])).code, absent).toBe(-32601);
-        expect((await callError(url, served, ['/nonexistent'])).code, served).not.toBe(-32601);
+        for (const key of served) {
+          const [name, params, message] = calls[key]!;
+          expect(await callError(url, name, params), name).toEqual({ code: -32000, message });
+        }
+        for (const key of absent) {
+          const [name, params] = calls[key]!;
+          expect((await callError(url, name, params)).code, name).toBe(-32601);
+        }
         expect((await callError(url, 'debug_traceBlock', ['0x1234'])).message).toMatch(/^could not decode block: /);
       } finally {
         await node.stop();

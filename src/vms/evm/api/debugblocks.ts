@@ -124,13 +124,19 @@ async function intermediateRoots(chain: EvmChain, h: Uint8Array): Promise<string
 const traceBlockMethod = (chain: EvmChain) =>
   method(positional([bytes, traceConfig], 1), ([blob, config]) => wrap(() => traceBlob(chain, blob as Uint8Array, config as TraceConfig | undefined)));
 
+/** debug_traceBadBlock and its file tracer's twin: the node builds every block it accepts, so has no bad one. */
+const badBlockMethod = method(positional([hash, traceConfig], 1), async ([h]) => {
+  throw blockTraceErrors.badBlock(h as Uint8Array);
+});
+
 /**
- * coreth's debug-file-tracer API, less the standardTrace*ToFile methods (which write traces into
- * files on the node's machine): a block read from a file, or given as its RLP.
+ * coreth's debug-file-tracer API, less standardTraceBlockToFile (which writes traces into files on
+ * the node's machine): a block read from a file, or given as its RLP.
  */
 export function fileTraceMethods(chain: EvmChain) {
   return {
     traceBlock: traceBlockMethod(chain),
+    standardTraceBadBlockToFile: badBlockMethod,
     traceBlockFromFile: method(positional([text, traceConfig], 1), async ([file, config]) =>
       wrap(async () => traceBlob(chain, await readBlockFile(file as string), config as TraceConfig | undefined)),
     ),
@@ -141,9 +147,7 @@ export function fileTraceMethods(chain: EvmChain) {
 export function blockTraceMethods(chain: EvmChain) {
   return {
     traceBlock: traceBlockMethod(chain),
-    traceBadBlock: method(positional([hash, traceConfig], 1), async ([h]) => {
-      throw blockTraceErrors.badBlock(h as Uint8Array);
-    }),
+    traceBadBlock: badBlockMethod,
     intermediateRoots: method(positional([hash, traceConfig], 1), ([h]) => wrap(() => intermediateRoots(chain, h as Uint8Array))),
   };
 }

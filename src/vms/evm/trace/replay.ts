@@ -154,8 +154,9 @@ class Recorded extends Error {}
 
 /**
  * Re-executes `block` and traces the txs `which` selects (the ones after the last are not run). A
- * tracer's failure fails the whole, unless `recordFailure` (debug_traceChain's): the failed tx's
- * trace is then its error, and the block's txs after it are not run.
+ * tx's failed trace fails the whole, unless `recordFailure` (debug_traceChain's): whatever failed
+ * (the tracer, its timeout, a state read; coreth records any traceTx error) is then the tx's
+ * trace, and the block's txs after it are not run.
  */
 export async function traceBlock(env: TraceEnv, block: StoredBlock, config: TraceConfig | undefined, which: (i: number) => boolean, recordFailure = false) {
   if (block.header.number === 0n) throw replayErrors.genesis();
@@ -170,8 +171,8 @@ export async function traceBlock(env: TraceEnv, block: StoredBlock, config: Trac
       try {
         out.push({ txHash: hash, result: await traceOne(env, vm, block, tx, from, config, baseFee) });
       } catch (err) {
-        if (!recordFailure || !(err instanceof TracerError)) throw err;
-        out.push({ txHash: hash, error: err.message });
+        if (!recordFailure) throw err;
+        out.push({ txHash: hash, error: err instanceof Error ? err.message : String(err) });
         throw new Recorded();
       }
     });
