@@ -61,6 +61,29 @@ describe('dev controls through ethers (Hardhat helpers), on an L1', () => {
     expect(await provider.getTransactionCount(box)).toBe(7);
   });
 
+  it('impersonates a contract as Anvil does (EIP-3607 off): its txs run, its code stays, traces replay them', async () => {
+    // PUSH0 PUSH0 LOG0 STOP: a call to it logs once.
+    const safe = '0x000000000000000000000000000000000000a5fe';
+    await provider.send('hardhat_setCode', [safe, '0x5f5fa000']);
+    await provider.send('hardhat_setBalance', [safe, q(10n ** 18n)]);
+    await provider.send('hardhat_impersonateAccount', [safe]);
+    const signer = await provider.getSigner(safe);
+    const out = (await (await signer.sendTransaction({ to: '0x000000000000000000000000000000000000a5ff', value: 5n })).wait())!;
+    expect(out.status).toBe(1);
+    expect(await provider.getBalance('0x000000000000000000000000000000000000a5ff')).toBe(5n);
+    // To itself: its code runs as the tx's message.
+    const self = (await (await signer.sendTransaction({ to: safe })).wait())!;
+    expect(self.logs.map((l) => l.address.toLowerCase())).toEqual([safe]);
+    expect(await provider.getCode(safe)).toBe('0x5f5fa000');
+    expect(await provider.getTransactionCount(safe)).toBe(2);
+    await provider.send('hardhat_stopImpersonatingAccount', [safe]);
+    // Re-executed as built: the same call and log, and the block's state root after its last tx.
+    const trace = await provider.send('debug_traceTransaction', [self.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
+    expect([trace.from, trace.to, trace.logs.length]).toEqual([safe, safe, 1]);
+    const roots: string[] = await provider.send('debug_intermediateRoots', [self.blockHash]);
+    expect(roots.at(-1)).toBe((await provider.getBlock(self.blockHash))!.stateRoot);
+  });
+
   it('moves time and mines as the helpers do; holds, drops and prices txs; sets the coinbase', async () => {
     const before = (await provider.getBlock('latest'))!;
     await provider.send('evm_increaseTime', [3600]);

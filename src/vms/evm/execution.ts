@@ -611,8 +611,8 @@ export function gethError(err: EVMError | undefined): string | undefined {
  * geth skips it for calls (SkipAccountChecks): simulating a call from a contract or a multisig is
  * common, and ethereumjs always refuses it. The sender's code hash is hidden from runTx's check
  * and put back as the call's first message starts, before any code runs (a callback to the sender
- * finds its code), and again once the run ends, whatever happened. Only for a VM whose state is
- * thrown away or unwound after (the reader under withState, a trace's scratch VM).
+ * finds its code), and again once the run ends, whatever happened, so the state after holds the
+ * sender's code as before. Also for an impersonated account's tx in a block (--dev, as Anvil).
  */
 export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Promise<T>): Promise<T> {
   const sm = vm.stateManager;

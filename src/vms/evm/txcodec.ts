@@ -17,6 +17,12 @@ export function withSender<T extends TypedTransaction>(tx: T, from: Address): T 
   return tx;
 }
 
+/**
+ * Whether `tx` carries the placeholder signature of an impersonated account's tx (r = s = 1, as
+ * Anvil's): no key signs one, and its sender may hold code (see skippingSenderCheck).
+ */
+export const impersonatedSignature = (tx: TypedTransaction): boolean => tx.r === 1n && tx.s === 1n;
+
 const hashes = new WeakMap<TypedTransaction, Uint8Array>();
 
 /**

@@ -12,7 +12,7 @@ import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pooltx.js';
 import { blockTxs } from '../queries.js';
 import type { StoredBlock } from '../store.js';
-import { txHash, withSender } from '../txcodec.js';
+import { impersonatedSignature, txHash, withSender } from '../txcodec.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { createTracer } from './index.js';
 import { Pacer } from './pacer.js';
@@ -54,7 +54,9 @@ function blockContext(env: TraceEnv, block: StoredBlock, baseFee: bigint, o?: Bl
 export async function replay(env: TraceEnv, vm: VM, block: StoredBlock, tx: TypedTransaction, baseFee: bigint): Promise<void> {
   setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
   const exec = blockContext(env, block, baseFee);
-  const r = await paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
+  const run = () => paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
+  // An impersonated tx ran without EIP-3607's check in its block (builder.ts): so again.
+  const r = await (impersonatedSignature(tx) ? skippingSenderCheck(vm, tx.getSenderAddress(), run) : run());
   await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
 }
 
@@ -99,8 +101,9 @@ export async function traceOne(
   try {
     const run = () =>
       runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
-    // A call (the one that comes with its checks) may come from an address with code, as in geth.
-    r = await (check ? skippingSenderCheck(vm, new Address(from), run) : run());
+    // A call (the one that comes with its checks) may come from an address with code, as in geth;
+    // so may an impersonated tx, as it ran in its block (builder.ts).
+    r = await (check || impersonatedSignature(tx) ? skippingSenderCheck(vm, new Address(from), run) : run());
   } finally {
     tracer.detach(vm.evm);
   }
