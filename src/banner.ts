@@ -90,6 +90,16 @@ async function ewoqHoldings(node: RunningNode): Promise<string> {
   return `holds ${formatAmount(onX!, 9)} AVAX on X, ${formatAmount(onP!, 9)} on P (locked included), ${formatAmount(onC!, 18)} on C${l1s}`;
 }
 
+/** The L1s whose native token the test accounts were given (those whose genesis funds ewoq), as their APIs report it. */
+async function fundedL1s(node: RunningNode): Promise<string> {
+  const [first] = node.testAccounts;
+  if (!first || node.l1s.length === 0) return '';
+  const evm = hexOf(evmAddressOf(first.privateKey));
+  const held = await Promise.all(node.l1s.map((l) => rpc<string>(`${node.uri}/ext/bc/${l.blockchainID}/rpc`, 'eth_getBalance', [evm, 'latest']).then(BigInt)));
+  const names = node.l1s.filter((_, i) => held[i]! >= TEST_ACCOUNT_WEI).map((l) => l.name);
+  return names.length === 0 ? '' : `, ${formatAmount(TEST_ACCOUNT_WEI, 18)} of the native token on ${names.join(', ')}`;
+}
+
 /** ICM's addresses and the relayer's account (its key is as public as ewoq's). */
 function icmLines(config: NodeConfig): string[] {
   if (!config.icm) return [];
@@ -103,7 +113,7 @@ function icmLines(config: NodeConfig): string[] {
 export async function banner(node: RunningNode): Promise<string> {
   const config = node.config;
   const accounts = node.testAccounts.flatMap((a, i) => keyLines(config, a.privateKey, a.address, evmAddressOf(a.privateKey), `  (${i}) `));
-  const funded = `${formatAmount(TEST_ACCOUNT_BALANCE, 9)} AVAX each on the X-Chain and ${formatAmount(TEST_ACCOUNT_WEI, 18)} AVAX on the C-Chain`;
+  const funded = `${formatAmount(TEST_ACCOUNT_BALANCE, 9)} AVAX each on the X-Chain and ${formatAmount(TEST_ACCOUNT_WEI, 18)} AVAX on the C-Chain${await fundedL1s(node)}`;
   return [
     `avalanche-emulator: a local Avalanche node (${NODE_VERSION} APIs)`,
     `  network   ${config.networkName} (${config.networkId}), HRP ${config.hrp}`,

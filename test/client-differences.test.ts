@@ -169,7 +169,10 @@ describe('item 8: the banner serves EVM developers too', () => {
     try {
       const text = await banner(started.node);
       expect(text).toMatch(/^ {2}APIs {6}info, health, metrics, emulator, Data API \(\/v1\), Metrics API \(\/v2\), dev controls/m);
-      expect(text).toContain('Test accounts (10,000 AVAX each on the X-Chain and 10,000 AVAX on the C-Chain; the same key signs on P):');
+      // myl1's genesis funds ewoq: the test accounts get its native token too.
+      expect(text).toContain(
+        'Test accounts (10,000 AVAX each on the X-Chain and 10,000 AVAX on the C-Chain, 10,000 of the native token on myl1; the same key signs on P):',
+      );
       for (const [i, a] of started.node.testAccounts.entries()) {
         const key = `0x${Buffer.from(a.privateKey).toString('hex')}` as const;
         const evm = privateKeyToAccount(key).address;
@@ -181,6 +184,8 @@ describe('item 8: the banner serves EVM developers too', () => {
         // Funded where the banner says.
         const C = `${started.uri}/ext/bc/C/rpc`;
         expect(BigInt((await rpc(C, 'eth_getBalance', [evm, 'latest'])).json.result)).toBe(10_000n * 10n ** 18n);
+        const L1 = `${started.uri}/ext/bc/myl1/rpc`;
+        expect(BigInt((await rpc(L1, 'eth_getBalance', [evm, 'latest'])).json.result)).toBe(10_000n * 10n ** 18n);
       }
       expect(text).toContain("ewoq, the local network's PUBLIC key (anyone can spend what it holds: never use it on a real network):");
       expect(text).toContain(`      0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC  ${EWOQ_KEY}`);

@@ -1,9 +1,10 @@
-// --test-accounts: funded on a fresh network from ewoq's genesis funds, on the X-Chain and the C-Chain.
+// --test-accounts: funded on a fresh network from ewoq's genesis funds, on the X-Chain, the C-Chain
+// and each L1 whose genesis gave ewoq enough.
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, type TestAccount, testAccounts, type XChain } from '../vms/avm/index.js';
-import { type EvmChain, fundTestAccounts } from '../vms/evm/index.js';
+import { canFundTestAccounts, type EvmChain, fundTestAccounts } from '../vms/evm/index.js';
 import { StartError } from './shell.js';
 
-export async function fundAccounts(count: number, xChain: XChain, cChain: EvmChain): Promise<TestAccount[]> {
+export async function fundAccounts(count: number, xChain: XChain, cChain: EvmChain, l1s: EvmChain[]): Promise<TestAccount[]> {
   const accounts = testAccounts(count);
   if (accounts.length > 0 && xChain.freshGenesis) {
     const [source] = await xChain.state.utxoIDs(EWOQ_ADDRESS, undefined, 1);
@@ -12,12 +13,18 @@ export async function fundAccounts(count: number, xChain: XChain, cChain: EvmCha
     await xChain.issueTx(fundingTx(xChain.params, utxo, accounts).bytes);
     await xChain.buildAll();
   }
-  if (accounts.length > 0 && cChain.head.header.number === 0n && cChain.pool.size === 0) {
-    await fundTestAccounts(
-      cChain,
-      EWOQ_PRIVATE_KEY,
-      accounts.map((a) => a.privateKey),
-    );
-  }
+  const keys = accounts.map((a) => a.privateKey);
+  if (accounts.length > 0 && cChain.head.header.number === 0n && cChain.pool.size === 0) await fundTestAccounts(cChain, EWOQ_PRIVATE_KEY, keys);
+  // Hardhat's and Foundry's signers (eth_accounts) on an L1 need its native token as much.
+  for (const l1 of l1s) if (await canFundTestAccounts(l1, EWOQ_PRIVATE_KEY, keys.length)) await fundL1(l1, keys);
   return accounts;
+}
+
+/** Funds the keys on an L1; one whose rules refuse ewoq's first transfer (a tx allow list without it) is left as it is. */
+async function fundL1(l1: EvmChain, keys: Uint8Array[]): Promise<void> {
+  try {
+    await fundTestAccounts(l1, EWOQ_PRIVATE_KEY, keys);
+  } catch (err) {
+    if (l1.head.header.number !== 0n || l1.pool.size > 0) throw err;
+  }
 }

@@ -97,7 +97,11 @@ export async function buildCore(shell: Shell): Promise<Core> {
         if (vm) await placeCreate2Deployer(vm.evm);
       });
     }
-    const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain);
+    const l1Chains = vms
+      .evmChains()
+      .map((c) => c.evm)
+      .filter((evm) => evm !== cChain);
+    const accounts = await fundAccounts(config.testAccounts, vms.xChain, cChain, l1Chains);
 
     for (const [name, message] of Object.entries(shell.healthFaults ?? {})) if (health.knows(name)) await health.injectFault(name, message);
     await health.start();

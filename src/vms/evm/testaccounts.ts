@@ -1,6 +1,6 @@
 // Funding the test keys (--test-accounts) on an EVM chain: one ordinary EIP-1559 transfer each from
 // ewoq, all in the chain's first block (while it has room), so the genesis (and its hash) stays the
-// real local network's.
+// real local network's (or the L1's, as its file gives it).
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { Address, privateToAddress } from '@ethereumjs/util';
 import type { EvmChain } from './chain.js';
@@ -13,11 +13,30 @@ export const evmAddressOf = (privateKey: Uint8Array): Uint8Array => privateToAdd
 /** ewoq's EVM address (a constant: deriving it would load the curve at start-up; a test checks the two agree). */
 export const EWOQ_EVM_ADDRESS = new Uint8Array(Buffer.from('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', 'hex'));
 
+/** The C-Chain's cap: genesis' base fee is 225 gwei, the first block's 1 wei; the cap covers both. */
+const C_FEE_CAP = 300_000_000_000n;
+
+/**
+ * Whether `chain` can fund `count` test accounts from `funder` in its first blocks: nothing made on
+ * it yet (a fresh genesis, not a fork's or a restart's) and the funder holds enough (an L1 whose
+ * genesis gave ewoq nothing is left as it is).
+ */
+export async function canFundTestAccounts(chain: EvmChain, funder: Uint8Array, count: number): Promise<boolean> {
+  if (count === 0 || chain.head.header.number !== 0n || chain.pool.size > 0) return false;
+  const balance = (await chain.account(evmAddressOf(funder)))?.balance ?? 0n;
+  return balance >= BigInt(count) * (TEST_ACCOUNT_WEI + 21_000n * feeCapOf(chain));
+}
+
+/** The funding txs' fee cap: the C-Chain's constant (its first block's txs are those of every start), an L1's above its base fee. */
+function feeCapOf(chain: EvmChain): bigint {
+  const twice = 2n * (chain.head.header.baseFee ?? 0n);
+  return chain.flavor.multiCoin || twice < C_FEE_CAP ? C_FEE_CAP : twice;
+}
+
 export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys: Uint8Array[]): Promise<void> {
   const from = new Address(evmAddressOf(funder));
   let nonce = (await chain.account(from.bytes))?.nonce ?? 0n;
-  // Genesis' base fee is 225 gwei; the first block's is 1 wei: the cap covers both.
-  const maxFeePerGas = 300_000_000_000n;
+  const maxFeePerGas = feeCapOf(chain);
   // Pooled first, then mined together: one block, whatever the timing of the sends.
   await chain.dev.withoutAutomine(async () => {
     for (const key of keys) {
