@@ -72,6 +72,9 @@ describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, d
     const missing = join(dir, 'none.rlp');
     expect((await callError(url, 'debug_traceBlockFromFile', [missing])).message).toBe(`could not read file: open ${missing}: no such file or directory`);
     expect((await callError(url, 'debug_traceBlockFromFile', [dir])).message).toBe(`could not read file: read ${dir}: is a directory`);
+    // Go's strerror text for any errno, as Node's message carries it.
+    const under = join(file, 'x');
+    expect((await callError(url, 'debug_traceBlockFromFile', [under])).message).toBe(`could not read file: open ${under}: not a directory`);
   });
 
   it('refuses a FIFO or a device at once, so no call holds a file thread waiting for a writer', async () => {
@@ -111,6 +114,23 @@ describe('debug_traceBlock, debug_traceBlockFromFile, debug_intermediateRoots, d
   it('debug_traceBadBlock and debug_standardTraceBadBlockToFile: the node never has one', async () => {
     for (const name of ['debug_traceBadBlock', 'debug_standardTraceBadBlockToFile'])
       expect((await callError(url, name, [block.hash])).message).toBe(`bad block ${block.hash} not found`);
+    // Each with its own config struct: TraceConfig's tracer, StdTraceConfig's txHash.
+    const bad = (name: string, config: unknown) => callError(url, name, [block.hash, config]);
+    expect((await bad('debug_standardTraceBadBlockToFile', { tracer: 1, txHash: `0x${'00'.repeat(32)}` })).message).toBe(`bad block ${block.hash} not found`);
+    expect(await bad('debug_standardTraceBadBlockToFile', { txHash: 1 })).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal non-string into Go struct field StdTraceConfig.TxHash of type common.Hash',
+    });
+    expect((await bad('debug_standardTraceBadBlockToFile', { txHash: '0x12' })).message).toBe(
+      'invalid argument 1: hex string has length 2, want 64 for common.Hash',
+    );
+    expect((await bad('debug_standardTraceBadBlockToFile', 'x')).message).toBe(
+      'invalid argument 1: json: cannot unmarshal string into Go value of type tracers.StdTraceConfig',
+    );
+    expect((await bad('debug_traceBadBlock', { tracer: 1 })).message).toBe(
+      'invalid argument 1: json: cannot unmarshal number into Go struct field TraceConfig.Tracer of type string',
+    );
+    expect((await bad('debug_traceBadBlock', { txHash: 1 })).message).toBe(`bad block ${block.hash} not found`);
   });
 });
 

@@ -2,8 +2,8 @@
 // RLP, traced as debug_traceBlockByHash traces a block the chain holds; the state root after each tx
 // of a block (debug_intermediateRoots); and a bad block's trace, which the node never has (it builds
 // every block it accepts). And the debug-file-tracer API's block read from a file.
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { RLP } from '@ethereumjs/rlp';
 import { toHex0x } from '../../../encoding/bytes.js';
 import { method, RpcError } from '../../../rpc/method.js';
@@ -13,6 +13,8 @@ import { decodeHeader, headerHash } from '../header.js';
 import { blockTxs } from '../queries.js';
 import type { StoredBlock } from '../store.js';
 import type { TraceConfig } from '../trace/index.js';
+import { decodeTraceConfig } from '../trace/config.js';
+import type { Field } from '../../../rpc/schema.js';
 import { replay, replayErrors, replayTxs } from '../trace/replay.js';
 import { blockErrors } from './blocks.js';
 import { rpcEnv, traceConfig, traceWholeBlock, wrap } from './debug.js';
@@ -62,15 +64,13 @@ async function traceBlob(chain: EvmChain, blob: Uint8Array, config: TraceConfig 
   return traceWholeBlock(chain, held ?? block, config);
 }
 
-/** os.ReadFile's error as Go writes it (*PathError: op, path, errno text). */
+/**
+ * os.ReadFile's error as Go writes it (*PathError: op, path, errno text): Node's message is
+ * `CODE: strerror text, op 'path'`, and Go prints the same strerror text.
+ */
 function goFileError(err: NodeJS.ErrnoException, file: string, op: string): string {
-  const texts: Record<string, string> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    ENOTDIR: 'not a directory',
-    ELOOP: 'too many levels of symbolic links',
-  };
-  return `${op} ${file}: ${texts[err.code ?? ''] ?? err.message}`;
+  const text = /^[A-Z0-9]+: (.*?), \w+(?: '.*')?$/.exec(err.message)?.[1] ?? err.message;
+  return `${op} ${file}: ${text}`;
 }
 
 /** What a block file is read in: a piece at a time, so a small file costs no more than itself. */
@@ -78,15 +78,26 @@ const READ_CHUNK = 64 * 1024;
 
 const tooLarge = (file: string) => blockTraceErrors.readFile(`${file}: larger than ${MAX_BLOCK_FILE} bytes`);
 
-/** A block file's bytes: a regular file of at most MAX_BLOCK_FILE. */
+/** Refuses what is not a regular file of at most MAX_BLOCK_FILE bytes. */
+function checkRegular(info: Stats, file: string): void {
+  if (info.isDirectory()) throw blockTraceErrors.readFile(`read ${file}: is a directory`);
+  if (!info.isFile()) throw blockTraceErrors.readFile(`read ${file}: not a regular file`);
+  if (info.size > MAX_BLOCK_FILE) throw tooLarge(file);
+}
+
+/**
+ * A block file's bytes: a regular file of at most MAX_BLOCK_FILE. Looked at before it is opened
+ * (opening a device can do something: a watchdog arms), and again once open (it may have been
+ * swapped in between).
+ */
 async function readBlockFile(file: string): Promise<Uint8Array> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let op = 'open';
   try {
+    checkRegular(await stat(file), file);
     handle = await open(file, OPEN_FLAGS);
-    const info = await handle.stat();
-    if (info.isDirectory()) throw blockTraceErrors.readFile(`read ${file}: is a directory`);
-    if (!info.isFile()) throw blockTraceErrors.readFile(`read ${file}: not a regular file`);
-    if (info.size > MAX_BLOCK_FILE) throw tooLarge(file);
+    op = 'read';
+    checkRegular(await handle.stat(), file);
     const pieces: Buffer[] = [];
     let length = 0;
     for (;;) {
@@ -99,7 +110,7 @@ async function readBlockFile(file: string): Promise<Uint8Array> {
     return new Uint8Array(Buffer.concat(pieces, length));
   } catch (err) {
     if (err instanceof RpcError) throw err;
-    throw blockTraceErrors.readFile(goFileError(err as NodeJS.ErrnoException, file, 'open'));
+    throw blockTraceErrors.readFile(goFileError(err as NodeJS.ErrnoException, file, op));
   } finally {
     await handle?.close();
   }
@@ -124,10 +135,14 @@ async function intermediateRoots(chain: EvmChain, h: Uint8Array): Promise<string
 const traceBlockMethod = (chain: EvmChain) =>
   method(positional([bytes, traceConfig], 1), ([blob, config]) => wrap(() => traceBlob(chain, blob as Uint8Array, config as TraceConfig | undefined)));
 
-/** debug_traceBadBlock and its file tracer's twin: the node builds every block it accepts, so has no bad one. */
-const badBlockMethod = method(positional([hash, traceConfig], 1), async ([h]) => {
-  throw blockTraceErrors.badBlock(h as Uint8Array);
-});
+/** tracers.StdTraceConfig, the standardTrace*ToFile methods' config (decoded for its errors only). */
+const stdTraceConfig: Field<unknown> = { decode: (v) => decodeTraceConfig(v, 'StdTraceConfig'), zero: () => undefined };
+
+/** debug_traceBadBlock and its file tracer's twin (with its own config): the node builds every block it accepts, so has no bad one. */
+const badBlockMethod = (config: Field<unknown>) =>
+  method(positional([hash, config], 1), async ([h]) => {
+    throw blockTraceErrors.badBlock(h as Uint8Array);
+  });
 
 /**
  * coreth's debug-file-tracer API, less standardTraceBlockToFile (which writes traces into files on
@@ -136,7 +151,7 @@ const badBlockMethod = method(positional([hash, traceConfig], 1), async ([h]) =>
 export function fileTraceMethods(chain: EvmChain) {
   return {
     traceBlock: traceBlockMethod(chain),
-    standardTraceBadBlockToFile: badBlockMethod,
+    standardTraceBadBlockToFile: badBlockMethod(stdTraceConfig),
     traceBlockFromFile: method(positional([text, traceConfig], 1), async ([file, config]) =>
       wrap(async () => traceBlob(chain, await readBlockFile(file as string), config as TraceConfig | undefined)),
     ),
@@ -147,7 +162,7 @@ export function fileTraceMethods(chain: EvmChain) {
 export function blockTraceMethods(chain: EvmChain) {
   return {
     traceBlock: traceBlockMethod(chain),
-    traceBadBlock: badBlockMethod,
+    traceBadBlock: badBlockMethod(traceConfig),
     intermediateRoots: method(positional([hash, traceConfig], 1), ([h]) => wrap(() => intermediateRoots(chain, h as Uint8Array))),
   };
 }

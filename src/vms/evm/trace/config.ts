@@ -118,7 +118,8 @@ type GoType =
   | 'params.ChainConfig'
   | 'ethapi.StateOverride'
   | 'ethapi.BlockOverrides'
-  | 'hexutil.Uint';
+  | 'hexutil.Uint'
+  | 'common.Hash';
 
 interface GoField {
   /** The name encoding/json matches keys against: the tag's, else the Go field's. */
@@ -153,6 +154,15 @@ const TRACE_CALL_CONFIG: GoField[] = [
   field('TxIndex', 'TxIndex', 'hexutil.Uint'),
 ];
 
+/** tracers.StdTraceConfig (the standardTrace*ToFile methods'): logger.Config embedded by value, Reexec, TxHash. */
+const STD_TRACE_CONFIG: GoField[] = [
+  ...TRACE_CONFIG.filter((f) => f.path.startsWith('Config.')),
+  field('Reexec', 'Reexec', 'uint64'),
+  field('TxHash', 'TxHash', 'common.Hash'),
+];
+
+const FIELDS = { TraceConfig: TRACE_CONFIG, TraceCallConfig: TRACE_CALL_CONFIG, StdTraceConfig: STD_TRACE_CONFIG };
+
 /** debug_traceCall's options: a TraceConfig with what TraceCallConfig adds, still as JSON where coreth decodes further. */
 export interface TraceCallConfig extends TraceConfig {
   stateOverrides?: JsonValue;
@@ -180,11 +190,11 @@ function findField(fields: GoField[], key: string): GoField | undefined {
  * UnmarshalTypeError (the first one, decoding going on past it), and a custom unmarshaler's error
  * (hexutil's) stops decoding at once. Throws the error's text.
  */
-export function decodeTraceConfig(v: JsonValue, struct: 'TraceConfig' | 'TraceCallConfig', blockOverrides?: NestedDecoder): TraceCallConfig {
+export function decodeTraceConfig(v: JsonValue, struct: keyof typeof FIELDS, blockOverrides?: NestedDecoder): TraceCallConfig {
   if (!isJsonObject(v)) {
     throw new TracerError(`json: cannot unmarshal ${goKind(v)} into Go value of type tracers.${struct}`, 'config');
   }
-  const fields = struct === 'TraceConfig' ? TRACE_CONFIG : TRACE_CALL_CONFIG;
+  const fields = FIELDS[struct];
   const out: Record<string, unknown> = {};
   let first: TracerError | undefined;
   for (const [key, value] of Object.entries(v)) {
@@ -264,6 +274,8 @@ function decodeField(f: GoField, v: JsonValue): unknown {
       return objectOf(v);
     case 'hexutil.Uint':
       return hexUint(v);
+    case 'common.Hash':
+      return commonHash(v);
   }
 }
 
@@ -288,6 +300,23 @@ function chainConfig(v: JsonValue): JsonValue {
 }
 
 /** hexutil.Uint's UnmarshalJSON: a 0x string (empty: zero), its decError texts inside UnmarshalTypeError. */
+/**
+ * common.Hash's UnmarshalJSON (hexutil.UnmarshalFixedJSON): hexutil's syntax errors as type errors
+ * that stop decoding, its length error as a plain error (no json: prefix).
+ */
+function commonHash(v: JsonValue): string {
+  if (typeof v !== 'string') throw new TypeMismatch('non-string', true);
+  let digits = v;
+  if (digits !== '') {
+    if (!/^0[xX]/.test(digits)) throw new TypeMismatch('hex string without 0x prefix', true);
+    digits = digits.slice(2);
+    if (digits.length % 2 !== 0) throw new TypeMismatch('hex string of odd length', true);
+  }
+  if (digits.length !== 64) throw new TracerError(`hex string has length ${digits.length}, want 64 for common.Hash`, 'config');
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw new TypeMismatch('invalid hex string', true);
+  return `0x${digits.toLowerCase()}`;
+}
+
 function hexUint(v: JsonValue): bigint {
   if (typeof v !== 'string') throw new TypeMismatch('non-string', true);
   if (v === '') return 0n;
