@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { type Hex, encodeDeployData, encodeFunctionData, decodeFunctionResult, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startEmulator } from '../src/index.js';
 import { rpc, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { rpcProxy } from './support/rpcproxy.js';
@@ -440,16 +441,19 @@ describe('reads on a fork', () => {
 });
 
 describe('the debug API on a fork', () => {
-  it('looks for state at no block below the fork block, and names the upstream nodes a walk has not fetched', async () => {
+  it('looks for state at no block below the fork block, names the upstream nodes a walk has not fetched, records a failed read in traceChain', async () => {
     // An upstream of its own (the file's is stopped by a test above), with a block past its genesis.
     const up = await startTestNode({ dbType: 'memdb', testAccounts: 2 });
     await send(C(up.uri), keys[0]!, holder!.address, '0x');
     const requests: string[] = [];
+    let down = false;
     const proxy = await rpcProxy(C(up.uri), {
       request: (calls) => {
         requests.push(...calls.map((c) => c.method));
         return calls;
       },
+      // Once `down`, every upstream answer is an error.
+      reply: (answer) => (down ? { jsonrpc: '2.0', id: answer.id, error: { code: -32000, message: 'upstream is down' } } : answer),
     });
     const fork = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir('fork-debug-'), dbType: 'memdb', dev: true, forkUrl: proxy.url });
     try {
@@ -465,6 +469,30 @@ describe('the debug API on a fork', () => {
       expect(requests.slice(before)).toEqual([]);
       const walk = await rpc(F, 'debug_accountRange', ['latest', '0x', 10, true, true, true]);
       expect(walk.json.error.message).toMatch(/^missing trie node: /);
+
+      // traceChain over the upstream's block 1 (the test accounts' two transfers), whose state the
+      // fork has not read: with the upstream failing, the first tx's trace is that failure (coreth
+      // records any traceTx error, not only a tracer's), the next null, and the chain goes on.
+      // The blocks themselves are read (and kept) before the upstream goes down; their state is not.
+      const block1 = await call(F, 'eth_getBlockByNumber', ['0x1', false]);
+      await call(F, 'eth_getBlockByNumber', ['0x0', false]);
+      for (const tx of block1.transactions) await call(F, 'eth_getTransactionReceipt', [tx]);
+      down = true;
+      const ws = new WebSocket(`${fork.uri.replace('http', 'ws')}/ext/bc/C/ws`);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const pushed = new Promise<{ block: string; traces: Array<{ txHash?: string; error?: string } | null> }>((resolve) =>
+        ws.on('message', (d) => {
+          const m = JSON.parse(d.toString());
+          if (m.method === 'debug_subscription') resolve(m.params.result);
+        }),
+      );
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_subscribe', params: ['traceChain', '0x0', '0x1'] }));
+      const first = await pushed;
+      ws.close();
+      expect(first.block).toBe('0x1');
+      expect(first.traces).toHaveLength(2);
+      expect(first.traces[0]).toEqual({ txHash: block1.transactions[0], error: expect.stringMatching(/upstream is down/) });
+      expect(first.traces[1]).toBeNull();
     } finally {
       await fork.stop();
       proxy.close();

@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { method } from '../src/rpc/method.js';
-import { string } from '../src/rpc/schema.js';
+import { method, type ServiceDef } from '../src/rpc/method.js';
+import { subscribe } from '../src/rpc/subscriptions.js';
+import { int, raw, string } from '../src/rpc/schema.js';
 import { createApp, createHttpServer } from '../src/server/app.js';
 import { gethDialect, positional } from '../src/rpc/geth.js';
 import { jsonRpcSocket } from '../src/rpc/socket.js';
@@ -18,27 +19,42 @@ let sockets: Websockets;
 let base: string;
 const closed: string[] = [];
 
+/**
+ * Subscriptions in miniature: `ticks` pushes its three numbers after the reply, then records its end
+ * (under the tag it was given); `flood` pushes `n` results of 500 bytes at once, as it starts.
+ * `wait` answers after `ms`: a batch's slow call.
+ */
+const testService: ServiceDef = {
+  name: 'test',
+  methods: {
+    echo: method(positional([string]), ([s]) => s),
+    subscribe: method(raw, (params, ctx) =>
+      subscribe(ctx, 'test', params, (name, args, send) => {
+        if (name === 'flood') {
+          for (let i = 0; i < (args[1] as number); i++) send(`"${'x'.repeat(498)}"`);
+          return () => {};
+        }
+        let n = 0;
+        const timer = setInterval(() => {
+          send(String(++n));
+          if (n === 3) clearInterval(timer);
+        }, 5);
+        return () => {
+          clearInterval(timer);
+          closed.push(args[1] as string);
+        };
+      }),
+    ),
+    wait: method(positional([int]), ([ms]) => new Promise((r) => setTimeout(() => r(ms), ms as number))),
+  },
+};
+
 beforeAll(async () => {
   const router = new Router();
-  const ticker = jsonRpcSocket(gethDialect, [
-    {
-      name: 'test',
-      methods: {
-        echo: method(positional([string]), ([s]) => s),
-        // A subscription in miniature: three notifications pushed after the reply, and a hook for the end.
-        subscribe: method(positional([string]), ([name], ctx) => {
-          ctx.onClose?.(() => closed.push(name as string));
-          let n = 0;
-          const timer = setInterval(() => {
-            ctx.notify?.('test_subscription', { subscription: name, result: ++n });
-            if (n === 3) clearInterval(timer);
-          }, 5);
-          return name;
-        }),
-      },
-    },
-  ]);
+  const ticker = jsonRpcSocket(gethDialect, [testService]);
   router.addRoute({ ws: ticker }, 'bc/test', '/ws');
+  // The same service with a small bound on what new subscriptions may hold before their IDs are sent.
+  router.addRoute({ ws: jsonRpcSocket(gethDialect, [testService], { maxHeldBytes: 4096 }) }, 'bc/small', '/ws');
   router.addRoute(
     {
       http: (_req, res) => {
@@ -98,17 +114,38 @@ describe('websocket routes', () => {
     }
   });
 
-  it("pushes notifications through the connection's call context, and tells the method when the caller leaves", async () => {
+  it("pushes notifications through the connection's call context, and ends its subscriptions when the caller leaves", async () => {
     const ws = await open('/ext/bc/test/ws');
     const got = messages(ws, 4);
-    ws.send('{"jsonrpc":"2.0","id":1,"method":"test_subscribe","params":["s1"]}');
-    expect(await got).toEqual([
-      { jsonrpc: '2.0', id: 1, result: 's1' },
-      ...[1, 2, 3].map((n) => ({ jsonrpc: '2.0', method: 'test_subscription', params: { subscription: 's1', result: n } })),
-    ]);
+    ws.send('{"jsonrpc":"2.0","id":1,"method":"test_subscribe","params":["ticks","s1"]}');
+    const [reply, ...notes] = (await got) as Array<{ result: string }>;
+    expect(reply).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
+    expect(notes).toEqual([1, 2, 3].map((n) => ({ jsonrpc: '2.0', method: 'test_subscription', params: { subscription: reply!.result, result: n } })));
     ws.close();
     for (let k = 0; k < 50 && !closed.includes('s1'); k++) await new Promise((r) => setTimeout(r, 10));
     expect(closed).toContain('s1');
+  });
+
+  it("holds a batch's new subscription's notifications until the batch's reply, and drops a connection holding too many", async () => {
+    // Under the bound (4,096 bytes: 6 of some 560): the reply, then the six.
+    const ws = await open('/ext/bc/small/ws');
+    const got = messages(ws, 7);
+    ws.send('[{"jsonrpc":"2.0","id":1,"method":"test_subscribe","params":["flood",6]},{"jsonrpc":"2.0","id":2,"method":"test_wait","params":[30]}]');
+    const [reply, ...notes] = (await got) as [Array<{ id: number; result: unknown }>, ...Array<{ params: { subscription: unknown } }>];
+    expect(reply.map((m) => m.id)).toEqual([1, 2]);
+    expect(notes.map((n) => n.params.subscription)).toEqual(Array(6).fill(reply[0]!.result));
+    ws.close();
+    // Two subscriptions of the same connection count together: 2 × 5 notifications are over it.
+    const over = await open('/ext/bc/small/ws');
+    const closedWith = new Promise<number>((r) => over.once('close', (code) => r(code)));
+    const seen: unknown[] = [];
+    over.on('message', (d) => seen.push(JSON.parse(d.toString())));
+    over.send(
+      '[{"jsonrpc":"2.0","id":1,"method":"test_subscribe","params":["flood",5]},{"jsonrpc":"2.0","id":2,"method":"test_subscribe","params":["flood",5]},{"jsonrpc":"2.0","id":3,"method":"test_wait","params":[30]}]',
+    );
+    // Dropped without a close frame (1006), before the batch's reply or any notification.
+    expect(await closedWith).toBe(1006);
+    expect(seen).toEqual([]);
   });
 
   it('a route may serve plain HTTP and upgrades on one path', async () => {

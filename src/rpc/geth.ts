@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { goMarshal, isJsonObject, numberText, parseGoJson, GoJsonError, RawNumber, type JsonObject, type JsonValue } from '../encoding/gojson.js';
 import { JsonBytes } from '../encoding/jsonbytes.js';
-import { ParamsError, type Field } from './schema.js';
+import { ParamsError, raw, type Field } from './schema.js';
 import { invoke, method, type CallContext, type MethodDef, type ServiceDef } from './method.js';
 import { noSubscription, rpcId, unsubscribe } from './subscriptions.js';
 import type { Dialect, Responder, RpcResponse } from './dialect.js';
@@ -55,27 +55,31 @@ export function positional(fields: Field<unknown>[], required = fields.length, n
 /** The developer methods' params (evm_*, anvil_*, hardhat_*): a null required argument is missing. */
 export const devPositional = (fields: Field<unknown>[], required = fields.length): Field<unknown[]> => positional(fields, required, true);
 
-/** `*_unsubscribe`, whatever its namespace: the connection's subscriptions are one set (unsubscribeCb). */
-const unsubscribeMethod = method(positional([rpcId]), ([id], ctx) => unsubscribe(ctx, id as string));
+/**
+ * `*_unsubscribe`, whatever its namespace: the connection's subscriptions are one set (geth's
+ * unsubscribeCb). A namespace with subscriptions lists it as its own `unsubscribe` (so faults and
+ * call logs reach it there); any other namespace's is served by it too.
+ */
+export const unsubscribeMethod = method(positional([rpcId]), ([id], ctx) => unsubscribe(ctx, id as string));
 
-/** The params as sent (absent: undefined), bound by the subscription itself in handleSubscribe's order. */
-const rawParams: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
+/** The method of `name`'s own key in `methods`: `eth_constructor` or `eth___proto__` must not find Object.prototype's. */
+const own = (methods: Record<string, MethodDef> | undefined, name: string): MethodDef | undefined =>
+  methods && Object.hasOwn(methods, name) ? methods[name] : undefined;
 
 /**
  * The method a name calls. As geth's handleCall: a name ending in `_subscribe` is its namespace's
- * subscription (refused as the namespace's if it serves none), one ending in `_unsubscribe` ends any.
+ * subscription (`eth_x_subscribe` is eth's; refused as geth refuses it where the namespace serves
+ * none), one ending in `_unsubscribe` ends any subscription.
  */
 function findMethod(name: string, services: ReadonlyMap<string, ServiceDef>): MethodDef | undefined {
   const sep = name.indexOf('_');
   if (sep < 0) return undefined;
   const namespace = name.slice(0, sep);
   const methods = services.get(namespace)?.methods;
-  if (name.endsWith('_subscribe'))
-    return methods && Object.hasOwn(methods, 'subscribe') ? methods.subscribe : method(rawParams, (params, ctx) => noSubscription(ctx, namespace, params));
-  if (name.endsWith('_unsubscribe')) return unsubscribeMethod;
-  const own = name.slice(sep + 1);
-  // Own methods only: `eth_constructor` or `eth___proto__` must not find Object.prototype's.
-  return methods && Object.hasOwn(methods, own) ? methods[own] : undefined;
+  // Made per call, as rare as a client's mistake; namespaces are the client's strings, not cached.
+  if (name.endsWith('_subscribe')) return own(methods, 'subscribe') ?? method(raw, (params, ctx) => noSubscription(ctx, namespace, params));
+  if (name.endsWith('_unsubscribe')) return own(methods, 'unsubscribe') ?? unsubscribeMethod;
+  return own(methods, name.slice(sep + 1));
 }
 
 /**

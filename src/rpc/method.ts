@@ -14,8 +14,6 @@ export interface CallContext {
   readonly request: IncomingMessage;
   /** Sends a notification (a request without id) to the caller: only where the connection stays open. */
   readonly notify?: (method: string, params: unknown) => void;
-  /** Runs `fn` when the caller goes away: only where the connection stays open. */
-  readonly onClose?: (fn: () => void) => void;
   /** The connection's subscriptions (a websocket's): any `*_unsubscribe` ends one, its close all. */
   readonly subscriptions?: SubscriptionSet;
   /**
@@ -31,6 +29,10 @@ export interface SubscriptionSet {
   add(id: string, stop: () => void): void;
   /** Ends subscription `id`; false if the connection has none such. */
   end(id: string): boolean;
+  /** Counts `bytes` of notifications held (not yet sendable); false: past the bound, the connection is being dropped. */
+  hold(bytes: number): boolean;
+  /** Uncounts held bytes, sent or dropped. */
+  release(bytes: number): void;
 }
 
 /** One method: its declared params (decoded by a schema into typed args) and its reply type. */

@@ -24,10 +24,15 @@ const fail = (value: JsonValue, type: string): never => {
   throw new ParamsError(`json: cannot unmarshal ${goKind(value)} into Go value of type ${type}`);
 };
 
-export const string: Field<string> = {
-  decode: (v) => (typeof v === 'string' ? v : fail(v, 'string')),
-  zero: () => '',
-};
+/** A Go string, or a type defined as one (rpc.ID), named in the error for another kind of value. */
+export function textOf(type: string): Field<string> {
+  return { decode: (v) => (typeof v === 'string' ? v : fail(v, type)), zero: () => '' };
+}
+
+export const string: Field<string> = textOf('string');
+
+/** Any JSON value as sent (absent: undefined), decoded later by the method itself. */
+export const raw: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
 
 export const bool: Field<boolean> = {
   decode: (v) => (typeof v === 'boolean' ? v : fail(v, 'bool')),

@@ -7,7 +7,7 @@ import type { CallContext, ServiceDef } from './method.js';
 import { goMarshal } from '../encoding/gojson.js';
 import type { Dialect } from './dialect.js';
 import { internalError } from './endpoint.js';
-import { ConnectionSubscriptions } from './subscriptions.js';
+import { ConnectionSubscriptions, MAX_HELD_BYTES } from './subscriptions.js';
 
 /**
  * The bytes a connection may have waiting to be written before it counts as not keeping up: of
@@ -54,27 +54,24 @@ function outbox(socket: WebSocket) {
   };
 }
 
-export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[]) {
+/** `maxHeldBytes`: what a connection's new subscriptions may hold before their IDs are sent (subscriptions.ts). */
+export function jsonRpcSocket(dialect: Dialect, services: ServiceDef[], { maxHeldBytes = MAX_HELD_BYTES } = {}) {
   const respond = dialect.responder(services);
   return (socket: WebSocket, req: IncomingMessage): void => {
-    const closers: Array<() => void> = [];
     const out = outbox(socket);
     // Set once a message cannot be read: nothing after it is answered or notified (Client.read stops there).
     let closing = false;
     const open = () => socket.readyState === socket.OPEN && !closing;
-    const subscriptions = new ConnectionSubscriptions();
+    // Past the bound, dropped without a close frame, as a connection whose notifications stall.
+    const subscriptions = new ConnectionSubscriptions(() => socket.terminate(), maxHeldBytes);
     const ctx: CallContext = {
       request: req,
       notify: (method, params) => {
         if (open()) out.notify(`{"jsonrpc":"2.0","method":${goMarshal(method)},"params":${goMarshal(params)}}\n`);
       },
-      onClose: (fn) => closers.push(fn),
       subscriptions,
     };
-    socket.on('close', () => {
-      subscriptions.close();
-      for (const fn of closers.splice(0)) fn();
-    });
+    socket.on('close', () => subscriptions.close());
     // Replies under way: geth answers the calls it was running before it closes (handler.close waits).
     let pending = 0;
     let ending: (() => void) | undefined;

@@ -4,10 +4,10 @@
 // activate); one set per connection, ended by any `*_unsubscribe` of that connection (whatever its
 // namespace) and all at once when it closes. A namespace serves them through its `subscribe` method.
 import { randomBytes } from 'node:crypto';
-import { goKind, goMarshal, type JsonValue, RawJson } from '../encoding/gojson.js';
+import { goMarshal, type JsonValue, RawJson } from '../encoding/gojson.js';
 import { goQuote } from '../encoding/goquote.js';
 import { type CallContext, RpcError, type SubscriptionSet } from './method.js';
-import { type Field, ParamsError } from './schema.js';
+import { ParamsError, textOf } from './schema.js';
 
 export const subscriptionErrors = {
   /** rpc.ErrNotificationsUnsupported: over HTTP. */
@@ -22,24 +22,26 @@ export const subscriptionErrors = {
 export const newID = (): string => `0x${randomBytes(16).toString('hex').replace(/^0+/, '') || '0'}`;
 
 /** rpc.ID as a parameter: a JSON string. */
-export const rpcId: Field<string> = {
-  decode: (v) => {
-    if (typeof v === 'string') return v;
-    throw new ParamsError(`json: cannot unmarshal ${goKind(v)} into Go value of type rpc.ID`);
-  },
-  zero: () => '',
-};
+export const rpcId = textOf('rpc.ID');
 
 /**
- * Notifications of a subscription not yet active held beyond this many bytes end it: a batch whose
- * other calls run long cannot make the node hold an unbounded backlog (geth's buffer has no bound).
+ * What a connection's subscriptions not yet active may hold of notifications, in bytes: past it
+ * the connection is dropped, as one whose writes stall (socket.ts). geth's buffer has no bound; a
+ * batch whose other calls run long must not make the node hold an unbounded backlog.
  */
-const MAX_HELD_BYTES = 16 * 1024 * 1024;
+export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
-/** A connection's subscriptions: what ends each, by ID. */
+/** A connection's subscriptions: what ends each, by ID, and the notifications they hold. */
 export class ConnectionSubscriptions implements SubscriptionSet {
   private readonly subs = new Map<string, () => void>();
   private closed = false;
+  private heldBytes = 0;
+
+  /** `overflow` drops the connection: its subscriptions held more than `maxHeld` bytes at once. */
+  constructor(
+    private readonly overflow: () => void,
+    private readonly maxHeld = MAX_HELD_BYTES,
+  ) {}
 
   add(id: string, stop: () => void): void {
     if (this.closed) stop();
@@ -52,6 +54,17 @@ export class ConnectionSubscriptions implements SubscriptionSet {
     this.subs.delete(id);
     stop();
     return true;
+  }
+
+  hold(bytes: number): boolean {
+    this.heldBytes += bytes;
+    if (this.heldBytes <= this.maxHeld) return true;
+    this.overflow();
+    return false;
+  }
+
+  release(bytes: number): void {
+    this.heldBytes -= bytes;
   }
 
   /** The connection's end: every subscription ended, any added later too. */
@@ -113,31 +126,44 @@ export async function subscribe(ctx: CallContext, namespace: string, params: Jso
   const method = `${namespace}_subscription`;
   // The notification's params as geth writes them, around a result encoded once for everyone.
   const head = `{"subscription":${goMarshal(id)},"result":`;
+  // Held until the reply naming the subscription is sent; counted against the connection's bound.
   let held: RawJson[] | undefined = [];
   let heldBytes = 0;
   let ended = false;
+  const drop = (): void => {
+    subscriptions.release(heldBytes);
+    heldBytes = 0;
+    held = [];
+  };
   const send = (result: string): void => {
     if (ended) return;
-    const message = new RawJson(`${head}${result}}`);
-    if (!held) return notify(method, message);
-    held.push(message);
-    heldBytes += result.length;
-    if (heldBytes <= MAX_HELD_BYTES) return;
-    held = [];
-    // Not yet kept (its start still runs): ended below once it returns.
-    if (!subscriptions.end(id)) ended = true;
+    const text = `${head}${result}}`;
+    if (!held) return notify(method, new RawJson(text));
+    const bytes = Buffer.byteLength(text);
+    if (!subscriptions.hold(bytes)) {
+      // The connection is dropped (its close ends the subscription); nothing it held is sent.
+      ended = true;
+      subscriptions.release(bytes);
+      drop();
+      return;
+    }
+    heldBytes += bytes;
+    held.push(new RawJson(text));
   };
   const stopStart = await start(name, params as JsonValue[], send);
-  if (ended) stopStart();
-  else
-    subscriptions.add(id, () => {
-      ended = true;
-      stopStart();
-    });
+  const stop = (): void => {
+    ended = true;
+    if (held) drop();
+    stopStart();
+  };
+  subscriptions.add(id, stop);
   const activate = (): void => {
+    if (ended || !held) return;
     const ready = held;
+    subscriptions.release(heldBytes);
     held = undefined;
-    if (!ended) for (const message of ready ?? []) notify(method, message);
+    heldBytes = 0;
+    for (const message of ready) notify(method, message);
   };
   if (ctx.afterReply) ctx.afterReply(activate);
   else activate();

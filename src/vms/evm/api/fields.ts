@@ -1,7 +1,7 @@
 // geth's argument types as JSON-RPC decodes them (hexutil, common.Address/Hash, rpc.BlockNumber,
 // rpc.BlockNumberOrHash, ethapi.TransactionArgs), with geth's error texts.
 import { goKey, goKind, goMarshal, isJsonObject, type JsonObject, type JsonValue, numberText } from '../../../encoding/gojson.js';
-import { type Field, ParamsError } from '../../../rpc/schema.js';
+import { type Field, ParamsError, textOf } from '../../../rpc/schema.js';
 import { address, big, bytes, decodeIn, decodeUint64Text, fixedText, hash, structField, uint64 } from './hexfields.js';
 import type { BlockOverrides, CallArgs, StateOverride } from '../callargs.js';
 import type { TxArgs } from '../txargs.js';
@@ -49,14 +49,6 @@ export const boolean: Field<boolean> = {
   decode: (v) => (typeof v === 'boolean' ? v : fail(`json: cannot unmarshal ${goKind(v)} into Go value of type bool`)),
   zero: () => false,
 };
-
-/** A Go string, or a type defined as one (rpc.ID), named in the error for another kind of value. */
-export function textOf(type: string): Field<string> {
-  return {
-    decode: (v) => (typeof v === 'string' ? v : fail(`json: cannot unmarshal ${goKind(v)} into Go value of type ${type}`)),
-    zero: () => '',
-  };
-}
 
 export const text = textOf('string');
 /** A filter's or subscription's id. */
@@ -244,7 +236,7 @@ function storageOverride(o: JsonObject, key: string): Map<string, Uint8Array> | 
 }
 
 /** Any JSON value, decoded later by the method (filter criteria, tracer configs). */
-export const raw: Field<JsonValue | undefined> = { decode: (v) => v, zero: () => undefined };
+export { raw } from '../../../rpc/schema.js';
 
 /** A *uint64 as geth's rpc decodes it: a JSON number only (a hex string or "latest" is refused). */
 export const goUint64: Field<number> = {

@@ -8,7 +8,7 @@
 // for every filter and subscription that takes them; a connection's subscriptions end with it.
 import { goKey, goKind, goMarshal, isJsonObject, type JsonValue } from '../../../encoding/gojson.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
-import { positional } from '../../../rpc/geth.js';
+import { positional, unsubscribeMethod } from '../../../rpc/geth.js';
 import { ParamsError } from '../../../rpc/schema.js';
 import type { EvmChain } from '../chain.js';
 import type { AcceptedEvmBlock } from '../chaintypes.js';
@@ -527,9 +527,10 @@ export function filterService(filters: FilterSystem): ServiceDef {
         return filters.logs(c);
       }),
       uninstallFilter: method(positional([rpcId]), ([id]) => filters.remove(id as string)),
-      // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order;
-      // eth_unsubscribe is any namespace's (rpc/geth.ts).
+      // The params as sent (absent: undefined), bound in the method itself in handleSubscribe's order.
       subscribe: method(raw, (params, ctx) => subscribe(ctx, 'eth', params, (name, args, send) => filters.subscribe(subscriber(name, args, send)))),
+      // Ends any of the connection's subscriptions, as every *_unsubscribe does (rpc/geth.ts).
+      unsubscribe: unsubscribeMethod,
     },
   };
 }

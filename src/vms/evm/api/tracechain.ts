@@ -7,6 +7,7 @@
 import type { JsonValue } from '../../../encoding/gojson.js';
 import { toHex0x } from '../../../encoding/bytes.js';
 import { method, RpcError, type ServiceDef } from '../../../rpc/method.js';
+import { unsubscribeMethod } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
 import type { TraceConfig } from '../trace/index.js';
 import { traceBlock } from '../trace/replay.js';
@@ -38,7 +39,7 @@ async function traceChain(chain: EvmChain, from: bigint, to: bigint, config: Tra
   }
 }
 
-/** debug_subscribe, for traceChain (coreth's only debug subscription); debug_unsubscribe is any namespace's (rpc/geth.ts). */
+/** debug_subscribe, for traceChain (coreth's only debug subscription), and debug_unsubscribe (any subscription's, rpc/geth.ts). */
 export function traceChainService(chain: EvmChain): ServiceDef['methods'] {
   const start = async (name: string, params: JsonValue[], send: (json: string) => void) => {
     if (name !== 'traceChain') throw subscriptionErrors.unknown('debug', name);
@@ -58,5 +59,6 @@ export function traceChainService(chain: EvmChain): ServiceDef['methods'] {
   };
   return {
     subscribe: method(raw, (params, ctx) => subscribe(ctx, 'debug', params, start)),
+    unsubscribe: unsubscribeMethod,
   };
 }
