@@ -2,34 +2,23 @@
 // --broadcast` deploys a contract and calls it on the C-Chain and on an L1 of a --dev node, signing
 // with a test account's key, and `forge test --fork-url` runs tests against a fork of the chain the
 // script wrote to (forge reads coreth's and Subnet-EVM's blocks and the contract's state).
-import { spawn } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src/vms/avm/index.js';
 import { call, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { type Finished, runToEnd } from './support/run.js';
 
 const FORGE = join(dirname(createRequire(import.meta.url).resolve('@foundry-rs/forge-linux-amd64/package.json')), 'bin', 'forge');
 const PROJECT = new URL('./fixtures/foundry/', import.meta.url).pathname;
 const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 
 /** forge in `dir` (a copy of the project: forge writes out/, cache/ and broadcast/ there), to its end: exit code and output. */
-function forge(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(FORGE, [...args, '--root', dir, '--use', join(PROJECT, 'solc')], {
-      cwd: dir,
-      env: { ...process.env, HOME: join(dir, 'home'), PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    child.on('close', (code) => resolve({ code, output }));
+function forge(dir: string, args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  return runToEnd(FORGE, [...args, '--root', dir, '--use', join(PROJECT, 'solc')], {
+    cwd: dir,
+    env: { ...process.env, HOME: join(dir, 'home'), PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NO_COLOR: '1', ...env },
   });
 }
 

@@ -2,33 +2,22 @@
 // ethers, the chai matchers, the network helpers, a contract compiled by Hardhat through npm's
 // solc) run by `hardhat test --network emulator` on the C-Chain and on an L1 of a --dev node, with
 // the node's --test-accounts as Hardhat's remote signers. The same project passes on Anvil 1.7.1.
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, tempDir, type TestNode } from './helpers.js';
+import { type Finished, runToEnd } from './support/run.js';
 
 const PROJECT = new URL('./fixtures/hardhat/', import.meta.url).pathname;
 const HARDHAT = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
 const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 
 /** Runs `hardhat test` in the project against `rpc`; answers its exit code and output. */
-function hardhatTest(rpc: string, out: string, extra: string[] = []): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HARDHAT, '--config', join(PROJECT, 'hardhat.config.cjs'), 'test', '--network', 'emulator', ...extra], {
-      cwd: PROJECT,
-      env: { ...process.env, EMULATOR_RPC: rpc, HARDHAT_OUT: out, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    child.on('close', (code) => resolve({ code, output }));
+function hardhatTest(rpc: string, out: string, extra: string[] = []): Promise<Finished> {
+  return runToEnd(process.execPath, [HARDHAT, '--config', join(PROJECT, 'hardhat.config.cjs'), 'test', '--network', 'emulator', ...extra], {
+    cwd: PROJECT,
+    env: { ...process.env, EMULATOR_RPC: rpc, HARDHAT_OUT: out, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
   });
 }
 
