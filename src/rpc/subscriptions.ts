@@ -114,6 +114,43 @@ export function subscriptionArgs(params: JsonValue[], fields: Array<(v: JsonValu
 export type SubscriptionStart = (name: string, params: JsonValue[], send: (resultJson: string) => void) => (() => void) | Promise<() => void>;
 
 /**
+ * A new subscription's notifications, held until the reply naming it is sent (geth's Notifier
+ * before activate), counted against its connection's bound.
+ */
+class Held {
+  private messages: RawJson[] | undefined = [];
+  private bytes = 0;
+
+  constructor(private readonly subscriptions: SubscriptionSet) {}
+
+  /** Whether notifications are still held (not yet activated). */
+  get holding(): boolean {
+    return this.messages !== undefined;
+  }
+
+  /** Holds `text`; false past the connection's bound (the connection is being dropped). */
+  hold(text: string): boolean {
+    const bytes = Buffer.byteLength(text);
+    if (!this.subscriptions.hold(bytes)) {
+      this.subscriptions.release(bytes);
+      return false;
+    }
+    this.bytes += bytes;
+    this.messages!.push(new RawJson(text));
+    return true;
+  }
+
+  /** Ends the holding: what was held, uncounted (none once dropped). */
+  release(): RawJson[] {
+    const out = this.messages ?? [];
+    this.subscriptions.release(this.bytes);
+    this.messages = undefined;
+    this.bytes = 0;
+    return out;
+  }
+}
+
+/**
  * `<namespace>_subscribe` in handleSubscribe's order: notifications first (HTTP has none), then the
  * name, then what `start` checks. Resolves to the subscription's ID; its notifications are held
  * until the reply carrying it is written (`afterReply`), as geth's Notifier holds them until activate.
@@ -126,44 +163,27 @@ export async function subscribe(ctx: CallContext, namespace: string, params: Jso
   const method = `${namespace}_subscription`;
   // The notification's params as geth writes them, around a result encoded once for everyone.
   const head = `{"subscription":${goMarshal(id)},"result":`;
-  // Held until the reply naming the subscription is sent; counted against the connection's bound.
-  let held: RawJson[] | undefined = [];
-  let heldBytes = 0;
+  const held = new Held(subscriptions);
   let ended = false;
-  const drop = (): void => {
-    subscriptions.release(heldBytes);
-    heldBytes = 0;
-    held = [];
+  const end = (): void => {
+    ended = true;
+    held.release();
   };
   const send = (result: string): void => {
     if (ended) return;
     const text = `${head}${result}}`;
-    if (!held) return notify(method, new RawJson(text));
-    const bytes = Buffer.byteLength(text);
-    if (!subscriptions.hold(bytes)) {
-      // The connection is dropped (its close ends the subscription); nothing it held is sent.
-      ended = true;
-      subscriptions.release(bytes);
-      drop();
-      return;
-    }
-    heldBytes += bytes;
-    held.push(new RawJson(text));
+    if (!held.holding) notify(method, new RawJson(text));
+    // Past the bound the connection is dropped (its close ends the subscription): nothing held is sent.
+    else if (!held.hold(text)) end();
   };
   const stopStart = await start(name, params as JsonValue[], send);
-  const stop = (): void => {
-    ended = true;
-    if (held) drop();
+  subscriptions.add(id, () => {
+    end();
     stopStart();
-  };
-  subscriptions.add(id, stop);
+  });
   const activate = (): void => {
-    if (ended || !held) return;
-    const ready = held;
-    subscriptions.release(heldBytes);
-    held = undefined;
-    heldBytes = 0;
-    for (const message of ready) notify(method, message);
+    const ready = held.release();
+    if (!ended) for (const message of ready) notify(method, message);
   };
   if (ctx.afterReply) ctx.afterReply(activate);
   else activate();
