@@ -154,6 +154,25 @@ describe('websocket subscriptions and stream as coreth', () => {
     }
   });
 
+  it("runs a batch's calls one after another, as geth's handleBatch does: each sees what those before it did", async () => {
+    const before = BigInt(await call(rpcUrl, 'eth_blockNumber', []));
+    const who = '0x00000000000000000000000000000000000b47c4';
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_blockNumber', params: [] },
+      { jsonrpc: '2.0', id: 3, method: 'anvil_setBalance', params: [who, '0x5'] },
+      { jsonrpc: '2.0', id: 4, method: 'eth_getBalance', params: [who, 'latest'] },
+      { jsonrpc: '2.0', id: 5, method: 'eth_sendTransaction', params: [{ from, to: who, value: '0x2' }] },
+      { jsonrpc: '2.0', id: 6, method: 'eth_getBalance', params: [who, 'latest'] },
+    ];
+    const reply = await (await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json();
+    const result = (id: number) => reply.find((m: { id: number }) => m.id === id).result;
+    expect(BigInt(result(2))).toBe(before + 1n);
+    expect(result(4)).toBe('0x5');
+    // Automine: the send's block is made before the next call runs.
+    expect(result(6)).toBe('0x7');
+  });
+
   it("any namespace's *_unsubscribe ends any subscription of its connection (unsubscribeCb), none of another's", async () => {
     const [a, b] = [await Conn.open(wsUrl), await Conn.open(wsUrl)];
     const notFound = { code: -32000, message: 'subscription not found' };

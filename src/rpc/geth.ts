@@ -187,8 +187,14 @@ async function answerParsed(value: JsonValue, services: ReadonlyMap<string, Serv
     const first = value.find(isCall) as JsonObject | undefined;
     return { status: 200, headers: JSON_HEADERS, body: `[${errorMessage(first ? rawOf(first.id!) : 'null', -32600, 'batch too large')}]\n` };
   }
-  // Answers in a batch are text (only a body's only message may be bytes).
-  const answers = (await Promise.all(value.map((m) => answerOne(m, services, ctx)))).filter((a) => typeof a === 'string');
+  // One call after another, as geth's handleBatch runs them: each sees what those before it did (a
+  // send, then the pending nonce; evm_mine, then the block number). Answers in a batch are text
+  // (only a body's only message may be bytes).
+  const answers: string[] = [];
+  for (const m of value) {
+    const answer = await answerOne(m, services, ctx);
+    if (typeof answer === 'string') answers.push(answer);
+  }
   return { status: 200, headers: JSON_HEADERS, body: answers.length === 0 ? null : `[${answers.join(',')}]\n` };
 }
 
