@@ -611,14 +611,20 @@ export function gethError(err: EVMError | undefined): string | undefined {
  * geth skips it for calls (SkipAccountChecks): simulating a call from a contract or a multisig is
  * common, and ethereumjs always refuses it. The sender's code hash is hidden from runTx's check
  * and put back as the call's first message starts, before any code runs (a callback to the sender
- * finds its code), and again once the run ends, whatever happened, so the state after holds the
- * sender's code as before. Also for an impersonated account's tx in a block (--dev, as Anvil).
+ * finds its code), and again once the run ends; a run that throws is undone with the hide. The
+ * state after holds the sender's code as before. Also for an impersonated account's tx in a block
+ * (--dev, as Anvil).
  */
 export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Promise<T>): Promise<T> {
   const sm = vm.stateManager;
   const account = await sm.getAccount(from);
   if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return fn();
   const codeHash = account.codeHash;
+  // In a checkpoint of its own: a run that throws out of a frame (runTx then reverts its own layers,
+  // the restore's with them) is undone whole, the hidden code hash with it, whatever the caller's
+  // checkpoints (a block keeps the state it unwinds to: the sender must not lose its code there).
+  const base = sm instanceof CountedStateManager ? sm.depth : undefined;
+  await sm.checkpoint();
   account.codeHash = KECCAK256_NULL;
   await sm.putAccount(from, account);
   const restore = async () => {
@@ -638,9 +644,15 @@ export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Pr
   // ethereumjs awaits every beforeMessage listener before the message runs.
   events.on('beforeMessage', onFirstMessage);
   try {
-    return await fn();
+    const result = await fn();
+    await restore();
+    await sm.commit();
+    return result;
+  } catch (err) {
+    if (sm instanceof CountedStateManager) await sm.unwindTo(base!);
+    else await sm.revert();
+    throw err;
   } finally {
     events.off('beforeMessage', onFirstMessage);
-    await restore();
   }
 }
