@@ -263,8 +263,9 @@ describe(`fuzz of the HTTP/JSON-RPC surface (seed ${SEED}, ${COUNT} requests)`, 
       const { txID } = await within(15_000, 'setup avm.issueTx', call(`${uri}/ext/bc/X`, 'avm.issueTx', { tx: hexc(tx.bytes) }));
       expect(txID).toBe(encodeCB58(tx.id));
     }
-    // On the EVM chains: the test accounts funded on the L1, a contract that logs on each chain, and a call of it.
-    expect(await gethCall(uri, 'myl1', 'eth_getTransactionCount', [EWOQ_EVM, 'latest']), "ewoq's L1 nonce before the setup").toBe('0x0');
+    // On the EVM chains: a contract that logs on each chain, and a call of it; the node funded the
+    // test accounts on the L1 (ewoq's first two txs there).
+    expect(await gethCall(uri, 'myl1', 'eth_getTransactionCount', [EWOQ_EVM, 'latest']), "ewoq's L1 nonce before the setup").toBe('0x2');
     // Each wave sent in nonce order without waiting (the pools keep the order), then awaited.
     for (const wave of [0, 1]) {
       const txs = setupEvmTxs().filter((t) => t.wave === wave);

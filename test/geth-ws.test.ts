@@ -165,8 +165,13 @@ describe('websocket subscriptions and stream as coreth', () => {
       { jsonrpc: '2.0', id: 5, method: 'eth_sendTransaction', params: [{ from, to: who, value: '0x2' }] },
       { jsonrpc: '2.0', id: 6, method: 'eth_getBalance', params: [who, 'latest'] },
     ];
-    const reply = await (await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json();
-    const result = (id: number) => reply.find((m: { id: number }) => m.id === id).result;
+    const reply = (await (
+      await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+    ).json()) as Array<{
+      id: number;
+      result: string;
+    }>;
+    const result = (id: number) => reply.find((m) => m.id === id)!.result;
     expect(BigInt(result(2))).toBe(before + 1n);
     expect(result(4)).toBe('0x5');
     // Automine: the send's block is made before the next call runs.

@@ -150,33 +150,22 @@ export function senderOf(raw: Hex): string | undefined {
 
 const GWEI = 1_000_000_000n;
 
-/** The test's EVM setup, in order: fund the test accounts on the L1 from ewoq, deploy the log contract and call it. */
+/**
+ * The test's EVM setup, in order: deploy the log contract on each chain and call it (the node funds
+ * the test accounts on the L1, as on C, from ewoq's genesis funds).
+ */
 export function setupEvmTxs(): Array<{ chain: EvmChainName; raw: Hex; hash: Hex; what: string; wave: number }> {
   const txs: Array<{ chain: EvmChainName; tx: TransactionSerializable; key: Hex; what: string }> = [];
-  const l1 = EVM_CHAINS.myl1.chainId;
   const fee = { type: 'eip1559' as const, maxFeePerGas: 500n * GWEI, maxPriorityFeePerGas: 0n };
-  const million = 1_000_000n * 10n ** 18n;
-  txs.push({
-    chain: 'myl1',
-    key: EWOQ_EVM_KEY,
-    what: 'fund test account 0',
-    tx: { ...fee, chainId: l1, nonce: 0, gas: 21_000n, to: TEST0_EVM, value: million },
-  });
-  txs.push({
-    chain: 'myl1',
-    key: EWOQ_EVM_KEY,
-    what: 'fund test account 1',
-    tx: { ...fee, chainId: l1, nonce: 1, gas: 21_000n, to: TEST1_EVM, value: million },
-  });
   for (const chain of ['C', 'myl1'] as const) {
     const chainId = EVM_CHAINS[chain].chainId;
     txs.push({ chain, key: TEST_KEYS[1]!, what: 'deploy the log contract', tx: { ...fee, chainId, nonce: 0, gas: 300_000n, data: LOG_CONTRACT.initcode } });
     txs.push({ chain, key: TEST_KEYS[1]!, what: 'call it', tx: { ...fee, chainId, nonce: 1, gas: 100_000n, to: LOG_ADDRESS, data: '0x0102030405' } });
   }
-  // Wave 1 spends what wave 0 gives (test account 1's funds on the L1): sent once wave 0 is mined.
+  // Wave 1 (the L1's) once wave 0 (C's) is mined.
   return txs.map(({ chain, tx, key, what }) => {
     const raw = signSync(tx, key);
-    return { chain, raw, hash: keccak256(raw), what, wave: chain === 'myl1' && key === TEST_KEYS[1] ? 1 : 0 };
+    return { chain, raw, hash: keccak256(raw), what, wave: chain === 'myl1' ? 1 : 0 };
   });
 }
 
