@@ -1,12 +1,17 @@
 // eth_accounts and eth_sendTransaction with --dev: the test accounts sign for clients that send
 // through the node (viem's JSON-RPC accounts, ethers' JsonRpcSigner) on every EVM chain; without
 // --dev, coreth's answers.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, createWalletClient, defineChain, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, startTestNode, type TestNode } from './helpers.js';
 
 const FIXTURE = new URL('../fixtures/myl1.json', import.meta.url).pathname;
+/** The first test account's EVM address (--test-accounts' keys are deterministic). */
+const TEST0 = '0x97F34C899051f46f6B9a0a7fe8ff6E3435148c5A';
 
 describe('--dev test accounts', () => {
   let node: TestNode;
@@ -193,6 +198,26 @@ describe("Anvil's automine and interval mining with --dev", () => {
         maxPriorityFeePerGas: 1n,
       });
       expect((await client.getTransactionReceipt({ hash: second })).status).toBe('success');
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
+describe('--test-accounts on L1s', () => {
+  it("funds them where ewoq's genesis funds and rules allow, and leaves an L1 whose tx allow list refuses ewoq as it is", async () => {
+    // gated.json with its tx allow list's admin another address: ewoq's transfer is refused there.
+    const dir = mkdtempSync(join(tmpdir(), 'refusing-l1-'));
+    const genesis = JSON.parse(readFileSync(new URL('../fixtures/gated.json', import.meta.url), 'utf8'));
+    genesis.config.txAllowListConfig = { ...genesis.config.txAllowListConfig, adminAddresses: ['0x0Fa8EA536Be85F32724D57A37758761B86416123'] };
+    const refusing = join(dir, 'refusing.json');
+    writeFileSync(refusing, JSON.stringify(genesis));
+    const node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1, l1: [FIXTURE, refusing] });
+    try {
+      const balanceOn = async (chain: string) => BigInt((await rpc(`${node.uri}/ext/bc/${chain}/rpc`, 'eth_getBalance', [TEST0, 'latest'])).json.result);
+      expect(await balanceOn('myl1')).toBe(10_000n * 10n ** 18n);
+      expect(await balanceOn('refusing')).toBe(0n);
+      expect((await rpc(`${node.uri}/ext/bc/refusing/rpc`, 'eth_blockNumber', [])).json.result).toBe('0x0');
     } finally {
       await node.stop();
     }

@@ -27,10 +27,17 @@ export async function canFundTestAccounts(chain: EvmChain, funder: Uint8Array, c
   return balance >= BigInt(count) * (TEST_ACCOUNT_WEI + 21_000n * feeCapOf(chain));
 }
 
-/** The funding txs' fee cap: the C-Chain's constant (its first block's txs are those of every start), an L1's above its base fee. */
+/**
+ * The funding txs' fee cap: the C-Chain's constant (its first block's txs are those of every start),
+ * an L1's twice its base fee or its fee config's minimum, whichever is higher (Subnet-EVM moves the
+ * base fee by a few percent a block).
+ */
 function feeCapOf(chain: EvmChain): bigint {
-  const twice = 2n * (chain.head.header.baseFee ?? 0n);
-  return chain.flavor.multiCoin || twice < C_FEE_CAP ? C_FEE_CAP : twice;
+  if (chain.flavor.multiCoin) return C_FEE_CAP;
+  const floor = chain.flavor.minFeeCap(chain.headRules);
+  const base = chain.head.header.baseFee ?? 0n;
+  const twice = 2n * (base > floor ? base : floor);
+  return twice > C_FEE_CAP ? twice : C_FEE_CAP;
 }
 
 export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys: Uint8Array[]): Promise<void> {
@@ -50,4 +57,5 @@ export async function fundTestAccounts(chain: EvmChain, funder: Uint8Array, keys
   await chain.dev.mine(1);
   // What a full block left goes in the next ones, before the node reports ready.
   for (let i = 1; i < keys.length && chain.pool.size > 0; i++) await chain.dev.mine(1);
+  if (chain.pool.size > 0) throw new Error(`${chain.pool.size} of the test accounts' funding txs were not mined`);
 }
