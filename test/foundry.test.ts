@@ -2,7 +2,7 @@
 // --broadcast` deploys a contract and calls it on the C-Chain and on an L1 of a --dev node, signing
 // with a test account's key, and `forge test --fork-url` runs tests against a fork of the chain the
 // script wrote to (forge reads coreth's and Subnet-EVM's blocks and the contract's state).
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,10 +19,12 @@ function forge(dir: string, args: string[], env: Record<string, string> = {}): P
   return runToEnd(FORGE, [...args, '--root', dir, '--use', join(PROJECT, 'solc')], {
     cwd: dir,
     env: { ...process.env, HOME: join(dir, 'home'), PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NO_COLOR: '1', ...env },
+    timeoutMs: 100_000,
   });
 }
 
-describe('forge script and forge test --fork-url against a --dev node', () => {
+// The forge of npm's @foundry-rs/forge-linux-amd64: Linux on x86-64 only.
+describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('forge script and forge test --fork-url against a --dev node', () => {
   let node: TestNode;
   let dir: string;
   let key: string;
@@ -32,7 +34,10 @@ describe('forge script and forge test --fork-url against a --dev node', () => {
     dir = tempDir('foundry-');
     cpSync(PROJECT, dir, { recursive: true });
   });
-  afterAll(() => node.stop());
+  afterAll(async () => {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   for (const [chain, alias, chainId] of [
     ['the C-Chain', 'C', 43112],

@@ -13,11 +13,27 @@ const PROJECT = new URL('./fixtures/hardhat/', import.meta.url).pathname;
 const HARDHAT = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
 const MYL1 = new URL('../fixtures/myl1.json', import.meta.url).pathname;
 
-/** Runs `hardhat test` in the project against `rpc`; answers its exit code and output. */
-function hardhatTest(rpc: string, out: string, extra: string[] = []): Promise<Finished> {
-  return runToEnd(process.execPath, [HARDHAT, '--config', join(PROJECT, 'hardhat.config.cjs'), 'test', '--network', 'emulator', ...extra], {
+/**
+ * Runs hardhat in the project (`args` after its config) against `rpc`. HOME and the XDG folders are
+ * temp ones: Hardhat keeps its telemetry consent, analytics and vars there.
+ */
+function hardhat(args: string[], rpc: string, out: string): Promise<Finished> {
+  const home = join(out, 'home');
+  return runToEnd(process.execPath, [HARDHAT, '--config', join(PROJECT, 'hardhat.config.cjs'), ...args], {
     cwd: PROJECT,
-    env: { ...process.env, EMULATOR_RPC: rpc, HARDHAT_OUT: out, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      EMULATOR_RPC: rpc,
+      HARDHAT_OUT: out,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+    },
+    timeoutMs: 100_000,
   });
 }
 
@@ -27,18 +43,21 @@ describe('Hardhat 2 (hardhat test --network) against a --dev node', () => {
   beforeAll(async () => {
     node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 10, l1: [MYL1] });
     out = tempDir('hardhat-out-');
-  });
+    // Compiled once, for both chains (as `hardhat test` would compile it first).
+    const compiled = await hardhat(['compile'], '', out);
+    expect(compiled.code, compiled.output).toBe(0);
+  }, 120_000);
   afterAll(async () => {
     await node.stop();
     rmSync(out, { recursive: true, force: true });
   });
 
-  for (const [chain, path, extra] of [
-    ['the C-Chain', 'C', []],
-    ['an L1', 'myl1', ['--no-compile']],
+  for (const [chain, path] of [
+    ['the C-Chain', 'C'],
+    ['an L1', 'myl1'],
   ] as const) {
     it(`passes the project's tests on ${chain}`, async () => {
-      const { code, output } = await hardhatTest(`${node.uri}/ext/bc/${path}/rpc`, out, [...extra]);
+      const { code, output } = await hardhat(['test', '--network', 'emulator', '--no-compile'], `${node.uri}/ext/bc/${path}/rpc`, out);
       expect(output, output).toMatch(/\b7 passing\b/);
       expect(output).not.toMatch(/failing/);
       expect(code, output).toBe(0);

@@ -31,6 +31,9 @@ export const rpcId = textOf('rpc.ID');
  */
 export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
+/** What a notification's envelope adds to its params, about (the method's name varies a little). */
+const ENVELOPE_BYTES = 64;
+
 /** A connection's subscriptions: what ends each, by ID, and the notifications they hold. */
 export class ConnectionSubscriptions implements SubscriptionSet {
   private readonly subs = new Map<string, () => void>();
@@ -130,7 +133,8 @@ class Held {
 
   /** Holds `text`; false past the connection's bound (the connection is being dropped). */
   hold(text: string): boolean {
-    const bytes = Buffer.byteLength(text);
+    // The params and the envelope they are written in (`{"jsonrpc":"2.0","method":…,"params":…}`).
+    const bytes = Buffer.byteLength(text) + ENVELOPE_BYTES;
     if (!this.subscriptions.hold(bytes)) {
       this.subscriptions.release(bytes);
       return false;
@@ -176,7 +180,13 @@ export async function subscribe(ctx: CallContext, namespace: string, params: Jso
     // Past the bound the connection is dropped (its close ends the subscription): nothing held is sent.
     else if (!held.hold(text)) end();
   };
-  const stopStart = await start(name, params as JsonValue[], send);
+  let stopStart: () => void;
+  try {
+    stopStart = await start(name, params as JsonValue[], send);
+  } catch (err) {
+    end();
+    throw err;
+  }
   subscriptions.add(id, () => {
     end();
     stopStart();
