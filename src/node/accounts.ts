@@ -1,7 +1,7 @@
 // --test-accounts: funded on a fresh network from ewoq's genesis funds, on the X-Chain, the C-Chain
 // and each L1 whose genesis gave ewoq enough.
 import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, fundingTx, type TestAccount, testAccounts, type XChain } from '../vms/avm/index.js';
-import { canFundTestAccounts, type EvmChain, fundTestAccounts } from '../vms/evm/index.js';
+import { canFundTestAccounts, type EvmChain, fundTestAccounts, untouched } from '../vms/evm/index.js';
 import { StartError } from './shell.js';
 
 export async function fundAccounts(count: number, xChain: XChain, cChain: EvmChain, l1s: EvmChain[]): Promise<TestAccount[]> {
@@ -14,7 +14,8 @@ export async function fundAccounts(count: number, xChain: XChain, cChain: EvmCha
     await xChain.buildAll();
   }
   const keys = accounts.map((a) => a.privateKey);
-  if (accounts.length > 0 && cChain.head.header.number === 0n && cChain.pool.size === 0) await fundTestAccounts(cChain, EWOQ_PRIVATE_KEY, keys);
+  // The C-Chain's genesis always funds ewoq: a funding that fails there stops the start.
+  if (accounts.length > 0 && untouched(cChain)) await fundTestAccounts(cChain, EWOQ_PRIVATE_KEY, keys);
   // Hardhat's and Foundry's signers (eth_accounts) on an L1 need its native token as much.
   for (const l1 of l1s) if (await canFundTestAccounts(l1, EWOQ_PRIVATE_KEY, keys.length)) await fundL1(l1, keys);
   return accounts;
@@ -26,6 +27,6 @@ async function fundL1(l1: EvmChain, keys: Uint8Array[]): Promise<void> {
     await fundTestAccounts(l1, EWOQ_PRIVATE_KEY, keys);
   } catch (err) {
     const refused = /^cannot issue transaction from non-allow listed address/.test((err as Error).message);
-    if (!refused || l1.head.header.number !== 0n || l1.pool.size > 0) throw err;
+    if (!refused || !untouched(l1)) throw err;
   }
 }

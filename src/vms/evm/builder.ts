@@ -15,7 +15,7 @@ import { type BlockFacts, sealBuilt } from './commit.js';
 import type { DevControls } from './devcontrols.js';
 import type { StateEdits } from './edits.js';
 import { ConsoleSink } from './console/sink.js';
-import { countedState, creditBaseFee, execBlock, paced, skippingSenderCheck, watchConsole } from './execution.js';
+import { countedState, creditBaseFee, execBlock, paced, runAsBuilt, watchConsole } from './execution.js';
 import { MAX_BLOCK_TIME } from './fees.js';
 import type { EvmFlavor, NextFees } from './flavor.js';
 import type { NodeStore } from './nodes.js';
@@ -395,7 +395,7 @@ export class BlockBuilder {
         );
       // An impersonated account may hold code (a multisig, a token's owner contract): its tx runs,
       // as Anvil turns EIP-3607 off to impersonate. A signed tx's sender still must have none.
-      result = await (p.impersonated ? skippingSenderCheck(vm, createAddressFromString(p.fromHex), runIt) : runIt());
+      result = await runAsBuilt(vm, p.tx, runIt);
     } catch (err) {
       // No longer valid against this state (its funds went elsewhere): geth drops it. What it
       // changed goes, whatever checkpoints the throw left open. A fork's upstream that failed to

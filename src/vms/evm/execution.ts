@@ -26,6 +26,8 @@ import {
 } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../../crypto/keccak.js';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { impersonatedSignature } from './txcodec.js';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { NodeStore } from './nodes.js';
 import type { PrecompileConfig } from './precompiles/config.js';
@@ -615,6 +617,14 @@ export function gethError(err: EVMError | undefined): string | undefined {
  * state after holds the sender's code as before. Also for an impersonated account's tx in a block
  * (--dev, as Anvil).
  */
+/**
+ * Runs `run` (a runTx of `tx` in a block, built or replayed) as the builder ran it: an impersonated
+ * account's tx (its placeholder signature) without EIP-3607's sender check, any other with it.
+ */
+export function runAsBuilt<T>(vm: VM, tx: TypedTransaction, run: () => Promise<T>): Promise<T> {
+  return impersonatedSignature(tx) ? skippingSenderCheck(vm, tx.getSenderAddress(), run) : run();
+}
+
 export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Promise<T>): Promise<T> {
   const sm = vm.stateManager;
   const account = await sm.getAccount(from);

@@ -10,7 +10,7 @@ export { type ForkedL1Rules, forkedL1Rules } from './fork/l1genesis.js';
 export type { AcceptedEvmBlock } from './chaintypes.js';
 export type { DevSettings } from './devcontrols.js';
 // ewoq and the --test-accounts, funded on the EVM chains.
-export { canFundTestAccounts, EWOQ_EVM_ADDRESS, evmAddressOf, fundTestAccounts, TEST_ACCOUNT_WEI } from './testaccounts.js';
+export { canFundTestAccounts, EWOQ_EVM_ADDRESS, evmAddressOf, fundTestAccounts, TEST_ACCOUNT_WEI, untouched } from './testaccounts.js';
 // Accepted history and calls, for the node's followers (the Data API): values, not JSON-RPC replies.
 export type { StoredBlock } from './store.js';
 export type { EvmLog, TxRecord } from './records.js';

@@ -16,13 +16,15 @@ export const EWOQ_EVM_ADDRESS = new Uint8Array(Buffer.from('8db97c7cece249c2b98b
 /** The C-Chain's cap: genesis' base fee is 225 gwei, the first block's 1 wei; the cap covers both. */
 const C_FEE_CAP = 300_000_000_000n;
 
+/** Whether nothing was made on `chain` yet: a fresh genesis, not a fork's or a restart's. */
+export const untouched = (chain: EvmChain): boolean => chain.head.header.number === 0n && chain.pool.size === 0;
+
 /**
- * Whether `chain` can fund `count` test accounts from `funder` in its first blocks: nothing made on
- * it yet (a fresh genesis, not a fork's or a restart's) and the funder holds enough (an L1 whose
- * genesis gave ewoq nothing is left as it is).
+ * Whether `chain` can fund `count` test accounts from `funder` in its first blocks: untouched, and
+ * the funder holds enough (an L1 whose genesis gave ewoq nothing is left as it is).
  */
 export async function canFundTestAccounts(chain: EvmChain, funder: Uint8Array, count: number): Promise<boolean> {
-  if (count === 0 || chain.head.header.number !== 0n || chain.pool.size > 0) return false;
+  if (count === 0 || !untouched(chain)) return false;
   const balance = (await chain.account(evmAddressOf(funder)))?.balance ?? 0n;
   return balance >= BigInt(count) * (TEST_ACCOUNT_WEI + 21_000n * feeCapOf(chain));
 }

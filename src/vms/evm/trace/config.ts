@@ -299,7 +299,6 @@ function chainConfig(v: JsonValue): JsonValue {
   );
 }
 
-/** hexutil.Uint's UnmarshalJSON: a 0x string (empty: zero), its decError texts inside UnmarshalTypeError. */
 /**
  * common.Hash's UnmarshalJSON (hexutil.UnmarshalFixedJSON): hexutil's syntax errors as type errors
  * that stop decoding, its length error as a plain error (no json: prefix).
@@ -317,6 +316,7 @@ function commonHash(v: JsonValue): string {
   return `0x${digits.toLowerCase()}`;
 }
 
+/** hexutil.Uint's UnmarshalJSON: a 0x string (empty: zero), its decError texts inside UnmarshalTypeError. */
 function hexUint(v: JsonValue): bigint {
   if (typeof v !== 'string') throw new TypeMismatch('non-string', true);
   if (v === '') return 0n;

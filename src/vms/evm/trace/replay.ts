@@ -6,13 +6,13 @@ import { Address } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { runTx, type VM } from '@ethereumjs/vm';
 import type { EvmChain } from '../chain.js';
-import { createdAddress, creditBaseFee, gethError, overriddenContext, paced, skippingSenderCheck, stateAt } from '../execution.js';
+import { createdAddress, creditBaseFee, gethError, overriddenContext, paced, runAsBuilt, skippingSenderCheck, stateAt } from '../execution.js';
 import type { BlockOverrides } from '../callargs.js';
 import { ScratchStore } from '../overlay.js';
 import { effectivePrice, feeCaps } from '../pooltx.js';
 import { blockTxs } from '../queries.js';
 import type { StoredBlock } from '../store.js';
-import { impersonatedSignature, txHash, withSender } from '../txcodec.js';
+import { txHash, withSender } from '../txcodec.js';
 import { setRunningPredicates } from '../warp/receive.js';
 import { createTracer } from './index.js';
 import { Pacer } from './pacer.js';
@@ -55,8 +55,7 @@ export async function replay(env: TraceEnv, vm: VM, block: StoredBlock, tx: Type
   setRunningPredicates(vm.evm, env.chain.predicatesForReplay(tx));
   const exec = blockContext(env, block, baseFee);
   const run = () => paced(vm, new Pacer(), () => runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true }));
-  // An impersonated tx ran without EIP-3607's check in its block (builder.ts): so again.
-  const r = await (impersonatedSignature(tx) ? skippingSenderCheck(vm, tx.getSenderAddress(), run) : run());
+  const r = await runAsBuilt(vm, tx, run);
   await creditBaseFee(vm, r.totalGasSpent, baseFee, block.header.coinbase);
 }
 
@@ -102,8 +101,8 @@ export async function traceOne(
     const run = () =>
       runTx(vm, { tx, block: exec, skipHardForkValidation: true, skipBlockGasLimitValidation: true, skipNonce: !tx.isSigned(), skipBalance: false });
     // A call (the one that comes with its checks) may come from an address with code, as in geth;
-    // so may an impersonated tx, as it ran in its block (builder.ts).
-    r = await (check || impersonatedSignature(tx) ? skippingSenderCheck(vm, new Address(from), run) : run());
+    // a block's tx runs as it was built.
+    r = await (check ? skippingSenderCheck(vm, new Address(from), run) : runAsBuilt(vm, tx, run));
   } finally {
     tracer.detach(vm.evm);
   }
