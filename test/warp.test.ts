@@ -29,7 +29,7 @@ import { bitset } from '../src/vms/components/warp/signature.js';
 import { LOCAL_SIGNERS } from '../src/vms/components/warp/signers.js';
 import { predicateChunks } from './support/known.js';
 import WebSocket from 'ws';
-import { post, rpc, type SpawnedNode, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
+import { call, post, rpc, type SpawnedNode, spawnNode, startTestNode, tempDir, type TestNode } from './helpers.js';
 import { fixture } from './support/solc.js';
 
 // avalanchejs's .d.ts files do not resolve under NodeNext (see test/support/avalanchejs.ts): its warp types, described.
@@ -462,5 +462,43 @@ describe('two L1s and the C-Chain in one node (C → L1, L1 → L1, a wrong sign
     expect(await deliver(await aggregate('other', fromOther, ''))).toMatchObject({ payload: '0x0e', valid: true });
     // The same message signed by the primary network's stakers: not the source subnet's set.
     expect((await deliver(await aggregate('other', fromOther, PRIMARY_NETWORK))).valid).toBe(false);
+  });
+});
+
+describe("a message delivered by eth_sendTransaction (the node's own key, --dev)", () => {
+  let node: TestNode;
+
+  beforeAll(async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'myl1'));
+    writeFileSync(join(configDir, 'myl1', 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
+    node = await startTestNode({ dbType: 'memdb', l1: [FIXTURE], chainConfigDir: configDir, dev: true, testAccounts: 1 });
+  });
+  afterAll(() => node.stop());
+
+  it('is admitted with its predicates as a signed raw tx is, and the receiver reads it verified', async () => {
+    // The node hands the pool the tx it signed (no second decoding): the predicates' gas is set on
+    // that very object, which must not be frozen.
+    const cUrl = `${node.uri}/ext/bc/C/rpc`;
+    const l1Url = `${node.uri}/ext/bc/myl1/rpc`;
+    const [from] = (await call(cUrl, 'eth_accounts', [])) as string[];
+    const mined = async (url: string, tx: Record<string, unknown>) => {
+      const hash = await call(url, 'eth_sendTransaction', [{ from, ...tx }]);
+      for (;;) {
+        const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
+        if (receipt) return receipt;
+      }
+    };
+    const receiver = fixture('WarpReceiver');
+    const abi = receiver.abi as Abi;
+    const address = (await mined(cUrl, { data: receiver.bytecode })).contractAddress as Hex;
+    const sent = await mined(l1Url, { to: WARP, data: encodeFunctionData({ abi: warpAbi, functionName: 'sendWarpMessage', args: ['0xbeef'] }) });
+    const id = sent.logs.find((l: { address: string }) => l.address === WARP).topics[2] as Hex;
+    const signed = (await call(l1Url, 'warp_getMessageAggregateSignature', [encodeCB58(fromHex(id)), 67, ''])) as Hex;
+    const accessList = [{ address: WARP, storageKeys: predicateChunks(fromHex(signed)).map((c) => `0x${hexOf(c)}`) }];
+    const r = await mined(cUrl, { to: address, data: encodeFunctionData({ abi, functionName: 'receiveMessage' }), accessList, gas: '0x7a120' });
+    expect(r.status).toBe('0x1');
+    const event = decodeEventLog({ abi, data: r.logs[0].data, topics: r.logs[0].topics }).args as unknown as { origin: Hex; payload: Hex; valid: boolean };
+    expect(event).toMatchObject({ origin: getAddress(from), payload: '0xbeef', valid: true });
   });
 });

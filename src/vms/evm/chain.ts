@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
+import type { PoolTx } from './pooltx.js';
 import { type Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { Changes } from '../../chains/states.js';
@@ -321,12 +322,21 @@ export class EvmChain extends EventEmitter<Events> {
    * automine the block round starts at once; reads wait for it (`settled`), so a client that reads
    * after a send finds the tx mined, while sends that follow one another share blocks.
    */
-  async sendRawTransaction(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
+  sendRawTransaction(bytes: Uint8Array, sender?: Address): Promise<Uint8Array> {
+    return this.submit(() => this.admission.send(bytes, sender));
+  }
+
+  /** eth_sendTransaction's tx, signed here with the key of `from`: admitted as it is (Admission.sendSigned). */
+  sendSigned(tx: TypedTransaction, from: Address): Promise<Uint8Array> {
+    return this.submit(() => this.admission.sendSigned(tx, from));
+  }
+
+  private async submit(admit: () => Promise<{ hash: Uint8Array; promoted: PoolTx[] }>): Promise<Uint8Array> {
     while (this.held) await this.held;
     if (this.closed) throw new Error('the chain was closed (the node was reverted, loaded or reset)');
     this.admitting++;
     try {
-      const { hash, promoted } = await this.admission.send(bytes, sender);
+      const { hash, promoted } = await admit();
       // As geth's pool announces txs: once they are pending (a queued tx when its gap is filled).
       for (const p of promoted) this.emit('pendingTx', p.hash);
       // Automine off (evm_setAutomine false, interval mining): the tx waits for the next mined block.

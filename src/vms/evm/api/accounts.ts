@@ -58,8 +58,9 @@ export async function completedTx(chain: EvmChain, gas: GasOracle, given: TxArgs
  * an impersonated account's tx (r = s = 1), or unsigned.
  */
 function txOf(chain: EvmChain, args: FilledArgs, signer: Uint8Array | 'placeholder' | 'unsigned'): TypedTransaction {
-  // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor.
-  const common = { common: chain.common, allowUnlimitedInitCodeSize: true };
+  // Initcode of any size: the pool refuses it with geth's text, not the tx's constructor. Not
+  // frozen, as the pool's decoded txs: a tx with warp predicates gets its intrinsic gas set on it.
+  const common = { common: chain.common, allowUnlimitedInitCodeSize: true, freeze: false };
   const base = {
     nonce: args.nonce,
     gasLimit: args.gas,
@@ -112,7 +113,8 @@ async function resend(chain: EvmChain, gas: GasOracle, ring: KeyRing, given: TxA
 export async function sendCompleted(chain: EvmChain, gas: GasOracle, given: TxArgs, key: Uint8Array | undefined): Promise<string> {
   try {
     const tx = await completedTx(chain, gas, given, key);
-    return toHex0x(await chain.sendRawTransaction(tx.serialize(), key ? undefined : new Address(given.from!)));
+    const from = new Address(given.from!);
+    return toHex0x(await (key ? chain.sendSigned(tx, from) : chain.sendRawTransaction(tx.serialize(), from)));
   } catch (err) {
     sendError(err);
   }
