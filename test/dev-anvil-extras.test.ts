@@ -126,6 +126,43 @@ describe("Anvil's other methods (--dev)", () => {
     expect(await call(url, 'eth_getCode', [created, 'latest'])).toBe('0x01');
   });
 
+  it('evm_revert drops a next block timestamp set since the snapshot, as Anvil resets its time manager', async () => {
+    // Hardhat's loadFixture reverts between tests: a time one test pinned must not reach the next.
+    const pinned = BigInt(Math.floor(Date.now() / 1000)) + 100_000n;
+    const id = await call(url, 'evm_snapshot', []);
+    expect(await call(url, 'evm_setNextBlockTimestamp', [Number(pinned)])).toBeNull();
+    expect(await call(url, 'evm_revert', [id])).toBe(true);
+    await call(url, 'evm_mine', []);
+    const after = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    expect(after < pinned - 50_000n, `block at ${after}, pinned ${pinned}`).toBe(true);
+    // Set again and not reverted, it holds (once).
+    const again = pinned + 1n;
+    await call(url, 'evm_setNextBlockTimestamp', [Number(again)]);
+    await call(url, 'evm_mine', []);
+    expect(BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp)).toBe(again);
+  });
+
+  it("eth_coinbase names anvil_setCoinbase's coinbase; setNonce and anvil_mine take Anvil's number forms", async () => {
+    const coinbase = `0x${'00'.repeat(19)}cb`;
+    expect(await call(url, 'eth_coinbase', [])).toBe('0x0100000000000000000000000000000000000000');
+    await call(url, 'anvil_setCoinbase', [coinbase]);
+    expect(await call(url, 'eth_coinbase', [])).toBe(coinbase);
+    await call(url, 'evm_mine', []);
+    expect((await call(url, 'eth_getBlockByNumber', ['latest', false])).miner).toBe(coinbase);
+    await call(url, 'anvil_setCoinbase', ['0x0100000000000000000000000000000000000000']);
+    // U256s to Anvil: a bare 0x is 0; a nonce past 2^64-1 saturates to it.
+    const who = `0x${'ab'.repeat(20)}`;
+    expect(await call(url, 'anvil_setNonce', [who, '0x10000000000000005'])).toBeNull();
+    expect(await call(url, 'eth_getTransactionCount', [who, 'latest'])).toBe('0xffffffffffffffff');
+    expect(await call(url, 'anvil_setNonce', [who, '0x'])).toBeNull();
+    expect(await call(url, 'eth_getTransactionCount', [who, 'latest'])).toBe('0x0');
+    const head = await call(url, 'eth_blockNumber', []);
+    expect(await call(url, 'anvil_mine', ['0x'])).toBeNull();
+    expect(await call(url, 'eth_blockNumber', [])).toBe(head);
+    expect(await call(url, 'hardhat_mine', ['0x2', '0x'])).toBeNull();
+    expect(BigInt(await call(url, 'eth_blockNumber', []))).toBe(BigInt(head) + 2n);
+  });
+
   it('a reset gives the chain a new instanceId (last: it resets the node)', async () => {
     const before = (await call(url, 'hardhat_metadata', [])).instanceId;
     expect(await call(url, 'hardhat_reset', [])).toBeNull();

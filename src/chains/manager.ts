@@ -88,6 +88,8 @@ export interface ChainVM {
   hold?(): Promise<() => void>;
   /** After the store went back (while held): what it keeps in memory, as the store has it; false if it cannot (`changes`: see Rewindable). */
   reload?(changes: Changes): Promise<boolean>;
+  /** The node went back to a snapshot, whatever the rollback wrote of this chain (see Rewindable). */
+  reverted?(): void;
   close(): Promise<void>;
 }
 
@@ -305,6 +307,7 @@ export class ChainManager {
           if (reloaded.status === 'rejected') throw reloaded.reason;
           return reloaded.value;
         },
+        reverted: () => vm.reverted?.(),
       });
     }
     return out;

@@ -36,6 +36,12 @@ export interface Rewindable {
    */
   reload(changes: Changes): Promise<boolean>;
   /**
+   * The node went back to a snapshot (the store is back, the part still held), whether or not the
+   * rollback wrote any of its keys: what a revert resets that the store does not hold (an EVM
+   * chain's pending next-block timestamp, as Anvil's revert resets it).
+   */
+  reverted?(): void;
+  /**
    * Before a snapshot is taken: finishes the work already due on what the store holds (a follower
    * behind the head), so that each revert to the snapshot does not find it undone and do it again.
    */
@@ -75,6 +81,7 @@ export async function rewind(
     if (!rollback) return { outcome: 'unknown', release };
     await undo.restore(rollback);
     restored();
+    for (const p of parts) p.reverted?.();
     const claims = new Map<string, Rewindable>();
     for (const p of parts) for (const prefix of p.prefixes) claims.set(spaceOfBytes(prefix), p);
     const dirty = new Set<Rewindable>();

@@ -286,6 +286,7 @@ export function chainVM(
       await chain.reload(changes);
       return true;
     },
+    reverted: () => chain.dev.reverted(),
     consensus() {
       const since = chain.waitingSince;
       return {

@@ -104,6 +104,15 @@ export class DevControls {
     this.nextTime = time;
   }
 
+  /**
+   * The node went back to a snapshot (evm_revert): a next block's timestamp set since is dropped,
+   * as Anvil's revert resets its time manager (TimeManager::reset clears next_exact_timestamp); a
+   * fixture's pinned time must not leak into the next test.
+   */
+  reverted(): void {
+    this.nextTime = undefined;
+  }
+
   /** The next block's base fee, if one is set (anvil_setNextBlockBaseFeePerGas). */
   get nextBaseFee(): bigint | undefined {
     return this.nextFee;

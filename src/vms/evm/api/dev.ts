@@ -23,7 +23,8 @@ import { type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.
 import { ParamsError, string } from '../../../rpc/schema.js';
 import type { ForkControl, ForkTarget } from '../fork/forks.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
-import { toHex0x } from '../../../encoding/bytes.js';
+import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
+import { ETHERBASE } from './eth.js';
 
 const MAX_BLOCKS = 10_000n;
 /** Anvil keeps a base fee in a u64 (alloy's header field): a larger one could never be paid again. */
@@ -97,7 +98,8 @@ const numericSeq = {
 const MAX_U64 = 2n ** 64n - 1n;
 
 /** anvil_mine's block count: absent is one block, as Anvil's `num_blocks.unwrap_or(1)`; 0 mines none. */
-const blockCount = { ...hexOrDecimal64, zero: (): bigint | undefined => undefined };
+// anvil_mine's count and interval are U256s to Anvil (deserialize_number_opt): a bare 0x is 0.
+const blockCount = { ...u256, zero: (): bigint | undefined => undefined };
 
 /** A time a dev control would give a block: refused past what a header can carry. */
 function checkTime(t: bigint): bigint {
@@ -241,6 +243,9 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): R
       const code = await chain.code(addr.bytes, root);
       return { balance: qty(account?.balance ?? 0n), nonce: qty(account?.nonce ?? 0n), code: toHex0x(code) };
     }),
+    // Anvil's eth_coinbase names the coinbase anvil_setCoinbase set (Hardhat's too); the blocks' is it already.
+    coinbase: method(positional([]), () => toHex0x(chain.dev.coinbase(fromHex0x(ETHERBASE)))),
+    etherbase: method(positional([]), () => toHex0x(chain.dev.coinbase(fromHex0x(ETHERBASE)))),
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       if (!given.from) throw signingErrors.noSigner();
@@ -285,7 +290,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   const clientVersion = devClientVersion(chain);
   const whole = stateServices(states, fork);
   // anvil_mine(n, interval): as Anvil, the interval moves the time forward before every block.
-  const mine = method(devPositional([blockCount, hexOrDecimal64], 0), async ([count, interval]) => {
+  const mine = method(devPositional([blockCount, u256], 0), async ([count, interval]) => {
     const n = (count as bigint | undefined) ?? 1n;
     if (n === 0n) return null;
     if (n > MAX_BLOCKS) throw devErrors.tooManyBlocks();

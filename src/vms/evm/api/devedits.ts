@@ -6,9 +6,10 @@ import { Account, Address, bigIntToBytes, setLengthLeft, unpadBytes } from '@eth
 import { method, RpcError } from '../../../rpc/method.js';
 import { devPositional } from '../../../rpc/geth.js';
 import type { EvmChain } from '../chain.js';
-import { address, bytes, hash, hexOrDecimal64, u256 } from './fields.js';
+import { address, bytes, hash, u256 } from './fields.js';
 
 const MAX_U256 = 2n ** 256n - 1n;
+const MAX_NONCE = 2n ** 64n - 1n;
 
 /** The state edit methods, by their names without the namespace. */
 export function stateEdits(chain: EvmChain) {
@@ -44,9 +45,10 @@ export function stateEdits(chain: EvmChain) {
       });
       return null;
     }),
-    setNonce: method(devPositional([address, hexOrDecimal64]), async ([a, nonce]) => {
+    // A U256 to Anvil (deserialize_number: a bare 0x is 0), saturated to a nonce's 2^64-1.
+    setNonce: method(devPositional([address, u256]), async ([a, nonce]) => {
       await editAccount(a, (acc) => {
-        acc.nonce = nonce as bigint;
+        acc.nonce = (nonce as bigint) < MAX_NONCE ? (nonce as bigint) : MAX_NONCE;
       });
       return null;
     }),

@@ -50,6 +50,8 @@ export interface EthDeps {
 }
 
 const none = positional([]);
+/** The miner's etherbase both VMs answer eth_coinbase with (constants.BlackholeAddr). */
+export const ETHERBASE = '0x0100000000000000000000000000000000000000';
 
 export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;
@@ -84,8 +86,8 @@ export function ethService(d: EthDeps): ServiceDef {
       chainId: method(none, () => qty(chain.chainId)),
       blockNumber: method(none, () => qty(chain.head.header.number)),
       syncing: method(none, () => false),
-      coinbase: method(none, () => '0x0100000000000000000000000000000000000000'),
-      etherbase: method(none, () => '0x0100000000000000000000000000000000000000'),
+      coinbase: method(none, () => ETHERBASE),
+      etherbase: method(none, () => ETHERBASE),
       getBalance: method(positional([address, blockRef]), async ([a, ref]) => {
         const s = await state(a as Uint8Array, ref as Parameters<typeof blockOf>[1]);
         return qty((await chain.account(s.addr.bytes, s.root))?.balance ?? 0n);

@@ -235,8 +235,8 @@ export class ChainForks {
     if (!kind) throw new ForkError('this chain has not opened yet');
     // The flags' URL is the C-Chain's.
     const url = target.url ?? current?.url ?? this.targets.get(id)?.url ?? (kind.layout === 'coreth' ? this.settings.url : undefined);
-    // Anvil's words.
-    if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking');
+    // Anvil's words and code (an invalid-params error).
+    if (url === undefined) throw new ForkError('Forking not enabled and RPC URL not provided to start forking', -32602);
     const settings = { ...this.unset(), url, offline: false, ...(target.blockNumber === undefined ? {} : { blockNumber: target.blockNumber }) };
     // Checked and opened before the reset (on a scratch record): a fork that cannot open, or rules the
     // chain cannot run on, must not leave the node without a chain. The reset's rebuild then finds it opened.
