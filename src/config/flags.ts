@@ -123,7 +123,7 @@ export const FLAGS: FlagSpec[] = [
     'an L1 forked from a Subnet-EVM endpoint, as name=url or name=url@block, aliased by its name (repeatable; not an avalanchego flag)',
   ),
   flag('fork-block-number', 'string', '', "the upstream's block to fork (default: its latest), as Anvil's --fork-block-number"),
-  flag('fork-retries', 'uint', '5', "retries of a fork request on rate limits, 5xx, timeouts and connection errors (Anvil's --retries)"),
+  flag('fork-retries', 'uint', '5', "retries of a fork request on rate limits, 5xx, timeouts and connection resets (Anvil's --retries)"),
   flag('fork-retry-backoff', 'uint', '1000', "milliseconds before the first retry of a fork request, doubling at each (Anvil's --fork-retry-backoff)"),
   flag('fork-timeout', 'uint', '45000', "milliseconds a fork request may take (Anvil's --timeout)"),
   flag(

@@ -23,10 +23,16 @@ export class TransportFailure extends Error {
   }
 }
 
-/** Whether a connection error may pass: not a DNS "no such host" (EAI_AGAIN is the passing kind) nor a TLS certificate error. */
+/**
+ * Whether a connection error may pass: not a DNS "no such host" (EAI_AGAIN is the passing kind), a
+ * TLS certificate error, nor a refused connection. Nothing listens where the URL points: Anvil's
+ * fork fails such a read at once (alloy retries rate limits only), where retrying held every read
+ * the fork had not cached for half a minute (five backoffs) once its upstream was stopped, past
+ * viem's and forge's timeouts. A connection reset or a timeout mid-request is still retried.
+ */
 export function passing(err: Error): boolean {
   const code = String((err as NodeJS.ErrnoException).code ?? '');
-  return code !== 'ENOTFOUND' && !/CERT|SELF_SIGNED|ERR_TLS/.test(code);
+  return code !== 'ENOTFOUND' && code !== 'ECONNREFUSED' && !/CERT|SELF_SIGNED|ERR_TLS/.test(code);
 }
 
 export class HttpPoster {
