@@ -3,6 +3,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/storage/db.js';
+import { LogAnswers } from '../src/vms/evm/fork/logcache.js';
+import { tempDir } from './helpers.js';
 import { Upstream, UpstreamError, type UpstreamOptions } from '../src/vms/evm/fork/upstream.js';
 import { passing } from '../src/vms/evm/fork/upstreamhttp.js';
 import { backoffMs, isRateLimited, parseRetryAfter } from '../src/vms/evm/fork/upstreamretry.js';
@@ -432,5 +435,30 @@ describe('retry policy', () => {
     expect(isRateLimited({ code: 429, message: 'Too Many Requests' })).toBe(true);
     expect(isRateLimited({ code: -32000, message: 'header not found' })).toBe(false);
     expect(isRateLimited({ code: -32000, message: 'missing trie node 0xabc' })).toBe(false);
+  });
+});
+
+describe("the fork cache's eth_getLogs answers", () => {
+  it('keeps at most 256 answers of at most 512 KiB, dropping the oldest, across a reopen of the store', async () => {
+    const dir = tempDir('log-answers-');
+    let db = await openDatabase('leveldb', dir);
+    const answers = new LogAnswers(db.prefix('cache'));
+    for (let i = 0; i < 257; i++) await answers.keep(`filter ${i}`, `[${i}]`);
+    expect(await answers.get('filter 0')).toBeUndefined();
+    expect(await answers.get('filter 1')).toBe('[1]');
+    expect(await answers.get('filter 256')).toBe('[256]');
+    // Too big to keep: answered (by the caller), not kept.
+    await answers.keep('big', `"${'x'.repeat(512 * 1024)}"`);
+    expect(await answers.get('big')).toBeUndefined();
+    await db.close();
+    // Reopened, the order goes on from the store's: the next answer pushes out the oldest kept.
+    db = await openDatabase('leveldb', dir);
+    const again = new LogAnswers(db.prefix('cache'));
+    expect(await again.get('filter 256')).toBe('[256]');
+    await again.keep('filter 257', '[257]');
+    expect(await again.get('filter 1')).toBeUndefined();
+    expect(await again.get('filter 2')).toBe('[2]');
+    expect(await again.get('filter 257')).toBe('[257]');
+    await db.close();
   });
 });

@@ -288,12 +288,17 @@ describe('a fork of the C-Chain', () => {
   it('restarts from its cache with the upstream gone', async () => {
     const head = await call(F, 'eth_getBlockByNumber', ['latest', false]);
     const before = await call(F, 'eth_getBlockByNumber', [qty(forkBlock), true]);
+    // Logs over the history, asked once: the answer is kept (fork/logcache.ts), as Anvil keeps it.
+    const history = { address: tokenAddress, fromBlock: '0x0', toBlock: qty(forkBlock) };
+    const logs = await call(F, 'eth_getLogs', [history]);
+    expect(logs.length).toBeGreaterThan(5);
     await fork.stop();
     await upstream.stop();
     fork = await startEmulator(options);
     F = C(fork.uri);
     expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(head);
     expect(await call(F, 'eth_getBlockByNumber', [qty(forkBlock), true])).toEqual(before);
+    expect(await call(F, 'eth_getLogs', [history])).toEqual(logs);
     expect(await balanceOf(F, HOLDERS[4]!)).toBe(1004n + 1003n);
     // What was never fetched is a JSON-RPC error naming the upstream, not a hang or a 500.
     const { status, json } = await rpc(F, 'eth_getBlockByNumber', ['0x2', false]);
@@ -304,6 +309,8 @@ describe('a fork of the C-Chain', () => {
     fork = await startEmulator({ ...options, offline: true });
     F = C(fork.uri);
     expect(await call(F, 'eth_getBlockByNumber', ['latest', false])).toEqual(head);
+    expect(await call(F, 'eth_getLogs', [history])).toEqual(logs);
+    expect((await rpc(F, 'eth_getLogs', [{ ...history, fromBlock: '0x1' }])).json.error.message).toBe('--offline: eth_getLogs is not in the fork cache');
     expect((await rpc(F, 'eth_getBlockByNumber', ['0x2', false])).json.error.message).toBe('--offline: eth_getBlockByNumber is not in the fork cache');
   }, 60_000);
 });

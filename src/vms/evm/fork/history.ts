@@ -14,6 +14,7 @@ import { decodeRecords, encodeRecords, type TxRecord } from '../records.js';
 import type { StoredBlock, TxLocation, UpstreamHistory, UpstreamLog } from '../store.js';
 import { listRoot } from '../trieroot.js';
 import { HeaderJsonError, headerFromJson } from './headerjson.js';
+import { LogAnswers } from './logcache.js';
 import { ForkFailure, type ForkState, parsed, type UpstreamCaller } from './state.js';
 
 export class ForkHistoryError extends ForkFailure {}
@@ -77,6 +78,7 @@ export class ForkHistory implements UpstreamHistory {
   /** Heights by block hash, and by tx hash with the tx's index. */
   private readonly hashes: Database;
   private readonly txs: Database;
+  private readonly logAnswers: LogAnswers;
   private readonly kept = new Map<bigint, { block: StoredBlock; records: TxRecord[] }>();
   private readonly fetching = new Map<bigint, Promise<{ block: StoredBlock; records: TxRecord[] }>>();
 
@@ -92,6 +94,7 @@ export class ForkHistory implements UpstreamHistory {
     this.blocks = cache.prefix('blocks');
     this.hashes = cache.prefix('hashes');
     this.txs = cache.prefix('txs');
+    this.logAnswers = new LogAnswers(cache);
   }
 
   /** The upstream's block at `number` (at most the fork block) and its records. */
@@ -139,6 +142,7 @@ export class ForkHistory implements UpstreamHistory {
    * The upstream's logs in [from, to] (at most the fork block) of `addresses` and `topics` (per
    * position, any of them), in one call as Anvil forwards them: the upstream applies its own range
    * limit and answers its own error (a public endpoint refuses wide ranges), which the caller gets.
+   * An answer is kept (logcache.ts): the same filter is answered from the cache after.
    */
   async logs(addresses: Uint8Array[], topics: Array<Uint8Array[] | undefined>, from: bigint, to: bigint): Promise<UpstreamLog[]> {
     const last = to < this.base ? to : this.base;
@@ -148,8 +152,13 @@ export class ForkHistory implements UpstreamHistory {
       fromBlock: qty(from),
       toBlock: qty(last),
     };
+    const key = JSON.stringify(filter);
+    const kept = await this.logAnswers.get(key);
+    if (kept !== undefined) return (JSON.parse(kept) as RpcBlockLog[]).map(upstreamLog);
     const logs = await this.upstream.call<RpcBlockLog[]>('eth_getLogs', [filter]);
-    return parsed('eth_getLogs', () => logs.map(upstreamLog));
+    const answer = parsed('eth_getLogs', () => logs.map(upstreamLog));
+    await this.logAnswers.keep(key, JSON.stringify(logs));
+    return answer;
   }
 
   private async load(number: bigint): Promise<{ block: StoredBlock; records: TxRecord[] }> {
