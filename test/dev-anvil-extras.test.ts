@@ -142,6 +142,32 @@ describe("Anvil's other methods (--dev)", () => {
     expect(BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp)).toBe(again);
   });
 
+  it('evm_revert takes the block time back to the restored head, as Anvil resets its time manager', async () => {
+    const latest = async () => BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    const DAY = 86_400n;
+    // Moved on by evm_increaseTime, by a pinned time that a block then used, and across a revert
+    // that rebuilds the node (a load in between rewrites every chain's store): each time the next
+    // block after the revert comes at the snapshot's head time, not a day or ten later.
+    const moves: Array<[string, () => Promise<unknown>]> = [
+      ['increaseTime', () => call(url, 'evm_increaseTime', [Number(DAY)])],
+      ['a pinned time, mined', async () => call(url, 'evm_setNextBlockTimestamp', [Number((await latest()) + 10n * DAY)])],
+      ['a load in between', async () => call(url, 'anvil_loadState', [await call(url, 'anvil_dumpState', [])])],
+    ];
+    for (const [what, move] of moves) {
+      await call(url, 'evm_mine', []);
+      const head = await latest();
+      const id = await call(url, 'evm_snapshot', []);
+      await call(url, 'evm_increaseTime', [Number(DAY)]);
+      await move();
+      await call(url, 'evm_mine', []);
+      expect((await latest()) >= head + DAY, what).toBe(true);
+      expect(await call(url, 'evm_revert', [id]), what).toBe(true);
+      await call(url, 'evm_mine', []);
+      const after = await latest();
+      expect(after >= head && after < head + 600n, `${what}: head ${head}, after the revert ${after}`).toBe(true);
+    }
+  });
+
   it("eth_coinbase names anvil_setCoinbase's coinbase; setNonce and anvil_mine take Anvil's number forms", async () => {
     const coinbase = `0x${'00'.repeat(19)}cb`;
     expect(await call(url, 'eth_coinbase', [])).toBe('0x0100000000000000000000000000000000000000');

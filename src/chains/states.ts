@@ -36,9 +36,10 @@ export interface Rewindable {
    */
   reload(changes: Changes): Promise<boolean>;
   /**
-   * The node went back to a snapshot (the store is back, the part still held), whether or not the
+   * The node went back to a snapshot in place (every part reloaded, still held), whether or not the
    * rollback wrote any of its keys: what a revert resets that the store does not hold (an EVM
-   * chain's pending next-block timestamp, as Anvil's revert resets it).
+   * chain's block time, as Anvil's revert resets its time manager). A revert that rebuilds the node
+   * tells the new parts instead (node/slot.ts).
    */
   reverted?(): void;
   /**
@@ -81,7 +82,6 @@ export async function rewind(
     if (!rollback) return { outcome: 'unknown', release };
     await undo.restore(rollback);
     restored();
-    for (const p of parts) p.reverted?.();
     const claims = new Map<string, Rewindable>();
     for (const p of parts) for (const prefix of p.prefixes) claims.set(spaceOfBytes(prefix), p);
     const dirty = new Set<Rewindable>();
@@ -94,7 +94,9 @@ export async function rewind(
     // Each part reads only its own databases: their reads overlap (on LevelDB each waits on a thread).
     // A part that fails to reload is rebuilt with the node, from the store it now has.
     const reloaded = await Promise.all([...dirty].map((p) => p.reload(changes).catch(() => false)));
-    return { outcome: reloaded.every(Boolean) ? 'done' : 'rebuild', release };
+    if (!reloaded.every(Boolean)) return { outcome: 'rebuild', release };
+    for (const p of parts) p.reverted?.();
+    return { outcome: 'done', release };
   } catch (err) {
     release();
     throw err;

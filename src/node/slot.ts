@@ -43,16 +43,18 @@ export class CoreSlot {
   /**
    * Closes the core, lets `change` rewrite the store, and builds the core again on what it left
    * (within `exclusive`). The EVM chains' dev settings (automine, interval mining, impersonation,
-   * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset).
+   * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset); after a revert
+   * (`reverted`) their block time goes on from their restored heads'.
    */
-  async rebuild(change: () => Promise<void>, fresh = false): Promise<void> {
+  async rebuild(change: () => Promise<void>, fresh = false, reverted = false): Promise<void> {
     const { db, clock, main } = this.shell;
     const old = this.current();
     const healthFaults = old.health.activeFaults();
     // Every chain's settings, each taken by its chain as it is made again (before its pool reloads);
     // the old state's core takes them too should the change fail; a reset keeps none.
     const dev = new Map<string, DevSettings>();
-    for (const c of old.evmChains()) dev.set(c.id, c.evm.dev.settings());
+    // A revert's chains take their block time from their restored heads, as an in-place revert's do.
+    for (const c of old.evmChains()) dev.set(c.id, reverted ? { ...c.evm.dev.settings(), clockFromHead: true } : c.evm.dev.settings());
     // What to go back to if the changed store cannot be built on (a foreign dump, say).
     const before = await db.everything();
     const offset = clock.offsetNs;

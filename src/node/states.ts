@@ -59,7 +59,7 @@ export function nodeStates(shell: Shell, slot: CoreSlot): NodeStates {
         });
         try {
           if (outcome === 'unknown') return false;
-          if (outcome === 'rebuild') await slot.rebuild(async () => {});
+          if (outcome === 'rebuild') await slot.rebuild(async () => {}, false, true);
           // As after a rebuild, the websocket clients connected before the revert are told 1012 (their
           // subscriptions followed blocks that are gone), once the revert has answered.
           else setTimeout(slot.endSockets(), 100).unref();

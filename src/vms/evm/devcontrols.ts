@@ -22,6 +22,8 @@ export interface DevSettings {
   blockGasLimit?: bigint;
   /** anvil_setLoggingEnabled's switch (undefined: on). */
   loggingEnabled?: boolean;
+  /** Rebuilt by a revert: the block time goes on from the restored head's (reverted()), not timeOffset. */
+  clockFromHead?: boolean;
 }
 
 /** What the dev controls ask of their chain. */
@@ -105,12 +107,13 @@ export class DevControls {
   }
 
   /**
-   * The node went back to a snapshot (evm_revert): a next block's timestamp set since is dropped,
-   * as Anvil's revert resets its time manager (TimeManager::reset clears next_exact_timestamp); a
-   * fixture's pinned time must not leak into the next test.
+   * The node went back to a snapshot (evm_revert): the block time goes on from the restored head's
+   * and a next block's timestamp set since is dropped, as Anvil's revert resets its time manager to
+   * the reverted-to block (TimeManager::reset: its offset and next_exact_timestamp). A fixture's
+   * evm_increaseTime or pinned time must not leak into the next test.
    */
   reverted(): void {
-    this.nextTime = undefined;
+    this.setClock(this.chain.head.header.time);
   }
 
   /** The next block's base fee, if one is set (anvil_setNextBlockBaseFeePerGas). */
