@@ -38,6 +38,22 @@ describe("a fork's block time goes on from its fork block's (--dev)", () => {
     const later = await blockTime(F, 'latest');
     expect(later >= genesisTime + 3600n && later < genesisTime + 4200n, `${first} then ${later}`).toBe(true);
 
+    // The fee oracle reads the fork's time too: its own blocks, years behind the wall clock, are recent.
+    const ewoq = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
+    await call(F, 'anvil_impersonateAccount', [ewoq]);
+    const tip = 50_000_000_000n;
+    for (let i = 0; i < 3; i++) {
+      const tx = {
+        from: ewoq,
+        to: `0x${'42'.repeat(20)}`,
+        value: '0x1',
+        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
+        maxFeePerGas: `0x${(10n * tip).toString(16)}`,
+      };
+      await call(F, 'eth_sendTransaction', [tx]);
+    }
+    expect(BigInt(await call(F, 'eth_maxPriorityFeePerGas', []))).toBe(tip);
+
     // Upstream: a block a day ahead of the clock; the fork resets to it.
     const ahead = now() + DAY;
     await call(U, 'evm_mine', [Number(ahead)]);

@@ -148,7 +148,7 @@ export function rpcHandlers(
   validatorsOf: (subnetID: string) => WarpValidator[],
 ): Map<string, ChainRoute> {
   const on = namespaces(chainConfig.apis, config.dev);
-  const gas = new GasOracle(chain, ctx.clock);
+  const gas = new GasOracle(chain);
   // The node's own keys (--dev: the test accounts), for every method that signs.
   const ring = keyRing(config.devKeys ?? []);
   const eth = ethService({

@@ -23,8 +23,7 @@ import { type JsonValue, numberText, RawNumber } from '../../../encoding/gojson.
 import { ParamsError, string } from '../../../rpc/schema.js';
 import type { ForkControl, ForkTarget } from '../fork/forks.js';
 import { MAX_BLOCK_TIME } from '../fees.js';
-import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
-import { ETHERBASE } from './eth.js';
+import { toHex0x } from '../../../encoding/bytes.js';
 
 const MAX_BLOCKS = 10_000n;
 /** Anvil keeps a base fee in a u64 (alloy's header field): a larger one could never be paid again. */
@@ -243,9 +242,10 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): R
       const code = await chain.code(addr.bytes, root);
       return { balance: qty(account?.balance ?? 0n), nonce: qty(account?.nonce ?? 0n), code: toHex0x(code) };
     }),
-    // Anvil's eth_coinbase names the coinbase anvil_setCoinbase set (Hardhat's too); the blocks' is it already.
-    coinbase: method(positional([]), () => toHex0x(chain.dev.coinbase(fromHex0x(ETHERBASE)))),
-    etherbase: method(positional([]), () => toHex0x(chain.dev.coinbase(fromHex0x(ETHERBASE)))),
+    // The next blocks' coinbase, as Anvil's eth_coinbase names it: anvil_setCoinbase's, else the
+    // rules' (coreth's BlackholeAddr; an L1's fee recipient where its fee config allows one).
+    coinbase: method(positional([]), () => toHex0x(chain.dev.coinbase(chain.headRules.coinbase))),
+    etherbase: method(positional([]), () => toHex0x(chain.dev.coinbase(chain.headRules.coinbase))),
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       if (!given.from) throw signingErrors.noSigner();

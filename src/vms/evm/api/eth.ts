@@ -51,7 +51,7 @@ export interface EthDeps {
 
 const none = positional([]);
 /** The miner's etherbase both VMs answer eth_coinbase with (constants.BlackholeAddr). */
-export const ETHERBASE = '0x0100000000000000000000000000000000000000';
+const ETHERBASE = '0x0100000000000000000000000000000000000000';
 
 export function ethService(d: EthDeps): ServiceDef {
   const { chain } = d;

@@ -4,7 +4,6 @@
 // eth_suggestPriceOptions.
 import { RpcError } from '../../../rpc/method.js';
 import { goFormatFloat } from '../../../encoding/gofloat.js';
-import { unixMillis, type Clock } from '../../../chains/clock.js';
 import type { EvmChain } from '../chain.js';
 import { effectiveTip, feeCaps } from '../pooltx.js';
 import { nextBaseFee } from '../calls.js';
@@ -43,14 +42,12 @@ export class GasOracle {
    */
   private readonly tipBlocks = new Map<string, TipBlock>();
 
-  constructor(
-    private readonly chain: EvmChain,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly chain: EvmChain) {}
 
   nextBaseFee(): bigint {
     // anvil_setNextBlockBaseFeePerGas (--dev) sets it outright.
-    return this.chain.dev.nextBaseFee ?? nextBaseFee(this.chain, BigInt(unixMillis(this.clock)));
+    // At the time the next block would be made: the chain's (its dev offsets, a fork's clock), not the wall's.
+    return this.chain.dev.nextBaseFee ?? nextBaseFee(this.chain, this.chain.dev.nextBlockMillis());
   }
 
   /** What setDefaults takes for fees (eth_fillTransaction, eth_sendTransaction, eth_createAccessList). */
@@ -63,7 +60,8 @@ export class GasOracle {
     const key = toHex(head.hash);
     if (this.cached?.head === key) return this.cached.tip;
     const tips: bigint[] = [];
-    const oldest = BigInt(unixMillis(this.clock)) - LOOKBACK_MS;
+    // "No older than 80 s" on the chain's time: a fork of an old block (or evm_increaseTime) moved it from the wall's.
+    const oldest = this.chain.dev.nextBlockMillis() - LOOKBACK_MS;
     await this.prefetchUpstream(head.header.number, oldest);
     // From the head down its ancestors (the canonical blocks by number, as read before).
     let hash = key;
