@@ -195,3 +195,24 @@ describe("Anvil's other methods (--dev)", () => {
     expect((await call(url, 'hardhat_metadata', [])).instanceId).not.toBe(before);
   });
 });
+
+describe('evm_revert on a chain whose head is its genesis (--dev)', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode({ dbType: 'memdb', dev: true });
+  });
+  afterAll(() => node.stop());
+
+  it("takes no chain back to its genesis' time (2020 on the local network): the clock goes on", async () => {
+    const url = `${node.uri}/ext/bc/C/rpc`;
+    const genesis = BigInt((await call(url, 'eth_getBlockByNumber', ['0x0', false])).timestamp);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    expect(genesis < now - 86_400n).toBe(true);
+    const id = await call(url, 'evm_snapshot', []);
+    await call(url, 'evm_increaseTime', [86_400]);
+    expect(await call(url, 'evm_revert', [id])).toBe(true);
+    await call(url, 'evm_mine', []);
+    const mined = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    expect(mined >= now - 60n && mined < now + 3_600n, `mined at ${mined}, now ${now}`).toBe(true);
+  });
+});

@@ -38,6 +38,15 @@ describe("a fork's block time goes on from its fork block's (--dev)", () => {
     const later = await blockTime(F, 'latest');
     expect(later >= genesisTime + 3600n && later < genesisTime + 4200n, `${first} then ${later}`).toBe(true);
 
+    // A revert undoes a day moved on since the snapshot, and keeps the fork's clock (not today's).
+    const id = await call(F, 'evm_snapshot', []);
+    await call(F, 'evm_increaseTime', [Number(DAY)]);
+    await call(F, 'evm_mine', []);
+    expect(await call(F, 'evm_revert', [id])).toBe(true);
+    await call(F, 'evm_mine', []);
+    const reverted = await blockTime(F, 'latest');
+    expect(reverted >= later && reverted < later + 600n, `after the revert ${reverted}, before it ${later}`).toBe(true);
+
     // The fee oracle reads the fork's time too: its own blocks, years behind the wall clock, are recent.
     const ewoq = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
     await call(F, 'anvil_impersonateAccount', [ewoq]);

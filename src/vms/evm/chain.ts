@@ -118,8 +118,9 @@ export class EvmChain extends EventEmitter<Events> {
     // (its TimeManager, at start and at anvil_reset): the next block is not months after its parent,
     // and time-bound contracts (oracles' staleness, deadlines) read the fork's time, not today's.
     // A restart goes on from the last local block; settings carried over (a load) keep theirs. After
-    // a revert that rebuilt the node, every chain's goes on from its restored head's (DevControls.reverted).
-    if ((opts.fork && !opts.devSettings) || opts.devSettings?.clockFromHead) chain.dev.setClock(chain.head.header.time);
+    // a revert that rebuilt the node, every chain's clock is set as an in-place revert sets it.
+    if (opts.fork && !opts.devSettings) chain.dev.startClockAt(chain.head.header.time);
+    else if (opts.devSettings?.clockFromHead) chain.dev.reverted();
     return chain;
   }
 

@@ -22,7 +22,9 @@ export interface DevSettings {
   blockGasLimit?: bigint;
   /** anvil_setLoggingEnabled's switch (undefined: on). */
   loggingEnabled?: boolean;
-  /** Rebuilt by a revert: the block time goes on from the restored head's (reverted()), not timeOffset. */
+  /** The chain's starting offset (a fork's), kept across rebuilds (see DevControls.baseOffset). */
+  baseOffset?: bigint;
+  /** Rebuilt by a revert: the block time goes on as after an in-place revert (reverted()), not from timeOffset. */
   clockFromHead?: boolean;
 }
 
@@ -44,6 +46,11 @@ export class DevControls {
   private toMine = 0;
   /** Seconds this chain's block time runs ahead of the node's clock (evm_increaseTime). */
   private offset = 0n;
+  /**
+   * The offset the chain started with: 0, or a fork's (its fork block's time, as Anvil's clock
+   * starts there). A revert goes no earlier than this clock (reverted()).
+   */
+  private baseOffset = 0n;
   /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
   private nextTime: bigint | undefined;
   /** Whether a tx is mined as it arrives (evm_setAutomine); off, blocks come from evm_mine or the interval. */
@@ -113,7 +120,17 @@ export class DevControls {
    * evm_increaseTime or pinned time must not leak into the next test.
    */
   reverted(): void {
-    this.setClock(this.chain.head.header.time);
+    this.nextTime = undefined;
+    // Not back to a head years old (a chain's genesis is the network's, 2020 on the local network;
+    // Anvil's is its start): its own clock then, the node's or a fork's.
+    const fromHead = this.chain.head.header.time - this.clockSeconds();
+    this.offset = fromHead > this.baseOffset ? fromHead : this.baseOffset;
+  }
+
+  /** A fork opened (or restarted): its block time starts at its head's and runs on from there. */
+  startClockAt(seconds: bigint): void {
+    this.setClock(seconds);
+    this.baseOffset = this.offset;
   }
 
   /** The next block's base fee, if one is set (anvil_setNextBlockBaseFeePerGas). */
@@ -312,6 +329,7 @@ export class DevControls {
   settings(): DevSettings {
     return {
       timeOffset: this.offset,
+      ...(this.baseOffset !== 0n ? { baseOffset: this.baseOffset } : {}),
       automine: this.mineOnSend,
       intervalSeconds: this.interval,
       devCoinbase: this.devCoinbase,
@@ -326,6 +344,7 @@ export class DevControls {
 
   apply(s: DevSettings): void {
     this.offset = s.timeOffset;
+    this.baseOffset = s.baseOffset ?? 0n;
     this.devCoinbase = s.devCoinbase;
     for (const a of s.impersonated) this.impersonated.add(a);
     this.autoImpersonate = s.autoImpersonate;
