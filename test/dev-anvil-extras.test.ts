@@ -215,4 +215,56 @@ describe('evm_revert on a chain whose head is its genesis (--dev)', () => {
     const mined = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
     expect(mined >= now - 60n && mined < now + 3_600n, `mined at ${mined}, now ${now}`).toBe(true);
   });
+
+  it('keeps a date a test set in the past across a revert, as Anvil does', async () => {
+    const url = `${node.uri}/ext/bc/C/rpc`;
+    const latest = async () => BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    // Back at genesis (2020), then a date pinned in 2023 and a block after it.
+    expect(await call(url, 'anvil_reset', [])).toBeNull();
+    await call(url, 'evm_setNextBlockTimestamp', [1_700_000_000]);
+    await call(url, 'evm_mine', []);
+    await call(url, 'evm_mine', []);
+    const head = await latest();
+    expect(head >= 1_700_000_000n && head < 1_700_000_600n, `head ${head}`).toBe(true);
+    const id = await call(url, 'evm_snapshot', []);
+    await call(url, 'evm_mine', []);
+    expect(await call(url, 'evm_revert', [id])).toBe(true);
+    await call(url, 'evm_mine', []);
+    const after = await latest();
+    expect(after >= head && after < head + 600n, `head ${head}, after the revert ${after}`).toBe(true);
+  });
+
+  it('a load does not leave the clock behind the loaded head (its blocks would stall at its time)', async () => {
+    const url = `${node.uri}/ext/bc/C/rpc`;
+    const latest = async () => BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    await call(url, 'evm_increaseTime', [30 * 86_400]);
+    await call(url, 'evm_mine', []);
+    const dump = await call(url, 'anvil_dumpState', []);
+    expect(await call(url, 'anvil_reset', [])).toBeNull();
+    expect(await call(url, 'anvil_loadState', [dump])).toBe(true);
+    const head = await latest();
+    await call(url, 'evm_increaseTime', [86_400]);
+    await call(url, 'evm_mine', []);
+    expect((await latest()) >= head + 86_400n, `head ${head}, then ${await latest()}`).toBe(true);
+  });
+
+  it("the tip oracle looks back from the chain's present, not from a pinned next block time", async () => {
+    const url = `${node.uri}/ext/bc/C/rpc`;
+    const ewoq = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
+    await call(url, 'anvil_impersonateAccount', [ewoq]);
+    const tip = 50_000_000_000n;
+    for (let i = 0; i < 3; i++) {
+      const tx = {
+        from: ewoq,
+        to: `0x${'42'.repeat(20)}`,
+        value: '0x1',
+        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
+        maxFeePerGas: `0x${(10n * tip).toString(16)}`,
+      };
+      await call(url, 'eth_sendTransaction', [tx]);
+    }
+    const head = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
+    await call(url, 'evm_setNextBlockTimestamp', [Number(head + 86_400n)]);
+    expect(BigInt(await call(url, 'eth_maxPriorityFeePerGas', []))).toBe(tip);
+  });
 });

@@ -121,6 +121,7 @@ export class EvmChain extends EventEmitter<Events> {
     // a revert that rebuilt the node, every chain's clock is set as an in-place revert sets it.
     if (opts.fork && !opts.devSettings) chain.dev.startClockAt(chain.head.header.time);
     else if (opts.devSettings?.clockFromHead) chain.dev.reverted();
+    else if (opts.devSettings) chain.dev.notBehindHead();
     return chain;
   }
 

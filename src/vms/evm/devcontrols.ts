@@ -121,10 +121,30 @@ export class DevControls {
    */
   reverted(): void {
     this.nextTime = undefined;
-    // Not back to a head years old (a chain's genesis is the network's, 2020 on the local network;
-    // Anvil's is its start): its own clock then, the node's or a fork's.
+    // A chain still at its genesis keeps its own clock (the node's, or a fork's): its genesis is the
+    // network's (2020 on the local network), where Anvil's is its start.
+    const head = this.chain.head.header;
+    const fromHead = head.time - this.clockSeconds();
+    this.offset = head.number > 0n || fromHead > this.baseOffset ? fromHead : this.baseOffset;
+  }
+
+  /**
+   * The chain's clock set no earlier than its head's (a load carried an offset from before the
+   * loaded head): behind it, every block would repeat the head's time until the clock caught up.
+   */
+  notBehindHead(): void {
     const fromHead = this.chain.head.header.time - this.clockSeconds();
-    this.offset = fromHead > this.baseOffset ? fromHead : this.baseOffset;
+    if (fromHead > this.offset) this.offset = fromHead;
+  }
+
+  /**
+   * Now on this chain's clock, in ms, never before its head's time: what the tip oracle's "recent"
+   * is measured from (not a pinned next timestamp or an interval's, which only the next block takes).
+   */
+  nowMillis(): bigint {
+    const headMs = headerMillis(this.chain.head.header);
+    const nowMs = BigInt(unixMillis(this.clock)) + this.offset * 1000n;
+    return nowMs > headMs ? nowMs : headMs;
   }
 
   /** A fork opened (or restarted): its block time starts at its head's and runs on from there. */

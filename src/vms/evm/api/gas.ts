@@ -60,8 +60,8 @@ export class GasOracle {
     const key = toHex(head.hash);
     if (this.cached?.head === key) return this.cached.tip;
     const tips: bigint[] = [];
-    // "No older than 80 s" on the chain's time: a fork of an old block (or evm_increaseTime) moved it from the wall's.
-    const oldest = this.chain.dev.nextBlockMillis() - LOOKBACK_MS;
+    // "No older than 80 s" on the chain's clock: a fork of an old block (or evm_increaseTime) moved it from the wall's.
+    const oldest = this.chain.dev.nowMillis() - LOOKBACK_MS;
     await this.prefetchUpstream(head.header.number, oldest);
     // From the head down its ancestors (the canonical blocks by number, as read before).
     let hash = key;
