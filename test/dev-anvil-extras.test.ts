@@ -4,6 +4,7 @@
 // anvil_getGenesisTime. Without --dev none exists.
 import { concat, createPublicClient, createTestClient, defineChain, getContractAddress, http, pad } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendTipped } from './support/tips.js';
 import { call, startTestNode, type TestNode } from './helpers.js';
 
 const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
@@ -250,19 +251,8 @@ describe('evm_revert on a chain whose head is its genesis (--dev)', () => {
 
   it("the tip oracle looks back from the chain's present, not from a pinned next block time", async () => {
     const url = `${node.uri}/ext/bc/C/rpc`;
-    const ewoq = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
-    await call(url, 'anvil_impersonateAccount', [ewoq]);
     const tip = 50_000_000_000n;
-    for (let i = 0; i < 3; i++) {
-      const tx = {
-        from: ewoq,
-        to: `0x${'42'.repeat(20)}`,
-        value: '0x1',
-        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
-        maxFeePerGas: `0x${(10n * tip).toString(16)}`,
-      };
-      await call(url, 'eth_sendTransaction', [tx]);
-    }
+    await sendTipped(url, tip);
     const head = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).timestamp);
     await call(url, 'evm_setNextBlockTimestamp', [Number(head + 86_400n)]);
     expect(BigInt(await call(url, 'eth_maxPriorityFeePerGas', []))).toBe(tip);

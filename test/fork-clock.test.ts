@@ -5,6 +5,7 @@
 // day ahead of the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
+import { sendTipped } from './support/tips.js';
 import { call, startTestNode, tempDir, type TestNode } from './helpers.js';
 
 const DAY = 86_400n;
@@ -48,19 +49,8 @@ describe("a fork's block time goes on from its fork block's (--dev)", () => {
     expect(reverted >= later && reverted < later + 600n, `after the revert ${reverted}, before it ${later}`).toBe(true);
 
     // The fee oracle reads the fork's time too: its own blocks, years behind the wall clock, are recent.
-    const ewoq = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
-    await call(F, 'anvil_impersonateAccount', [ewoq]);
     const tip = 50_000_000_000n;
-    for (let i = 0; i < 3; i++) {
-      const tx = {
-        from: ewoq,
-        to: `0x${'42'.repeat(20)}`,
-        value: '0x1',
-        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
-        maxFeePerGas: `0x${(10n * tip).toString(16)}`,
-      };
-      await call(F, 'eth_sendTransaction', [tx]);
-    }
+    await sendTipped(F, tip);
     expect(BigInt(await call(F, 'eth_maxPriorityFeePerGas', []))).toBe(tip);
 
     // Upstream: a block a day ahead of the clock; the fork resets to it.
