@@ -140,9 +140,13 @@ export class BlockBuilder {
     this.since ??= Date.now();
   }
 
-  /** Nothing is owed (the chain reloaded). */
+  /**
+   * Nothing is owed (the chain reloaded): nor the time a tx of the undone timeline needed for its
+   * capacity (a tx the pool takes back asks again at the next round).
+   */
   clearWaiting(): void {
     this.since = undefined;
+    this.capacityAt = undefined;
   }
 
   /**
