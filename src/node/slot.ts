@@ -43,10 +43,10 @@ export class CoreSlot {
   /**
    * Closes the core, lets `change` rewrite the store, and builds the core again on what it left
    * (within `exclusive`). The EVM chains' dev settings (automine, interval mining, impersonation,
-   * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset); after a revert
-   * (`reverted`) their block time goes on from their restored heads'.
+   * ...) carry over, as Anvil's outlive its reverts, unless `fresh` (a reset); after a revert their
+   * block time goes on from their restored heads'.
    */
-  async rebuild(change: () => Promise<void>, fresh = false, reverted = false): Promise<void> {
+  async rebuild(change: () => Promise<void>, mode: 'carry' | 'revert' | 'fresh' = 'carry'): Promise<void> {
     const { db, clock, main } = this.shell;
     const old = this.current();
     const healthFaults = old.health.activeFaults();
@@ -54,7 +54,7 @@ export class CoreSlot {
     // the old state's core takes them too should the change fail; a reset keeps none.
     const dev = new Map<string, DevSettings>();
     // A revert's chains take their block time from their restored heads, as an in-place revert's do.
-    for (const c of old.evmChains()) dev.set(c.id, reverted ? { ...c.evm.dev.settings(), clockFromHead: true } : c.evm.dev.settings());
+    for (const c of old.evmChains()) dev.set(c.id, mode === 'revert' ? { ...c.evm.dev.settings(), clockFromHead: true } : c.evm.dev.settings());
     // What to go back to if the changed store cannot be built on (a foreign dump, say).
     const before = await db.everything();
     const offset = clock.offsetNs;
@@ -64,7 +64,7 @@ export class CoreSlot {
     await old.close();
     try {
       await change();
-      this.core = await buildCore({ ...this.shell, healthFaults, ...(fresh ? {} : { devSettings: dev }) });
+      this.core = await buildCore({ ...this.shell, healthFaults, ...(mode === 'fresh' ? {} : { devSettings: dev }) });
     } catch (err) {
       main.error('the node could not be rebuilt on the changed state; it goes back to the state before', { error: (err as Error).message });
       await db.replaceEverything(before);

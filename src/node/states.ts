@@ -59,7 +59,7 @@ export function nodeStates(shell: Shell, slot: CoreSlot): NodeStates {
         });
         try {
           if (outcome === 'unknown') return false;
-          if (outcome === 'rebuild') await slot.rebuild(async () => {}, false, true);
+          if (outcome === 'rebuild') await slot.rebuild(async () => {}, 'revert');
           // As after a rebuild, the websocket clients connected before the revert are told 1012 (their
           // subscriptions followed blocks that are gone), once the revert has answered.
           else setTimeout(slot.endSockets(), 100).unref();
@@ -100,7 +100,7 @@ export function nodeStates(shell: Shell, slot: CoreSlot): NodeStates {
             await db.replaceEverything([]);
             await stampStore(db, config);
             clock.offsetNs = 0n;
-          }, true);
+          }, 'fresh');
         } catch (err) {
           // Rolled back: the node runs on as it was (unless even that failed: no core then).
           if (slot.core) throw new StateError(`the node could not be reset (${(err as Error).message}); it kept its state`);

@@ -117,8 +117,9 @@ export class EvmChain extends EventEmitter<Events> {
     // A fork's block time goes on from its head's, as Anvil's starts at the fork block's timestamp
     // (its TimeManager, at start and at anvil_reset): the next block is not months after its parent,
     // and time-bound contracts (oracles' staleness, deadlines) read the fork's time, not today's.
-    // A restart goes on from the last local block; settings carried over (a load) keep theirs. After
-    // a revert that rebuilt the node, every chain's clock is set as an in-place revert sets it.
+    // A restart goes on from the last local block; settings carried over (a load) keep theirs, no
+    // earlier than the head's. After a revert that rebuilt the node, every chain's clock is set as an
+    // in-place revert sets it.
     if (opts.fork && !opts.devSettings) chain.dev.startClockAt(chain.head.header.time);
     else if (opts.devSettings?.clockFromHead) chain.dev.reverted();
     else if (opts.devSettings) chain.dev.notBehindHead();

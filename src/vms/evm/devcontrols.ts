@@ -48,7 +48,7 @@ export class DevControls {
   private offset = 0n;
   /**
    * The offset the chain started with: 0, or a fork's (its fork block's time, as Anvil's clock
-   * starts there). A revert goes no earlier than this clock (reverted()).
+   * starts there). A chain still at its genesis goes back to this clock at a revert (reverted()).
    */
   private baseOffset = 0n;
   /** The next block's timestamp, once (evm_setNextBlockTimestamp). */
@@ -123,9 +123,13 @@ export class DevControls {
     this.nextTime = undefined;
     // A chain still at its genesis keeps its own clock (the node's, or a fork's): its genesis is the
     // network's (2020 on the local network), where Anvil's is its start.
-    const head = this.chain.head.header;
-    const fromHead = head.time - this.clockSeconds();
-    this.offset = head.number > 0n || fromHead > this.baseOffset ? fromHead : this.baseOffset;
+    const fromHead = this.headOffset();
+    this.offset = this.chain.head.header.number > 0n || fromHead > this.baseOffset ? fromHead : this.baseOffset;
+  }
+
+  /** The offset at which this chain's clock reads its head's time now. */
+  private headOffset(): bigint {
+    return this.chain.head.header.time - this.clockSeconds();
   }
 
   /**
@@ -133,7 +137,7 @@ export class DevControls {
    * loaded head): behind it, every block would repeat the head's time until the clock caught up.
    */
   notBehindHead(): void {
-    const fromHead = this.chain.head.header.time - this.clockSeconds();
+    const fromHead = this.headOffset();
     if (fromHead > this.offset) this.offset = fromHead;
   }
 

@@ -617,14 +617,6 @@ export function gethError(err: EVMError | undefined): string | undefined {
  * state after holds the sender's code as before. Also for an impersonated account's tx in a block
  * (--dev, as Anvil).
  */
-/**
- * Runs `run` (a runTx of `tx` in a block, built or replayed) as the builder ran it: an impersonated
- * account's tx (its placeholder signature) without EIP-3607's sender check, any other with it.
- */
-export function runAsBuilt<T>(vm: VM, tx: TypedTransaction, run: () => Promise<T>): Promise<T> {
-  return impersonatedSignature(tx) ? skippingSenderCheck(vm, tx.getSenderAddress(), run) : run();
-}
-
 export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Promise<T>): Promise<T> {
   const sm = vm.stateManager;
   const account = await sm.getAccount(from);
@@ -665,4 +657,12 @@ export async function skippingSenderCheck<T>(vm: VM, from: Address, fn: () => Pr
   } finally {
     events.off('beforeMessage', onFirstMessage);
   }
+}
+
+/**
+ * Runs `run` (a runTx of `tx` in a block, built or replayed) as the builder ran it: an impersonated
+ * account's tx (its placeholder signature) without EIP-3607's sender check, any other with it.
+ */
+export function runAsBuilt<T>(vm: VM, tx: TypedTransaction, run: () => Promise<T>): Promise<T> {
+  return impersonatedSignature(tx) ? skippingSenderCheck(vm, tx.getSenderAddress(), run) : run();
 }

@@ -227,6 +227,9 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): R
     const { root, addr } = await stateAt(chain, a as Uint8Array, ref as BlockRef);
     return { root, addr, account: await chain.account(addr.bytes, root) };
   };
+  // The next blocks' coinbase, as Anvil's eth_coinbase names it: anvil_setCoinbase's, else the
+  // rules' (coreth's BlackholeAddr; an L1's fee recipient where its fee config allows one).
+  const coinbase = method(positional([]), () => toHex0x(chain.dev.coinbase(chain.headRules.coinbase)));
   return {
     getAccount: method(positional([address, blockRef]), async ([a, ref]) => {
       const { account } = await accountAt(a, ref);
@@ -242,10 +245,8 @@ export function devEthMethods(chain: EvmChain, gas: GasOracle, ring: KeyRing): R
       const code = await chain.code(addr.bytes, root);
       return { balance: qty(account?.balance ?? 0n), nonce: qty(account?.nonce ?? 0n), code: toHex0x(code) };
     }),
-    // The next blocks' coinbase, as Anvil's eth_coinbase names it: anvil_setCoinbase's, else the
-    // rules' (coreth's BlackholeAddr; an L1's fee recipient where its fee config allows one).
-    coinbase: method(positional([]), () => toHex0x(chain.dev.coinbase(chain.headRules.coinbase))),
-    etherbase: method(positional([]), () => toHex0x(chain.dev.coinbase(chain.headRules.coinbase))),
+    coinbase,
+    etherbase: coinbase,
     sendUnsignedTransaction: method(positional([txArgs]), async ([a]) => {
       const given = a as TxArgs;
       if (!given.from) throw signingErrors.noSigner();
