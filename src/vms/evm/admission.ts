@@ -17,7 +17,7 @@ import type { EvmFlavor } from './flavor.js';
 import { TxPool } from './pool.js';
 import { feeCaps, MAX_INITCODE_SIZE, type NewPoolTx, PoolError, poolErrors, type PoolTx, TX_MAX_SIZE } from './pooltx.js';
 import type { ChainRules } from './precompiles/rules.js';
-import { recoverSender } from './sender.js';
+import { RecoveredSenders } from './sender.js';
 import type { StoredBlock } from './store.js';
 import { decodeTx, withSender } from './txcodec.js';
 import { goFixed, goFloatAbove, goQuoFloat64 } from '../../encoding/gofloat.js';
@@ -104,6 +104,7 @@ export class TxAdmission {
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
   private readonly senders: Database;
   private readonly turns = new Turns();
+  private readonly recovered = new RecoveredSenders();
   /** By tx hash: sends of the tx that wrote (or are writing) its journal entry and have not ended. */
   private readonly admitting = new Map<string, Admitting>();
   private readonly evictTimer: NodeJS.Timeout;
@@ -337,7 +338,7 @@ export class TxAdmission {
     try {
       // Recovered from the bytes as sent (sender.ts). An impersonated tx's sender is set on it
       // (withSender): its placeholder signature recovers nothing; so is the signer of a tx signed here.
-      from = sender === 'recovered' ? recoverSender(tx, bytes) : tx.getSenderAddress();
+      from = sender === 'recovered' ? this.recovered.of(hashHex, tx, bytes) : tx.getSenderAddress();
     } catch {
       throw new PoolError(poolErrors.invalidSender());
     }

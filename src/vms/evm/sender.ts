@@ -52,3 +52,26 @@ export function recoverSender(tx: TypedTransaction, bytes: Uint8Array): Address 
   if (!key) throw new Error('Invalid signature');
   return new Address(keccak256(key.subarray(1)).subarray(12));
 }
+
+/** Senders kept by RecoveredSenders: 20 bytes and a 66-character key each, about 1 MiB at most. */
+const KEPT_SENDERS = 4_096;
+
+/**
+ * The senders of the latest txs recovered, by tx hash (the hash of the signed bytes, which fix the
+ * sender). A contract test suite that reverts to its fixture before each test sends the same
+ * signed txs again (the nonce is the fixture's and signatures are deterministic, RFC 6979), and a
+ * recovery is the dearest of admission's checks (some 75 µs of libsecp256k1 here).
+ */
+export class RecoveredSenders {
+  private readonly senders = new Map<string, Address>();
+
+  /** The sender of the tx whose hash is `hashHex`, recovered from `bytes` unless kept. */
+  of(hashHex: string, tx: TypedTransaction, bytes: Uint8Array): Address {
+    const kept = this.senders.get(hashHex);
+    if (kept) return kept;
+    const sender = recoverSender(tx, bytes);
+    if (this.senders.size >= KEPT_SENDERS) this.senders.delete(this.senders.keys().next().value!);
+    this.senders.set(hashHex, sender);
+    return sender;
+  }
+}
