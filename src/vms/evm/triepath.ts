@@ -5,6 +5,7 @@
 // answers what findPath answers: the node at the key (or null), the nibbles left unmatched, and the
 // nodes passed, root first.
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode, type Path } from '@ethereumjs/mpt';
+import { equalsBytes } from '@ethereumjs/util';
 
 /** The error lookupNode throws for a node the store lacks (@ethereumjs/mpt's own text, which findPath reads as "not found"). */
 export const MISSING_NODE = 'Missing node in DB';
@@ -32,6 +33,9 @@ export class PathTrie extends MerklePatriciaTrie {
     }
     const resumed = partialPath.stack[partialPath.stack.length - 1];
     let ref: Uint8Array | Uint8Array[] = resumed !== undefined ? this.hash(resumed.serialize()) : this.root();
+    // An empty trie (an account's storage before its first write) is in no store: the lookup would
+    // throw a missing node, an Error whose stack costs more than the rest of the walk.
+    if (!throwIfMissing && stack.length === 0 && equalsBytes(ref, this.EMPTY_TRIE_ROOT)) return { node: null, remaining: [], stack };
     try {
       for (;;) {
         const node = await this.lookupNode(ref);
