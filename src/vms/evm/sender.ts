@@ -68,7 +68,12 @@ export class RecoveredSenders {
   /** The sender of the tx whose hash is `hashHex`, recovered from `bytes` unless kept. */
   of(hashHex: string, tx: TypedTransaction, bytes: Uint8Array): Address {
     const kept = this.senders.get(hashHex);
-    if (kept) return kept;
+    if (kept) {
+      // Most recently sent last: a fixture's txs, sent in every test, stay while one-off txs go.
+      this.senders.delete(hashHex);
+      this.senders.set(hashHex, kept);
+      return kept;
+    }
     const sender = recoverSender(tx, bytes);
     if (this.senders.size >= KEPT_SENDERS) this.senders.delete(this.senders.keys().next().value!);
     this.senders.set(hashHex, sender);
