@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadKeccak } from '../src/crypto/keccak.js';
 import { mulberry32 } from '../src/rpc/mulberry32.js';
 import { chainCommon } from '../src/vms/evm/rules.js';
-import { recoverSender, typedSigningHash } from '../src/vms/evm/sender.js';
+import { RecoveredSenders, recoverSender, typedSigningHash } from '../src/vms/evm/sender.js';
 
 const common: Common = chainCommon(43112n);
 const KEY = hexToBytes('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'); // ewoq
@@ -114,5 +114,38 @@ describe('sender recovered from the bytes as sent', () => {
   it('a legacy EIP-155 tx (whose signed list is not in its bytes) goes through @ethereumjs', () => {
     const tx = createLegacyTx({ ...fields(1, 10, 0), gasPrice: GAS_PRICE }, { common }).sign(KEY);
     expect(recoverSender(tx, tx.serialize()).toString()).toBe(EWOQ);
+  });
+});
+
+// The senders admission keeps by tx hash (RecoveredSenders): what a client can make the node hold is
+// bounded. A kept sender is answered as the same object, a recovered one as a new one; the hashes
+// here stand for other txs (the bound, not the hash, is under test).
+describe('RecoveredSenders', () => {
+  const tx = createFeeMarket1559Tx(fields(1, 10, 0), { common }).sign(KEY);
+  const raw = tx.serialize();
+  const hashOf = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+
+  it('keeps 4,096 senders, the most recently sent last, and recovers a dropped one again', () => {
+    const senders = new RecoveredSenders();
+    const first = senders.of(hashOf(0), tx, raw);
+    const second = senders.of(hashOf(1), tx, raw);
+    expect(first.toString()).toBe(EWOQ);
+    expect(senders.of(hashOf(0), tx, raw)).toBe(first); // kept, and now the most recent
+    for (let i = 2; i < 4_096; i++) senders.of(hashOf(i), tx, raw);
+    // One more: the oldest goes, which is the second (the first was sent again since).
+    senders.of(hashOf(4_096), tx, raw);
+    expect(senders.of(hashOf(0), tx, raw)).toBe(first);
+    const again = senders.of(hashOf(1), tx, raw);
+    expect(again).not.toBe(second);
+    expect(again.toString()).toBe(EWOQ);
+  });
+
+  it('keeps nothing for a signature that recovers no key', () => {
+    const senders = new RecoveredSenders();
+    const bad = createFeeMarket1559Tx({ ...fields(1, 10, 0), v: 0n, r: 0n, s: 1n }, { common });
+    const badRaw = bad.serialize();
+    expect(() => senders.of(hashOf(7), bad, badRaw)).toThrow();
+    // The same hash now with a good tx: recovered, not a kept failure.
+    expect(senders.of(hashOf(7), tx, raw).toString()).toBe(EWOQ);
   });
 });
