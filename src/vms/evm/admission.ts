@@ -99,6 +99,12 @@ export function checkTxFee(feeCap: bigint, gas: bigint): void {
  */
 type SenderKind = 'recovered' | 'impersonated' | 'signed';
 
+/** An admitted tx's hash, and the txs that became pending with it (itself among them if it did): what geth announces. */
+export interface Admitted {
+  hash: Uint8Array;
+  promoted: PoolTx[];
+}
+
 export class TxAdmission {
   private readonly journal: Database;
   /** The senders of journaled txs from impersonated accounts, by tx hash: their signatures name nobody. */
@@ -131,7 +137,7 @@ export class TxAdmission {
   }
 
   /** A raw tx sent (eth_sendRawTransaction), durably admitted: its hash and the txs it made pending. */
-  async send(bytes: Uint8Array, sender?: Address): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
+  async send(bytes: Uint8Array, sender?: Address): Promise<Admitted> {
     const tx = decodeTx(bytes, this.chain.common);
     if (sender) withSender(tx, sender);
     return this.submit(bytes, tx, sender !== undefined ? 'impersonated' : 'recovered');
@@ -142,13 +148,13 @@ export class TxAdmission {
    * takes such a tx as the object it signed, its sender cached by the signing (types.Sender's cache):
    * its bytes are not decoded again nor its sender recovered, some 200 µs of each send here.
    */
-  async sendSigned(tx: TypedTransaction, from: Address): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
+  async sendSigned(tx: TypedTransaction, from: Address): Promise<Admitted> {
     withSender(tx, from);
     return this.submit(tx.serialize(), tx, 'signed');
   }
 
   /** The checks of SubmitTransaction (the fee cap, replay protection), then the pool's. */
-  private submit(bytes: Uint8Array, tx: TypedTransaction, sender: SenderKind): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
+  private submit(bytes: Uint8Array, tx: TypedTransaction, sender: SenderKind): Promise<Admitted> {
     checkTxFee(feeCaps(tx).feeCap, tx.gasLimit);
     if (tx.type === 0 && !tx.supports(155) && !this.unprotectedAllowed(tx)) throw new PoolError(poolErrors.unprotected());
     return this.admit(bytes, tx, sender, true);
@@ -247,7 +253,7 @@ export class TxAdmission {
   }
 
   /** Checks a tx against the pool and the head's state and adds it; with `journal`, durably first. */
-  private async admit(bytes: Uint8Array, tx: TypedTransaction, sender: SenderKind, journal = false): Promise<{ hash: Uint8Array; promoted: PoolTx[] }> {
+  private async admit(bytes: Uint8Array, tx: TypedTransaction, sender: SenderKind, journal = false): Promise<Admitted> {
     const impersonated = sender === 'impersonated';
     // Taken before the first await: the arrival order.
     const turn = this.turns.take();

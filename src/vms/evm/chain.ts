@@ -11,12 +11,11 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { PoolTx } from './pooltx.js';
 import { type Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { Changes } from '../../chains/states.js';
 import type { Database } from '../../storage/db.js';
-import { TxAdmission } from './admission.js';
+import { type Admitted, TxAdmission } from './admission.js';
 import { BlockRules } from './blockrules.js';
 import { BlockBuilder } from './builder.js';
 import { InternalRecording } from './recording.js';
@@ -340,7 +339,7 @@ export class EvmChain extends EventEmitter<Events> {
     return this.submit(() => this.admission.sendSigned(tx, from));
   }
 
-  private async submit(admit: () => Promise<{ hash: Uint8Array; promoted: PoolTx[] }>): Promise<Uint8Array> {
+  private async submit(admit: () => Promise<Admitted>): Promise<Uint8Array> {
     while (this.held) await this.held;
     if (this.closed) throw new Error('the chain was closed (the node was reverted, loaded or reset)');
     this.admitting++;
