@@ -6,22 +6,20 @@
 import { parseEther, parseTransaction, serializeTransaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../src/index.js';
-import { call, callError, tempDir } from './helpers.js';
+import { call, callError, startTestNode, type TestNode } from './helpers.js';
 import { EWOQ } from './support/states.js';
 
 const OTHER = '0x0d1a3b5f16b43ae05d0a4ba3ad3e8cde8c5fe5fc2b0a3f8e53a0f8e8f3f6a1b2';
 const TO = '0x5555555555555555555555555555555555555555';
 
 describe('a signed tx sent again after evm_revert', () => {
-  let stop: () => Promise<void>;
+  let node: TestNode;
   let url: string;
   beforeAll(async () => {
-    const started = await startEmulator({ httpPort: 0, logLevel: 'off', dataDir: tempDir(), dbType: 'memdb', dev: true, testAccounts: 1 });
-    stop = () => started.stop();
-    url = `${started.uri}/ext/bc/C/rpc`;
+    node = await startTestNode({ dbType: 'memdb', dev: true, testAccounts: 1 });
+    url = `${node.uri}/ext/bc/C/rpc`;
   });
-  afterAll(() => stop());
+  afterAll(() => node.stop());
 
   async function signed(key: `0x${string}`, nonce: number) {
     const gasPrice = BigInt(await call(url, 'eth_gasPrice', []));
