@@ -11,7 +11,7 @@ import { corethFlavor, subnetEvmFlavor } from './flavor.js';
 import { parseGenesisJson } from './genesis.js';
 import { barePrecompile } from './precompiles/config.js';
 import { BLACKHOLE } from './rules.js';
-import { isActive, subnetEvmConfig } from './subnetevm.js';
+import { isActive, refuseFutureUpgrades, subnetEvmConfig } from './subnetevm.js';
 import type { EvmConfig } from './vmtypes.js';
 import { WARP_ADDRESS_HEX } from './warp/precompile.js';
 
@@ -35,6 +35,7 @@ export function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig:
     };
   }
   const subnet = subnetEvmConfig(genesis, ctx.upgrade);
+  refuseFutureUpgrades(subnet, Number(ctx.clock.nowNs() / 1_000_000_000n));
   const time = subnet.genesisTime;
   return {
     genesis,

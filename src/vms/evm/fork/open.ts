@@ -8,7 +8,7 @@ import { fromHex0x, toHex0x } from '../../../encoding/bytes.js';
 import { type Database, writtenAt } from '../../../storage/db.js';
 import type { Changes } from '../../../storage/undo.js';
 import type { ChainFork } from '../chaintypes.js';
-import type { HeaderLayout } from '../header.js';
+import type { CorethHeader, HeaderLayout } from '../header.js';
 import { ChainStore } from '../store.js';
 import { HeaderJsonError, headerFromJson } from './headerjson.js';
 import { ForkHistory } from './history.js';
@@ -255,11 +255,29 @@ async function provable(state: ForkState, number: bigint, asked: Promise<unknown
 async function blockHash(upstream: UpstreamCaller, number: bigint, layout: HeaderLayout): Promise<string> {
   const json = await upstream.call('eth_getBlockByNumber', [`0x${number.toString(16)}`, false]);
   if (!json) throw new ForkError(`the fork's upstream has no block ${number}`);
+  let header: ReturnType<typeof headerFromJson>;
   try {
-    return toHex0x(headerFromJson(json, layout).hash);
+    header = headerFromJson(json, layout);
   } catch (err) {
     throw err instanceof HeaderJsonError ? new ForkError(err.message) : err;
   }
+  refuseBeforeGranite(header.header, number);
+  return toHex0x(header.hash);
+}
+
+/**
+ * A fork's clock goes on from its fork block's time, so the blocks it builds on a block from before
+ * Granite would be pre-Granite blocks too: coreth's and Subnet-EVM's earlier fee rules (AP3's window,
+ * Subnet-EVM's block gas cost) and headers without Granite's fields, which this node does not build.
+ * Such a block is refused rather than built on with Granite's rules. A Granite header always has its
+ * time in milliseconds (miner/worker.go sets it exactly when IsGranite), an earlier one never.
+ */
+function refuseBeforeGranite(header: CorethHeader, number: bigint): void {
+  if (header.timeMilliseconds !== undefined) return;
+  const when = new Date(Number(header.time) * 1000).toISOString().replace('.000Z', 'Z');
+  throw new ForkError(
+    `the fork block ${number} (${when}) is from before the upstream's Granite upgrade (its header has no timestampMilliseconds): this node builds blocks under Granite's rules only, so fork a block from Granite on`,
+  );
 }
 
 /** The fork block (the one asked for, which the upstream must have, or the upstream's head) and the upstream's head. */
