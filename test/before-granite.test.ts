@@ -39,10 +39,12 @@ async function send(url: string): Promise<any> {
 
 describe('a genesis that schedules an upgrade after the chain starts (--l1)', () => {
   it('is refused for Granite, Etna and Durango, with the key and the time', async () => {
-    for (const key of ['graniteTimestamp', 'etnaTimestamp', 'durangoTimestamp']) {
+    const order = ['durangoTimestamp', 'etnaTimestamp', 'graniteTimestamp'];
+    for (const key of order) {
       const later = now() + 3600;
-      // Without warp, which Subnet-EVM refuses before Durango first.
-      const started = startTestNode({ dbType: 'memdb', l1: [genesisFile('later', { [key]: later, warpConfig: undefined })] });
+      // The upgrades after it as late (Subnet-EVM refuses them out of order), and no warp (refused before Durango).
+      const upgrades = Object.fromEntries(order.slice(order.indexOf(key)).map((k) => [k, later]));
+      const started = startTestNode({ dbType: 'memdb', l1: [genesisFile('later', { ...upgrades, warpConfig: undefined })] });
       await expect(started, key).rejects.toThrow(
         new RegExp(`${key} ${later} is later than now \\(\\d+\\): the emulator builds every block under the upgrades through Granite`),
       );
@@ -69,6 +71,23 @@ describe('a genesis that schedules an upgrade after the chain starts (--l1)', ()
       const block = await call(L, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
       expect(BigInt(block.timestampMilliseconds) / 1000n).toBe(BigInt(block.timestamp));
       expect(block.minDelayExcess).toBeDefined();
+    });
+
+    it('builds no block before Granite, whatever the time controls say (its head the genesis)', async () => {
+      const fresh = await startTestNode({ dbType: 'memdb', dev: true, l1: [genesisFile('recent', { graniteTimestamp: granite })] });
+      const L = `${fresh.uri}/ext/bc/recent/rpc`;
+      const error = await callError(L, 'evm_setNextBlockTimestamp', [granite - 60]);
+      expect(error).toMatchObject({
+        code: -32602,
+        message: `Timestamp error: ${granite - 60} is before the upgrades through Granite on this chain (${granite}): this node builds blocks under their rules only`,
+      });
+      // The clock set back to the genesis's time: the next block is made at Granite's, with its fields.
+      expect(await call(L, 'anvil_setTime', [0x5fcb13d0 + 100])).toBe(0);
+      await call(L, 'evm_mine', []);
+      const block = await call(L, 'eth_getBlockByNumber', ['latest', false]);
+      expect(BigInt(block.timestamp)).toBe(BigInt(granite));
+      expect(BigInt(block.timestampMilliseconds)).toBe(BigInt(granite) * 1000n);
+      await fresh.stop();
     });
   });
 });

@@ -80,7 +80,7 @@ export class EvmChain extends EventEmitter<Events> {
     this.rules = new BlockRules(opts, () => this.head.header.time);
     const forkBase = opts.fork?.editedRoot ? { hash: opts.fork.hash, root: opts.fork.editedRoot } : undefined;
     this.edits = new StateEdits(db, db.prefix('dev-state'), this.nodes, this.rules, forkBase);
-    this.dev = new DevControls(opts.clock, this);
+    this.dev = new DevControls(opts.clock, this, opts.upgradesFrom);
     this.admission = new TxAdmission(db, opts.clock, this.rules, this, {
       ...(opts.unprotected ? { unprotected: opts.unprotected } : {}),
       poolBaseFee: () => this.poolBaseFee(),

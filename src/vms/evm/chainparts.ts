@@ -125,6 +125,7 @@ export function chainOptions(
     precompiles: rules.precompiles,
     baseRules: rules.baseRules,
     ...('stateUpgrades' in rules ? { stateUpgrades: rules.stateUpgrades } : {}),
+    ...('upgradesFrom' in rules ? { upgradesFrom: rules.upgradesFrom } : {}),
     warp: { networkID: ctx.networkID, blockchainID: ctx.chainID },
     warpReceive: {
       networkID: ctx.networkID,

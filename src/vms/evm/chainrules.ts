@@ -11,7 +11,7 @@ import { corethFlavor, subnetEvmFlavor } from './flavor.js';
 import { parseGenesisJson } from './genesis.js';
 import { barePrecompile } from './precompiles/config.js';
 import { BLACKHOLE } from './rules.js';
-import { isActive, refuseFutureUpgrades, subnetEvmConfig } from './subnetevm.js';
+import { engineUpgradesFrom, isActive, refuseFutureUpgrades, subnetEvmConfig } from './subnetevm.js';
 import type { EvmConfig } from './vmtypes.js';
 import { WARP_ADDRESS_HEX } from './warp/precompile.js';
 
@@ -49,6 +49,7 @@ export function chainOf(kind: EvmConfig['kind'], ctx: ChainContext, chainConfig:
     stateUpgrades: subnet.stateUpgrades,
     baseRules: { feeConfig: subnet.feeConfig, allowFeeRecipients: subnet.allowFeeRecipients, feeRecipient: chainConfig.feeRecipient ?? BLACKHOLE },
     extras: (chain: EvmChain) => subnetEvmMethods(chain, subnet),
+    upgradesFrom: BigInt(engineUpgradesFrom(subnet)),
     subnet,
   };
 }

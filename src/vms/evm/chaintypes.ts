@@ -45,6 +45,12 @@ export interface EvmChainOptions {
   /** The upgrades active at the genesis time (the genesis header's optional fields follow them). */
   genesisRules: GenesisRules;
   /**
+   * When the last upgrade the engine runs (Durango, Etna, Granite) activates on an L1, unix seconds:
+   * no block is built before it (the dev controls' times included). The C-Chain's genesis is a
+   * Granite block already.
+   */
+  upgradesFrom?: bigint;
+  /**
    * Stateful precompiles and when they activate: at genesis, or in the first block whose time
    * passes theirs (ApplyPrecompileActivations).
    */

@@ -80,6 +80,8 @@ export class DevControls {
   constructor(
     private readonly clock: Clock,
     private readonly chain: DevHost,
+    /** No block is made before this time (unix seconds): the engine's upgrades (EvmChainOptions.upgradesFrom). */
+    readonly upgradesFrom = 0n,
   ) {}
 
   /** Blocks requested (evm_mine, the interval) and not built yet. */
@@ -239,11 +241,14 @@ export class DevControls {
 
   /**
    * When the next block is made, in ms: evm_setNextBlockTimestamp's time, or the clock plus this
-   * chain's offset; never before the head, never past what a header can carry (the dev controls
-   * refuse times past it, but the clock goes on moving).
+   * chain's offset; never before the head nor the engine's upgrades (a clock set back before Granite
+   * on an L1 whose genesis is older), never past what a header can carry (the dev controls refuse
+   * times past it, but the clock goes on moving).
    */
   nextBlockMillis(): bigint {
-    const parentMs = headerMillis(this.chain.head.header);
+    const headMs = headerMillis(this.chain.head.header);
+    const upgradesMs = this.upgradesFrom * 1000n;
+    const parentMs = headMs > upgradesMs ? headMs : upgradesMs;
     const nowMs =
       this.nextTime !== undefined
         ? this.nextTime * 1000n

@@ -164,18 +164,24 @@ export function subnetEvmConfig(g: GenesisJson, upgradeBytes?: Uint8Array): Subn
 /** The network upgrades the engine runs in every block it builds (rules.ts): Durango, Etna, Granite. */
 const ENGINE_UPGRADES = ['durangoTimestamp', 'etnaTimestamp', 'graniteTimestamp'];
 
+/** When the last of the upgrades the engine runs activates (unix seconds): no block it builds may come before. */
+export function engineUpgradesFrom(c: SubnetEvmConfig): number {
+  return Math.max(0, ...ENGINE_UPGRADES.map((key) => c.upgrades[key] ?? 0));
+}
+
 /**
  * Refuses a genesis that schedules Durango, Etna or Granite after `nowSeconds`. Subnet-EVM takes a
- * time later than the network's (verifyWithDefault) and builds the blocks before it under the
- * earlier rules (Subnet-EVM's block gas cost, headers without Granite's fields); the emulator builds
- * every block under all three, so a chain whose next blocks would come before one is not started.
+ * time later than the network's (verifyWithDefault; with the later upgrades at least as late) and
+ * builds the blocks before it under the earlier rules (Subnet-EVM's block gas cost, headers without
+ * Granite's fields); the emulator builds every block under all three, so a chain whose next blocks
+ * would come before one is not started.
  */
 export function refuseFutureUpgrades(c: SubnetEvmConfig, nowSeconds: number): void {
   for (const key of ENGINE_UPGRADES) {
     const time = c.upgrades[key];
     if (time === undefined || time <= nowSeconds) continue;
     throw new GenesisError(
-      `${key} ${time} is later than now (${nowSeconds}): the emulator builds every block under the upgrades through Granite, so none may be scheduled after the chain starts (leave it out, or give 0 or a past time)`,
+      `${key} ${time} is later than now (${nowSeconds}): the emulator builds every block under the upgrades through Granite, so none may be scheduled after the chain starts (leave it out or give 0 for the network's time, or give a time before the chain starts)`,
     );
   }
 }

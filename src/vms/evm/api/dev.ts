@@ -41,6 +41,11 @@ const devErrors = {
   tooManyBlocks: () => new RpcError(`cannot mine more than ${MAX_BLOCKS} blocks at once`),
   /** Anvil's refusal of a block time before the head's (evm_setNextBlockTimestamp, evm_mine). */
   timeInPast: (t: bigint) => new RpcError(`Timestamp error: ${t} is lower than previous block's timestamp`, -32602),
+  beforeUpgrades: (t: bigint, from: bigint) =>
+    new RpcError(
+      `Timestamp error: ${t} is before the upgrades through Granite on this chain (${from}): this node builds blocks under their rules only`,
+      -32602,
+    ),
   timestampTooBig: () => new RpcError('The timestamp is too big', -32602),
   numericSeq: () => new RpcError('data did not match any variant of untagged enum NumericSeq', -32602),
   /** serde's text for an evm_mine argument that is neither a timestamp nor MineOptions (Anvil's, unprefixed). */
@@ -302,6 +307,7 @@ export function devServices(chain: EvmChain, gas: GasOracle, states?: NodeStates
   });
   const setNext = (ts: bigint) => {
     if (ts < chain.head.header.time) throw devErrors.timeInPast(ts);
+    if (ts < chain.dev.upgradesFrom) throw devErrors.beforeUpgrades(ts, chain.dev.upgradesFrom);
     chain.dev.setNextTimestamp(checkTime(ts));
   };
   // evm_mine([timestamp | {timestamp, blocks}]): the blocks asked (one by default), the first at that time if given.

@@ -158,6 +158,8 @@ export async function openFork(
     const provenRoot = probe && handled(provable(state, number, probe));
     const base = await history.at(number);
     if (!base) throw new ForkError(`the fork's upstream has no block ${number}`);
+    // A data dir or dump that forked such a block before it was refused (its header is in the fork cache).
+    if (record) refuseBeforeGranite(base.block.header, number);
     if (record && toHex0x(base.block.hash) !== record.hash) throw new ForkError(`the upstream's block ${number} is no longer ${record.hash}`);
     const proven = record ? record.root && fromHex0x(record.root) : await provenRoot;
     const editedRoot = proven && !equalsBytes(proven, base.block.header.stateRoot) ? proven : undefined;
@@ -267,14 +269,16 @@ async function blockHash(upstream: UpstreamCaller, number: bigint, layout: Heade
 
 /**
  * A fork's clock goes on from its fork block's time, so the blocks it builds on a block from before
- * Granite would be pre-Granite blocks too: coreth's and Subnet-EVM's earlier fee rules (AP3's window,
- * Subnet-EVM's block gas cost) and headers without Granite's fields, which this node does not build.
- * Such a block is refused rather than built on with Granite's rules. A Granite header always has its
- * time in milliseconds (miner/worker.go sets it exactly when IsGranite), an earlier one never.
+ * Granite would be pre-Granite blocks too: headers in seconds without Granite's fields, and the
+ * block gas cost that coreth and Subnet-EVM charge until Granite (customheader.BlockGasCost), which
+ * this node does not build. Such a block is refused rather than built on with Granite's rules. A
+ * Granite header always has its time in milliseconds (miner/worker.go sets it exactly when
+ * IsGranite, customheader/time.go checks both ways), an earlier one never.
  */
 function refuseBeforeGranite(header: CorethHeader, number: bigint): void {
   if (header.timeMilliseconds !== undefined) return;
-  const when = new Date(Number(header.time) * 1000).toISOString().replace('.000Z', 'Z');
+  const date = new Date(Number(header.time) * 1000);
+  const when = Number.isNaN(date.getTime()) ? `time ${header.time}` : date.toISOString().replace('.000Z', 'Z');
   throw new ForkError(
     `the fork block ${number} (${when}) is from before the upstream's Granite upgrade (its header has no timestampMilliseconds): this node builds blocks under Granite's rules only, so fork a block from Granite on`,
   );
