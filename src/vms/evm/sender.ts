@@ -8,6 +8,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256, keccak256Parts } from '../../crypto/keccak.js';
 import { recoverPublicKey } from '../../crypto/secp256k1.js';
+import { MapLru } from './accountcache.js';
 
 /** The length of an RLP item holding the unsigned integer `x` (0 is the empty string, 0x80). */
 const itemLength = (x: bigint): number => (x < 0x80n ? 1 : 1 + Math.ceil(x.toString(16).length / 2));
@@ -63,19 +64,14 @@ const KEPT_SENDERS = 4_096;
  * recovery is the dearest of admission's checks (some 75 µs of libsecp256k1 here).
  */
 export class RecoveredSenders {
-  private readonly senders = new Map<string, Address>();
+  // Most recently sent last (a hit moves it): a fixture's txs, sent in every test, stay while one-off txs go.
+  private readonly senders = new MapLru<Address>(KEPT_SENDERS);
 
   /** The sender of the tx whose hash is `hashHex`, recovered from `bytes` unless kept. */
   of(hashHex: string, tx: TypedTransaction, bytes: Uint8Array): Address {
     const kept = this.senders.get(hashHex);
-    if (kept) {
-      // Most recently sent last: a fixture's txs, sent in every test, stay while one-off txs go.
-      this.senders.delete(hashHex);
-      this.senders.set(hashHex, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const sender = recoverSender(tx, bytes);
-    if (this.senders.size >= KEPT_SENDERS) this.senders.delete(this.senders.keys().next().value!);
     this.senders.set(hashHex, sender);
     return sender;
   }
