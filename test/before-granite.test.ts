@@ -6,7 +6,7 @@
 // what would make it build earlier blocks, rather than building them with Granite's fields and fees:
 // a genesis scheduling Durango, Etna or Granite after the chain starts, and a fork of a block from
 // before Granite (a fork's clock goes on from its fork block's time).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hex, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -22,9 +22,7 @@ function genesisFile(name: string, config: Record<string, unknown>, top: Record<
   const g = JSON.parse(readFileSync(MYL1, 'utf8'));
   Object.assign(g.config, config);
   Object.assign(g, top);
-  const dir = tempDir('granite-');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.json`);
+  const file = join(tempDir('granite-'), `${name}.json`);
   writeFileSync(file, JSON.stringify(g));
   return file;
 }
